@@ -1,0 +1,32 @@
+# karpenter-eu — the two commands a fresh clone needs: `make demo` and `make test`.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+NPM_STAMP := node_modules/.package-lock.json
+
+help: ## List the targets
+	@grep -E '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*?## "}; {printf "  %-14s %s\n", $$1, $$2}'
+
+$(NPM_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+
+deps: $(NPM_STAMP) ## Install the locked dependencies (npm ci)
+
+build: deps ## Compile TypeScript to dist/
+	npm run --silent build
+
+typecheck: deps ## Type-check sources, tests and scripts
+	npm run --silent typecheck
+
+lint: deps ## ESLint, including the architecture boundaries
+	npm run --silent lint
+
+verify: deps ## Generated files (CRDs) are up to date
+	npm run --silent gen:crds -- --check
+
+test: deps typecheck lint ## Type-check, lint and run every test
+	npm test
+
+demo: build ## Run the embedded default: the main job on the local test bed
+	node dist/src/cli/bin.js demo
+
+.PHONY: help deps build typecheck lint verify test demo

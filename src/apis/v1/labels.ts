@@ -1,0 +1,47 @@
+/** Well-known labels, annotations, taints and finalizers (Karpenter v1 + karpenter-eu's own, DESIGN.md §2). */
+
+export const Group = 'karpenter.sh';
+
+// Upstream Kubernetes
+export const LabelHostname = 'kubernetes.io/hostname';
+export const LabelInstanceType = 'node.kubernetes.io/instance-type';
+export const LabelTopologyZone = 'topology.kubernetes.io/zone';
+export const LabelTopologyRegion = 'topology.kubernetes.io/region';
+export const LabelArch = 'kubernetes.io/arch';
+export const LabelOS = 'kubernetes.io/os';
+export const LabelWindowsBuild = 'node.kubernetes.io/windows-build';
+
+// Karpenter
+export const LabelCapacityType = 'karpenter.sh/capacity-type';
+export const LabelNodePool = 'karpenter.sh/nodepool';
+export const LabelNodeInitialized = 'karpenter.sh/initialized';
+export const LabelNodeRegistered = 'karpenter.sh/registered';
+export const CapacityTypeOnDemand = 'on-demand';
+export const CapacityTypeSpot = 'spot';
+export const CapacityTypeReserved = 'reserved';
+
+export const AnnotationDoNotDisrupt = 'karpenter.sh/do-not-disrupt';
+export const AnnotationNodePoolHash = 'karpenter.sh/nodepool-hash';
+export const AnnotationNodePoolHashVersion = 'karpenter.sh/nodepool-hash-version';
+export const AnnotationNodeClaimTerminationTimestamp = 'karpenter.sh/nodeclaim-termination-timestamp';
+
+export const TaintDisrupted = { key: 'karpenter.sh/disrupted', effect: 'NoSchedule' } as const;
+export const TaintUnregistered = { key: 'karpenter.sh/unregistered', effect: 'NoExecute' } as const;
+export const FinalizerTermination = 'karpenter.sh/termination';
+
+// karpenter-eu: present on every instance type and node so one NodePool or pod can select across clouds.
+export const LabelCloud = 'karpenter-eu.io/cloud';
+export const LabelInstanceFamily = 'karpenter-eu.io/instance-family';
+export const LabelInstanceGeneration = 'karpenter-eu.io/instance-generation';
+export const LabelInstanceCPU = 'karpenter-eu.io/instance-cpu';
+export const LabelInstanceMemory = 'karpenter-eu.io/instance-memory';
+export const LabelInstanceGPUCount = 'karpenter-eu.io/instance-gpu-count';
+export const LabelInstanceGPUName = 'karpenter-eu.io/instance-gpu-name';
+export const LabelInstanceGPUMemory = 'karpenter-eu.io/instance-gpu-memory';
+export const LabelInstanceGPUManufacturer = 'karpenter-eu.io/instance-gpu-manufacturer';
+export const LabelBilling = 'karpenter-eu.io/billing';
+
+export const ResourceNvidiaGPU = 'nvidia.com/gpu';
+
+export type CloudName = 'ovhcloud' | 'scaleway' | 'outscale';
+export const CloudNames: readonly CloudName[] = ['ovhcloud', 'scaleway', 'outscale'];

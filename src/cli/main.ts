@@ -1,0 +1,41 @@
+/**
+ * The `karpenter-eu` entry point: dispatches to a sub-command, prints errors as one clear line
+ * (exit 2 for usage and input errors, 1 for failures) and never a stack trace unless DEBUG is set.
+ */
+import { type Command, type CommandIO, InputError, UsageError } from './errors.js';
+
+/** Sub-commands are imported lazily so `catalog` does not load the Kubernetes client or the servers. */
+const commands: Record<string, { summary: string; load: () => Promise<Command> }> = {
+  catalog: { summary: 'print the instance types of a cloud/region with capacity, allocatable, labels and prices', load: async () => (await import('./commands/catalog.js')).catalogCommand },
+};
+
+function usage(): string {
+  const lines = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`);
+  return ['usage: karpenter-eu <command> [options]', '', 'commands:', ...lines, '', "run 'karpenter-eu <command> --help' for a command's options"].join('\n');
+}
+
+export async function main(argv: string[], io: CommandIO): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    io.stdout(usage() + '\n');
+    return name ? 0 : 2;
+  }
+  const command = commands[name];
+  if (!command) {
+    io.stderr(`error: unknown command "${name}"; accepted: ${Object.keys(commands).join(', ')}\n`);
+    return 2;
+  }
+  try {
+    return await (await command.load())(rest, io);
+  } catch (err) {
+    if (err instanceof UsageError || err instanceof InputError) {
+      io.stderr(`error: ${err.message}\n`);
+      return err.exitCode;
+    }
+    const message = err instanceof Error ? err.message : String(err);
+    io.stderr(`error: ${message}\n`);
+    if (io.env.DEBUG && err instanceof Error && err.stack) io.stderr(err.stack + '\n');
+    return 1;
+  }
+}
+

@@ -1,0 +1,142 @@
+/**
+ * Fault injection shared by the three cloud emulators. Each emulator asks `decide()` before handling a
+ * request and renders the returned fault in its own cloud's wire format (OVH `{class,message}`, Scaleway
+ * `{type,message}`, Outscale `Errors[]`). Rules are matched in insertion order; the first that fires wins.
+ * Randomness comes from a seeded generator so a failing test replays the same faults.
+ */
+
+export interface RequestInfo {
+  method: string;
+  /** Path without the query string. */
+  path: string;
+  /** Outscale action (`CreateVms`), or a logical name the emulator assigns (`createServer`, `scaleNodePool`). */
+  action?: string;
+  /** Flavor / commercial type / VM type the request wants to launch, when it launches something. */
+  instanceType?: string;
+  zone?: string;
+}
+
+export type Fault =
+  /** A server error with this status (500, 502, 503…). */
+  | { kind: 'server-error'; status: number }
+  /** 429 with a Retry-After header in seconds. */
+  | { kind: 'throttle'; retryAfterSeconds: number }
+  /** The request is held and never answered (the socket is destroyed after `afterMs`). */
+  | { kind: 'timeout'; afterMs: number }
+  /** The request is answered normally after a delay. */
+  | { kind: 'slow'; delayMs: number }
+  /** The cloud has no stock of this flavor in this zone. */
+  | { kind: 'out-of-stock' }
+  /** The account's quota refuses the launch. */
+  | { kind: 'quota-exceeded' };
+
+export interface FaultRule {
+  /** Every given field must match; `path` may be a RegExp. */
+  match?: { method?: string; path?: string | RegExp; action?: string; instanceType?: string; zone?: string };
+  fault: Fault;
+  /** Chance in [0,1] that a matching request gets the fault (default 1). */
+  probability?: number;
+  /** How many times the rule may still fire (default unlimited). */
+  times?: number;
+}
+
+export interface CallRecord {
+  at: number;
+  method: string;
+  path: string;
+  action?: string;
+  status: number;
+  fault?: Fault['kind'];
+}
+
+/** mulberry32: tiny, seedable, good enough to spread injected faults. */
+function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function matches(rule: FaultRule, req: RequestInfo): boolean {
+  const m = rule.match;
+  if (!m) return true;
+  if (m.method && m.method.toUpperCase() !== req.method.toUpperCase()) return false;
+  if (m.action && m.action !== req.action) return false;
+  if (m.instanceType && m.instanceType !== req.instanceType) return false;
+  if (m.zone && m.zone !== req.zone) return false;
+  if (m.path instanceof RegExp) return m.path.test(req.path);
+  if (typeof m.path === 'string') return m.path === req.path;
+  return true;
+}
+
+export class FaultInjector {
+  private rules: { id: number; rule: FaultRule; remaining: number }[] = [];
+  private nextId = 1;
+  private random: () => number;
+
+  constructor(seed = 42) {
+    this.random = seededRandom(seed);
+  }
+
+  /** Adds a rule and returns its id (for `remove`). */
+  add(rule: FaultRule): number {
+    const id = this.nextId++;
+    this.rules.push({ id, rule, remaining: rule.times ?? Number.POSITIVE_INFINITY });
+    return id;
+  }
+
+  remove(id: number): void {
+    this.rules = this.rules.filter((r) => r.id !== id);
+  }
+
+  clear(): void {
+    this.rules = [];
+  }
+
+  reseed(seed: number): void {
+    this.random = seededRandom(seed);
+  }
+
+  /**
+   * The fault to apply to this request, if any. Capacity faults (out-of-stock, quota) only fire for
+   * requests that launch something (`instanceType` set), so a rule scoped to a flavor never breaks reads.
+   */
+  decide(req: RequestInfo): Fault | undefined {
+    for (const entry of this.rules) {
+      if (entry.remaining <= 0 || !matches(entry.rule, req)) continue;
+      const capacity = entry.rule.fault.kind === 'out-of-stock' || entry.rule.fault.kind === 'quota-exceeded';
+      if (capacity && !req.instanceType) continue;
+      if (this.random() >= (entry.rule.probability ?? 1)) continue;
+      entry.remaining -= 1;
+      return entry.rule.fault;
+    }
+    return undefined;
+  }
+}
+
+/** Append-only log of what an emulator answered, for tests that assert on the wire traffic. */
+export class CallLog {
+  readonly records: CallRecord[] = [];
+
+  add(record: CallRecord): void {
+    this.records.push(record);
+  }
+
+  count(filter: { method?: string; action?: string; path?: string | RegExp } = {}): number {
+    return this.records.filter((r) => {
+      if (filter.method && r.method !== filter.method) return false;
+      if (filter.action && r.action !== filter.action) return false;
+      if (filter.path instanceof RegExp && !filter.path.test(r.path)) return false;
+      if (typeof filter.path === 'string' && r.path !== filter.path) return false;
+      return true;
+    }).length;
+  }
+
+  clear(): void {
+    this.records.length = 0;
+  }
+}

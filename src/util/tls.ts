@@ -1,0 +1,89 @@
+/**
+ * Certificate authority and serving certificates made in-process (ECDSA P-256, fast to generate).
+ * Used by the webhook server's self-managed certificates, `certs/`, and the loopback test bed
+ * (the OVH emulator must speak HTTPS because the `ovh` client cannot speak plain HTTP).
+ */
+import 'reflect-metadata';
+import { webcrypto } from 'node:crypto';
+import * as x509 from '@peculiar/x509';
+
+x509.cryptoProvider.set(webcrypto as unknown as Crypto);
+
+const algorithm = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
+
+export interface CertificateAuthority {
+  certPem: string;
+  keyPem: string;
+  /** Issues a serving certificate for the given DNS names and IP addresses. */
+  issue(subjectAltNames: { dns?: string[]; ips?: string[] }, validDays?: number): Promise<ServingCertificate>;
+}
+
+export interface ServingCertificate {
+  certPem: string;
+  keyPem: string;
+  caPem: string;
+}
+
+async function exportKeyPem(key: CryptoKey): Promise<string> {
+  const der = await webcrypto.subtle.exportKey('pkcs8', key as unknown as webcrypto.CryptoKey);
+  return x509.PemConverter.encode(der, 'PRIVATE KEY');
+}
+
+function serial(): string {
+  return Buffer.from(webcrypto.getRandomValues(new Uint8Array(16))).toString('hex').replace(/^[89a-f]/, '1');
+}
+
+export async function createCertificateAuthority(commonName = 'karpenter-eu-ca', validDays = 3650): Promise<CertificateAuthority> {
+  const keys = (await webcrypto.subtle.generateKey(algorithm, true, ['sign', 'verify'])) as unknown as CryptoKeyPair;
+  const notBefore = new Date(Date.now() - 60_000);
+  const caCert = await x509.X509CertificateGenerator.createSelfSigned({
+    serialNumber: serial(),
+    name: `CN=${commonName}`,
+    notBefore,
+    notAfter: new Date(notBefore.getTime() + validDays * 86_400_000),
+    keys,
+    signingAlgorithm: algorithm,
+    extensions: [
+      new x509.BasicConstraintsExtension(true, undefined, true),
+      new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign, true),
+      await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
+    ],
+  });
+  const caPem = caCert.toString('pem');
+  return {
+    certPem: caPem,
+    keyPem: await exportKeyPem(keys.privateKey),
+    async issue(sans, days = 365): Promise<ServingCertificate> {
+      const leafKeys = (await webcrypto.subtle.generateKey(algorithm, true, ['sign', 'verify'])) as unknown as CryptoKeyPair;
+      const names = [
+        ...(sans.dns ?? []).map((value) => ({ type: 'dns' as const, value })),
+        ...(sans.ips ?? []).map((value) => ({ type: 'ip' as const, value })),
+      ];
+      const start = new Date(Date.now() - 60_000);
+      const cert = await x509.X509CertificateGenerator.create({
+        serialNumber: serial(),
+        subject: `CN=${sans.dns?.[0] ?? sans.ips?.[0] ?? 'localhost'}`,
+        issuer: caCert.subject,
+        notBefore: start,
+        notAfter: new Date(start.getTime() + days * 86_400_000),
+        signingKey: keys.privateKey,
+        publicKey: leafKeys.publicKey,
+        signingAlgorithm: algorithm,
+        extensions: [
+          new x509.BasicConstraintsExtension(false, undefined, true),
+          new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyEncipherment, true),
+          new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.serverAuth, x509.ExtendedKeyUsage.clientAuth]),
+          new x509.SubjectAlternativeNameExtension(names),
+          await x509.AuthorityKeyIdentifierExtension.create(caCert),
+        ],
+      });
+      return { certPem: cert.toString('pem'), keyPem: await exportKeyPem(leafKeys.privateKey), caPem };
+    },
+  };
+}
+
+/** A CA plus one certificate for 127.0.0.1/localhost: what every loopback HTTPS server of the test bed needs. */
+export async function createLoopbackCertificate(): Promise<ServingCertificate> {
+  const ca = await createCertificateAuthority('karpenter-eu-loopback-ca', 30);
+  return ca.issue({ dns: ['localhost'], ips: ['127.0.0.1', '::1'] }, 30);
+}
