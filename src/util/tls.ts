@@ -7,7 +7,10 @@ import 'reflect-metadata';
 import { webcrypto } from 'node:crypto';
 import * as x509 from '@peculiar/x509';
 
-x509.cryptoProvider.set(webcrypto as unknown as Crypto);
+type ProviderCrypto = Parameters<typeof x509.cryptoProvider.set>[0];
+type KeyPair = webcrypto.CryptoKeyPair;
+
+x509.cryptoProvider.set(webcrypto as unknown as ProviderCrypto);
 
 const algorithm = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
 
@@ -24,8 +27,8 @@ export interface ServingCertificate {
   caPem: string;
 }
 
-async function exportKeyPem(key: CryptoKey): Promise<string> {
-  const der = await webcrypto.subtle.exportKey('pkcs8', key as unknown as webcrypto.CryptoKey);
+async function exportKeyPem(key: webcrypto.CryptoKey): Promise<string> {
+  const der = await webcrypto.subtle.exportKey('pkcs8', key);
   return x509.PemConverter.encode(der, 'PRIVATE KEY');
 }
 
@@ -34,7 +37,7 @@ function serial(): string {
 }
 
 export async function createCertificateAuthority(commonName = 'karpenter-eu-ca', validDays = 3650): Promise<CertificateAuthority> {
-  const keys = (await webcrypto.subtle.generateKey(algorithm, true, ['sign', 'verify'])) as unknown as CryptoKeyPair;
+  const keys = (await webcrypto.subtle.generateKey(algorithm, true, ['sign', 'verify'])) as KeyPair;
   const notBefore = new Date(Date.now() - 60_000);
   const caCert = await x509.X509CertificateGenerator.createSelfSigned({
     serialNumber: serial(),
@@ -54,7 +57,7 @@ export async function createCertificateAuthority(commonName = 'karpenter-eu-ca',
     certPem: caPem,
     keyPem: await exportKeyPem(keys.privateKey),
     async issue(sans, days = 365): Promise<ServingCertificate> {
-      const leafKeys = (await webcrypto.subtle.generateKey(algorithm, true, ['sign', 'verify'])) as unknown as CryptoKeyPair;
+      const leafKeys = (await webcrypto.subtle.generateKey(algorithm, true, ['sign', 'verify'])) as KeyPair;
       const names = [
         ...(sans.dns ?? []).map((value) => ({ type: 'dns' as const, value })),
         ...(sans.ips ?? []).map((value) => ({ type: 'ip' as const, value })),
