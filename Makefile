@@ -23,10 +23,14 @@ lint: deps ## ESLint, including the architecture boundaries
 verify: deps ## Generated files (CRDs) are up to date
 	npm run --silent gen:crds -- --check
 
-test: deps typecheck lint ## Type-check, lint and run every test
+test: deps typecheck lint verify ## Type-check, lint, check generated CRDs and run every test
 	npm test
 
+# Until `karpenter-eu demo` lands, the demo runs the most complete real path that exists:
+# the bundled catalogs of the three clouds, priced per region.
 demo: build ## Run the embedded default: the main job on the local test bed
-	node dist/src/cli/bin.js demo
+	node dist/src/cli/bin.js catalog --cloud ovhcloud --region GRA11
+	node dist/src/cli/bin.js catalog --cloud scaleway --region fr-par
+	node dist/src/cli/bin.js catalog --cloud outscale --region eu-west-2
 
 .PHONY: help deps build typecheck lint verify test demo

@@ -30,6 +30,8 @@ export interface CatalogGpu {
   name: string;
   memoryMiB: number;
   manufacturer: 'nvidia' | 'amd';
+  /** The cloud's own model name when it differs from `name` (Outscale flexible GPU `nvidia-a100-80`). */
+  cloudModel?: string;
 }
 
 export interface CatalogPrice {
@@ -38,6 +40,10 @@ export interface CatalogPrice {
   hourly: number | null;
   /** Monthly price (OVH gen2 monthly billing); absent when the cloud has no monthly plan for the flavor. */
   monthly?: number | null;
+  /** True when the figure is derived (a documented estimate), not read from a price list. */
+  estimated?: boolean;
+  /** Why a price is null or estimated: required in those cases. */
+  note?: string;
 }
 
 export interface CatalogFlavor {
@@ -53,5 +59,9 @@ export interface CatalogFlavor {
   localDiskGiB?: number;
   /** Regions where the flavor can be launched. */
   regions: string[];
+  /** Zones where the flavor is offered, when only some zones of its regions have it (Scaleway GPUs). */
+  zones?: string[];
   prices: CatalogPrice[];
+  /** Where the specs come from when not the file-level sources, or what is uncertain about them. */
+  note?: string;
 }

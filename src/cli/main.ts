@@ -6,6 +6,7 @@ import { type Command, type CommandIO, InputError, UsageError } from './errors.j
 
 /** Sub-commands are imported lazily so `catalog` does not load the Kubernetes client or the servers. */
 const commands: Record<string, { summary: string; load: () => Promise<Command> }> = {
+  catalog: { summary: 'print the instance types of a cloud/region with capacity, allocatable, labels and prices', load: async () => (await import('./commands/catalog.js')).catalogCommand },
 };
 
 function usage(): string {

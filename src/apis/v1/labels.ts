@@ -45,3 +45,40 @@ export const ResourceNvidiaGPU = 'nvidia.com/gpu';
 
 export type CloudName = 'ovhcloud' | 'scaleway' | 'outscale';
 export const CloudNames: readonly CloudName[] = ['ovhcloud', 'scaleway', 'outscale'];
+
+// More of pkg/apis/v1/labels.go (Karpenter HEAD).
+export const LabelDoNotSyncTaints = 'karpenter.sh/do-not-sync-taints';
+export const AnnotationNodeClaimMinValuesRelaxed = 'karpenter.sh/nodeclaim-min-values-relaxed';
+export const NodePoolHashVersion = 'v3';
+export const TaintUnregisteredEffect = TaintUnregistered.effect;
+
+/** Labels Karpenter and the providers know the values of (HEAD); providers add their own. */
+export const WellKnownLabels: readonly string[] = [
+  LabelNodePool,
+  LabelTopologyZone,
+  LabelTopologyRegion,
+  LabelInstanceType,
+  LabelArch,
+  LabelOS,
+  LabelCapacityType,
+  LabelWindowsBuild,
+];
+
+/** Deprecated label keys and the keys they mean (NormalizedLabels). */
+export const NormalizedLabels: Readonly<Record<string, string>> = {
+  'failure-domain.beta.kubernetes.io/zone': LabelTopologyZone,
+  'beta.kubernetes.io/arch': LabelArch,
+  'beta.kubernetes.io/os': LabelOS,
+  'beta.kubernetes.io/instance-type': LabelInstanceType,
+  'failure-domain.beta.kubernetes.io/region': LabelTopologyRegion,
+};
+
+/** Label domains users may not set on NodePools (HEAD: only karpenter.sh and its subdomains). */
+export const RestrictedLabelDomains: readonly string[] = [Group];
+/** Label keys users may not set on NodePools. */
+export const RestrictedLabels: readonly string[] = [LabelHostname];
+
+/** Node class label `<group>/<lowercase kind>` = nodeClassRef.name (NodeClassLabelKey). */
+export function nodeClassLabelKey(group: string, kind: string): string {
+  return `${group}/${kind.toLowerCase()}`;
+}

@@ -46,4 +46,6 @@ export interface InstanceType {
   allocatable: ResourceList;
   offerings: readonly Offering[];
   gpu?: GpuInfo;
+  /** Set when the offering prices are estimates or unknown (then `offerings` is empty): says which and why. */
+  priceNote?: string;
 }

@@ -1,0 +1,51 @@
+/**
+ * TypeBox helpers that produce CRD-structural schema nodes (TypeBox's own Record/Union/Literal emit
+ * patternProperties/anyOf-of-const, which a CRD's structural schema does not allow).
+ */
+import { type SchemaOptions, type Static, type TSchema, Type } from '@sinclair/typebox';
+import type { V1ObjectMeta } from '@kubernetes/client-node';
+import type { CelValidationRule, OpenApiSchema } from './openapi-schema.js';
+
+/** A string restricted to a fixed set of values, emitted as `type: string` + `enum`. */
+export function StringEnum<const T extends readonly string[]>(values: T, options: SchemaOptions = {}) {
+  return Type.Unsafe<T[number]>({ ...options, type: 'string', enum: [...values] });
+}
+
+/** A map with string keys, emitted as `type: object` + `additionalProperties`. */
+export function StringMap<V extends TSchema>(value: V, options: SchemaOptions = {}) {
+  return Type.Unsafe<Record<string, Static<V>>>({ ...options, type: 'object', additionalProperties: value });
+}
+
+/** Kubernetes resource quantity syntax (k8s.io/apimachinery resource.Quantity). */
+export const QuantityPattern =
+  '^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$';
+
+/** A resource.Quantity: an integer or a string in quantity syntax. */
+export function Quantity(options: SchemaOptions = {}) {
+  return Type.Unsafe<number | string>({
+    ...options,
+    anyOf: [{ type: 'integer' }, { type: 'string' }],
+    pattern: QuantityPattern,
+    'x-kubernetes-int-or-string': true,
+  });
+}
+
+/** A map of resource name → quantity (corev1.ResourceList). */
+export function ResourceList(options: SchemaOptions = {}) {
+  return StringMap(Quantity(), options);
+}
+
+/** `metadata` of a custom resource: the API server validates it itself, the CRD only says `type: object`. */
+export function ObjectMeta() {
+  return Type.Unsafe<V1ObjectMeta>({ type: 'object' });
+}
+
+/** Attach CEL rules (`x-kubernetes-validations`) to a schema's options. */
+export function rules(...validations: Array<[rule: string, message: string]>): { 'x-kubernetes-validations': CelValidationRule[] } {
+  return { 'x-kubernetes-validations': validations.map(([rule, message]) => ({ message, rule })) };
+}
+
+/** Drop TypeBox's symbol keys: what remains is the plain OpenAPI schema. */
+export function toOpenApi(schema: TSchema): OpenApiSchema {
+  return JSON.parse(JSON.stringify(schema)) as OpenApiSchema;
+}

@@ -1,0 +1,44 @@
+/**
+ * The CEL environment for x-kubernetes-validations: cel-js plus the Kubernetes CEL extension functions the
+ * rules use (the regex library's `find`/`findAll`; cel-js already has the strings extension and `matches`).
+ */
+import { Environment } from '@marcbachmann/cel-js';
+
+export type CompiledRule = (context: Record<string, unknown>) => unknown;
+
+function regexFind(value: string, pattern: string): string {
+  return new RegExp(pattern, 'u').exec(value)?.[0] ?? '';
+}
+
+function regexFindAll(value: string, pattern: string, limit: bigint = -1n): string[] {
+  const matches = [...value.matchAll(new RegExp(pattern, 'gu'))].map((m) => m[0]);
+  return limit < 0n ? matches : matches.slice(0, Number(limit));
+}
+
+function kubernetesEnvironment(): Environment {
+  return new Environment({ unlistedVariablesAreDyn: true, homogeneousAggregateLiterals: false })
+    .registerFunction('string.find(string): string', regexFind)
+    .registerFunction('string.findAll(string): list<string>', (value: string, pattern: string) => regexFindAll(value, pattern))
+    .registerFunction('string.findAll(string, int): list<string>', regexFindAll);
+}
+
+/** Compiles rules once per text; create one per validator (no module-level state). */
+export class CelRuleCompiler {
+  private readonly environment = kubernetesEnvironment();
+  private readonly compiled = new Map<string, CompiledRule>();
+
+  compile(rule: string): CompiledRule {
+    let program = this.compiled.get(rule);
+    if (!program) {
+      const parsed = this.environment.parse(rule);
+      program = (context) => parsed(context) as unknown;
+      this.compiled.set(rule, program);
+    }
+    return program;
+  }
+}
+
+/** A rule is a transition rule when it reads `oldSelf`; the API server evaluates those only on update. */
+export function isTransitionRule(rule: string): boolean {
+  return /\boldSelf\b/.test(rule);
+}

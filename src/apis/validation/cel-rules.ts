@@ -1,0 +1,78 @@
+/**
+ * Evaluates x-kubernetes-validations as the API server does: each rule on every present value of its schema
+ * node, `self` the typed value, transition rules (`oldSelf`) only on update where the old value correlates
+ * (through properties, map keys and map-/set-list items; atomic lists do not correlate).
+ */
+import type { CelValidationRule, OpenApiSchema } from '../schema/openapi-schema.js';
+import { type CelRuleCompiler, isTransitionRule } from './cel-environment.js';
+import { toCelValue } from './cel-values.js';
+import { type FieldError, type FieldErrorType, childPath, indexPath, invalid } from './field-error.js';
+import { isObject, jsonEqual } from './json-value.js';
+
+const NoOldValue = Symbol('no old value');
+type OldValue = unknown | typeof NoOldValue;
+
+export function validateCelRules(compiler: CelRuleCompiler, schema: OpenApiSchema, value: unknown, oldValue: OldValue, path: string, errors: FieldError[]): void {
+  if (value === undefined || value === null) return;
+  for (const rule of schema['x-kubernetes-validations'] ?? []) {
+    const error = evaluateRule(compiler, rule, schema, value, oldValue, path);
+    if (error) errors.push(error);
+  }
+  if (Array.isArray(value) && schema.items) {
+    value.forEach((item, i) => validateCelRules(compiler, schema.items!, item, correlateItem(schema, item, oldValue), indexPath(path, i), errors));
+  } else if (isObject(value)) {
+    const oldObject = isObject(oldValue) ? oldValue : undefined;
+    for (const [key, child] of Object.entries(value)) {
+      const property = schema.properties?.[key];
+      const additional = typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined;
+      const childSchema = property ?? additional;
+      if (!childSchema) continue;
+      const oldChild = oldObject && key in oldObject ? oldObject[key] : NoOldValue;
+      validateCelRules(compiler, childSchema, child, oldChild, property ? childPath(path, key) : indexPath(path, key), errors);
+    }
+  }
+}
+
+export function noOldValue(): OldValue {
+  return NoOldValue;
+}
+
+function correlateItem(schema: OpenApiSchema, item: unknown, oldValue: OldValue): OldValue {
+  if (!Array.isArray(oldValue)) return NoOldValue;
+  const listType = schema['x-kubernetes-list-type'];
+  if (listType === 'set') return oldValue.find((old) => jsonEqual(old, item)) ?? NoOldValue;
+  if (listType === 'map' && isObject(item)) {
+    const keys = schema['x-kubernetes-list-map-keys'] ?? [];
+    const match = oldValue.find((old) => isObject(old) && keys.every((k) => jsonEqual(old[k], item[k])));
+    return match ?? NoOldValue;
+  }
+  return NoOldValue;
+}
+
+function evaluateRule(compiler: CelRuleCompiler, rule: CelValidationRule, schema: OpenApiSchema, value: unknown, oldValue: OldValue, path: string): FieldError | undefined {
+  const transition = isTransitionRule(rule.rule);
+  if (transition && oldValue === NoOldValue) return undefined;
+  const context: Record<string, unknown> = { self: toCelValue(schema, value) };
+  if (transition) context.oldSelf = toCelValue(schema, oldValue);
+  const errorPath = rule.fieldPath ? `${path}${rule.fieldPath}` : path;
+  const typeName = schema.type ?? (typeof value === 'string' ? 'string' : 'integer');
+  const message = rule.message ?? `failed rule: ${rule.rule}`;
+  try {
+    if (compiler.compile(rule.rule)(context) === true) return undefined;
+    return { ...invalid(errorPath, typeName, message, reasonType(rule.reason)), value };
+  } catch (err) {
+    const detail = err instanceof Error ? (err.message.split('\n')[0] ?? err.message) : String(err);
+    return { ...invalid(errorPath, typeName, `${message}: evaluating rule: ${detail}`), value };
+  }
+}
+
+function reasonType(reason: string | undefined): FieldErrorType {
+  switch (reason) {
+    case 'FieldValueRequired':
+    case 'FieldValueDuplicate':
+    case 'FieldValueForbidden':
+      return reason;
+    default:
+      return 'FieldValueInvalid';
+  }
+}

@@ -1,0 +1,121 @@
+/**
+ * Cloud call metrics as a decorator applied at the composition root (Karpenter's `metrics.Decorate`):
+ * providers stay free of instrumentation, and every provider is measured the same way.
+ * Names follow Karpenter so existing dashboards keep working.
+ */
+import { Counter, Histogram, type Registry } from 'prom-client';
+import type { InstanceType } from '../domain/instancetypes/types.js';
+import { errorClassName } from './errors.js';
+import type {
+  CloudNodeClaim,
+  CloudProvider,
+  CloudProviderNodeClaim,
+  CloudProviderNodePool,
+  DriftReason,
+  NodeClassKind,
+  RepairPolicy,
+} from './types.js';
+
+export const CloudProviderDurationMetric = 'karpenter_cloudprovider_duration_seconds';
+export const CloudProviderErrorsMetric = 'karpenter_cloudprovider_errors_total';
+
+/** Karpenter's DurationBuckets: controller-runtime's up to 1 s, then up to the 10 min a slow create may take. */
+const DurationBuckets = [
+  0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 1.25, 1.5, 1.75, 2, 2.5, 3, 3.5, 4, 4.5, 5, 6, 7, 8, 9, 10, 15, 20, 25, 30,
+  40, 50, 60, 120, 150, 300, 450, 600,
+];
+
+export interface CloudProviderMetrics {
+  duration: Histogram<'method' | 'provider'>;
+  errors: Counter<'method' | 'provider' | 'error'>;
+}
+
+/** The two metrics in `registry`, created on first use; several decorated providers share them. */
+export function cloudProviderMetrics(registry: Registry): CloudProviderMetrics {
+  const duration =
+    (registry.getSingleMetric(CloudProviderDurationMetric) as Histogram<'method' | 'provider'> | undefined) ??
+    new Histogram({
+      name: CloudProviderDurationMetric,
+      help: 'Duration of cloud provider method calls. Labeled by method and provider.',
+      labelNames: ['method', 'provider'],
+      buckets: DurationBuckets,
+      registers: [registry],
+    });
+  const errors =
+    (registry.getSingleMetric(CloudProviderErrorsMetric) as Counter<'method' | 'provider' | 'error'> | undefined) ??
+    new Counter({
+      name: CloudProviderErrorsMetric,
+      help: 'Total number of errors returned from cloud provider calls. Labeled by method, provider and error.',
+      labelNames: ['method', 'provider', 'error'],
+      registers: [registry],
+    });
+  return { duration, errors };
+}
+
+export interface MetricsDecoratorOptions {
+  /** Monotonic milliseconds; `performance.now` unless a test injects another source. */
+  now?: () => number;
+}
+
+/** Wraps `cp` so each call records its duration, and each failure its error class, in `registry`. */
+export function decorateWithMetrics(cp: CloudProvider, registry: Registry, options: MetricsDecoratorOptions = {}): CloudProvider {
+  return new MetricsCloudProvider(cp, cloudProviderMetrics(registry), options.now ?? (() => performance.now()));
+}
+
+class MetricsCloudProvider implements CloudProvider {
+  constructor(
+    private readonly inner: CloudProvider,
+    private readonly metrics: CloudProviderMetrics,
+    private readonly now: () => number,
+  ) {}
+
+  get name(): string {
+    return this.inner.name;
+  }
+
+  create(nodeClaim: CloudProviderNodeClaim): Promise<CloudNodeClaim> {
+    return this.measure('Create', () => this.inner.create(nodeClaim));
+  }
+
+  delete(nodeClaim: CloudProviderNodeClaim): Promise<void> {
+    return this.measure('Delete', () => this.inner.delete(nodeClaim));
+  }
+
+  get(providerID: string): Promise<CloudNodeClaim> {
+    return this.measure('Get', () => this.inner.get(providerID));
+  }
+
+  list(): Promise<CloudNodeClaim[]> {
+    return this.measure('List', () => this.inner.list());
+  }
+
+  getInstanceTypes(nodePool: CloudProviderNodePool): Promise<InstanceType[]> {
+    return this.measure('GetInstanceTypes', () => this.inner.getInstanceTypes(nodePool));
+  }
+
+  isDrifted(nodeClaim: CloudProviderNodeClaim): Promise<DriftReason | undefined> {
+    return this.measure('IsDrifted', () => this.inner.isDrifted(nodeClaim));
+  }
+
+  getSupportedNodeClasses(): NodeClassKind[] {
+    return this.inner.getSupportedNodeClasses();
+  }
+
+  repairPolicies(): RepairPolicy[] {
+    return this.inner.repairPolicies();
+  }
+
+  // Method label values are Karpenter's Go method names, as its dashboards expect.
+  private async measure<T>(method: string, call: () => Promise<T>): Promise<T> {
+    const provider = this.inner.name;
+    const start = this.now();
+    try {
+      return await call();
+    } catch (error) {
+      this.metrics.errors.inc({ method, provider, error: errorClassName(error) });
+      throw error;
+    } finally {
+      this.metrics.duration.observe({ method, provider }, (this.now() - start) / 1000);
+    }
+  }
+}

@@ -1,0 +1,5 @@
+export * from './types.js';
+export * from './allocatable.js';
+export * from './gpu-mapping.js';
+export * from './pricing.js';
+export * from './build.js';

@@ -1,0 +1,2 @@
+export * from './requests.js';
+export * from './host-ports.js';

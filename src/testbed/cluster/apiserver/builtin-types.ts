@@ -1,0 +1,50 @@
+/** The built-in resources the simulated API server serves (the subset karpenter-eu and kubectl use). */
+import { type ResourceType } from './resource-type.js';
+
+interface BuiltinSpec {
+  group: string;
+  version: string;
+  kind: string;
+  plural: string;
+  namespaced: boolean;
+  shortNames?: string[];
+  subresources?: string[];
+  categories?: string[];
+}
+
+function builtin(spec: BuiltinSpec): ResourceType {
+  return {
+    group: spec.group,
+    version: spec.version,
+    kind: spec.kind,
+    listKind: `${spec.kind}List`,
+    plural: spec.plural,
+    singular: spec.kind.toLowerCase(),
+    namespaced: spec.namespaced,
+    shortNames: spec.shortNames ?? [],
+    categories: spec.categories ?? [],
+    subresources: spec.subresources ?? [],
+    strategicMerge: true,
+  };
+}
+
+export const builtinTypes: readonly ResourceType[] = [
+  builtin({ group: '', version: 'v1', kind: 'Pod', plural: 'pods', namespaced: true, shortNames: ['po'], subresources: ['status', 'binding', 'eviction'], categories: ['all'] }),
+  builtin({ group: '', version: 'v1', kind: 'Binding', plural: 'bindings', namespaced: true }),
+  builtin({ group: '', version: 'v1', kind: 'Node', plural: 'nodes', namespaced: false, shortNames: ['no'], subresources: ['status'] }),
+  builtin({ group: '', version: 'v1', kind: 'Namespace', plural: 'namespaces', namespaced: false, shortNames: ['ns'], subresources: ['status'] }),
+  builtin({ group: '', version: 'v1', kind: 'Event', plural: 'events', namespaced: true, shortNames: ['ev'] }),
+  builtin({ group: '', version: 'v1', kind: 'Service', plural: 'services', namespaced: true, shortNames: ['svc'], subresources: ['status'], categories: ['all'] }),
+  builtin({ group: '', version: 'v1', kind: 'Secret', plural: 'secrets', namespaced: true }),
+  builtin({ group: '', version: 'v1', kind: 'ConfigMap', plural: 'configmaps', namespaced: true, shortNames: ['cm'] }),
+  builtin({ group: '', version: 'v1', kind: 'ServiceAccount', plural: 'serviceaccounts', namespaced: true, shortNames: ['sa'] }),
+  builtin({ group: 'apps', version: 'v1', kind: 'Deployment', plural: 'deployments', namespaced: true, shortNames: ['deploy'], subresources: ['status'], categories: ['all'] }),
+  builtin({ group: 'apps', version: 'v1', kind: 'ReplicaSet', plural: 'replicasets', namespaced: true, shortNames: ['rs'], subresources: ['status'], categories: ['all'] }),
+  builtin({ group: 'apps', version: 'v1', kind: 'DaemonSet', plural: 'daemonsets', namespaced: true, shortNames: ['ds'], subresources: ['status'], categories: ['all'] }),
+  builtin({ group: 'apps', version: 'v1', kind: 'StatefulSet', plural: 'statefulsets', namespaced: true, shortNames: ['sts'], subresources: ['status'], categories: ['all'] }),
+  builtin({ group: 'policy', version: 'v1', kind: 'PodDisruptionBudget', plural: 'poddisruptionbudgets', namespaced: true, shortNames: ['pdb'], subresources: ['status'] }),
+  builtin({ group: 'coordination.k8s.io', version: 'v1', kind: 'Lease', plural: 'leases', namespaced: true }),
+  builtin({ group: 'apiextensions.k8s.io', version: 'v1', kind: 'CustomResourceDefinition', plural: 'customresourcedefinitions', namespaced: false, shortNames: ['crd', 'crds'], subresources: ['status'] }),
+  builtin({ group: 'admissionregistration.k8s.io', version: 'v1', kind: 'ValidatingWebhookConfiguration', plural: 'validatingwebhookconfigurations', namespaced: false }),
+  builtin({ group: 'admissionregistration.k8s.io', version: 'v1', kind: 'MutatingWebhookConfiguration', plural: 'mutatingwebhookconfigurations', namespaced: false }),
+];

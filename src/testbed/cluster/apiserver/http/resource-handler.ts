@@ -1,0 +1,129 @@
+/** Maps HTTP verbs on a resource target to the object service, the deleter, lists, watches and subresources. */
+import { type IncomingMessage, type ServerResponse } from 'node:http';
+import { type Clock } from '../../../../util/clock.js';
+import { type JsonValue } from '../../../../util/json-patch.js';
+import { type Deleter, parseDeleteOptions } from '../deletion.js';
+import { badRequest, methodNotAllowed } from '../errors.js';
+import { listObjects } from '../list.js';
+import { parseListOptions } from '../list-options.js';
+import { type ObjectService } from '../object-service.js';
+import { patchTypeOf } from '../patching.js';
+import { type PodSubresources, successStatus } from '../pod-subresources.js';
+import { type ResourceType } from '../resource-type.js';
+import { type WatchSettings, WatchStream } from '../watch-stream.js';
+import { adminUser, type WriteContext } from '../write-context.js';
+import { decodeBody, readBody, sendJson } from './http-io.js';
+import { toTable, wantsTable } from './table.js';
+
+export interface ResourceRequest {
+  type: ResourceType;
+  namespace: string;
+  name: string;
+  subresource: string;
+  query: URLSearchParams;
+  watch: boolean;
+}
+
+export interface HandlerDeps {
+  objects: ObjectService;
+  deleter: Deleter;
+  pods: PodSubresources;
+  clock: Clock;
+  watchSettings: WatchSettings;
+  openWatches: Set<WatchStream>;
+}
+
+function writeContext(query: URLSearchParams): WriteContext {
+  const dryRun = query.getAll('dryRun');
+  if (dryRun.some((v) => v !== 'All')) throw badRequest(`Invalid dry run value: ${dryRun.join(',')}; accepted: All`);
+  return { dryRun: dryRun.length > 0, userInfo: adminUser, warnings: [] };
+}
+
+export async function handleResource(req: IncomingMessage, res: ServerResponse, target: ResourceRequest, deps: HandlerDeps): Promise<void> {
+  const method = req.method ?? 'GET';
+  const { type, namespace, name, subresource, query } = target;
+  if (type.namespaced && !namespace && (name || method !== 'GET')) throw methodNotAllowed();
+  const ctx = writeContext(query);
+  const body = method === 'GET' ? undefined : decodeBody(await readBody(req), req.headers['content-type'], method === 'PATCH');
+  if (type.group === '' && type.plural === 'bindings') {
+    // The older form of pods/binding: POST namespaces/{ns}/bindings names the pod in the body.
+    if (method !== 'POST' || name) throw methodNotAllowed();
+    const podName = (body as { metadata?: { name?: string } } | undefined)?.metadata?.name ?? '';
+    if (!podName) throw badRequest('Binding.metadata.name is required');
+    return sendJson(res, 201, await deps.pods.bind(namespace, podName, body, ctx), ctx.warnings);
+  }
+  if (!name) {
+    if (method === 'GET' && target.watch) return startWatch(res, target, deps);
+    if (method === 'GET') {
+      const list = listObjects(deps.objects.store, type, parseListOptions(type, namespace, query));
+      const reply = wantsTable(req.headers.accept) ? toTable(type.kind, list.items, list.metadata.resourceVersion, deps.clock.now()) : list;
+      return sendJson(res, 200, reply);
+    }
+    if (method === 'POST') return sendJson(res, 201, await deps.objects.create(type, namespace, body, ctx), ctx.warnings);
+    if (method === 'DELETE') return deleteCollection(res, target, body, ctx, deps);
+    throw methodNotAllowed();
+  }
+  if (subresource === 'binding' || subresource === 'eviction') {
+    if (method !== 'POST') throw methodNotAllowed();
+    const reply = subresource === 'binding' ? await deps.pods.bind(namespace, name, body, ctx) : await deps.pods.evict(namespace, name, body, ctx);
+    return sendJson(res, (reply as { code?: number }).code ?? 201, reply, ctx.warnings);
+  }
+  switch (method) {
+    case 'GET': {
+      const obj = deps.objects.get(type, namespace, name);
+      return sendJson(res, 200, wantsTable(req.headers.accept) ? toTable(type.kind, [obj], obj.metadata.resourceVersion ?? '', deps.clock.now()) : obj);
+    }
+    case 'PUT':
+      return sendJson(res, 200, await deps.objects.update(type, namespace, name, body, subresource, ctx), ctx.warnings);
+    case 'PATCH': {
+      const patchType = patchTypeOf(req.headers['content-type'], type);
+      if (body === undefined) throw badRequest('the patch body is empty');
+      return sendJson(res, 200, await deps.objects.patch(type, namespace, name, patchType, body as JsonValue, subresource, ctx), ctx.warnings);
+    }
+    case 'DELETE': {
+      if (subresource) throw methodNotAllowed();
+      const result = await deps.deleter.delete(type, namespace, name, parseDeleteOptions(body, query), ctx);
+      return sendJson(res, 200, result, ctx.warnings);
+    }
+    default:
+      throw methodNotAllowed();
+  }
+}
+
+async function deleteCollection(res: ServerResponse, target: ResourceRequest, body: unknown, ctx: WriteContext, deps: HandlerDeps): Promise<void> {
+  const { type, namespace, query } = target;
+  const options = parseDeleteOptions(body, query);
+  const list = listObjects(deps.objects.store, type, parseListOptions(type, namespace, query));
+  for (const obj of list.items) {
+    try {
+      await deps.deleter.delete(type, obj.metadata.namespace ?? '', obj.metadata.name ?? '', options, ctx);
+    } catch {
+      // gone meanwhile: deletecollection is best effort per item, like the real server
+    }
+  }
+  sendJson(res, 200, successStatus(200), ctx.warnings);
+}
+
+function startWatch(res: ServerResponse, target: ResourceRequest, deps: HandlerDeps): void {
+  const options = parseListOptions(target.type, target.namespace, target.query);
+  res.writeHead(200, { 'content-type': 'application/json', 'transfer-encoding': 'chunked', 'cache-control': 'no-cache' });
+  res.flushHeaders();
+  const stream = new WatchStream(
+    deps.objects.store,
+    target.type,
+    options,
+    {
+      write: (line) => void res.write(line),
+      end: () => {
+        deps.openWatches.delete(stream);
+        if (!res.writableEnded) res.end();
+      },
+      onClose: (listener) => res.on('close', listener),
+    },
+    deps.clock,
+    deps.watchSettings,
+  );
+  deps.openWatches.add(stream);
+  stream.start();
+}
+

@@ -1,0 +1,100 @@
+/**
+ * One request through the emulator: route, authenticate (`x-auth-token` = secret key), check the zone,
+ * ask the fault injector, render the fault in Scaleway's wire format or run the handler, log the call.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { CallLog, Fault, FaultInjector } from '../faults.js';
+import {
+  ScalewayApiError, deniedAuthentication, invalidArgument, invalidRequest, outOfStock, quotaResourceName, quotasExceeded, serverError, tooManyRequests,
+} from './api-error.js';
+import type { EmulatorContext, RequestContext, ScalewayCredential } from './context.js';
+import { errorReply, readBody, writeReply, type Reply } from './http-io.js';
+import { UUID_PATTERN } from './ids.js';
+import { matchRoute } from './routes.js';
+
+export interface PipelineDeps {
+  emu: EmulatorContext;
+  faults: FaultInjector;
+  calls: CallLog;
+  credentials: ScalewayCredential[];
+  /** Aborted when the emulator closes, releasing requests held by timeout faults. */
+  closing: AbortSignal;
+}
+
+/** Thrown to hold a request and drop its connection (the timeout fault). */
+class DropConnection extends Error {}
+
+function authenticate(req: IncomingMessage, credentials: ScalewayCredential[]): ScalewayCredential {
+  const token = req.headers['x-auth-token'];
+  if (typeof token !== 'string' || !UUID_PATTERN.test(token)) throw deniedAuthentication('invalid_argument');
+  const credential = credentials.find((c) => c.secretKey === token);
+  if (!credential) throw deniedAuthentication('not_found');
+  return credential;
+}
+
+async function applyFault(deps: PipelineDeps, fault: Fault, ctx: RequestContext, instanceType: string | undefined): Promise<void> {
+  switch (fault.kind) {
+    case 'server-error':
+      throw serverError(fault.status);
+    case 'throttle':
+      throw tooManyRequests(fault.retryAfterSeconds);
+    case 'out-of-stock':
+      throw outOfStock(instanceType ?? 'unknown');
+    case 'quota-exceeded': {
+      const type = instanceType ?? 'unknown';
+      const current = [...deps.emu.store.servers.values()].filter((s) => s.commercialType === type).length;
+      throw quotasExceeded(quotaResourceName(type), current, current);
+    }
+    case 'slow':
+      await deps.emu.clock.sleep(fault.delayMs, deps.closing).catch(() => undefined);
+      ctx.now = deps.emu.clock.now();
+      return;
+    case 'timeout':
+      await deps.emu.clock.sleep(fault.afterMs, deps.closing).catch(() => undefined);
+      throw new DropConnection();
+  }
+}
+
+async function route(deps: PipelineDeps, req: IncomingMessage, log: { action?: string; fault?: Fault['kind'] }): Promise<Reply> {
+  const { emu } = deps;
+  const method = (req.method ?? 'GET').toUpperCase();
+  const url = new URL(req.url ?? '/', 'http://emulator.invalid');
+  const rawBody = await readBody(req);
+  const match = matchRoute(method, url.pathname);
+  if (match === undefined) return { status: 404, json: { type: 'not_found', message: 'resource is not found', resource: 'route', resource_id: url.pathname } };
+  if (match === 'methodNotAllowed') throw invalidRequest(`method ${method} is not allowed on ${url.pathname}`);
+  log.action = match.route.action;
+  const credential = match.route.public ? undefined : authenticate(req, deps.credentials);
+  const zone = match.params.zone ?? '';
+  if (!emu.zones.has(zone)) throw invalidArgument('zone', `unknown zone "${zone}"; accepted: ${[...emu.zones.keys()].join(', ')}`);
+  const ctx: RequestContext = { method, path: url.pathname, params: match.params, query: url.searchParams, rawBody, zone, credential, now: emu.clock.now() };
+  const described = match.route.describe?.(emu, ctx) ?? {};
+  if (described.action) log.action = described.action;
+  const fault = deps.faults.decide({ method, path: url.pathname, action: log.action, instanceType: described.instanceType, zone });
+  if (fault) {
+    log.fault = fault.kind;
+    await applyFault(deps, fault, ctx, described.instanceType);
+  }
+  return match.route.handler(emu, ctx);
+}
+
+export async function handleRequest(deps: PipelineDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const at = deps.emu.clock.now();
+  const method = (req.method ?? 'GET').toUpperCase();
+  const path = (req.url ?? '/').split('?')[0] ?? '/';
+  const log: { action?: string; fault?: Fault['kind'] } = {};
+  let reply: Reply;
+  try {
+    reply = await route(deps, req, log);
+  } catch (err) {
+    if (err instanceof DropConnection) {
+      deps.calls.add({ at, method, path, action: log.action, status: 0, fault: log.fault });
+      req.socket.destroy();
+      return;
+    }
+    // Anything but an API error is an emulator bug: answer like the API's own internal error.
+    reply = err instanceof ScalewayApiError ? errorReply(err) : errorReply(serverError(500));
+  }
+  deps.calls.add({ at, method, path, action: log.action, status: reply.status, fault: log.fault });
+  if (!res.destroyed) writeReply(res, reply);
+}

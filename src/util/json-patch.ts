@@ -1,0 +1,233 @@
+/**
+ * JSON Patch (RFC 6902) and JSON Merge Patch (RFC 7386), pure functions over plain JSON values.
+ * Shared by the admission webhooks (which emit JSON patches) and the simulated API server (which applies them).
+ * Inputs are never mutated: every function returns a new document.
+ */
+
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+export type JsonObject = { [key: string]: JsonValue };
+
+export type JsonPatchOperation =
+  | { op: 'add' | 'replace' | 'test'; path: string; value: JsonValue }
+  | { op: 'remove'; path: string }
+  | { op: 'move' | 'copy'; from: string; path: string };
+
+/** A patch that cannot be applied; `operationIndex` says which operation failed. */
+export class JsonPatchError extends Error {
+  constructor(
+    message: string,
+    readonly operationIndex?: number,
+  ) {
+    super(message);
+    this.name = 'JsonPatchError';
+  }
+}
+
+export function isJsonObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Escapes one reference token for a JSON Pointer (RFC 6901). */
+export function escapePointerToken(token: string): string {
+  return token.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/** Splits a JSON Pointer into unescaped reference tokens. */
+export function parsePointer(pointer: string): string[] {
+  if (pointer === '') return [];
+  if (!pointer.startsWith('/')) throw new JsonPatchError(`parsing pointer: "${pointer}" must be empty or start with "/"`);
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+function deepClone<T extends JsonValue>(value: T): T {
+  return structuredClone(value);
+}
+
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a)) {
+    return Array.isArray(b) && a.length === b.length && a.every((item, i) => jsonEqual(item, b[i]));
+  }
+  if (isJsonObject(a) && isJsonObject(b)) {
+    const keys = Object.keys(a);
+    if (keys.length !== Object.keys(b).length) return false;
+    return keys.every((k) => Object.prototype.hasOwnProperty.call(b, k) && jsonEqual(a[k], b[k]));
+  }
+  return false;
+}
+
+function arrayIndex(token: string, length: number, forInsert: boolean, pointer: string): number {
+  if (forInsert && token === '-') return length;
+  if (!/^(0|[1-9][0-9]*)$/.test(token)) throw new JsonPatchError(`resolving "${pointer}": "${token}" is not an array index`);
+  const index = Number(token);
+  const max = forInsert ? length : length - 1;
+  if (index > max) throw new JsonPatchError(`resolving "${pointer}": index ${index} is out of bounds`);
+  return index;
+}
+
+/** Returns the value at `pointer`, or undefined when absent. */
+export function getAtPointer(doc: JsonValue, pointer: string): JsonValue | undefined {
+  let current: JsonValue | undefined = doc;
+  for (const token of parsePointer(pointer)) {
+    if (Array.isArray(current)) {
+      if (!/^(0|[1-9][0-9]*)$/.test(token)) return undefined;
+      current = current[Number(token)];
+    } else if (isJsonObject(current)) {
+      current = Object.prototype.hasOwnProperty.call(current, token) ? current[token] : undefined;
+    } else {
+      return undefined;
+    }
+    if (current === undefined) return undefined;
+  }
+  return current;
+}
+
+/** Resolves the container holding the last token of `pointer` (the document is already a private copy). */
+function parentOf(doc: JsonValue, pointer: string): { parent: JsonValue[] | JsonObject; token: string } {
+  const tokens = parsePointer(pointer);
+  const token = tokens.pop();
+  if (token === undefined) throw new JsonPatchError('resolving "": the root has no parent');
+  let current: JsonValue = doc;
+  for (const t of tokens) {
+    let next: JsonValue | undefined;
+    if (Array.isArray(current)) next = current[arrayIndex(t, current.length, false, pointer)];
+    else if (isJsonObject(current) && Object.prototype.hasOwnProperty.call(current, t)) next = current[t];
+    if (next === undefined || next === null || typeof next !== 'object') {
+      throw new JsonPatchError(`resolving "${pointer}": path does not exist`);
+    }
+    current = next;
+  }
+  if (current === null || typeof current !== 'object') throw new JsonPatchError(`resolving "${pointer}": parent is not a container`);
+  return { parent: current, token };
+}
+
+function addValue(doc: JsonValue, pointer: string, value: JsonValue): JsonValue {
+  if (pointer === '') return value;
+  const { parent, token } = parentOf(doc, pointer);
+  if (Array.isArray(parent)) parent.splice(arrayIndex(token, parent.length, true, pointer), 0, value);
+  else parent[token] = value;
+  return doc;
+}
+
+function removeValue(doc: JsonValue, pointer: string): { doc: JsonValue; removed: JsonValue } {
+  const { parent, token } = parentOf(doc, pointer);
+  if (Array.isArray(parent)) {
+    const index = arrayIndex(token, parent.length, false, pointer);
+    const [removed] = parent.splice(index, 1);
+    return { doc, removed: removed as JsonValue };
+  }
+  if (!Object.prototype.hasOwnProperty.call(parent, token)) throw new JsonPatchError(`removing "${pointer}": path does not exist`);
+  const removed = parent[token] as JsonValue;
+  delete parent[token];
+  return { doc, removed };
+}
+
+function applyOperation(doc: JsonValue, op: JsonPatchOperation): JsonValue {
+  switch (op.op) {
+    case 'add':
+      return addValue(doc, op.path, deepClone(op.value));
+    case 'remove':
+      return removeValue(doc, op.path).doc;
+    case 'replace': {
+      if (op.path === '') return deepClone(op.value);
+      const next = removeValue(doc, op.path).doc;
+      return addValue(next, op.path, deepClone(op.value));
+    }
+    case 'move': {
+      if (op.path === op.from) return doc;
+      if (op.path.startsWith(`${op.from}/`)) throw new JsonPatchError(`moving "${op.from}" into its own child "${op.path}"`);
+      const { doc: without, removed } = removeValue(doc, op.from);
+      return addValue(without, op.path, removed);
+    }
+    case 'copy': {
+      const value = getAtPointer(doc, op.from);
+      if (value === undefined) throw new JsonPatchError(`copying "${op.from}": path does not exist`);
+      return addValue(doc, op.path, deepClone(value));
+    }
+    case 'test': {
+      const value = getAtPointer(doc, op.path);
+      if (!jsonEqual(value, op.value)) throw new JsonPatchError(`testing "${op.path}": value differs`);
+      return doc;
+    }
+    default:
+      throw new JsonPatchError(`applying patch: unknown op "${(op as { op: unknown }).op}"; accepted: add, remove, replace, move, copy, test`);
+  }
+}
+
+/** Checks the shape of a parsed JSON Patch document and returns it typed. */
+export function parseJsonPatch(value: unknown): JsonPatchOperation[] {
+  if (!Array.isArray(value)) throw new JsonPatchError('parsing json patch: the document must be an array of operations');
+  value.forEach((op: unknown, i) => {
+    if (!isJsonObject(op)) throw new JsonPatchError(`parsing json patch: operation ${i} is not an object`, i);
+    if (typeof op.op !== 'string') throw new JsonPatchError(`parsing json patch: operation ${i} has no "op"`, i);
+    if (typeof op.path !== 'string') throw new JsonPatchError(`parsing json patch: operation ${i} has no "path"`, i);
+    if ((op.op === 'add' || op.op === 'replace' || op.op === 'test') && !('value' in op)) {
+      throw new JsonPatchError(`parsing json patch: operation ${i} (${op.op}) has no "value"`, i);
+    }
+    if ((op.op === 'move' || op.op === 'copy') && typeof op.from !== 'string') {
+      throw new JsonPatchError(`parsing json patch: operation ${i} (${op.op}) has no "from"`, i);
+    }
+  });
+  return value as JsonPatchOperation[];
+}
+
+/** Applies an RFC 6902 patch atomically: on any failing operation the whole patch fails. */
+export function applyJsonPatch<T extends JsonValue>(doc: T, patch: readonly JsonPatchOperation[]): JsonValue {
+  let current: JsonValue = deepClone(doc);
+  patch.forEach((op, i) => {
+    try {
+      current = applyOperation(current, op);
+    } catch (err) {
+      if (err instanceof JsonPatchError) throw new JsonPatchError(`${err.message} (operation ${i})`, i);
+      throw err;
+    }
+  });
+  return current;
+}
+
+/** Applies an RFC 7386 merge patch: objects merge recursively, null deletes, everything else replaces. */
+export function applyMergePatch(target: JsonValue | undefined, patch: JsonValue): JsonValue {
+  if (!isJsonObject(patch)) return deepClone(patch);
+  const result: JsonObject = isJsonObject(target) ? { ...target } : {};
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) delete result[key];
+    else result[key] = applyMergePatch(result[key], value);
+  }
+  return result;
+}
+
+/** Computes an RFC 7386 merge patch turning `from` into `to` (arrays are replaced whole). */
+export function createMergePatch(from: JsonValue, to: JsonValue): JsonValue {
+  if (!isJsonObject(from) || !isJsonObject(to)) return deepClone(to);
+  const patch: JsonObject = {};
+  for (const key of Object.keys(from)) if (!(key in to)) patch[key] = null;
+  for (const [key, value] of Object.entries(to)) {
+    const before = from[key];
+    if (before === undefined) patch[key] = deepClone(value);
+    else if (!jsonEqual(before, value)) patch[key] = isJsonObject(before) && isJsonObject(value) ? createMergePatch(before, value) : deepClone(value);
+  }
+  return patch;
+}
+
+/**
+ * Computes an RFC 6902 patch turning `from` into `to`: objects are diffed key by key, arrays and scalars
+ * are replaced whole (what a mutating webhook needs; minimal diffs are not a goal).
+ */
+export function createJsonPatch(from: JsonValue, to: JsonValue, basePath = ''): JsonPatchOperation[] {
+  if (jsonEqual(from, to)) return [];
+  if (!isJsonObject(from) || !isJsonObject(to)) return [{ op: 'replace', path: basePath, value: deepClone(to) }];
+  const ops: JsonPatchOperation[] = [];
+  for (const key of Object.keys(from)) {
+    if (!(key in to)) ops.push({ op: 'remove', path: `${basePath}/${escapePointerToken(key)}` });
+  }
+  for (const [key, value] of Object.entries(to)) {
+    const path = `${basePath}/${escapePointerToken(key)}`;
+    const before = from[key];
+    if (before === undefined) ops.push({ op: 'add', path, value: deepClone(value) });
+    else ops.push(...createJsonPatch(before, value, path));
+  }
+  return ops;
+}

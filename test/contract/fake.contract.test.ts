@@ -1,0 +1,46 @@
+import { FakeCloudProvider, FakeNodeClass, fakeInstanceTypes } from '../../src/cloudprovider/fake/index.js';
+import { offeringCacheKey } from '../../src/cloudprovider/unavailable-offerings.js';
+import type { CloudProviderNodePool } from '../../src/cloudprovider/types.js';
+import { FakeClock } from '../../src/util/clock.js';
+import { describeCloudProviderContract, type ContractSubject } from './cloudprovider.contract.js';
+
+const nodeClassRef = { group: FakeNodeClass.group, kind: FakeNodeClass.kind, name: 'default' };
+
+const nodePool: CloudProviderNodePool = {
+  metadata: { name: 'default' },
+  spec: { template: { spec: { nodeClassRef, requirements: [] } } },
+};
+
+async function fakeSubject(): Promise<ContractSubject> {
+  const provider = new FakeCloudProvider({ instanceTypes: fakeInstanceTypes(4), clock: new FakeClock() });
+  let uid = 0;
+  return {
+    provider,
+    nodePool,
+    nodeClaim: (name, requirements = []) => ({
+      metadata: { name, uid: `uid-${++uid}`, labels: { 'karpenter.sh/nodepool': 'default' } },
+      spec: { nodeClassRef, requirements, resources: { requests: { cpu: '100m', memory: '128Mi' } } },
+    }),
+    cloud: {
+      liveInstanceCount: async () => provider.instances.size,
+      failReads: (mode) => {
+        if (mode === 'all') provider.listError = new Error('injected 503');
+        else {
+          provider.listPageSize = 1;
+          provider.failListPage = 2;
+        }
+        return () => {
+          provider.listError = undefined;
+          provider.failListPage = undefined;
+        };
+      },
+      outOfStock: ({ instanceType, zone }) => {
+        provider.outOfStock.add(offeringCacheKey({ instanceType, zone, capacityType: 'on-demand' }));
+      },
+      settle: async () => {},
+    },
+    close: async () => provider.reset(),
+  };
+}
+
+describeCloudProviderContract('fake', fakeSubject);
