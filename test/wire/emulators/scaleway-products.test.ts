@@ -54,3 +54,19 @@ describe('scaleway emulator: products/servers and availability from the catalog'
     expect(body.details[0]?.help_message).toContain('fr-par-1, fr-par-2, pl-waw-1');
   });
 });
+
+describe('scaleway emulator: the bundled catalog', () => {
+  it('offers zone-restricted flavors (GPUs) only in their zones', async () => {
+    const emulator = await startScalewayEmulator();
+    try {
+      const api = clientsFor(emulator);
+      const par1 = await api.instance.listServersTypes({ zone: 'fr-par-1', perPage: 100 });
+      const par2 = await api.instance.listServersTypes({ zone: 'fr-par-2', perPage: 100 });
+      expect(Object.keys(par2.servers)).toContain('L4-1-24G');
+      expect(Object.keys(par1.servers)).not.toContain('L4-1-24G');
+      expect(Object.keys(par1.servers)).toContain('PRO2-S');
+    } finally {
+      await emulator.close();
+    }
+  });
+});

@@ -84,7 +84,7 @@ export function publicCatalogEntries(catalog: CatalogFile, region: string): Publ
     if (!tina || hourly === null || !flavor.regions.includes(region)) continue;
     const group = `v${tina.generation}-p${PERFORMANCE_DIGIT[tina.performance]}`;
     const sample = { group, vcores: flavor.vcpus, ramGiB: flavor.memoryMiB / 1024, hourly };
-    if (flavor.gpu) gpuFlavors.push({ ...sample, model: `nvidia-${flavor.gpu.name}`, count: flavor.gpu.count });
+    if (flavor.gpu) gpuFlavors.push({ ...sample, model: flavor.gpu.cloudModel ?? `nvidia-${flavor.gpu.name}`, count: flavor.gpu.count });
     else samples.push(sample);
   }
   if (samples.length === 0) return [];

@@ -1,24 +1,7 @@
-/**
- * The catalog the emulator serves by default: the bundled one from `src/catalog/index.ts`. The module is
- * loaded lazily so the emulator can start with an explicit catalog while the bundled one is unavailable.
- */
+/** The catalog the emulator serves unless the caller passes one: the bundled scaleway catalog. */
+import { loadCatalog } from '../../../catalog/index.js';
 import type { CatalogFile } from '../../../catalog/types.js';
 
-export class MissingCatalogError extends Error {
-  constructor(cause: unknown) {
-    super(`loading the bundled scaleway catalog: ${cause instanceof Error ? cause.message : String(cause)}; pass options.catalog instead`);
-    this.name = 'MissingCatalogError';
-  }
-}
-
-export async function loadBundledScalewayCatalog(): Promise<CatalogFile> {
-  // A variable specifier keeps the type-checker from requiring the module at build time.
-  const specifier = '../../../catalog/index.js';
-  try {
-    const mod = (await import(specifier)) as { loadCatalog?: (cloud: 'scaleway') => CatalogFile | Promise<CatalogFile> };
-    if (typeof mod.loadCatalog !== 'function') throw new Error('src/catalog/index.ts exports no loadCatalog');
-    return await mod.loadCatalog('scaleway');
-  } catch (err) {
-    throw new MissingCatalogError(err);
-  }
+export function loadBundledScalewayCatalog(): Promise<CatalogFile> {
+  return Promise.resolve(loadCatalog('scaleway'));
 }

@@ -21,8 +21,12 @@ export interface ZoneCatalog {
 export function zoneCatalogs(catalog: CatalogFile): Map<string, ZoneCatalog> {
   const zones = new Map<string, ZoneCatalog>();
   for (const region of catalog.regions) {
-    const flavors = new Map(catalog.flavors.filter((f) => f.regions.includes(region.name)).map((f) => [f.name, f]));
-    for (const zone of region.zones) zones.set(zone, { zone, region: region.name, flavors });
+    const inRegion = catalog.flavors.filter((f) => f.regions.includes(region.name));
+    for (const zone of region.zones) {
+      // Flavors listing `zones` (Scaleway GPUs) are launchable only there.
+      const flavors = new Map(inRegion.filter((f) => !f.zones || f.zones.includes(zone)).map((f) => [f.name, f]));
+      zones.set(zone, { zone, region: region.name, flavors });
+    }
   }
   return zones;
 }
