@@ -26,11 +26,17 @@ verify: deps ## Generated files (CRDs) are up to date
 test: deps typecheck lint verify ## Type-check, lint, check generated CRDs and run every test
 	npm test
 
-# Until `karpenter-eu demo` lands, the demo runs the most complete real path that exists:
-# the bundled catalogs of the three clouds, priced per region.
+# Until `karpenter-eu demo` lands, the demo runs the most complete real path that exists: the bundled
+# catalogs priced per region, admission of the example NodePools/NodeClasses, and the provisioning plan
+# (cheapest fitting flavors) for the example workloads on each cloud.
+CLI := node dist/src/cli/bin.js
 demo: build ## Run the embedded default: the main job on the local test bed
-	node dist/src/cli/bin.js catalog --cloud ovhcloud --region GRA11
-	node dist/src/cli/bin.js catalog --cloud scaleway --region fr-par
-	node dist/src/cli/bin.js catalog --cloud outscale --region eu-west-2
+	$(CLI) catalog --cloud ovhcloud --region GRA11
+	$(CLI) catalog --cloud scaleway --region fr-par
+	$(CLI) catalog --cloud outscale --region eu-west-2
+	$(CLI) validate -f manifests/examples
+	$(CLI) plan -f manifests/examples/ovhcloud -f manifests/examples/workloads/inflate.yaml -f manifests/examples/workloads/zone-spread.yaml
+	$(CLI) plan -f manifests/examples/scaleway -f manifests/examples/workloads/inflate.yaml -f manifests/examples/workloads/gpu-pod.yaml
+	$(CLI) plan -f manifests/examples/outscale -f manifests/examples/workloads/inflate-large.yaml
 
 .PHONY: help deps build typecheck lint verify test demo

@@ -7,6 +7,8 @@ import { type Command, type CommandIO, InputError, UsageError } from './errors.j
 /** Sub-commands are imported lazily so `catalog` does not load the Kubernetes client or the servers. */
 const commands: Record<string, { summary: string; load: () => Promise<Command> }> = {
   catalog: { summary: 'print the instance types of a cloud/region with capacity, allocatable, labels and prices', load: async () => (await import('./commands/catalog.js')).catalogCommand },
+  validate: { summary: 'offline admission: run the webhooks\' mutate + validate on NodePools/NodeClasses in files', load: async () => (await import('./commands/validate.js')).validateCommand },
+  plan: { summary: 'offline provisioning plan: where pending pods would run and what new nodes would cost', load: async () => (await import('./commands/plan.js')).planCommand },
 };
 
 function usage(): string {

@@ -1,0 +1,119 @@
+/**
+ * `karpenter-eu plan -f PATH… [--output table|json]`: the offline provisioning plan (DESIGN.md §3) for the
+ * Pods/workloads, Nodes, NodePools and NodeClasses in the files, priced with the bundled catalogs.
+ * Exit codes: 0 a plan was computed (bad objects are reported one line each on stderr and left out;
+ * unschedulable pods are part of the plan), 2 usage errors or input unusable as a whole (nothing readable,
+ * no NodePool and no Node to place pods on).
+ */
+import { parseArgs } from 'node:util';
+import type { CloudName } from '../../apis/v1/labels.js';
+import { loadCatalog } from '../../catalog/index.js';
+import { buildInstanceTypes } from '../../domain/instancetypes/build.js';
+import type { InstanceType } from '../../domain/instancetypes/types.js';
+import { type NodeClassObject, schedulingInputFromManifests } from '../../domain/scheduling/manifest-input.js';
+import { solve, type SchedulingResult } from '../../domain/scheduling/index.js';
+import { readManifestPaths } from '../../util/manifest-files.js';
+import { type Command, type CommandIO, InputError, UsageError } from '../errors.js';
+import { formatResources } from './catalog.js';
+
+const HELP = `usage: karpenter-eu plan -f PATH [-f PATH…] [--output table|json]
+
+Plans where the pending pods of the files would run: existing Nodes first, then new NodeClaims of the
+NodePools (cheapest fitting offering), with the bundled price catalogs. Accepted kinds: Pod, Deployment,
+StatefulSet, ReplicaSet, Job (expanded to <workload>-<i> pods), DaemonSet, Node, NodePool, OVHNodeClass,
+ScalewayNodeClass, OutscaleNodeClass.
+
+options:
+  -f, --filename  a YAML/JSON file or a directory (recursive); repeatable
+  -o, --output    table (default) or json
+  -h, --help      this help
+`;
+
+/** Hours in a month as cloud price lists count them (OVHcloud, Scaleway: 730 h). */
+const HOURS_PER_MONTH = 730;
+
+function parse(argv: string[]): { files: string[]; output: 'json' | 'table' } | 'help' {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: { filename: { type: 'string', short: 'f', multiple: true }, output: { type: 'string', short: 'o' }, help: { type: 'boolean', short: 'h' } },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (err) {
+    throw new UsageError(`plan: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  if (values.help) return 'help';
+  const files = values.filename ?? [];
+  if (files.length === 0) throw new UsageError('plan: -f PATH is required (a file or a directory of manifests)');
+  const output = values.output ?? 'table';
+  if (output !== 'json' && output !== 'table') throw new UsageError(`plan: unknown output "${output}" for --output; accepted: table, json`);
+  return { files, output };
+}
+
+const cloudByKind: Record<string, CloudName> = { OVHNodeClass: 'ovhcloud', ScalewayNodeClass: 'scaleway', OutscaleNodeClass: 'outscale' };
+
+/** The bundled catalog's instance types for a NodeClass's cloud, region and billing. */
+export function bundledInstanceTypes(nodeClass: NodeClassObject): InstanceType[] {
+  const cloud = cloudByKind[nodeClass.kind] as CloudName;
+  const spec = nodeClass.spec as { region?: string; zones?: string[]; zone?: string; monthlyBilled?: boolean };
+  const zone = spec.zones?.[0] ?? spec.zone;
+  const region = spec.region ?? zone?.replace(/-[0-9]+$/, '');
+  if (!region) throw new Error(`${nodeClass.kind} ${nodeClass.name}: spec.region (or zones) is required to find its instance types`);
+  return buildInstanceTypes(loadCatalog(cloud), region, { billing: spec.monthlyBilled ? 'monthly' : 'hourly' });
+}
+
+export function planJson(result: SchedulingResult): unknown {
+  return {
+    nodeClaims: result.newNodeClaims.map((c) => ({
+      nodePool: c.nodePool,
+      nodeClass: { kind: c.nodeClassRef.kind, name: c.nodeClassRef.name },
+      instanceType: c.instanceType,
+      zone: c.zone,
+      capacityType: c.capacityType,
+      pricePerHour: c.pricePerHour,
+      allocatable: formatResources(c.allocatable),
+      pods: c.pods,
+    })),
+    existingNodes: result.existingNodeAssignments.map((a) => ({ node: a.node, pods: a.pods })),
+    unschedulable: result.unschedulable,
+    totalPricePerHour: result.totalPricePerHour,
+  };
+}
+
+function table(rows: string[][]): string {
+  const widths = (rows[0] ?? []).map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
+  return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i] as number))).join('  ')).join('\n') + '\n';
+}
+
+export function planTable(result: SchedulingResult): string {
+  const out: string[] = [];
+  const rows = [['NODECLAIM', 'NODEPOOL', 'INSTANCE-TYPE', 'ZONE', 'EUR/HOUR', 'PODS']];
+  result.newNodeClaims.forEach((c, i) => rows.push([String(i + 1), c.nodePool, c.instanceType, c.zone, c.pricePerHour.toFixed(4), `${c.pods.length}: ${c.pods.join(', ')}`]));
+  out.push(result.newNodeClaims.length > 0 ? table(rows) : 'no new NodeClaim needed\n');
+  for (const a of result.existingNodeAssignments) out.push(`existing node ${a.node}: ${a.pods.join(', ')}\n`);
+  for (const u of result.unschedulable) out.push(`unschedulable ${u.pod}: ${u.reason}\n`);
+  const perHour = result.totalPricePerHour;
+  out.push(`total: ${result.newNodeClaims.length} new NodeClaims, ${perHour.toFixed(4)} EUR/hour, ${(perHour * HOURS_PER_MONTH).toFixed(2)} EUR/month (${HOURS_PER_MONTH} h)\n`);
+  return out.join('');
+}
+
+export const planCommand: Command = async (argv: string[], io: CommandIO): Promise<number> => {
+  const parsed = parse(argv);
+  if (parsed === 'help') {
+    io.stdout(HELP);
+    return 0;
+  }
+  const manifests = readManifestPaths(parsed.files);
+  for (const e of manifests.errors) io.stderr(`error: ${e.source}: ${e.message}\n`);
+  if (manifests.objects.length === 0) throw new InputError(`plan: no object could be read from ${parsed.files.join(', ')}`);
+  const { input, errors } = schedulingInputFromManifests(manifests.objects, bundledInstanceTypes);
+  for (const e of errors) io.stderr(`error: ${e.source}: ${e.message}\n`);
+  if (input.nodePools.length === 0 && (input.existingNodes ?? []).length === 0) {
+    throw new InputError('plan: the input has no usable NodePool (with its NodeClass) and no Node: nothing to place pods on');
+  }
+  const result = solve(input);
+  io.stdout(parsed.output === 'json' ? JSON.stringify(planJson(result), null, 2) + '\n' : planTable(result));
+  return 0;
+};

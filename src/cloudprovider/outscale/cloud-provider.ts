@@ -1,0 +1,210 @@
+/**
+ * The Outscale CloudProvider: plain VMs that join a self-managed cluster through user data, found again by
+ * tags (`karpenter.sh/managed-by` for the GC, `OscK8sClusterID/<id>` and `OscK8sNodeName` for the CCM),
+ * providerID `aws:///<subregion>/<vmId>`. `list` reads every page or throws — the post-mortem of seed 003
+ * (a failed List read as "no VMs" deleted every node in 30 s) is what its shape is for.
+ */
+import {
+  OutscaleNodeClassGroup,
+  OutscaleNodeClassKind,
+  OutscaleNodeClassVersion,
+  type OutscaleNodeClass,
+} from '../../apis/v1alpha1/outscale-nodeclass.js';
+import type { CatalogFile, CatalogFlavor } from '../../catalog/types.js';
+import { buildInstanceTypes } from '../../domain/instancetypes/build.js';
+import type { InstanceType } from '../../domain/instancetypes/types.js';
+import type { BackoffPolicy, RandomSource } from '../../util/backoff.js';
+import type { Clock } from '../../util/clock.js';
+import { NodeClaimNotFoundError, NodeClassNotReadyError, PermanentCloudError } from '../errors.js';
+import { DefaultCloudRetryPolicy } from '../retry.js';
+import type {
+  CloudNodeClaim,
+  CloudProvider,
+  CloudProviderNodeClaim,
+  CloudProviderNodePool,
+  DriftReason,
+  NodeClassKind,
+  NodeClassReference,
+  NodeClassResolver,
+  RepairPolicy,
+} from '../types.js';
+import { UnavailableOfferings } from '../unavailable-offerings.js';
+import type { OutscaleApi } from './api.js';
+import type { Vm } from './api-types.js';
+import { outscaleCaller, type OutscaleCaller } from './calls.js';
+import { isNotFound } from './errors.js';
+import { ListedVmStates, TagManagedBy, isGone, toCloudNodeClaim } from './instances.js';
+import { buildOutscaleInstanceTypes } from './instancetypes.js';
+import { clientTokenOf, findByClientToken, launch, type LaunchContext } from './launch.js';
+import { driftReasonOf, resolveUserData, subregionsOf } from './nodeclass.js';
+import { PriceBook } from './prices.js';
+import { InvalidProviderIdError, parseProviderId } from './provider-id.js';
+
+export const OutscaleNodeClassKindRef: NodeClassKind = { group: OutscaleNodeClassGroup, version: OutscaleNodeClassVersion, kind: OutscaleNodeClassKind };
+
+export interface OutscaleCloudProviderOptions {
+  api: OutscaleApi;
+  /** The value of `karpenter.sh/managed-by` on every VM launched; `list` returns exactly the VMs carrying it. */
+  clusterName: string;
+  nodeClasses: NodeClassResolver<OutscaleNodeClass>;
+  /** The bundled Outscale catalog (instance types; prices when ReadPublicCatalog cannot be read). */
+  catalog: CatalogFile;
+  clock: Clock;
+  random: RandomSource;
+  retryPolicy?: BackoffPolicy;
+  unavailableOfferings?: UnavailableOfferings;
+  priceRefreshMs?: number;
+  /** ReadVms page size (1–1000); default 1000. */
+  pageSize?: number;
+  gpuPollIntervalMs?: number;
+  gpuStopTimeoutMs?: number;
+  repairPolicies?: RepairPolicy[];
+}
+
+export class OutscaleCloudProvider implements CloudProvider {
+  readonly name = 'outscale';
+  readonly unavailableOfferings: UnavailableOfferings;
+  private readonly api: OutscaleApi;
+  private readonly call: OutscaleCaller;
+  private readonly prices: PriceBook;
+  private readonly launchContext: LaunchContext;
+  private readonly inflight = new Map<string, Promise<CloudNodeClaim>>();
+
+  constructor(private readonly options: OutscaleCloudProviderOptions) {
+    this.api = options.api;
+    this.call = outscaleCaller({ clock: options.clock, random: options.random, policy: options.retryPolicy ?? DefaultCloudRetryPolicy });
+    this.unavailableOfferings = options.unavailableOfferings ?? new UnavailableOfferings({ clock: options.clock });
+    this.prices = new PriceBook(options.api, options.clock, options.priceRefreshMs);
+    this.launchContext = {
+      api: this.api,
+      call: this.call,
+      gpu: { api: this.api, call: this.call, clock: options.clock, pollIntervalMs: options.gpuPollIntervalMs ?? 2_000, stopTimeoutMs: options.gpuStopTimeoutMs ?? 5 * 60_000 },
+      clusterName: options.clusterName,
+      unavailableOfferings: this.unavailableOfferings,
+      flavors: new Map<string, CatalogFlavor>(options.catalog.flavors.map((f) => [f.name, f])),
+      instanceTypeIndex: indexInstanceTypes(options.catalog, options.api.region),
+    };
+  }
+
+  /** One launch per NodeClaim at a time in this process; across processes the ClientToken dedupes. */
+  create(nodeClaim: CloudProviderNodeClaim): Promise<CloudNodeClaim> {
+    const token = clientTokenOf(nodeClaim);
+    const running = this.inflight.get(token);
+    if (running) return running;
+    const launching = this.createOnce(nodeClaim).finally(() => this.inflight.delete(token));
+    this.inflight.set(token, launching);
+    return launching;
+  }
+
+  async delete(nodeClaim: CloudProviderNodeClaim): Promise<void> {
+    const name = nodeClaim.metadata?.name ?? '';
+    const providerID = nodeClaim.status?.providerID;
+    const vmId = providerID ? this.vmIdOf(providerID, `deleting nodeclaim ${name}`) : (await findByClientToken(this.launchContext, clientTokenOf(nodeClaim)))?.VmId;
+    if (!vmId) throw new NodeClaimNotFoundError(`deleting nodeclaim ${name}: no vm was launched for it`);
+    // A VM ReadVms does not show yet (eventual consistency) is still deleted: only DeleteVms can say it is gone.
+    const vm = await this.readVm(vmId);
+    if (vm && isGone(vm)) throw new NodeClaimNotFoundError(`deleting nodeclaim ${name}: vm ${vmId} is terminated`);
+    if (vm?.State === 'shutting-down') return;
+    const deleted = await this.call(`deleting vm ${vmId} of nodeclaim ${name}`, async () => {
+      try {
+        return await this.api.deleteVms({ VmIds: [vmId] });
+      } catch (err) {
+        if (isNotFound(err)) return undefined;
+        throw err;
+      }
+    });
+    if (!deleted) throw new NodeClaimNotFoundError(`deleting nodeclaim ${name}: vm ${vmId} does not exist`);
+  }
+
+  async get(providerID: string): Promise<CloudNodeClaim> {
+    const vm = await this.readVm(this.vmIdOf(providerID, 'getting instance'));
+    if (!vm || isGone(vm)) throw new NodeClaimNotFoundError(`getting instance ${providerID}: no such vm`);
+    return toCloudNodeClaim(vm, this.launchContext.instanceTypeIndex);
+  }
+
+  /** Every VM of this cluster, every page read, or an error — never an empty or partial list. */
+  async list(): Promise<CloudNodeClaim[]> {
+    const vms = await this.call(`listing vms of cluster ${this.options.clusterName}`, () =>
+      this.api.readAllVms({
+        Filters: { Tags: [`${TagManagedBy}=${this.options.clusterName}`], VmStateNames: ListedVmStates },
+        ResultsPerPage: this.options.pageSize ?? 1000,
+      }),
+    );
+    return vms.map((vm) => toCloudNodeClaim(vm, this.launchContext.instanceTypeIndex));
+  }
+
+  async getInstanceTypes(nodePool: CloudProviderNodePool): Promise<InstanceType[]> {
+    return this.instanceTypesFor(await this.nodeClassOf(nodePool.spec.template.spec.nodeClassRef));
+  }
+
+  async isDrifted(nodeClaim: CloudProviderNodeClaim): Promise<DriftReason | undefined> {
+    const providerID = nodeClaim.status?.providerID;
+    if (!providerID) return undefined;
+    const vm = await this.readVm(this.vmIdOf(providerID, 'checking drift'));
+    if (!vm || isGone(vm)) return undefined;
+    const nodeClass = await this.nodeClassOf(nodeClaim.spec.nodeClassRef);
+    return driftReasonOf(vm, nodeClass, await resolveUserData(nodeClass, this.options.nodeClasses));
+  }
+
+  getSupportedNodeClasses(): NodeClassKind[] {
+    return [{ ...OutscaleNodeClassKindRef }];
+  }
+
+  repairPolicies(): RepairPolicy[] {
+    return [...(this.options.repairPolicies ?? [])];
+  }
+
+  private async createOnce(nodeClaim: CloudProviderNodeClaim): Promise<CloudNodeClaim> {
+    const nodeClass = await this.nodeClassOf(nodeClaim.spec.nodeClassRef);
+    const [instanceTypes, userData] = await Promise.all([this.instanceTypesFor(nodeClass), resolveUserData(nodeClass, this.options.nodeClasses)]);
+    return launch(this.launchContext, { nodeClaim, nodeClass, instanceTypes, userData });
+  }
+
+  private async instanceTypesFor(nodeClass: OutscaleNodeClass): Promise<InstanceType[]> {
+    return buildOutscaleInstanceTypes({
+      catalog: this.options.catalog,
+      region: this.api.region,
+      subregions: subregionsOf(nodeClass),
+      unitPrices: await this.prices.unitPrices(),
+      unavailable: (instanceType, zone) => this.unavailableOfferings.isUnavailable({ instanceType, zone, capacityType: 'on-demand' }),
+    });
+  }
+
+  private async nodeClassOf(ref: NodeClassReference): Promise<OutscaleNodeClass> {
+    if (ref.kind !== OutscaleNodeClassKind || ref.group !== OutscaleNodeClassGroup) {
+      throw new NodeClassNotReadyError(`resolving nodeClassRef ${ref.group}/${ref.kind} ${ref.name}: the outscale provider serves ${OutscaleNodeClassGroup}/${OutscaleNodeClassKind} only`);
+    }
+    const nodeClass = await this.options.nodeClasses.getNodeClass(ref.name);
+    if (nodeClass.spec.region !== this.api.region) {
+      throw new NodeClassNotReadyError(`resolving OutscaleNodeClass ${ref.name}: spec.region is ${nodeClass.spec.region}; accepted: ${this.api.region}, the region of the configured Outscale account`);
+    }
+    return nodeClass;
+  }
+
+  private vmIdOf(providerID: string, operation: string): string {
+    try {
+      return parseProviderId(providerID).vmId;
+    } catch (err) {
+      if (err instanceof InvalidProviderIdError) throw new PermanentCloudError(`${operation}: ${err.message}`, { cause: err });
+      throw err;
+    }
+  }
+
+  private async readVm(vmId: string): Promise<Vm | undefined> {
+    const vms = await this.call(`reading vm ${vmId}`, async () => {
+      try {
+        return await this.api.readAllVms({ Filters: { VmIds: [vmId] } });
+      } catch (err) {
+        if (isNotFound(err)) return [];
+        throw err;
+      }
+    });
+    return vms[0];
+  }
+}
+
+/** Instance types by name over every subregion of the region (empty when the catalog lacks the region). */
+function indexInstanceTypes(catalog: CatalogFile, region: string): Map<string, InstanceType> {
+  if (!catalog.regions.some((r) => r.name === region)) return new Map();
+  return new Map(buildInstanceTypes(catalog, region).map((t) => [t.name, t]));
+}

@@ -1,0 +1,80 @@
+/**
+ * GPU nodes through flexible GPUs: the VM is created stopped with performance highest (p1); once it is
+ * stopped, the missing fGPUs are created (DeleteOnVmDeletion, so they go with the VM) and linked, then the
+ * VM is started — a link only completes on a stopped VM. Every step is re-entrant: a retried create
+ * counts the fGPUs already linked and starts the VM only when it is still stopped.
+ */
+import type { Clock } from '../../util/clock.js';
+import { CreateError, type OfferingKey } from '../errors.js';
+import type { OutscaleApi } from './api.js';
+import type { Vm } from './api-types.js';
+import type { OutscaleCaller } from './calls.js';
+import type { LaunchShape } from './instancetypes.js';
+
+export interface GpuAttachDeps {
+  api: OutscaleApi;
+  call: OutscaleCaller;
+  clock: Clock;
+  /** How often the VM's state is read while waiting for it to stop. */
+  pollIntervalMs: number;
+  /** How long a new VM may take to reach `stopped`. */
+  stopTimeoutMs: number;
+}
+
+async function readVm(deps: GpuAttachDeps, vmId: string): Promise<Vm | undefined> {
+  const vms = await deps.call(`reading vm ${vmId}`, () => deps.api.readAllVms({ Filters: { VmIds: [vmId] } }));
+  return vms[0];
+}
+
+async function waitUntilSettled(deps: GpuAttachDeps, vm: Vm): Promise<Vm> {
+  const deadline = deps.clock.now() + deps.stopTimeoutMs;
+  let current: Vm | undefined = vm;
+  while (current?.State === 'pending' || current?.State === 'stopping') {
+    if (deps.clock.now() >= deadline) break;
+    await deps.clock.sleep(deps.pollIntervalMs);
+    current = (await readVm(deps, vm.VmId)) ?? current;
+  }
+  if (!current || (current.State !== 'stopped' && current.State !== 'running')) {
+    throw new CreateError(`attaching flexible gpus to vm ${vm.VmId}: the vm is ${current?.State ?? 'gone'}, expected stopped`, {
+      reason: 'FlexibleGpuAttachFailed',
+      message: `vm ${vm.VmId} did not stop within ${deps.stopTimeoutMs} ms (state ${current?.State ?? 'gone'})`,
+    });
+  }
+  return current;
+}
+
+async function linkOne(deps: GpuAttachDeps, vm: Vm, gpu: NonNullable<LaunchShape['flexibleGpu']>, offering: OfferingKey): Promise<void> {
+  const created = await deps.call(
+    `creating flexible gpu ${gpu.modelName} for vm ${vm.VmId}`,
+    () => deps.api.createFlexibleGpu({ ModelName: gpu.modelName, SubregionName: vm.Placement.SubregionName, Generation: gpu.generation, DeleteOnVmDeletion: true }),
+    offering,
+  );
+  const id = created.FlexibleGpu.FlexibleGpuId;
+  try {
+    await deps.call(`linking flexible gpu ${id} to vm ${vm.VmId}`, () => deps.api.linkFlexibleGpu({ FlexibleGpuId: id, VmId: vm.VmId }));
+  } catch (err) {
+    // An unlinked fGPU is billed while allocated and nothing else would ever find it: give it back.
+    await deps.api.deleteFlexibleGpu({ FlexibleGpuId: id }).catch(() => undefined);
+    throw err;
+  }
+}
+
+/** Links the fGPUs the launch shape wants and boots the VM; resolves with the VM as last read. */
+export async function attachFlexibleGpus(deps: GpuAttachDeps, vm: Vm, shape: LaunchShape, offering: OfferingKey): Promise<Vm> {
+  const gpu = shape.flexibleGpu;
+  if (!gpu) return vm;
+  const settled = await waitUntilSettled(deps, vm);
+  const linked = await deps.call(`reading flexible gpus of vm ${vm.VmId}`, () => deps.api.readFlexibleGpus({ Filters: { VmIds: [vm.VmId] } }));
+  const missing = gpu.count - linked.FlexibleGpus.length;
+  if (missing > 0 && settled.State === 'running') {
+    throw new CreateError(`attaching flexible gpus to vm ${vm.VmId}: the vm is running with ${linked.FlexibleGpus.length} of ${gpu.count} gpus`, {
+      reason: 'FlexibleGpuAttachFailed',
+      message: `vm ${vm.VmId} booted before its ${gpu.modelName} gpus were linked`,
+    });
+  }
+  for (let i = 0; i < missing; i += 1) await linkOne(deps, settled, gpu, offering);
+  if (settled.State === 'stopped') {
+    await deps.call(`starting vm ${vm.VmId}`, () => deps.api.startVms({ VmIds: [vm.VmId] }));
+  }
+  return (await readVm(deps, vm.VmId)) ?? settled;
+}

@@ -1,0 +1,25 @@
+/** The Outscale CloudProvider and its signed client, wired from credentials (composition roots use this). */
+import { loadCatalog } from '../../catalog/index.js';
+import type { CatalogFile } from '../../catalog/types.js';
+import { createOutscaleClient, type OutscaleClientOptions } from './client.js';
+import { OutscaleCloudProvider, type OutscaleCloudProviderOptions } from './cloud-provider.js';
+
+export { OutscaleCloudProvider, OutscaleNodeClassKindRef, type OutscaleCloudProviderOptions } from './cloud-provider.js';
+export { OutscaleClient, createOutscaleClient, type OutscaleClientOptions } from './client.js';
+export type { OutscaleApi } from './api.js';
+export { formatProviderId, parseProviderId, InvalidProviderIdError } from './provider-id.js';
+export { DriftReasons } from './nodeclass.js';
+export { TagManagedBy, TagNodeClaim, TagNodePool, TagCcmNodeName, ccmClusterTag } from './instances.js';
+
+export type CreateOutscaleCloudProviderOptions = Omit<OutscaleCloudProviderOptions, 'api' | 'catalog'> & {
+  /** Endpoint, region and access/secret keys of the Outscale account (fetch and timeout optional). */
+  client: Omit<OutscaleClientOptions, 'clock'>;
+  /** Default: the bundled Outscale catalog. */
+  catalog?: CatalogFile;
+};
+
+export function createOutscaleCloudProvider(options: CreateOutscaleCloudProviderOptions): OutscaleCloudProvider {
+  const { client, catalog, ...rest } = options;
+  const api = createOutscaleClient({ ...client, clock: options.clock });
+  return new OutscaleCloudProvider({ ...rest, api, catalog: catalog ?? loadCatalog('outscale') });
+}

@@ -1,0 +1,186 @@
+/**
+ * The Scaleway Instances CloudProvider: servers that join self-managed clusters (kubeadm, k3s, Talos)
+ * through cloud-init. It orchestrates; the Instance API work is in `instances.ts` / `launch.ts`, the
+ * product mapping in `instancetypes.ts`, the NodeClass meaning in `nodeclass.ts`.
+ */
+import {
+  ScalewayNodeClassGroup,
+  ScalewayNodeClassKind,
+  ScalewayNodeClassVersion,
+  type ScalewayNodeClass,
+} from '../../apis/v1alpha1/scaleway-nodeclass.js';
+import type { InstanceType } from '../../domain/instancetypes/types.js';
+import { NodeClaimNotFoundError, NodeClassNotReadyError, isNodeClaimNotFoundError } from '../errors.js';
+import type {
+  CloudNodeClaim,
+  CloudProvider,
+  CloudProviderNodeClaim,
+  CloudProviderNodePool,
+  DriftReason,
+  NodeClassKind,
+  NodeClassResolver,
+  RepairPolicy,
+} from '../types.js';
+import type { UnavailableOfferings } from '../unavailable-offerings.js';
+import type { ScalewayAccounts } from './accounts.js';
+import type { ScalewayServer } from './api.js';
+import { toCloudNodeClaim } from './cloud-nodeclaim.js';
+import { restrictToZones } from './instancetypes.js';
+import { rootVolumeName, type ScalewayInstances } from './instances.js';
+import { launch } from './launch.js';
+import { driftReason } from './nodeclass.js';
+import type { ScalewayProducts } from './products.js';
+import { parseProviderID, tryParseProviderID, type ServerLocation } from './provider-id.js';
+import { clusterTag, nodeClaimLookupTags } from './tags.js';
+
+/** A node NotReady this long is replaced (Karpenter's AWS provider uses the same 30 minutes). */
+const UnhealthyNodeTolerationMs = 30 * 60 * 1000;
+
+export interface ScalewayCloudProviderOptions {
+  clusterName: string;
+  region: string;
+  /** The region's zones: where list() looks. */
+  zones: readonly string[];
+  accounts: ScalewayAccounts;
+  products: ScalewayProducts;
+  nodeClasses: NodeClassResolver<ScalewayNodeClass>;
+  unavailableOfferings: UnavailableOfferings;
+}
+
+export class ScalewayCloudProvider implements CloudProvider {
+  readonly name = 'scaleway';
+  private readonly inFlight = new Map<string, Promise<CloudNodeClaim>>(); // NodeClaim uid (or name) -> its launch
+  // NodeClaim uid (or name) -> the server created for it: a retry finds it even before listing shows it.
+  private readonly created = new Map<string, ServerLocation>();
+
+  constructor(private readonly options: ScalewayCloudProviderOptions) {}
+
+  /** Concurrent creates of one NodeClaim share one launch, so they cannot make two servers. */
+  create(nodeClaim: CloudProviderNodeClaim): Promise<CloudNodeClaim> {
+    const key = nodeClaim.metadata?.uid ?? nodeClaim.metadata?.name ?? '';
+    const running = this.inFlight.get(key);
+    if (running) return running;
+    const launching = this.launch(nodeClaim, key).finally(() => this.inFlight.delete(key));
+    this.inFlight.set(key, launching);
+    return launching;
+  }
+
+  async delete(nodeClaim: CloudProviderNodeClaim): Promise<void> {
+    const name = nodeClaim.metadata?.name ?? '';
+    const identity = { name, ...(nodeClaim.metadata?.uid ? { uid: nodeClaim.metadata.uid } : {}) };
+    const found = await this.findForDelete(nodeClaim);
+    if (!found) {
+      this.created.delete(nodeClaim.metadata?.uid ?? name);
+      // Gone: the root Block volume terminate only detached is deleted before saying so.
+      for (const account of this.options.accounts.all()) await account.deleteDetachedVolumes(this.options.zones, rootVolumeName(identity));
+      throw new NodeClaimNotFoundError(`deleting nodeclaim ${name}: its server is gone`);
+    }
+    await found.account.terminateStep(found.server);
+  }
+
+  async get(providerID: string): Promise<CloudNodeClaim> {
+    const location = tryParseProviderID(providerID);
+    if (!location) throw new NodeClaimNotFoundError(`getting ${providerID}: not a Scaleway instance providerID`);
+    const found = await this.locate(location);
+    if (!found) throw new NodeClaimNotFoundError(`getting ${providerID}: no such server`);
+    return this.toCloudNodeClaim(found.server);
+  }
+
+  async list(): Promise<CloudNodeClaim[]> {
+    const tags = [clusterTag(this.options.clusterName)];
+    const perAccount = await Promise.all(this.options.accounts.all().map((account) => account.list(this.options.zones, tags)));
+    const servers = new Map(perAccount.flat().map((s) => [s.id, s]));
+    return Promise.all([...servers.values()].map((s) => this.toCloudNodeClaim(s)));
+  }
+
+  async getInstanceTypes(nodePool: CloudProviderNodePool): Promise<InstanceType[]> {
+    const nodeClass = await this.nodeClass(nodePool.spec.template.spec.nodeClassRef.name);
+    return this.instanceTypesFor(nodeClass);
+  }
+
+  async isDrifted(nodeClaim: CloudProviderNodeClaim): Promise<DriftReason | undefined> {
+    const providerID = nodeClaim.status?.providerID;
+    if (!providerID) return undefined;
+    const found = await this.locate(parseProviderID(providerID));
+    if (!found) return undefined;
+    const nodeClass = await this.nodeClass(nodeClaim.spec.nodeClassRef.name);
+    return driftReason(found.server, nodeClass.spec);
+  }
+
+  getSupportedNodeClasses(): NodeClassKind[] {
+    return [{ group: ScalewayNodeClassGroup, version: ScalewayNodeClassVersion, kind: ScalewayNodeClassKind }];
+  }
+
+  repairPolicies(): RepairPolicy[] {
+    return [
+      { conditionType: 'Ready', conditionStatus: 'False', tolerationDurationMs: UnhealthyNodeTolerationMs },
+      { conditionType: 'Ready', conditionStatus: 'Unknown', tolerationDurationMs: UnhealthyNodeTolerationMs },
+    ];
+  }
+
+  private async launch(nodeClaim: CloudProviderNodeClaim, key: string): Promise<CloudNodeClaim> {
+    const nodeClass = await this.nodeClass(nodeClaim.spec.nodeClassRef.name);
+    const remembered = this.created.get(key);
+    const ctx = {
+      ...(remembered ? { remembered } : {}),
+      remember: (server: ServerLocation | undefined) => {
+        if (server) this.created.set(key, { zone: server.zone, id: server.id });
+        else this.created.delete(key);
+      },
+      clusterName: this.options.clusterName,
+      nodeClass,
+      instances: await this.options.accounts.forNodeClass(nodeClass),
+      instanceTypes: await this.instanceTypesFor(nodeClass),
+      nodeClasses: this.options.nodeClasses,
+      unavailableOfferings: this.options.unavailableOfferings,
+    };
+    const { server, instanceType } = await launch(ctx, nodeClaim);
+    return toCloudNodeClaim(server, instanceType, this.options.region);
+  }
+
+  private async nodeClass(name: string): Promise<ScalewayNodeClass> {
+    const nodeClass = await this.options.nodeClasses.getNodeClass(name);
+    const outside = nodeClass.spec.zones.filter((z) => !this.options.zones.includes(z));
+    if (outside.length > 0) {
+      throw new NodeClassNotReadyError(
+        `resolving ScalewayNodeClass "${name}": zones ${outside.join(', ')} are not in region ${this.options.region}; accepted: ${this.options.zones.join(', ')}`,
+      );
+    }
+    return nodeClass;
+  }
+
+  private async instanceTypesFor(nodeClass: ScalewayNodeClass): Promise<InstanceType[]> {
+    const all = await this.options.products.instanceTypes();
+    return this.options.unavailableOfferings.applyTo(restrictToZones(all, nodeClass.spec.zones));
+  }
+
+  private async toCloudNodeClaim(server: ScalewayServer): Promise<CloudNodeClaim> {
+    const types = await this.options.products.instanceTypes();
+    return toCloudNodeClaim(server, types.find((t) => t.name === server.commercialType), this.options.region);
+  }
+
+  /** The server in whichever account has it; undefined when every account says it does not exist. */
+  private async locate(location: ServerLocation): Promise<{ server: ScalewayServer; account: ScalewayInstances } | undefined> {
+    for (const account of this.options.accounts.all()) {
+      try {
+        return { server: await account.get(location.zone, location.id), account };
+      } catch (error) {
+        if (!isNodeClaimNotFoundError(error)) throw error;
+      }
+    }
+    return undefined;
+  }
+
+  /** By providerID, or — for a NodeClaim whose launch never returned one — by its tags, so nothing leaks. */
+  private async findForDelete(nodeClaim: CloudProviderNodeClaim): Promise<{ server: ScalewayServer; account: ScalewayInstances } | undefined> {
+    const providerID = nodeClaim.status?.providerID;
+    if (providerID) return this.locate(parseProviderID(providerID));
+    const identity = { name: nodeClaim.metadata?.name ?? '', ...(nodeClaim.metadata?.uid ? { uid: nodeClaim.metadata.uid } : {}) };
+    const tags = nodeClaimLookupTags(this.options.clusterName, identity);
+    for (const account of this.options.accounts.all()) {
+      const [server] = await account.list(this.options.zones, tags);
+      if (server) return { server, account };
+    }
+    return undefined;
+  }
+}

@@ -1,0 +1,5 @@
+export * from './types.js';
+export { validate, isOwnedKind, OwnedKinds } from './validate.js';
+export { mutate } from './mutate.js';
+export { admit, type AdmissionOutcome } from './admit.js';
+export { cronProblem } from './rules/disruption.js';

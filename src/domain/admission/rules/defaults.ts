@@ -1,0 +1,100 @@
+/**
+ * The mutating defaults, applied to a copy of the object; each change that alters what the user wrote is
+ * reported as a warning. NodePools: on-demand capacity type, amd64, canonical flavor names and GPU aliases,
+ * configured limits, gen2 restriction under monthly billing, GPU taint. OVHNodeClass: region and kubeId.
+ */
+import { CapacityTypeOnDemand, LabelArch, LabelCapacityType, LabelInstanceGPUName, LabelInstanceType, ResourceNvidiaGPU } from '../../../apis/v1/labels.js';
+import { normaliseGpuName, resolveGpuAlias } from '../../instancetypes/gpu-mapping.js';
+import { normalizeLabelKey } from '../../requirements/well-known.js';
+import { asArray, asRecord, field, nameOf } from '../object-access.js';
+import { resolvePoolScope, type PoolScope } from '../pool-scope.js';
+import type { AdmissionContext, KubeObject } from '../types.js';
+import { isMonthlyBilled, MonthlyBillingFamilies, restrictsInstanceTypes } from './billing.js';
+
+type Requirement = { key: string; operator: string; values?: string[] };
+
+function templateSpec(pool: KubeObject): KubeObject | undefined {
+  return asRecord(field(pool, 'spec', 'template', 'spec'));
+}
+
+function requirementList(pool: KubeObject): Requirement[] | undefined {
+  const spec = templateSpec(pool);
+  if (!spec) return undefined;
+  if (!Array.isArray(spec.requirements)) spec.requirements = [];
+  return spec.requirements as Requirement[];
+}
+
+function addRequirementIfAbsent(pool: KubeObject, key: string, values: string[], warnings: string[]): void {
+  const list = requirementList(pool);
+  if (!list || list.some((r) => typeof asRecord(r)?.key === 'string' && normalizeLabelKey(r.key) === key)) return;
+  list.push({ key, operator: 'In', values });
+  warnings.push(`NodePool ${JSON.stringify(nameOf(pool))}: added requirement ${key} In [${values.join(', ')}]`);
+}
+
+/** Flavor names in the catalog's case, GPU aliases (`l4`, `GPU-L4-S`) to the flavor they mean, GPU names normalised. */
+function canonicaliseValues(pool: KubeObject, scope: PoolScope, warnings: string[]): void {
+  const flavors = scope.catalog?.flavors.map((f) => f.name) ?? [];
+  for (const requirement of requirementList(pool) ?? []) {
+    const r = asRecord(requirement);
+    if (!r || !Array.isArray(r.values) || typeof r.key !== 'string') continue;
+    const key = normalizeLabelKey(r.key);
+    const canonical = (value: unknown): unknown => {
+      if (typeof value !== 'string') return value;
+      if (key === LabelInstanceGPUName) return normaliseGpuName(value) ?? value;
+      if (key !== LabelInstanceType || flavors.includes(value)) return value;
+      const sameName = flavors.find((f) => f.toLowerCase() === value.toLowerCase());
+      return sameName ?? (scope.cloud ? resolveGpuAlias(scope.cloud, value) : undefined) ?? value;
+    };
+    r.values.forEach((value, i) => {
+      const next = canonical(value);
+      if (next === value) return;
+      (r.values as unknown[])[i] = next;
+      warnings.push(`NodePool ${JSON.stringify(nameOf(pool))}: ${r.key} value ${JSON.stringify(value)} written as ${JSON.stringify(next)}`);
+    });
+  }
+}
+
+function fillLimits(pool: KubeObject, context: AdmissionContext, warnings: string[]): void {
+  const spec = asRecord(pool.spec);
+  const limits = context.defaults.limits;
+  if (!spec || !limits || Object.keys(limits).length === 0 || spec.limits !== undefined) return;
+  spec.limits = { ...limits };
+  warnings.push(`NodePool ${JSON.stringify(nameOf(pool))}: no spec.limits, set to the service defaults ${Object.entries(limits).map(([k, v]) => `${k}=${v}`).join(', ')}`);
+}
+
+function addGpuTaint(pool: KubeObject, scope: PoolScope, context: AdmissionContext, warnings: string[]): void {
+  const spec = templateSpec(pool);
+  if (!spec || !context.defaults.gpuTaint || scope.allowed.length === 0 || !scope.allowed.every((t) => t.gpu)) return;
+  const taints = asArray(spec.taints);
+  if (taints.some((t) => asRecord(t)?.key === ResourceNvidiaGPU)) return;
+  spec.taints = [...taints, { key: ResourceNvidiaGPU, value: 'true', effect: 'NoSchedule' }];
+  warnings.push(`NodePool ${JSON.stringify(nameOf(pool))}: only GPU flavors, added taint ${ResourceNvidiaGPU}=true:NoSchedule so only GPU pods land there`);
+}
+
+export function defaultNodePool(pool: KubeObject, context: AdmissionContext): string[] {
+  const warnings: string[] = [];
+  if (!templateSpec(pool)) return warnings;
+  const scope = resolvePoolScope(pool, context);
+  canonicaliseValues(pool, scope, warnings);
+  addRequirementIfAbsent(pool, LabelCapacityType, [CapacityTypeOnDemand], warnings);
+  addRequirementIfAbsent(pool, LabelArch, ['amd64'], warnings);
+  if (isMonthlyBilled(scope.nodeClass) && !restrictsInstanceTypes(pool)) {
+    addRequirementIfAbsent(pool, 'karpenter-eu.io/instance-family', [...MonthlyBillingFamilies], warnings);
+  }
+  fillLimits(pool, context, warnings);
+  addGpuTaint(pool, resolvePoolScope(pool, context), context, warnings);
+  return warnings;
+}
+
+export function defaultOVHNodeClass(nodeClass: KubeObject, context: AdmissionContext): string[] {
+  const warnings: string[] = [];
+  const spec = asRecord(nodeClass.spec);
+  const ovh = context.defaults.ovh;
+  if (!spec || !ovh) return warnings;
+  for (const name of ['region', 'kubeId'] as const) {
+    if (spec[name] !== undefined || !ovh[name]) continue;
+    spec[name] = ovh[name];
+    warnings.push(`OVHNodeClass ${JSON.stringify(nameOf(nodeClass))}: spec.${name} set to ${JSON.stringify(ovh[name])} from the service's configuration`);
+  }
+  return warnings;
+}

@@ -1,0 +1,54 @@
+/**
+ * `node.kubernetes.io/instance-type` values must be flavors of the NodePool's cloud and region, the
+ * requirements must leave at least one flavor, and `karpenter.sh/capacity-type` can only be on-demand.
+ */
+import { CapacityTypeOnDemand, LabelCapacityType, LabelInstanceType } from '../../../apis/v1/labels.js';
+import { normalizeLabelKey } from '../../requirements/well-known.js';
+import { quoteList, requirementsOf, requirementsPath } from '../object-access.js';
+import type { PoolScope } from '../pool-scope.js';
+import { didYouMean } from '../suggest.js';
+import { emptyFindings, type KubeObject, type RuleFindings } from '../types.js';
+
+function checkFlavorNames(pool: KubeObject, scope: PoolScope, findings: RuleFindings): void {
+  if (!scope.catalog) return;
+  const inRegion = scope.instanceTypes.map((t) => t.name);
+  const inCloud = scope.catalog.flavors.map((f) => f.name);
+  for (const { index, spec } of requirementsOf(pool)) {
+    if (normalizeLabelKey(spec.key) !== LabelInstanceType || (spec.operator !== 'In' && spec.operator !== 'NotIn')) continue;
+    (spec.values ?? []).forEach((value, i) => {
+      if (inRegion.includes(value)) return;
+      const path = `${requirementsPath(pool)}[${index}].values[${i}]`;
+      const elsewhere = inCloud.includes(value) && scope.region;
+      const detail = elsewhere
+        ? `flavor not offered in region ${scope.region?.name}`
+        : `unknown ${scope.catalog?.cloud} flavor${didYouMean(value, inRegion)}`;
+      findings.violations.push({ path, message: `Unsupported value: ${JSON.stringify(value)}: ${detail}; accepted: ${quoteList(inRegion)} (see karpenter-eu catalog --cloud ${scope.catalog?.cloud})` });
+    });
+  }
+}
+
+function checkCapacityType(pool: KubeObject, findings: RuleFindings): void {
+  for (const { index, spec } of requirementsOf(pool)) {
+    if (spec.key !== LabelCapacityType || spec.operator !== 'In') continue;
+    (spec.values ?? []).forEach((value, i) => {
+      if (value === CapacityTypeOnDemand) return;
+      findings.violations.push({
+        path: `${requirementsPath(pool)}[${index}].values[${i}]`,
+        message: `Unsupported value: ${JSON.stringify(value)}: OVHcloud, Scaleway and Outscale sell no spot or reserved capacity; accepted: "${CapacityTypeOnDemand}"`,
+      });
+    });
+  }
+}
+
+export function checkInstanceTypes(pool: KubeObject, scope: PoolScope): RuleFindings {
+  const findings = emptyFindings();
+  checkCapacityType(pool, findings);
+  checkFlavorNames(pool, scope, findings);
+  if (findings.violations.length === 0 && scope.catalog && scope.instanceTypes.length > 0 && scope.allowed.length === 0) {
+    findings.violations.push({
+      path: requirementsPath(pool),
+      message: `Invalid value: "array": no ${scope.catalog.cloud} flavor${scope.region ? ` in region ${scope.region.name}` : ''} satisfies these requirements, so the NodePool could never launch a node; widen them (see karpenter-eu catalog --cloud ${scope.catalog.cloud})`,
+    });
+  }
+  return findings;
+}

@@ -1,0 +1,93 @@
+/**
+ * NodeClass rules beyond the schema: regions and zones the catalogs know, Outscale tags that would override
+ * the CCM's and the controller's own, credentials present unless configured globally, and identity fields
+ * frozen while NodeClaims use the class.
+ */
+import type { CloudName } from '../../../apis/v1/labels.js';
+import { asArray, asRecord, asString, field, kindOf, nameOf, nodeClassRefOf, quoteList } from '../object-access.js';
+import { didYouMean } from '../suggest.js';
+import { emptyFindings, type AdmissionContext, type KubeObject, type RuleFindings } from '../types.js';
+
+const cloudOfKind: Readonly<Record<string, CloudName>> = { OVHNodeClass: 'ovhcloud', ScalewayNodeClass: 'scaleway', OutscaleNodeClass: 'outscale' };
+
+/** Identity fields: changing them would orphan the instances the NodeClaims already run. */
+const identityFields: Readonly<Record<string, readonly string[]>> = {
+  OVHNodeClass: ['serviceName', 'kubeId', 'region'],
+  ScalewayNodeClass: ['projectId'],
+  OutscaleNodeClass: ['region', 'clusterId'],
+};
+
+/** Tags the Outscale CCM and the controller set on every VM. */
+const reservedOutscaleTag = (key: string): boolean => key === 'karpenter.sh/managed-by' || key === 'OscK8sNodeName' || key.startsWith('OscK8sClusterID/');
+
+function checkRegion(path: string, region: string | undefined, cloud: CloudName, context: AdmissionContext, findings: RuleFindings): void {
+  const catalog = context.catalogs[cloud];
+  if (region === undefined || !catalog) return;
+  const names = catalog.regions.map((r) => r.name);
+  if (names.includes(region)) return;
+  findings.violations.push({ path, message: `Unsupported value: ${JSON.stringify(region)}: unknown ${cloud} region${didYouMean(region, names)}; accepted: ${quoteList(names)}` });
+}
+
+function checkScalewayZones(nodeClass: KubeObject, context: AdmissionContext, findings: RuleFindings): void {
+  const catalog = context.catalogs.scaleway;
+  if (!catalog) return;
+  const all = catalog.regions.flatMap((r) => r.zones);
+  const zones = asArray(field(nodeClass, 'spec', 'zones')).filter((z): z is string => typeof z === 'string');
+  zones.forEach((zone, i) => {
+    if (!all.includes(zone)) findings.violations.push({ path: `spec.zones[${i}]`, message: `Unsupported value: ${JSON.stringify(zone)}: unknown Scaleway zone${didYouMean(zone, all)}; accepted: ${quoteList(all)}` });
+  });
+  const regions = new Set(zones.map((z) => z.replace(/-[0-9]+$/, '')));
+  if (regions.size > 1) findings.violations.push({ path: 'spec.zones', message: `Invalid value: ${JSON.stringify(zones.join(','))}: all zones must be in one region (found ${[...regions].join(', ')}); use one ScalewayNodeClass per region` });
+}
+
+function checkOutscale(nodeClass: KubeObject, context: AdmissionContext, findings: RuleFindings): void {
+  for (const key of Object.keys(asRecord(field(nodeClass, 'spec', 'tags')) ?? {})) {
+    if (reservedOutscaleTag(key)) findings.violations.push({ path: `spec.tags[${key}]`, message: `Forbidden: tag ${JSON.stringify(key)} is set by the controller and the Outscale CCM (karpenter.sh/managed-by, OscK8sClusterID/<cluster>, OscK8sNodeName); remove it` });
+  }
+  const region = context.catalogs.outscale?.regions.find((r) => r.name === asString(field(nodeClass, 'spec', 'region')));
+  if (!region) return;
+  asArray(field(nodeClass, 'spec', 'subnets')).forEach((subnet, i) => {
+    const subregion = asString(field(subnet, 'subregion'));
+    if (subregion !== undefined && !region.zones.includes(subregion)) {
+      findings.violations.push({ path: `spec.subnets[${i}].subregion`, message: `Unsupported value: ${JSON.stringify(subregion)}: not a subregion of ${region.name}${didYouMean(subregion, region.zones)}; accepted: ${quoteList(region.zones)}` });
+    }
+  });
+}
+
+function checkCredentials(nodeClass: KubeObject, cloud: CloudName, context: AdmissionContext, findings: RuleFindings): void {
+  if (field(nodeClass, 'spec', 'credentialsSecretRef') !== undefined || context.defaults.globalCredentials[cloud]) return;
+  findings.violations.push({ path: 'spec.credentialsSecretRef', message: `Required value: no ${cloud} credentials are configured for the service; reference a Secret with {name, namespace}, or configure global credentials` });
+}
+
+function checkIdentity(nodeClass: KubeObject, context: AdmissionContext, findings: RuleFindings): void {
+  const old = context.oldObject;
+  if (context.operation !== 'UPDATE' || !old) return;
+  const kind = kindOf(nodeClass);
+  const claims = context.nodeClaims.filter((c) => nodeClassRefOf(c)?.kind === kind && nodeClassRefOf(c)?.name === nameOf(nodeClass));
+  if (claims.length === 0) return;
+  for (const name of identityFields[kind] ?? []) {
+    const before = field(old, 'spec', name);
+    const after = field(nodeClass, 'spec', name);
+    if (before === undefined || JSON.stringify(before) === JSON.stringify(after)) continue;
+    findings.violations.push({
+      path: `spec.${name}`,
+      message: `Forbidden: immutable while ${claims.length} NodeClaim(s) use this class (was ${JSON.stringify(before)}); create a new ${kind} and point the NodePools at it`,
+    });
+  }
+}
+
+export function checkNodeClass(nodeClass: KubeObject, context: AdmissionContext): RuleFindings {
+  const findings = emptyFindings();
+  const kind = kindOf(nodeClass);
+  const cloud = cloudOfKind[kind];
+  if (!cloud) return findings;
+  if (kind === 'OVHNodeClass') checkRegion('spec.region', asString(field(nodeClass, 'spec', 'region')), cloud, context, findings);
+  if (kind === 'ScalewayNodeClass') checkScalewayZones(nodeClass, context, findings);
+  if (kind === 'OutscaleNodeClass') {
+    checkRegion('spec.region', asString(field(nodeClass, 'spec', 'region')), cloud, context, findings);
+    checkOutscale(nodeClass, context, findings);
+  }
+  checkCredentials(nodeClass, cloud, context, findings);
+  checkIdentity(nodeClass, context, findings);
+  return findings;
+}

@@ -1,0 +1,63 @@
+/**
+ * The admission model: plain data in (the object, the other objects of the cluster, the catalogs, the
+ * configured defaults), verdicts and JSON patches out. Shared by the webhook server and `validate`.
+ */
+import type { CloudName } from '../../apis/v1/labels.js';
+import type { CatalogFile } from '../../catalog/types.js';
+import type { JsonPatchOperation } from '../../util/json-patch.js';
+
+export type AdmissionOperation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
+
+/** A Kubernetes object as JSON: admission never trusts its shape. */
+export type KubeObject = Record<string, unknown>;
+
+/** Service configuration that admission reads (parsed once by the shell, passed in). */
+export interface AdmissionDefaults {
+  /** Filled into `spec.limits` of NodePools that set none (e.g. `{cpu: "1000", memory: "1000Gi"}`). */
+  limits?: Readonly<Record<string, string>>;
+  /** Add a `nvidia.com/gpu:NoSchedule` taint to NodePools that can only launch GPU flavors. */
+  gpuTaint: boolean;
+  /** Clouds whose credentials the service has globally (then NodeClasses may omit credentialsSecretRef). */
+  globalCredentials: Readonly<Partial<Record<CloudName, boolean>>>;
+  /** OVH region / kubeId of the service's configuration or auto-detection. */
+  ovh?: { region?: string; kubeId?: string };
+}
+
+export interface AdmissionContext {
+  operation: AdmissionOperation;
+  /** The stored object on UPDATE. */
+  oldObject?: KubeObject;
+  /** The other objects of the cluster (or of the files given to `validate`). */
+  nodePools: readonly KubeObject[];
+  nodeClasses: readonly KubeObject[];
+  nodeClaims: readonly KubeObject[];
+  catalogs: Readonly<Partial<Record<CloudName, CatalogFile>>>;
+  defaults: AdmissionDefaults;
+}
+
+/** One reason to deny: the field path, and a message naming the value and the fix. */
+export interface Violation {
+  path: string;
+  message: string;
+}
+
+/** What one rule family finds. */
+export interface RuleFindings {
+  violations: Violation[];
+  warnings: string[];
+}
+
+export interface ValidationResult {
+  allowed: boolean;
+  /** Every violation, `path: message`, joined with `; ` (what kubectl prints after the webhook name). */
+  message: string;
+  warnings: string[];
+  violations: Violation[];
+}
+
+export interface MutationResult {
+  patch: JsonPatchOperation[];
+  warnings: string[];
+}
+
+export const emptyFindings = (): RuleFindings => ({ violations: [], warnings: [] });

@@ -1,0 +1,71 @@
+/**
+ * validate(object, context): the API server's verdict (schema + CEL, from src/apis) followed by
+ * karpenter-eu's own rules for the kind. Kinds it does not own are allowed untouched.
+ */
+import { applyDefaults, validateObject } from '../../apis/validation/validate-object.js';
+import { kindOf } from './object-access.js';
+import { resolvePoolScope } from './pool-scope.js';
+import { checkAntiAffinity } from './rules/anti-affinity.js';
+import { checkNodeClassBilling, checkPoolBilling } from './rules/billing.js';
+import { checkDisruption } from './rules/disruption.js';
+import { checkGpus } from './rules/gpu.js';
+import { checkInstanceTypes } from './rules/instance-types.js';
+import { checkLimits } from './rules/limits.js';
+import { checkNodeClass } from './rules/nodeclasses.js';
+import { checkPod } from './rules/pod.js';
+import { checkNodeClassRef } from './rules/references.js';
+import { checkZones } from './rules/zones.js';
+import type { AdmissionContext, KubeObject, RuleFindings, ValidationResult, Violation } from './types.js';
+
+export const OwnedKinds = ['NodePool', 'NodeClaim', 'OVHNodeClass', 'ScalewayNodeClass', 'OutscaleNodeClass'] as const;
+
+export function isOwnedKind(kind: string): boolean {
+  return (OwnedKinds as readonly string[]).includes(kind);
+}
+
+function nodePoolFindings(pool: KubeObject, context: AdmissionContext): RuleFindings[] {
+  const scope = resolvePoolScope(pool, context);
+  return [
+    checkNodeClassRef(pool, context),
+    checkLimits(pool, scope),
+    checkZones(pool, scope),
+    checkInstanceTypes(pool, scope),
+    checkGpus(pool, scope),
+    checkPoolBilling(pool, scope),
+    checkAntiAffinity(pool, scope),
+    checkDisruption(pool),
+  ];
+}
+
+function ruleFindings(object: KubeObject, context: AdmissionContext): RuleFindings[] {
+  switch (kindOf(object)) {
+    case 'NodePool':
+      return nodePoolFindings(object, context);
+    case 'NodeClaim':
+      return [checkNodeClassRef(object, context)];
+    case 'OVHNodeClass':
+      return [checkNodeClass(object, context), checkNodeClassBilling(object, context)];
+    case 'ScalewayNodeClass':
+    case 'OutscaleNodeClass':
+      return [checkNodeClass(object, context)];
+    default:
+      return [];
+  }
+}
+
+export function verdict(violations: Violation[], warnings: string[]): ValidationResult {
+  const message = violations.map((v) => `${v.path}: ${v.message}`).join('; ');
+  return { allowed: violations.length === 0, message, warnings, violations };
+}
+
+export function validate(object: KubeObject, context: AdmissionContext): ValidationResult {
+  const kind = kindOf(object);
+  if (kind === 'Pod') return verdict([], checkPod(object, context).warnings);
+  if (!isOwnedKind(kind) || context.operation === 'DELETE' || context.operation === 'CONNECT') return verdict([], []);
+  const schemaErrors = validateObject(applyDefaults(object), context.oldObject ? { oldObject: applyDefaults(context.oldObject) } : {});
+  if (schemaErrors.length > 0) {
+    return verdict(schemaErrors.map((e) => ({ path: e.path, message: e.message })), []);
+  }
+  const findings = ruleFindings(object, context);
+  return verdict(findings.flatMap((f) => f.violations), findings.flatMap((f) => f.warnings));
+}

@@ -1,0 +1,7 @@
+export * from './types.js';
+export * from './decode.js';
+export * from './candidates.js';
+export * from './pod-facts.js';
+export * from './filter.js';
+export * from './score.js';
+export * from './prioritize.js';

@@ -1,0 +1,87 @@
+/**
+ * The extender's node score, 0..10 (MaxExtenderPriority):
+ *
+ *   score = round(10 × stateFactor × (0.6 × packing + 0.4 × priceScore))
+ *
+ * - packing: mean over cpu and memory of min(1, (requested + pod) / allocatable) — the node's utilisation
+ *   after placement; 0 when the pod would not fit (a stale view), so full nodes win over empty ones and
+ *   empty nodes are left to be consolidated away.
+ * - priceScore: the pod's cost on the node is pricePerHour × its dominant share of the node
+ *   (max over cpu and memory of pod / allocatable); the cheapest candidate scores 1, another cheapest/cost.
+ *   A pod that costs nothing anywhere (no requests) scores 1 everywhere; a node without a known price 0.5.
+ * - stateFactor: 1 for ok, 0.3 for consolidation candidates and drifted nodes (they are likely to be
+ *   replaced, so a pod placed there moves again), 0 for nodes being disrupted or terminated.
+ *
+ * Packing weighs more than price because an extra pod on a busy node costs nothing more, while price
+ * only separates nodes that would each hold it. kube-scheduler adds score × weight × 10; see
+ * manifests/scheduler/README.md for the weight to configure.
+ */
+import type { ResourceList } from '../instancetypes/types.js';
+import { ResourceCPU, ResourceMemory } from '../quantity/resource-list.js';
+import { MaxExtenderPriority, MinExtenderPriority, type ExtenderNode, type ExtenderNodeState } from './types.js';
+
+export const PackingWeight = 0.6;
+export const PriceWeight = 0.4;
+/** Price score of a node whose price is unknown: neither favoured nor avoided. */
+export const UnknownPriceScore = 0.5;
+
+export const StateFactors: Readonly<Record<ExtenderNodeState, number>> = {
+  ok: 1,
+  'consolidation-candidate': 0.3,
+  drifted: 0.3,
+  disrupting: 0,
+  terminating: 0,
+};
+
+const scoredResources = [ResourceCPU, ResourceMemory] as const;
+
+function fitsOnNode(node: ExtenderNode, pod: ResourceList): boolean {
+  for (const name in pod) {
+    const amount = pod[name] as number;
+    if (amount > 0 && amount + (node.requested[name] ?? 0) > (node.allocatable[name] ?? 0)) return false;
+  }
+  return true;
+}
+
+/** Utilisation of cpu and memory after placing the pod, 0..1 (0 when it does not fit or nothing is known). */
+export function packingAfterPlacement(node: ExtenderNode, pod: ResourceList): number {
+  if (!fitsOnNode(node, pod)) return 0;
+  let sum = 0;
+  let counted = 0;
+  for (const name of scoredResources) {
+    const allocatable = node.allocatable[name] ?? 0;
+    if (allocatable <= 0) continue;
+    sum += Math.min(1, ((node.requested[name] ?? 0) + (pod[name] ?? 0)) / allocatable);
+    counted++;
+  }
+  return counted === 0 ? 0 : sum / counted;
+}
+
+/** EUR per hour the pod takes on the node (its dominant share of the node's price); undefined when unknown. */
+export function podCostOnNode(node: ExtenderNode, pod: ResourceList): number | undefined {
+  const price = node.pricePerHour;
+  if (price === undefined || !Number.isFinite(price) || price < 0) return undefined;
+  let share = 0;
+  for (const name of scoredResources) {
+    const request = pod[name] ?? 0;
+    if (request <= 0) continue;
+    const allocatable = node.allocatable[name] ?? 0;
+    share = Math.max(share, allocatable > 0 ? Math.min(1, request / allocatable) : 1);
+  }
+  return price * share;
+}
+
+/** 0..1, relative to the cheapest known cost among the candidates (`cheapest` undefined: none known). */
+export function priceScore(cost: number | undefined, cheapest: number | undefined): number {
+  if (cost === undefined || cheapest === undefined) return UnknownPriceScore;
+  if (cost <= 0) return 1;
+  return Math.min(1, cheapest / cost);
+}
+
+/** The integer score 0..10 from the three factors. */
+export function combineScore(state: ExtenderNodeState, packing: number, price: number): number {
+  const raw = StateFactors[state] * (PackingWeight * packing + PriceWeight * price);
+  // Quantities beyond float range (1e400) make ratios NaN: score such a node as the least attractive.
+  if (!Number.isFinite(raw)) return MinExtenderPriority;
+  return Math.max(0, Math.min(MaxExtenderPriority, Math.round(MaxExtenderPriority * raw)));
+}

@@ -1,0 +1,191 @@
+/**
+ * A NodeClaim being planned (Karpenter scheduling.NodeClaim): a NodePool, a pinned zone, a placeholder
+ * hostname, the pods placed so far and the instance types that still fit them all, cheapest first. Pinning
+ * the zone at creation keeps zone topology exact (every pod is counted in its final zone).
+ */
+import { LabelCapacityType, LabelHostname, LabelTopologyZone } from '../../apis/v1/labels.js';
+import type { ResourceList } from '../instancetypes/types.js';
+import { firstHostPortConflict, type HostPort } from '../pods/index.js';
+import { AllowUndefinedWellKnownLabels, firstUntoleratedTaint, formatTaint, Requirement, type Requirements } from '../requirements/index.js';
+import { type PreparedNodePool, type PreparedType, typeMeets, withinLimits } from './nodepool-template.js';
+import type { PodInfo } from './pod-info.js';
+import type { Rejection, Topology } from './topology.js';
+
+export interface Narrowed {
+  requirements: Requirements;
+  candidates: PreparedType[];
+}
+
+const notEnoughResources: Rejection = { message: 'not enough resources', monotone: false };
+const noTypeFits: Rejection = { message: 'no instance type fits the pods', monotone: false };
+const growsTooMuch: Rejection = { message: 'growing the claim costs more than a new node', monotone: false };
+const tooExpensive: PreparedType[] = [];
+/** Prices are sums of decimals: compare with a tolerance. A growth equal to a new node's price opens the new node. */
+const PRICE_EPSILON = 1e-9;
+
+export class ClaimSlot {
+  readonly requests: Record<string, number>;
+  readonly pods: PodInfo[];
+  readonly hostPorts: HostPort[];
+  /** Per resource, the largest allocatable among the candidates: a cheap first rejection test. */
+  private maxAllocatable: Record<string, number> = {};
+  private readonly labels: Record<string, string>;
+  readonly domainOf = (key: string): string | undefined => (key === LabelHostname ? this.hostname : key === LabelTopologyZone ? this.zone : this.labels[key]);
+
+  constructor(
+    readonly hostname: string,
+    readonly pool: PreparedNodePool,
+    readonly zone: string,
+    public requirements: Requirements,
+    public candidates: PreparedType[],
+    init?: { requests: Record<string, number>; pods: PodInfo[]; hostPorts: HostPort[] },
+  ) {
+    this.requests = init ? { ...init.requests } : {};
+    this.pods = init ? [...init.pods] : [];
+    this.hostPorts = init ? [...init.hostPorts] : [];
+    this.labels = { ...requirements.labels(), [LabelCapacityType]: 'on-demand' };
+    this.refreshMax();
+  }
+
+  get cheapest(): PreparedType {
+    return this.candidates[0] as PreparedType;
+  }
+
+  get price(): number {
+    return this.cheapest.priceByZone.get(this.zone) as number;
+  }
+
+  /** Capacity the claim holds against its NodePool's limits: its cheapest type (the one launched). */
+  get reserved(): ResourceList {
+    return this.cheapest.type.capacity;
+  }
+
+  clone(): ClaimSlot {
+    return new ClaimSlot(this.hostname, this.pool, this.zone, this.requirements, this.candidates, this);
+  }
+
+  /** Why the pod cannot join; on success the narrowed requirements and candidates to commit with `add`. */
+  /** The narrowed requirements and candidates to commit with `add`, or why the pod cannot join. */
+  tryAdd(pod: PodInfo, topology: Topology, maxPrice = Infinity): Narrowed | Rejection {
+    for (const name in pod.requests) {
+      if ((this.requests[name] ?? 0) + (pod.requests[name] as number) > (this.maxAllocatable[name] ?? 0)) return notEnoughResources;
+    }
+    const taint = firstUntoleratedTaint(this.pool.taints, pod.tolerations);
+    if (taint) return { message: `did not tolerate taint ${formatTaint(taint)}`, monotone: true };
+    let requirements = this.requirements;
+    if (pod.hasRequirements) {
+      const incompatible = requirements.compatible(pod.requirements, AllowUndefinedWellKnownLabels);
+      if (incompatible) return { message: `incompatible requirements: ${incompatible.message}`, monotone: true };
+      requirements = requirements.intersection(pod.requirements);
+    }
+    if (pod.hostPorts.length > 0 && firstHostPortConflict(pod.hostPorts, this.hostPorts)) return { message: 'host port in use', monotone: true };
+    const violation = topology.violation(pod, this.domainOf);
+    if (violation) return violation;
+    const candidates = this.fitting(pod, requirements, maxPrice);
+    if (candidates === tooExpensive) return growsTooMuch;
+    return candidates.length > 0 ? { requirements, candidates } : noTypeFits;
+  }
+
+  add(pod: PodInfo, narrowed: Narrowed, topology: Topology): void {
+    const reservedBefore = this.pods.length > 0 ? this.reserved : {};
+    for (const name in pod.requests) this.requests[name] = (this.requests[name] ?? 0) + (pod.requests[name] as number);
+    this.pods.push(pod);
+    this.hostPorts.push(...pod.hostPorts);
+    this.requirements = narrowed.requirements;
+    if (narrowed.candidates !== this.candidates) {
+      this.candidates = narrowed.candidates;
+      this.refreshMax();
+    }
+    reserveLimits(this.pool, reservedBefore, this.reserved);
+    topology.record(pod, this.domainOf, 1);
+  }
+
+  /** Candidates that still fit with the pod added, keep within the NodePool limits and meet minValues. */
+  private fitting(pod: PodInfo, requirements: Requirements, maxPrice: number): PreparedType[] {
+    const reserved = this.pods.length > 0 ? this.reserved : {};
+    const checkLimits = limitsBind(this.pool);
+    const out: PreparedType[] = [];
+    for (const candidate of this.candidates) {
+      if (!fitsWith(this.requests, pod.requests, candidate.allocatable)) continue;
+      if (pod.hasRequirements && !typeMeets(requirements, candidate.type, this.zone)) continue;
+      if (checkLimits && !withinLimits(this.pool, candidate.type, reserved)) continue;
+      // The list is cheapest first: the first fit is the new price, so a too-dear growth stops the scan.
+      if (out.length === 0 && (candidate.priceByZone.get(this.zone) as number) >= maxPrice - PRICE_EPSILON) return tooExpensive;
+      out.push(candidate);
+    }
+    if (!meetsMinValues(requirements, out)) return [];
+    // Same list when nothing was dropped: `add` then skips recomputing the maxima.
+    return out.length === this.candidates.length ? this.candidates : out;
+  }
+
+  private refreshMax(): void {
+    const max: Record<string, number> = {};
+    for (const c of this.candidates) {
+      for (const name in c.allocatable) if ((c.allocatable[name] as number) > (max[name] ?? -Infinity)) max[name] = c.allocatable[name] as number;
+    }
+    this.maxAllocatable = max;
+  }
+}
+
+/** Candidates always fit what is placed already, so only the keys of the extra pod need checking. */
+function fitsWith(used: Readonly<Record<string, number>>, extra: ResourceList, allocatable: ResourceList): boolean {
+  for (const name in extra) if ((used[name] ?? 0) + (extra[name] as number) > (allocatable[name] ?? 0)) return false;
+  return true;
+}
+
+/** Moves the NodePool's remaining limits from one reservation to another (`nodes` is counted by the caller). */
+export function reserveLimits(pool: PreparedNodePool, before: ResourceList, after: ResourceList): void {
+  for (const name in pool.remaining) {
+    if (name === 'nodes') continue;
+    pool.remaining[name] = (pool.remaining[name] as number) + (before[name] ?? 0) - (after[name] ?? 0);
+  }
+}
+
+/** Strict minValues: each key with minValues needs that many distinct label values among the candidates. */
+export function meetsMinValues(requirements: Requirements, candidates: readonly PreparedType[]): boolean {
+  if (!requirements.hasMinValues()) return true;
+  for (const r of requirements.values()) {
+    if (r.minValues === undefined) continue;
+    const values = new Set<string>();
+    for (const c of candidates) {
+      const v = c.type.labels[r.key];
+      if (v !== undefined) values.add(v);
+    }
+    if (values.size < r.minValues) return false;
+  }
+  return true;
+}
+
+/** Whether some limit is low enough to rule out one of the pool's types (else the per-type check is skipped). */
+function limitsBind(pool: PreparedNodePool): boolean {
+  for (const name in pool.remaining) {
+    if (name !== 'nodes' && (pool.remaining[name] as number) < (pool.maxCapacity[name] ?? 0)) return true;
+  }
+  return false;
+}
+
+function fitsFirstPod(pool: PreparedNodePool, c: PreparedType, pod: PodInfo, requirements: Requirements, zone: string, checkLimits: boolean): boolean {
+  if (!fitsWith({}, pod.requests, c.allocatable)) return false;
+  if (pod.hasRequirements && !typeMeets(requirements, c.type, zone)) return false;
+  return !checkLimits || withinLimits(pool, c.type, {});
+}
+
+/** The cheapest price in a zone of a type fitting a first pod (minValues aside), or undefined. */
+export function cheapestInZone(pool: PreparedNodePool, zone: string, pod: PodInfo, requirements: Requirements): number | undefined {
+  const checkLimits = limitsBind(pool);
+  for (const c of pool.typesByZone.get(zone) ?? []) {
+    if (fitsFirstPod(pool, c, pod, requirements, zone, checkLimits)) return c.priceByZone.get(zone) as number;
+  }
+  return undefined;
+}
+
+/** Candidates of a pool for a first pod in one zone, cheapest first there. */
+export function zoneCandidates(pool: PreparedNodePool, zone: string, pod: PodInfo, requirements: Requirements): PreparedType[] {
+  const checkLimits = limitsBind(pool);
+  const out = (pool.typesByZone.get(zone) ?? []).filter((c) => fitsFirstPod(pool, c, pod, requirements, zone, checkLimits));
+  return meetsMinValues(requirements, out) ? out : [];
+}
+
+export function zoneRequirement(zone: string): Requirement {
+  return Requirement.create(LabelTopologyZone, 'In', [zone]);
+}

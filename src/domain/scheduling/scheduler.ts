@@ -1,0 +1,154 @@
+/**
+ * The scheduling simulation (Karpenter Scheduler.Solve), pure. Pods are taken biggest first; each goes to
+ *   1. an existing node or in-flight NodeClaim (already paid for), the first that fits;
+ *   2. a NodeClaim planned in this pass, the first that fits (its instance types narrow to those that
+ *      still fit every pod; the cheapest is launched);
+ *   3. a new NodeClaim. NodePool choice: the highest weight among the NodePools that can take the pod
+ *      (as upstream); among equal weights, the one whose cheapest fitting offering is cheapest (upstream
+ *      takes the first pool and never compares prices).
+ * A pod that fits nowhere has its next preference relaxed and goes to the back of the queue; the loop ends
+ * when a whole round makes no progress. Unless `optimize: false` (plain FFD, the baseline), a planned claim
+ * does not grow to a bigger type when a new node for the pod alone costs less than the growth, and the merge
+ * pass (merge-claims.ts) empties NodeClaims into others whenever that lowers the total price.
+ */
+import { LabelCloud } from '../../apis/v1/labels.js';
+import type { ClaimSlot } from './claim-slot.js';
+import { ExistingSlot } from './existing-slot.js';
+import { mergeClaims } from './merge-claims.js';
+import { openClaim } from './new-claim.js';
+import { type PreparedNodePool, prepareNodePool } from './nodepool-template.js';
+import { byCpuAndMemoryDescending, compilePod, type PodInfo, topologyTerms } from './pod-info.js';
+import { ignorePreferences, relaxPreferences } from './preferences.js';
+import { buildResult } from './result.js';
+import type { Topology } from './topology.js';
+import type { PodLike, SchedulingInput, SchedulingResult } from './types.js';
+import { placeInClaims, SchedulingState } from './state.js';
+
+/**
+ * Up to this many pods the optimized solve runs both the cost-aware pass and FFD, each followed by the merge
+ * pass, and keeps the better plan. Beyond, only FFD + merge runs (half the time; the cost-aware greedy is
+ * myopic and measured 3 % above FFD at 10,000 benchmark pods). Either way the plan is never above FFD: the
+ * merge pass only accepts moves that lower the price.
+ */
+export const COST_AWARE_MAX_PODS = 5000;
+
+export function solve(input: SchedulingInput): SchedulingResult {
+  if (input.options?.optimize === false) return solveOnce(input, { costAware: false, merge: false });
+  const ffd = solveOnce(input, { costAware: false, merge: true });
+  if (input.pods.length > COST_AWARE_MAX_PODS) return ffd;
+  const costAware = solveOnce(input, { costAware: true, merge: true });
+  return isBetter(costAware, ffd) ? costAware : ffd;
+}
+
+/** More pods placed first, then a lower price. */
+function isBetter(a: SchedulingResult, b: SchedulingResult): boolean {
+  if (a.unschedulable.length !== b.unschedulable.length) return a.unschedulable.length < b.unschedulable.length;
+  return a.totalPricePerHour < b.totalPricePerHour - 1e-9;
+}
+
+function solveOnce(input: SchedulingInput, mode: { costAware: boolean; merge: boolean }): SchedulingResult {
+  const options = input.options ?? {};
+  const daemonSets = input.daemonSets ?? [];
+  const pools = input.nodePools.map((p) => prepareNodePool(p, daemonSets)).sort((a, b) => b.weight - a.weight);
+  const state = new SchedulingState(pools, options.cloudNodeCaps ?? {}, mode.costAware);
+  const errors = new Map<string, string>();
+  const queue: PodInfo[] = [];
+  for (const raw of input.pods) {
+    const pod = options.preferencePolicy === 'Ignore' ? ignorePreferences(raw) : raw;
+    try {
+      queue.push(compilePod(pod));
+    } catch (error) {
+      errors.set(`${raw.metadata?.namespace ?? 'default'}/${raw.metadata?.name ?? ''}`, (error as Error).message);
+    }
+  }
+  initTopology(state, pools, input, queue);
+  queue.sort(byCpuAndMemoryDescending);
+  runQueue(state, queue, errors);
+  if (mode.merge) mergeClaims(state);
+  return buildResult(state, errors);
+}
+
+function initTopology(state: SchedulingState, pools: readonly PreparedNodePool[], input: SchedulingInput, pods: readonly PodInfo[]): void {
+  const topology = state.topology;
+  for (const pool of pools) for (const zone of pool.zones) topology.addDomain('topology.kubernetes.io/zone', zone);
+  for (const pod of pods) topology.register(pod.terms);
+  const existing = (input.existingNodes ?? []).filter((n) => !n.markedForDeletion);
+  for (const node of existing) {
+    for (const [key, value] of Object.entries(node.labels)) topology.addDomain(key, value);
+    for (const pod of node.pods) topology.register(topologyTerms(pod));
+    const cloud = node.labels[LabelCloud];
+    if (cloud) state.cloudNodes.set(cloud, (state.cloudNodes.get(cloud) ?? 0) + 1);
+  }
+  for (const node of existing) {
+    const overhead = node.inFlight ? state.inFlightOverhead(node, input.daemonSets ?? []) : {};
+    const slot = new ExistingSlot(node, overhead);
+    for (const pod of node.pods) {
+      const labels = { key: `${pod.metadata?.namespace ?? 'default'}/${pod.metadata?.name ?? ''}`, namespace: pod.metadata?.namespace ?? 'default', labels: pod.metadata?.labels ?? {} };
+      topology.record({ ...labels, terms: topologyTerms(pod) }, slot.domainOf, 1);
+    }
+    state.existing.push(slot);
+  }
+}
+
+/** Karpenter's queue: a pod that fails is relaxed and requeued; stop when a full round places nothing. */
+function runQueue(state: SchedulingState, queue: PodInfo[], errors: Map<string, string>): void {
+  let head = 0;
+  let sinceProgress = 0;
+  while (head < queue.length && sinceProgress <= queue.length - head) {
+    const pod = queue[head++] as PodInfo;
+    const failure = tryPlace(state, pod);
+    if (failure === undefined) {
+      sinceProgress = 0;
+      errors.delete(pod.key);
+      continue;
+    }
+    errors.set(pod.key, failure);
+    const relaxed = relaxPreferences(pod.pod);
+    if (relaxed) sinceProgress = 0;
+    queue.push(relaxed ? compileRelaxed(relaxed, state.topology) : pod);
+    sinceProgress++;
+  }
+}
+
+function compileRelaxed(pod: PodLike, topology: Topology): PodInfo {
+  const info = compilePod(pod);
+  topology.register(info.terms);
+  return info;
+}
+
+/** Places the pod (existing nodes, planned claims, a new claim), or returns why it fits nowhere. */
+export function tryPlace(state: SchedulingState, pod: PodInfo): string | undefined {
+  for (const slot of state.existing) {
+    if (slot.reject(pod, state.topology) === undefined) {
+      slot.add(pod, state.topology);
+      return undefined;
+    }
+  }
+  if (placeInClaims(state, pod)) return undefined;
+  return openNewClaim(state, pod);
+}
+
+function openNewClaim(state: SchedulingState, pod: PodInfo): string | undefined {
+  const reasons: string[] = [];
+  let chosen: { claim: ClaimSlot; price: number } | undefined;
+  let chosenWeight = -Infinity;
+  for (const pool of state.pools) {
+    if (chosen && pool.weight < chosenWeight) break;
+    const capReason = state.cloudCapReason(pool);
+    const opened = capReason ?? openClaim(pool, pod, state.nextHostname(), state.topology);
+    if (typeof opened === 'string') {
+      reasons.push(`nodepool "${pool.pool.name}": ${opened}`);
+      continue;
+    }
+    if (!chosen || opened.price < chosen.price) {
+      chosen = opened;
+      chosenWeight = pool.weight;
+    }
+  }
+  if (!chosen) {
+    const where = state.existing.length + state.claims.length > 0 ? 'fits no existing node or planned NodeClaim; ' : '';
+    return `${where}${reasons.length > 0 ? reasons.join('; ') : 'no NodePool'}`;
+  }
+  state.commitNewClaim(chosen.claim, pod);
+  return undefined;
+}

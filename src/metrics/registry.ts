@@ -1,0 +1,138 @@
+/**
+ * Karpenter's metrics (names, labels and buckets from `pkg/metrics`), defined in the one prom-client Registry
+ * the composition root passes in. No default registry and no global: two services in one process (tests,
+ * the demo) keep their numbers apart. Creating twice on one registry returns the metrics already there.
+ */
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { cloudProviderMetrics, type CloudProviderMetrics } from '../cloudprovider/metrics.js';
+
+/** Karpenter's DurationBuckets: controller-runtime's up to 1 s, then up to 10 min. */
+export const DurationBuckets: readonly number[] = [
+  0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 1.25, 1.5, 1.75, 2, 2.5, 3, 3.5, 4, 4.5, 5, 6, 7, 8, 9, 10, 15, 20, 25, 30,
+  40, 50, 60, 120, 150, 300, 450, 600,
+];
+
+/** Values of the `reason` label (Karpenter's constants plus the disruption reasons and our GC/user cases). */
+export const MetricReasons = {
+  provisioned: 'provisioned',
+  expired: 'expired',
+  unhealthy: 'unhealthy',
+  garbageCollected: 'garbage_collected',
+  empty: 'empty',
+  underutilized: 'underutilized',
+  drifted: 'drifted',
+  launchTimeout: 'launch_timeout',
+  registrationTimeout: 'registration_timeout',
+  user: 'user',
+} as const;
+export type MetricReason = (typeof MetricReasons)[keyof typeof MetricReasons];
+
+export const PodStateLabels = [
+  'name', 'namespace', 'owner', 'node', 'nodepool', 'zone', 'arch', 'capacity_type', 'instance_type', 'phase', 'scheduled', 'ready', 'managed',
+] as const;
+
+export interface Metrics {
+  registry: Registry;
+  buildInfo: Gauge<'version' | 'goversion' | 'commit'>;
+  nodeClaimsCreated: Counter<'reason' | 'nodepool' | 'min_values_relaxed'>;
+  nodeClaimsTerminated: Counter<'reason' | 'nodepool'>;
+  nodeClaimsDisrupted: Counter<'reason' | 'nodepool'>;
+  nodeClaimsTerminationDuration: Histogram<'nodepool'>;
+  nodesCreated: Counter<'nodepool' | 'zone'>;
+  nodesTerminated: Counter<'nodepool' | 'reason'>;
+  nodesTerminationDuration: Histogram<'nodepool'>;
+  nodesAllocatable: Gauge<'node_name' | 'nodepool' | 'resource_type' | 'instance_type' | 'zone'>;
+  podsState: Gauge<(typeof PodStateLabels)[number]>;
+  podsStartupDuration: Histogram<never>;
+  schedulingDuration: Histogram<'controller'>;
+  schedulerQueueDepth: Gauge<'controller'>;
+  schedulerUnschedulablePods: Gauge<'controller'>;
+  schedulerIgnoredPods: Gauge<never>;
+  disruptionDecisions: Counter<'decision' | 'reason' | 'consolidation_type'>;
+  disruptionEligibleNodes: Gauge<'reason'>;
+  disruptionEvaluationDuration: Histogram<'method' | 'consolidation_type'>;
+  disruptionConsolidationTimeouts: Counter<'consolidation_type'>;
+  disruptionQueueFailures: Counter<'decision' | 'reason' | 'consolidation_type'>;
+  nodePoolsUsage: Gauge<'nodepool' | 'resource_type'>;
+  nodePoolsLimit: Gauge<'nodepool' | 'resource_type'>;
+  nodePoolsAllowedDisruptions: Gauge<'nodepool' | 'reason'>;
+  clusterStateSynced: Gauge<never>;
+  clusterStateNodeCount: Gauge<never>;
+  cloudProvider: CloudProviderMetrics;
+  leaderElectionMaster: Gauge<'name'>;
+  informerRestarts: Counter<'resource'>;
+}
+
+function counter<L extends string>(registry: Registry, name: string, help: string, labelNames: readonly L[]): Counter<L> {
+  const existing = registry.getSingleMetric(name) as Counter<L> | undefined;
+  return existing ?? new Counter({ name, help, labelNames, registers: [registry] });
+}
+
+function gauge<L extends string>(registry: Registry, name: string, help: string, labelNames: readonly L[]): Gauge<L> {
+  const existing = registry.getSingleMetric(name) as Gauge<L> | undefined;
+  return existing ?? new Gauge({ name, help, labelNames, registers: [registry] });
+}
+
+function histogram<L extends string>(registry: Registry, name: string, help: string, labelNames: readonly L[]): Histogram<L> {
+  const existing = registry.getSingleMetric(name) as Histogram<L> | undefined;
+  return existing ?? new Histogram({ name, help, labelNames, buckets: [...DurationBuckets], registers: [registry] });
+}
+
+function nodeClaimAndNodeMetrics(r: Registry): Pick<Metrics, 'nodeClaimsCreated' | 'nodeClaimsTerminated' | 'nodeClaimsDisrupted' | 'nodeClaimsTerminationDuration' | 'nodesCreated' | 'nodesTerminated' | 'nodesTerminationDuration' | 'nodesAllocatable'> {
+  return {
+    nodeClaimsCreated: counter(r, 'karpenter_nodeclaims_created_total', 'Number of nodeclaims created in total by Karpenter. Labeled by reason the nodeclaim was created and the owning nodepool.', ['reason', 'nodepool', 'min_values_relaxed']),
+    nodeClaimsTerminated: counter(r, 'karpenter_nodeclaims_terminated_total', 'Number of nodeclaims terminated in total by Karpenter. Labeled by reason the nodeclaim was terminated and the owning nodepool.', ['reason', 'nodepool']),
+    nodeClaimsDisrupted: counter(r, 'karpenter_nodeclaims_disrupted_total', 'Number of nodeclaims disrupted in total by Karpenter. Labeled by reason the nodeclaim was disrupted and the owning nodepool.', ['reason', 'nodepool']),
+    nodeClaimsTerminationDuration: histogram(r, 'karpenter_nodeclaims_termination_duration_seconds', 'Duration of NodeClaim termination in seconds.', ['nodepool']),
+    nodesCreated: counter(r, 'karpenter_nodes_created_total', 'Number of nodes created in total by Karpenter. Labeled by owning nodepool and zone.', ['nodepool', 'zone']),
+    nodesTerminated: counter(r, 'karpenter_nodes_terminated_total', 'Number of nodes terminated in total by Karpenter. Labeled by owning nodepool and reason.', ['nodepool', 'reason']),
+    nodesTerminationDuration: histogram(r, 'karpenter_nodes_termination_duration_seconds', 'The time taken between a node\'s deletion request and the removal of its finalizer.', ['nodepool']),
+    nodesAllocatable: gauge(r, 'karpenter_nodes_allocatable', 'Node allocatable are the resources allocatable by nodes.', ['node_name', 'nodepool', 'resource_type', 'instance_type', 'zone']),
+  };
+}
+
+function podAndSchedulerMetrics(r: Registry): Pick<Metrics, 'podsState' | 'podsStartupDuration' | 'schedulingDuration' | 'schedulerQueueDepth' | 'schedulerUnschedulablePods' | 'schedulerIgnoredPods'> {
+  return {
+    podsState: gauge(r, 'karpenter_pods_state', 'Pod state is the current state of pods. This metric can be used several ways as it is labeled by the pod name, namespace, owner, node, nodepool name, zone, architecture, capacity type, instance type and pod phase.', PodStateLabels),
+    podsStartupDuration: histogram(r, 'karpenter_pods_startup_duration_seconds', 'The time from pod creation until the pod is running.', []),
+    schedulingDuration: histogram(r, 'karpenter_scheduler_scheduling_duration_seconds', 'Duration of scheduling simulations used for deprovisioning and provisioning in seconds.', ['controller']),
+    schedulerQueueDepth: gauge(r, 'karpenter_scheduler_queue_depth', 'The number of pods currently waiting to be scheduled.', ['controller']),
+    schedulerUnschedulablePods: gauge(r, 'karpenter_scheduler_unschedulable_pods_count', 'The number of unschedulable Pods.', ['controller']),
+    schedulerIgnoredPods: gauge(r, 'karpenter_scheduler_ignored_pods_count', 'Number of pods ignored during scheduling by Karpenter.', []),
+  };
+}
+
+function disruptionMetrics(r: Registry): Pick<Metrics, 'disruptionDecisions' | 'disruptionEligibleNodes' | 'disruptionEvaluationDuration' | 'disruptionConsolidationTimeouts' | 'disruptionQueueFailures'> {
+  return {
+    disruptionDecisions: counter(r, 'karpenter_voluntary_disruption_decisions_total', 'Number of disruption decisions performed. Labeled by disruption decision, reason, and consolidation type.', ['decision', 'reason', 'consolidation_type']),
+    disruptionEligibleNodes: gauge(r, 'karpenter_voluntary_disruption_eligible_nodes', 'Number of nodes eligible for disruption by Karpenter. Labeled by disruption reason.', ['reason']),
+    disruptionEvaluationDuration: histogram(r, 'karpenter_voluntary_disruption_decision_evaluation_duration_seconds', 'Duration of the disruption decision evaluation process in seconds. Labeled by method and consolidation type.', ['method', 'consolidation_type']),
+    disruptionConsolidationTimeouts: counter(r, 'karpenter_voluntary_disruption_consolidation_timeouts_total', 'Number of times the Consolidation algorithm has reached a timeout. Labeled by consolidation type.', ['consolidation_type']),
+    disruptionQueueFailures: counter(r, 'karpenter_voluntary_disruption_queue_failures_total', 'The number of times that an enqueued disruption decision failed. Labeled by disruption method.', ['decision', 'reason', 'consolidation_type']),
+  };
+}
+
+function nodePoolAndStateMetrics(r: Registry): Pick<Metrics, 'nodePoolsUsage' | 'nodePoolsLimit' | 'nodePoolsAllowedDisruptions' | 'clusterStateSynced' | 'clusterStateNodeCount' | 'leaderElectionMaster' | 'informerRestarts' | 'buildInfo'> {
+  return {
+    nodePoolsUsage: gauge(r, 'karpenter_nodepools_usage', 'The amount of resources that have been provisioned for a nodepool. Labeled by nodepool name and resource type.', ['nodepool', 'resource_type']),
+    nodePoolsLimit: gauge(r, 'karpenter_nodepools_limit', 'Limits specified on the nodepool that restrict the quantity of resources provisioned. Labeled by nodepool name and resource type.', ['nodepool', 'resource_type']),
+    nodePoolsAllowedDisruptions: gauge(r, 'karpenter_nodepools_allowed_disruptions', 'The number of nodes for a given NodePool that can be concurrently disrupting at a point in time. Labeled by NodePool. Note that allowed disruptions can change very rapidly, as new nodes may be created and others may be deleted at any point.', ['nodepool', 'reason']),
+    clusterStateSynced: gauge(r, 'karpenter_cluster_state_synced', 'Returns 1 if cluster state is synced and 0 otherwise. Synced checks that nodeclaims and nodes that are stored in the APIServer have the same representation as Karpenter\'s cluster state', []),
+    clusterStateNodeCount: gauge(r, 'karpenter_cluster_state_node_count', 'Current count of nodes in cluster state', []),
+    // client-go's leader election metric name, so existing alerts on "who leads" keep working.
+    leaderElectionMaster: gauge(r, 'leader_election_master_status', 'Gauge of if the reporting system is master of the relevant lease, 0 indicates backup, 1 indicates master. \'name\' is the string used to identify the lease.', ['name']),
+    informerRestarts: counter(r, 'karpenter_eu_informer_restarts_total', 'Number of times an informer was restarted after an error. Labeled by resource.', ['resource']),
+    buildInfo: gauge(r, 'karpenter_build_info', 'A metric with a constant \'1\' value labeled by version from which karpenter was built.', ['version', 'goversion', 'commit']),
+  };
+}
+
+export function createMetrics(registry: Registry): Metrics {
+  return {
+    registry,
+    ...nodeClaimAndNodeMetrics(registry),
+    ...podAndSchedulerMetrics(registry),
+    ...disruptionMetrics(registry),
+    ...nodePoolAndStateMetrics(registry),
+    cloudProvider: cloudProviderMetrics(registry),
+  };
+}

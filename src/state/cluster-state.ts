@@ -1,0 +1,311 @@
+/**
+ * ClusterState (Karpenter's `state.Cluster`): the in-memory view of pods, nodes, NodeClaims, NodePools,
+ * NodeClasses, DaemonSets and PDBs that informers keep current, with the indexes the controllers look things
+ * up by, and the marks only this process knows (nodes chosen for deletion, nodes nominated for pending pods).
+ * Decisions are made on `snapshot()`, plain data, never on the live maps.
+ */
+import type { V1DaemonSet, V1Node, V1Pod, V1PodDisruptionBudget } from '@kubernetes/client-node';
+import { LabelNodeInitialized, type NodeClaim, type NodePool } from '../apis/index.js';
+import type { ResourceList } from '../domain/instancetypes/types.js';
+import { addResources, parseResourceList } from '../domain/quantity/index.js';
+import { isProvisionable, isTerminal } from '../domain/provisioning/index.js';
+import type { Clock } from '../util/clock.js';
+import { hasDeletionTimestamp, nodePoolOf, objectKey } from './object-keys.js';
+import type { ClusterSnapshot, NodeClassEntry, NodePoolUsage, StateNode } from './snapshot.js';
+
+export interface ClusterStateOptions {
+  clock: Clock;
+  /**
+   * How long a nomination keeps a node off the disruption list: Karpenter uses twice the batch max duration
+   * (20 s by default) so the pods it was nominated for have time to bind.
+   */
+  nominationWindowMs?: number;
+}
+
+const defaultNominationWindowMs = 20_000;
+
+/** A multimap helper: key -> set of member keys. */
+class SetIndex {
+  private readonly sets = new Map<string, Set<string>>();
+
+  add(key: string | undefined, member: string): void {
+    if (key === undefined) return;
+    let set = this.sets.get(key);
+    if (!set) this.sets.set(key, (set = new Set()));
+    set.add(member);
+  }
+
+  remove(key: string | undefined, member: string): void {
+    if (key === undefined) return;
+    const set = this.sets.get(key);
+    if (!set) return;
+    set.delete(member);
+    if (set.size === 0) this.sets.delete(key);
+  }
+
+  get(key: string): ReadonlySet<string> {
+    return this.sets.get(key) ?? new Set();
+  }
+}
+
+export class ClusterState {
+  private readonly pods = new Map<string, V1Pod>(); // namespace/name -> pod
+  private readonly podsByNode = new SetIndex(); // node name -> pod keys
+  private readonly nodes = new Map<string, V1Node>(); // name -> node
+  private readonly nodeByProviderID = new Map<string, string>(); // providerID -> node name
+  private readonly nodeClaims = new Map<string, NodeClaim>(); // name -> nodeclaim
+  private readonly nodeClaimByProviderID = new Map<string, string>(); // providerID -> nodeclaim name
+  private readonly nodeClaimsByNodePool = new SetIndex(); // nodepool -> nodeclaim names
+  private readonly nodePools = new Map<string, NodePool>();
+  private readonly nodeClasses = new Map<string, NodeClassEntry>(); // `<kind>/<name>` -> entry
+  private readonly daemonSets = new Map<string, V1DaemonSet>();
+  private readonly pdbs = new Map<string, V1PodDisruptionBudget>();
+  private readonly markedForDeletion = new Set<string>(); // state node keys
+  private readonly nominatedUntil = new Map<string, number>(); // state node key -> clock ms
+  private syncedSource: () => boolean = () => false;
+
+  constructor(private readonly options: ClusterStateOptions) {}
+
+  /** Synced means every informer listed once (set by the informer wiring). */
+  setSyncedSource(source: () => boolean): void {
+    this.syncedSource = source;
+  }
+
+  synced(): boolean {
+    return this.syncedSource();
+  }
+
+  // --- feeding (informer handlers) ---
+
+  updatePod(pod: V1Pod): void {
+    const key = objectKey(pod);
+    this.podsByNode.remove(this.pods.get(key)?.spec?.nodeName, key);
+    this.pods.set(key, pod);
+    this.podsByNode.add(pod.spec?.nodeName || undefined, key);
+  }
+
+  deletePod(pod: V1Pod): void {
+    const key = objectKey(pod);
+    this.podsByNode.remove(this.pods.get(key)?.spec?.nodeName, key);
+    this.pods.delete(key);
+  }
+
+  updateNode(node: V1Node): void {
+    const name = node.metadata?.name ?? '';
+    const old = this.nodes.get(name);
+    if (old?.spec?.providerID) this.nodeByProviderID.delete(old.spec.providerID);
+    this.nodes.set(name, node);
+    if (node.spec?.providerID) this.nodeByProviderID.set(node.spec.providerID, name);
+  }
+
+  deleteNode(node: V1Node): void {
+    const name = node.metadata?.name ?? '';
+    const old = this.nodes.get(name);
+    if (old?.spec?.providerID) {
+      this.nodeByProviderID.delete(old.spec.providerID);
+      this.forgetMarks(old.spec.providerID);
+    }
+    this.forgetMarks(`node/${name}`);
+    this.nodes.delete(name);
+  }
+
+  updateNodeClaim(nodeClaim: NodeClaim): void {
+    const name = nodeClaim.metadata?.name ?? '';
+    this.unindexNodeClaim(name);
+    this.nodeClaims.set(name, nodeClaim);
+    if (nodeClaim.status?.providerID) this.nodeClaimByProviderID.set(nodeClaim.status.providerID, name);
+    this.nodeClaimsByNodePool.add(nodePoolOf(nodeClaim), name);
+  }
+
+  deleteNodeClaim(nodeClaim: NodeClaim): void {
+    const name = nodeClaim.metadata?.name ?? '';
+    const providerID = this.nodeClaims.get(name)?.status?.providerID;
+    this.unindexNodeClaim(name);
+    this.nodeClaims.delete(name);
+    this.forgetMarks(`nodeclaim/${name}`);
+    if (providerID && !this.nodeByProviderID.has(providerID)) this.forgetMarks(providerID);
+  }
+
+  updateNodePool(nodePool: NodePool): void {
+    this.nodePools.set(nodePool.metadata?.name ?? '', nodePool);
+  }
+
+  deleteNodePool(nodePool: NodePool): void {
+    this.nodePools.delete(nodePool.metadata?.name ?? '');
+  }
+
+  updateNodeClass(kind: string, object: NodeClassEntry['object']): void {
+    const name = object.metadata?.name ?? '';
+    this.nodeClasses.set(`${kind}/${name}`, { kind, name, object });
+  }
+
+  deleteNodeClass(kind: string, object: NodeClassEntry['object']): void {
+    this.nodeClasses.delete(`${kind}/${object.metadata?.name ?? ''}`);
+  }
+
+  updateDaemonSet(daemonSet: V1DaemonSet): void {
+    this.daemonSets.set(objectKey(daemonSet), daemonSet);
+  }
+
+  deleteDaemonSet(daemonSet: V1DaemonSet): void {
+    this.daemonSets.delete(objectKey(daemonSet));
+  }
+
+  updatePodDisruptionBudget(pdb: V1PodDisruptionBudget): void {
+    this.pdbs.set(objectKey(pdb), pdb);
+  }
+
+  deletePodDisruptionBudget(pdb: V1PodDisruptionBudget): void {
+    this.pdbs.delete(objectKey(pdb));
+  }
+
+  // --- marks ---
+
+  /** Disruption chose these state nodes (by StateNode.key): keep them out of scheduling and candidates. */
+  markForDeletion(...keys: string[]): void {
+    for (const key of keys) this.markedForDeletion.add(key);
+  }
+
+  /** The command failed: the nodes are usable again. */
+  unmarkForDeletion(...keys: string[]): void {
+    for (const key of keys) this.markedForDeletion.delete(key);
+  }
+
+  /** Pending pods are expected to land on this state node: don't disrupt it for the nomination window. */
+  nominate(key: string): void {
+    this.nominatedUntil.set(key, this.options.clock.now() + (this.options.nominationWindowMs ?? defaultNominationWindowMs));
+  }
+
+  // --- lookups ---
+
+  pod(namespace: string, name: string): V1Pod | undefined {
+    return this.pods.get(`${namespace}/${name}`);
+  }
+
+  podsOnNode(nodeName: string): V1Pod[] {
+    return [...this.podsByNode.get(nodeName)].flatMap((key) => this.pods.get(key) ?? []);
+  }
+
+  node(name: string): V1Node | undefined {
+    return this.nodes.get(name);
+  }
+
+  nodeByProvider(providerID: string): V1Node | undefined {
+    const name = this.nodeByProviderID.get(providerID);
+    return name === undefined ? undefined : this.nodes.get(name);
+  }
+
+  nodeClaim(name: string): NodeClaim | undefined {
+    return this.nodeClaims.get(name);
+  }
+
+  nodeClaimByProvider(providerID: string): NodeClaim | undefined {
+    const name = this.nodeClaimByProviderID.get(providerID);
+    return name === undefined ? undefined : this.nodeClaims.get(name);
+  }
+
+  nodeClaimsOfNodePool(nodePool: string): NodeClaim[] {
+    return [...this.nodeClaimsByNodePool.get(nodePool)].flatMap((name) => this.nodeClaims.get(name) ?? []);
+  }
+
+  nodePool(name: string): NodePool | undefined {
+    return this.nodePools.get(name);
+  }
+
+  nodeClass(kind: string, name: string): NodeClassEntry | undefined {
+    return this.nodeClasses.get(`${kind}/${name}`);
+  }
+
+  counts(): { pods: number; nodes: number; nodeClaims: number; nodePools: number } {
+    return { pods: this.pods.size, nodes: this.nodes.size, nodeClaims: this.nodeClaims.size, nodePools: this.nodePools.size };
+  }
+
+  // --- snapshot ---
+
+  /** The state nodes (Node ⋈ NodeClaim by providerID), sorted by name. */
+  stateNodes(): StateNode[] {
+    const now = this.options.clock.now();
+    const out: StateNode[] = [];
+    const joinedClaims = new Set<string>();
+    for (const node of this.nodes.values()) {
+      const providerID = node.spec?.providerID || undefined;
+      const claimName = providerID === undefined ? undefined : this.nodeClaimByProviderID.get(providerID);
+      if (claimName !== undefined) joinedClaims.add(claimName);
+      out.push(this.stateNode(node, claimName === undefined ? undefined : this.nodeClaims.get(claimName), now));
+    }
+    for (const [name, claim] of this.nodeClaims) {
+      if (!joinedClaims.has(name)) out.push(this.stateNode(undefined, claim, now));
+    }
+    return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+
+  snapshot(): ClusterSnapshot {
+    const nodes = this.stateNodes();
+    return {
+      takenAt: this.options.clock.now(),
+      synced: this.synced(),
+      nodes,
+      pendingPods: [...this.pods.values()].filter(isProvisionable),
+      nodePools: [...this.nodePools.values()],
+      nodeClasses: [...this.nodeClasses.values()],
+      daemonSets: [...this.daemonSets.values()],
+      podDisruptionBudgets: [...this.pdbs.values()],
+      nodePoolUsage: nodePoolUsage(nodes),
+    };
+  }
+
+  private stateNode(node: V1Node | undefined, nodeClaim: NodeClaim | undefined, now: number): StateNode {
+    const providerID = node?.spec?.providerID || nodeClaim?.status?.providerID || undefined;
+    const nodeName = node?.metadata?.name;
+    const name = nodeName ?? nodeClaim?.metadata?.name ?? '';
+    const key = providerID ?? (nodeName !== undefined ? `node/${nodeName}` : `nodeclaim/${name}`);
+    const deleting = (node !== undefined && hasDeletionTimestamp(node)) || (nodeClaim !== undefined && hasDeletionTimestamp(nodeClaim));
+    return {
+      key,
+      name,
+      providerID,
+      node,
+      nodeClaim,
+      nodePool: (nodeClaim && nodePoolOf(nodeClaim)) ?? (node && nodePoolOf(node)),
+      pods: nodeName === undefined ? [] : this.podsOnNode(nodeName).filter((p) => !isTerminal(p)),
+      markedForDeletion: deleting || this.markedForDeletion.has(key),
+      nominated: (this.nominatedUntil.get(key) ?? 0) > now,
+      initialized: node?.metadata?.labels?.[LabelNodeInitialized] === 'true',
+      managed: nodeClaim !== undefined,
+    };
+  }
+
+  private unindexNodeClaim(name: string): void {
+    const old = this.nodeClaims.get(name);
+    if (!old) return;
+    const providerID = old.status?.providerID;
+    if (providerID && this.nodeClaimByProviderID.get(providerID) === name) this.nodeClaimByProviderID.delete(providerID);
+    this.nodeClaimsByNodePool.remove(nodePoolOf(old), name);
+  }
+
+  private forgetMarks(key: string): void {
+    this.markedForDeletion.delete(key);
+    this.nominatedUntil.delete(key);
+  }
+}
+
+/** Summed capacity and node count per NodePool; only managed nodes count, as upstream's limits do. */
+export function nodePoolUsage(nodes: readonly StateNode[]): Record<string, NodePoolUsage> {
+  const usage: Record<string, NodePoolUsage> = {};
+  for (const n of nodes) {
+    if (!n.managed || n.nodePool === undefined) continue;
+    const capacity = capacityOf(n);
+    const current = usage[n.nodePool] ?? { resources: {}, nodes: 0 };
+    usage[n.nodePool] = { resources: addResources(current.resources, capacity), nodes: current.nodes + 1 };
+  }
+  return usage;
+}
+
+/** A malformed quantity on one object must not break every snapshot: it counts as nothing. */
+function capacityOf(n: StateNode): ResourceList {
+  try {
+    return parseResourceList(n.node?.status?.capacity ?? n.nodeClaim?.status?.capacity);
+  } catch {
+    return {};
+  }
+}

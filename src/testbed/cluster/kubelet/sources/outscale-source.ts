@@ -1,0 +1,34 @@
+/** Outscale VMs in state `running` as kubelet instances: cloud-provider-osc names the Node by private DNS name. */
+import { loadCatalog, type CatalogFile } from '../../../../catalog/index.js';
+import { type OutscaleEmulator } from '../../../emulators/outscale/index.js';
+import { type CloudInstance, type CloudInstanceSource } from '../instance-source.js';
+import { nodeLabelsFromUserData, taintsFromUserData } from '../user-data.js';
+import { DefaultMaxPods, flavorCapacity, flavorIndex } from './flavor-capacity.js';
+
+export function outscaleInstanceSource(emulator: Pick<OutscaleEmulator, 'state' | 'region'>, catalog: CatalogFile = loadCatalog('outscale')): CloudInstanceSource {
+  const flavors = flavorIndex(catalog);
+  return {
+    cloud: 'outscale',
+    running(): CloudInstance[] {
+      return emulator.state().instances.filter((vm) => vm.state === 'running').map((vm) => {
+        const flavor = flavors.get(vm.instanceType);
+        // tina VM types are parametric (tinav6.c4r8p2): the VM's own vcores/RAM are the truth.
+        const capacity = flavor ? flavorCapacity(flavor) : { cpu: String(vm.vcores), memory: `${vm.ramGiB}Gi`, pods: String(DefaultMaxPods), 'ephemeral-storage': '100Gi' };
+        return {
+          cloud: 'outscale',
+          nodeName: vm.privateDnsName,
+          providerID: vm.providerID,
+          instanceType: vm.instanceType,
+          region: emulator.region,
+          zone: vm.zone,
+          arch: flavor?.arch ?? 'amd64',
+          capacity,
+          labels: nodeLabelsFromUserData(vm.userData),
+          taints: taintsFromUserData(vm.userData),
+          bootedAt: vm.createdAt,
+          internalIP: vm.privateIp,
+        };
+      });
+    },
+  };
+}

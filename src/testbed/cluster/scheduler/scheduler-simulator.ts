@@ -1,0 +1,213 @@
+/**
+ * The scheduler simulator: watches pods and nodes through the Kubernetes API, schedules pending pods of the
+ * default scheduler (schedule-one.ts), binds them with `pods/binding`, and marks those that fit nowhere
+ * `PodScheduled=False` (reason Unschedulable, or SchedulerError when a non-ignorable extender failed), retrying
+ * with backoff and on cluster events. Time is the injected Clock's.
+ */
+import { CoreV1Api, type KubeConfig, PatchStrategy, setHeaderOptions, type V1Node, type V1Pod } from '@kubernetes/client-node';
+import { type Clock } from '../../../util/clock.js';
+import { ExtenderClient } from './extender-client.js';
+import { type ExtenderConfig, validateExtenderConfig } from './extender-config.js';
+import { addPod, buildNodeInfos } from './node-info.js';
+import { cacheKey, ObjectCache } from './object-cache.js';
+import { type ScheduleCounters, schedulePod, type Snapshot } from './schedule-one.js';
+import { DefaultQueueTimings, type QueueTimings, SchedulingQueue } from './scheduling-queue.js';
+import { antiAffinityHolders, hasRequiredAntiAffinity } from './topology-filters.js';
+
+export const DefaultSchedulerName = 'default-scheduler';
+const strategicMerge = setHeaderOptions('Content-Type', PatchStrategy.StrategicMergePatch);
+const idleWakeMs = 60_000;
+
+export interface SchedulerSimulatorOptions {
+  kubeConfig: KubeConfig;
+  clock: Clock;
+  extenders?: ExtenderConfig[];
+  schedulerName?: string;
+  queueTimings?: Partial<QueueTimings>;
+  /** Bindings in flight at once (kube-scheduler binds asynchronously). */
+  bindConcurrency?: number;
+}
+
+export interface SchedulerStats extends ScheduleCounters {
+  cycles: number;
+  scheduled: number;
+  unschedulable: number;
+  schedulerErrors: number;
+  bindFailures: number;
+}
+
+export class SchedulerSimulator {
+  readonly nodes: ObjectCache<V1Node>;
+  readonly pods: ObjectCache<V1Pod>;
+  readonly stats: SchedulerStats = { cycles: 0, scheduled: 0, unschedulable: 0, schedulerErrors: 0, bindFailures: 0, extenderFilterCalls: 0, extenderPrioritizeCalls: 0, extenderErrors: 0 };
+  readonly errors: unknown[] = [];
+  private readonly api: CoreV1Api;
+  private readonly extenders: ExtenderClient[];
+  private readonly queue: SchedulingQueue;
+  private readonly assumed = new Map<string, string>();
+  private readonly abort = new AbortController();
+  private dirty = true;
+  private wake: (() => void) | undefined;
+  private loop: Promise<void> | undefined;
+  private cycling: Promise<void> = Promise.resolve();
+  private nextStartIndex = 0;
+
+  constructor(private readonly options: SchedulerSimulatorOptions) {
+    for (const e of options.extenders ?? []) validateExtenderConfig(e);
+    this.api = options.kubeConfig.makeApiClient(CoreV1Api);
+    this.extenders = (options.extenders ?? []).map((e) => new ExtenderClient(e));
+    this.queue = new SchedulingQueue({ ...DefaultQueueTimings, ...options.queueTimings });
+    this.nodes = new ObjectCache<V1Node>(options.kubeConfig, '/api/v1/nodes', () => this.api.listNode());
+    this.pods = new ObjectCache<V1Pod>(options.kubeConfig, '/api/v1/pods', () => this.api.listPodForAllNamespaces());
+    this.nodes.onChange(() => this.onClusterEvent());
+    this.pods.onChange((event, pod) => {
+      const key = cacheKey(pod);
+      if (event === 'delete' || pod.spec?.nodeName) this.assumed.delete(key);
+      if (event === 'delete') this.queue.forget(key);
+      if (event === 'delete' || (event === 'add' && pod.spec?.nodeName)) this.onClusterEvent();
+      else this.kick();
+    });
+  }
+
+  async start(): Promise<void> {
+    await Promise.all([this.nodes.start(), this.pods.start()]);
+    this.loop = this.runLoop();
+  }
+
+  async stop(): Promise<void> {
+    this.abort.abort(new Error('stopping scheduler simulator'));
+    this.wake?.();
+    await this.loop;
+    await this.cycling;
+    await Promise.all([this.nodes.stop(), this.pods.stop()]);
+  }
+
+  /** Asks for a scheduling pass soon. */
+  kick(): void {
+    this.dirty = true;
+    this.wake?.();
+  }
+
+  /** One pass over the pods that are ready to be tried, bindings included; passes never overlap. */
+  cycle(): Promise<void> {
+    this.cycling = this.cycling.then(() => this.cycleOnce()).catch((error: unknown) => {
+      this.errors.push(error);
+    });
+    return this.cycling;
+  }
+
+  private onClusterEvent(): void {
+    this.queue.moveAllOnEvent();
+    this.kick();
+  }
+
+  private async runLoop(): Promise<void> {
+    while (!this.abort.signal.aborted) {
+      this.dirty = false;
+      await this.cycle();
+      if (this.dirty || this.abort.signal.aborted) continue;
+      const now = this.options.clock.now();
+      const next = this.queue.nextWake(now);
+      await this.waitForWork(next === undefined ? idleWakeMs : Math.max(1, next - now));
+    }
+  }
+
+  private async waitForWork(ms: number): Promise<void> {
+    const timer = new AbortController();
+    const onStop = (): void => timer.abort();
+    this.abort.signal.addEventListener('abort', onStop, { once: true });
+    await Promise.race([
+      new Promise<void>((resolve) => (this.wake = resolve)),
+      this.options.clock.sleep(ms, timer.signal).catch(() => undefined),
+    ]);
+    this.wake = undefined;
+    timer.abort();
+    this.abort.signal.removeEventListener('abort', onStop);
+  }
+
+  private isPending(pod: V1Pod): boolean {
+    const phase = pod.status?.phase;
+    return !pod.spec?.nodeName && !pod.metadata?.deletionTimestamp && phase !== 'Succeeded' && phase !== 'Failed'
+      && (pod.spec?.schedulerName ?? DefaultSchedulerName) === (this.options.schedulerName ?? DefaultSchedulerName);
+  }
+
+  private snapshot(): Snapshot {
+    const pods: V1Pod[] = [];
+    for (const pod of this.pods.values()) {
+      const assumedNode = pod.spec?.nodeName ? undefined : this.assumed.get(cacheKey(pod));
+      pods.push(assumedNode ? { ...pod, spec: { ...pod.spec, containers: pod.spec?.containers ?? [], nodeName: assumedNode } } : pod);
+    }
+    const infos = buildNodeInfos(this.nodes.values(), pods);
+    return { infos, ordered: [...infos.values()], antiAffinityHolders: antiAffinityHolders(infos) };
+  }
+
+  private async cycleOnce(): Promise<void> {
+    const now = this.options.clock.now();
+    const pending = [...this.pods.values()]
+      .filter((p) => this.isPending(p) && !this.assumed.has(cacheKey(p)) && this.queue.ready(cacheKey(p), now))
+      .sort(byPriorityThenAge);
+    if (pending.length === 0) return;
+    this.stats.cycles++;
+    const snapshot = this.snapshot();
+    const binds = new Set<Promise<void>>();
+    for (const pod of pending) {
+      const key = cacheKey(pod);
+      const outcome = await schedulePod(pod, snapshot, this.extenders, this.nextStartIndex, this.stats);
+      this.nextStartIndex = snapshot.ordered.length > 0 ? (this.nextStartIndex + 1) % snapshot.ordered.length : 0;
+      if (outcome.kind === 'scheduled') {
+        const info = snapshot.infos.get(outcome.nodeName);
+        const bound: V1Pod = { ...pod, spec: { ...pod.spec, containers: pod.spec?.containers ?? [], nodeName: outcome.nodeName } };
+        if (info) {
+          addPod(info, bound);
+          if (hasRequiredAntiAffinity(bound)) snapshot.antiAffinityHolders.push({ pod: bound, info });
+        }
+        this.assumed.set(key, outcome.nodeName);
+        this.queue.forget(key);
+        const bind = this.bind(pod, outcome.nodeName, now).finally(() => binds.delete(bind));
+        binds.add(bind);
+        if (binds.size >= (this.options.bindConcurrency ?? 32)) await Promise.race(binds);
+      } else {
+        this.queue.markFailed(key, now);
+        if (outcome.kind === 'unschedulable') this.stats.unschedulable++;
+        else this.stats.schedulerErrors++;
+        await this.reportFailure(pod, outcome.kind === 'unschedulable' ? 'Unschedulable' : 'SchedulerError', outcome.message, now);
+      }
+    }
+    await Promise.all(binds);
+  }
+
+  private async bind(pod: V1Pod, nodeName: string, now: number): Promise<void> {
+    const namespace = pod.metadata?.namespace ?? '';
+    const name = pod.metadata?.name ?? '';
+    try {
+      await this.api.createNamespacedPodBinding({ namespace, name, body: { apiVersion: 'v1', kind: 'Binding', metadata: { name, namespace }, target: { apiVersion: 'v1', kind: 'Node', name: nodeName } } });
+      this.stats.scheduled++;
+    } catch (error) {
+      this.stats.bindFailures++;
+      this.errors.push(error);
+      this.assumed.delete(cacheKey(pod));
+      this.queue.markFailed(cacheKey(pod), now);
+    }
+  }
+
+  private async reportFailure(pod: V1Pod, reason: string, message: string, now: number): Promise<void> {
+    const current = pod.status?.conditions?.find((c) => c.type === 'PodScheduled');
+    if (current?.status === 'False' && current.reason === reason && current.message === message) return;
+    const condition = { type: 'PodScheduled', status: 'False', reason, message, lastProbeTime: null, lastTransitionTime: new Date(Math.floor(now / 1000) * 1000).toISOString().replace('.000Z', 'Z') };
+    await this.api
+      .patchNamespacedPodStatus({ namespace: pod.metadata?.namespace ?? '', name: pod.metadata?.name ?? '', body: { status: { conditions: [condition] } } }, strategicMerge)
+      .catch((error: unknown) => this.errors.push(error));
+  }
+}
+
+function byPriorityThenAge(a: V1Pod, b: V1Pod): number {
+  const priority = (b.spec?.priority ?? 0) - (a.spec?.priority ?? 0);
+  if (priority !== 0) return priority;
+  const age = createdAt(a) - createdAt(b);
+  return age !== 0 ? age : cacheKey(a).localeCompare(cacheKey(b));
+}
+
+function createdAt(pod: V1Pod): number {
+  const at = pod.metadata?.creationTimestamp;
+  return at ? new Date(at).getTime() : 0;
+}

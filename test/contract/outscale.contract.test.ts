@@ -1,0 +1,31 @@
+import { describeCloudProviderContract, ContractRetryPolicy, type ContractSubject } from './cloudprovider.contract.js';
+import { startOutscaleTestbed } from '../wire/cloudprovider/outscale-testbed.js';
+
+async function outscaleSubject(): Promise<ContractSubject> {
+  const bed = await startOutscaleTestbed({ pageSize: 1, retryPolicy: ContractRetryPolicy });
+  return {
+    provider: bed.provider,
+    nodePool: bed.nodePool,
+    nodeClaim: (name, requirements) => bed.nodeClaim(name, requirements),
+    cloud: {
+      liveInstanceCount: async () => bed.liveVms().length,
+      failReads: (mode) => {
+        if (mode === 'partial') {
+          bed.failNextPages.on = true;
+          return () => {
+            bed.failNextPages.on = false;
+          };
+        }
+        const rule = bed.emulator.faults.add({ match: { action: 'ReadVms' }, fault: { kind: 'server-error', status: 503 } });
+        return () => bed.emulator.faults.remove(rule);
+      },
+      outOfStock: ({ instanceType, zone }) => {
+        bed.emulator.faults.add({ match: { action: 'CreateVms', instanceType, zone }, fault: { kind: 'out-of-stock' } });
+      },
+      settle: async () => bed.settle(),
+    },
+    close: () => bed.close(),
+  };
+}
+
+describeCloudProviderContract('outscale (emulator)', outscaleSubject);

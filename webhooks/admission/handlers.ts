@@ -1,0 +1,61 @@
+/** Express handlers: decode the AdmissionReview, call the pure admission rules, encode the answer. */
+import type { NextFunction, Request, Response } from 'express';
+import { isOwnedKind, mutate, validate, type KubeObject } from '../../src/domain/admission/index.js';
+import type { AdmissionContextProvider } from './context-provider.js';
+import { decodeReview, encodeReview, ReviewError } from './review.js';
+
+export interface AdmissionHandlerDeps {
+  contextProvider: AdmissionContextProvider;
+  onError(error: unknown): void;
+}
+
+/** When the same object is under review, the copy in the context is the stored one: leave it out. */
+function withoutSelf(deps: AdmissionHandlerDeps, operation: Parameters<AdmissionContextProvider['contextFor']>[0], object: KubeObject, oldObject?: KubeObject) {
+  const context = deps.contextProvider.contextFor(operation, oldObject);
+  const name = (object.metadata as { name?: unknown } | undefined)?.name;
+  const other = (o: KubeObject): boolean => !(o.kind === object.kind && (o.metadata as { name?: unknown } | undefined)?.name === name);
+  return { ...context, nodePools: context.nodePools.filter(other), nodeClasses: context.nodeClasses.filter(other), nodeClaims: context.nodeClaims.filter(other) };
+}
+
+export function validateHandler(deps: AdmissionHandlerDeps) {
+  return (req: Request, res: Response): void => {
+    const review = decodeReview(req.body);
+    if (!isOwnedKind(review.kind) && review.kind !== 'Pod') {
+      res.json(encodeReview({ uid: review.uid, allowed: true }));
+      return;
+    }
+    const result = validate(review.object, withoutSelf(deps, review.operation, review.object, review.oldObject));
+    res.json(encodeReview({ uid: review.uid, allowed: result.allowed, message: result.message, warnings: result.warnings }));
+  };
+}
+
+export function mutateHandler(deps: AdmissionHandlerDeps) {
+  return (req: Request, res: Response): void => {
+    const review = decodeReview(req.body);
+    if (!isOwnedKind(review.kind)) {
+      res.json(encodeReview({ uid: review.uid, allowed: true }));
+      return;
+    }
+    const result = mutate(review.object, withoutSelf(deps, review.operation, review.object, review.oldObject));
+    res.json(encodeReview({ uid: review.uid, allowed: true, warnings: result.warnings, patch: result.patch }));
+  };
+}
+
+/** Body-parser and decoding problems are the caller's: 400 with the reason. Anything else is ours: 500, reported. */
+export function errorHandler(deps: Pick<AdmissionHandlerDeps, 'onError'>) {
+  return (error: unknown, _req: Request, res: Response, _next: NextFunction): void => {
+    const status = (error as { status?: unknown }).status;
+    const type = (error as { type?: unknown }).type;
+    let message: string;
+    if (error instanceof ReviewError) message = error.message;
+    else if (type === 'entity.too.large') message = `decoding AdmissionReview: the body is larger than the ${(error as { limit?: number }).limit ?? ''} byte limit`;
+    else if (type === 'entity.parse.failed') message = `decoding AdmissionReview: malformed JSON: ${(error as Error).message}`;
+    else if (typeof status === 'number' && status >= 400 && status < 500) message = `decoding AdmissionReview: ${(error as Error).message}`;
+    else {
+      deps.onError(error);
+      res.status(500).type('text/plain').send('internal error while reviewing the request');
+      return;
+    }
+    res.status(400).type('text/plain').send(message);
+  };
+}

@@ -1,0 +1,81 @@
+/**
+ * The admission webhook server (DESIGN §4, default :8443, HTTPS only): `POST /validate`, `POST /mutate`,
+ * `GET /healthz`, `GET /readyz`. Decisions live in src/domain/admission; this file wires express and TLS.
+ */
+import express, { type Express, type Request, type Response, type NextFunction } from 'express';
+import { type CertificateSource, loadCertificate, watchCertificate } from '../shared/certificate-source.js';
+import { listenHttps, type RunningHttpsServer } from '../shared/https-listener.js';
+import type { AdmissionContextProvider } from './context-provider.js';
+import { errorHandler, mutateHandler, validateHandler } from './handlers.js';
+
+/** NodePools and NodeClasses are small; a Pod with many containers stays well under 3 MiB (etcd's object limit is 1.5 MiB). */
+export const AdmissionBodyLimit = 3 * 1024 * 1024;
+
+export interface AdmissionServerOptions {
+  tls: CertificateSource;
+  contextProvider: AdmissionContextProvider;
+  bodyLimit?: number;
+  /** Errors that are not the caller's fault (bugs, certificate reload failures); default: ignored. */
+  onError?(error: unknown): void;
+}
+
+export interface RunningAdmissionServer {
+  url: string;
+  port: number;
+  /** Re-reads the certificate files now (they are also polled). */
+  reloadCertificate(): void;
+  close(): Promise<void>;
+}
+
+export interface AdmissionServer {
+  app: Express;
+  listen(port?: number, host?: string): Promise<RunningAdmissionServer>;
+}
+
+function requireJson(req: Request, _res: Response, next: NextFunction): void {
+  if (!req.is('application/json')) {
+    next(Object.assign(new Error(`content type ${JSON.stringify(req.get('content-type') ?? '')} is not supported; accepted: application/json`), { status: 415 }));
+    return;
+  }
+  next();
+}
+
+function createApp(options: AdmissionServerOptions): Express {
+  const deps = { contextProvider: options.contextProvider, onError: options.onError ?? ((): void => undefined) };
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.get('/healthz', (_req, res) => {
+    res.type('text/plain').send('ok');
+  });
+  app.get('/readyz', (_req, res) => {
+    const ready = options.contextProvider.ready();
+    res.status(ready ? 200 : 503).type('text/plain').send(ready ? 'ok' : 'caches not synced');
+  });
+  const json = express.json({ limit: options.bodyLimit ?? AdmissionBodyLimit, type: () => true });
+  app.post('/validate', requireJson, json, validateHandler(deps));
+  app.post('/mutate', requireJson, json, mutateHandler(deps));
+  app.use(errorHandler(deps));
+  return app;
+}
+
+export function createAdmissionServer(options: AdmissionServerOptions): AdmissionServer {
+  const app = createApp(options);
+  const onError = options.onError ?? ((): void => undefined);
+  return {
+    app,
+    async listen(port = 0, host = '127.0.0.1'): Promise<RunningAdmissionServer> {
+      const running: RunningHttpsServer = await listenHttps(app, loadCertificate(options.tls), port, host);
+      const stopWatching = watchCertificate(options.tls, (material) => running.setCertificate(material), onError);
+      return {
+        url: running.url,
+        port: running.port,
+        reloadCertificate: () => running.setCertificate(loadCertificate(options.tls)),
+        close: async () => {
+          stopWatching();
+          await running.close();
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,2 @@
+export * from './server.js';
+export type { ExtenderHandlerDeps } from './handlers.js';

@@ -1,0 +1,94 @@
+/**
+ * The kube-scheduler extender server (DESIGN §4, default port 8444): `POST /scheduler/filter`,
+ * `POST /scheduler/prioritize`, `GET /healthz`, over HTTP or HTTPS. Decisions live in
+ * src/domain/extender; this file only wires express, TLS and connection handling.
+ */
+import http from 'node:http';
+import https from 'node:https';
+import type { Socket } from 'node:net';
+import express, { type Express } from 'express';
+import type { ExtenderClusterView } from '../../src/domain/extender/index.js';
+import { errorHandler, filterHandler, prioritizeHandler } from './handlers.js';
+
+/**
+ * Large enough for ExtenderArgs with 5,000 full Node objects (nodeCacheCapable=false): a real Node is
+ * 4–15 KiB (its image list dominates), so 5,000 of them stay under ~75 MiB.
+ */
+export const ExtenderBodyLimit = '100mb';
+
+/**
+ * Longer than Go's client side (http.Transport IdleConnTimeout 90 s is the upper bound; the scheduler
+ * reuses connections between cycles), so idle keep-alive connections are rarely cut under a request.
+ */
+const KeepAliveTimeoutMs = 95_000;
+
+export interface ExtenderServerOptions {
+  view: ExtenderClusterView;
+  /** The provisioner's signal: the pod `namespace/name` has no node left. Must return quickly. */
+  onNeedsCapacity(podKey: string): void | Promise<void>;
+  /** Serving certificate for HTTPS (PEM); plain HTTP without it. */
+  tls?: { certPem: string; keyPem: string };
+  /** Receives errors that are not the caller's fault (a failing onNeedsCapacity, a bug); default: ignored. */
+  onError?(error: unknown): void;
+}
+
+export interface RunningExtenderServer {
+  /** e.g. `http://127.0.0.1:41234`; the scheduler's urlPrefix is `${url}/scheduler`. */
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+export interface ExtenderServer {
+  app: Express;
+  listen(port?: number, host?: string): Promise<RunningExtenderServer>;
+}
+
+function createApp(options: ExtenderServerOptions): Express {
+  const deps = { view: options.view, onNeedsCapacity: options.onNeedsCapacity, onError: options.onError ?? ((): void => undefined) };
+  const app = express();
+  app.disable('x-powered-by');
+  // No ETag: the scheduler never revalidates, and hashing every (up to MiB-sized) answer costs latency.
+  app.set('etag', false);
+  app.get('/healthz', (_req, res) => {
+    res.type('text/plain').send('ok');
+  });
+  // Any content type: the scheduler sends application/json, and a wrong header should not turn a usable body into a 400.
+  const json = express.json({ limit: ExtenderBodyLimit, type: () => true });
+  app.post('/scheduler/filter', json, filterHandler(deps));
+  app.post('/scheduler/prioritize', json, prioritizeHandler(deps));
+  app.use(errorHandler(deps));
+  return app;
+}
+
+function serve(app: Express, tls: ExtenderServerOptions['tls'], port: number, host: string): Promise<RunningExtenderServer> {
+  const server = tls ? https.createServer({ cert: tls.certPem, key: tls.keyPem }, app) : http.createServer(app);
+  server.keepAliveTimeout = KeepAliveTimeoutMs;
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      const bound = (server.address() as { port: number }).port;
+      const hostPart = host.includes(':') ? `[${host}]` : host;
+      resolve({
+        url: `${tls ? 'https' : 'http'}://${hostPart}:${bound}`,
+        port: bound,
+        close: () =>
+          new Promise<void>((done, fail) => {
+            server.close((error) => (error ? fail(error) : done()));
+            for (const socket of sockets) socket.destroy();
+          }),
+      });
+    });
+  });
+}
+
+export function createExtenderServer(options: ExtenderServerOptions): ExtenderServer {
+  const app = createApp(options);
+  return { app, listen: (port = 0, host = '127.0.0.1') => serve(app, options.tls, port, host) };
+}
