@@ -15,6 +15,7 @@ export { KubeletSimulator, AnnotationSimulatedKubelet } from './kubelet/kubelet-
 export { StaticInstanceSource, ovhProviderID } from './kubelet/sources/static-source.js';
 export { scalewayInstanceSource } from './kubelet/sources/scaleway-source.js';
 export { outscaleInstanceSource } from './kubelet/sources/outscale-source.js';
+export { ovhcloudInstanceSource } from './kubelet/sources/ovhcloud-source.js';
 export { SchedulerSimulator, DefaultSchedulerName } from './scheduler/scheduler-simulator.js';
 export { type ExtenderConfig, validateExtenderConfig } from './scheduler/extender-config.js';
 
