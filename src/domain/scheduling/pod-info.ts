@@ -132,6 +132,13 @@ export function byCpuAndMemoryDescending(a: PodInfo, b: PodInfo): number {
   return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
 }
 
+/** Memory descending, then CPU: packs memory-bound batches better (tried alongside the queue order on small batches). */
+export function byMemoryAndCpuDescending(a: PodInfo, b: PodInfo): number {
+  const memory = (b.requests.memory ?? 0) - (a.requests.memory ?? 0);
+  if (memory !== 0) return memory;
+  return byCpuAndMemoryDescending(a, b);
+}
+
 function classKeyOf(pod: PodLike): string {
   const spec = pod.spec;
   const ports = (spec?.containers ?? []).flatMap((c) => (c.ports ?? []).filter((p) => p.hostPort).map((p) => `${p.hostIP}:${p.hostPort}/${p.protocol}`));

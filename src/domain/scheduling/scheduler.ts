@@ -17,7 +17,7 @@ import { ExistingSlot } from './existing-slot.js';
 import { mergeClaims } from './merge-claims.js';
 import { openClaim } from './new-claim.js';
 import { type PreparedNodePool, prepareNodePool } from './nodepool-template.js';
-import { byCpuAndMemoryDescending, compilePod, type PodInfo, topologyTerms } from './pod-info.js';
+import { byCpuAndMemoryDescending, byMemoryAndCpuDescending, compilePod, type PodInfo, topologyTerms } from './pod-info.js';
 import { ignorePreferences, relaxPreferences } from './preferences.js';
 import { buildResult } from './result.js';
 import type { Topology } from './topology.js';
@@ -31,13 +31,28 @@ import { placeInClaims, SchedulingState } from './state.js';
  * merge pass only accepts moves that lower the price.
  */
 export const COST_AWARE_MAX_PODS = 5000;
+/**
+ * Up to this many pods (a typical provisioning batch) the same two passes also run with the pods taken
+ * memory-first: on memory-bound batches the CPU-first order strands a large-memory pod on a node of its own
+ * (bench:scheduling, 200 small instances against the exact optimum: mean gap 1.93 % → 1.37 %, worst 29 % → 18 %).
+ */
+export const ORDER_PORTFOLIO_MAX_PODS = 1000;
+
+type PassMode = { costAware: boolean; merge: boolean; order: (a: PodInfo, b: PodInfo) => number };
 
 export function solve(input: SchedulingInput): SchedulingResult {
-  if (input.options?.optimize === false) return solveOnce(input, { costAware: false, merge: false });
-  const ffd = solveOnce(input, { costAware: false, merge: true });
-  if (input.pods.length > COST_AWARE_MAX_PODS) return ffd;
-  const costAware = solveOnce(input, { costAware: true, merge: true });
-  return isBetter(costAware, ffd) ? costAware : ffd;
+  if (input.options?.optimize === false) return solveOnce(input, { costAware: false, merge: false, order: byCpuAndMemoryDescending });
+  const modes: PassMode[] = [{ costAware: false, merge: true, order: byCpuAndMemoryDescending }];
+  if (input.pods.length <= COST_AWARE_MAX_PODS) modes.push({ costAware: true, merge: true, order: byCpuAndMemoryDescending });
+  if (input.pods.length <= ORDER_PORTFOLIO_MAX_PODS) {
+    modes.push({ costAware: false, merge: true, order: byMemoryAndCpuDescending }, { costAware: true, merge: true, order: byMemoryAndCpuDescending });
+  }
+  let best = solveOnce(input, modes[0] as PassMode);
+  for (const mode of modes.slice(1)) {
+    const result = solveOnce(input, mode);
+    if (isBetter(result, best)) best = result;
+  }
+  return best;
 }
 
 /** More pods placed first, then a lower price. */
@@ -46,7 +61,7 @@ function isBetter(a: SchedulingResult, b: SchedulingResult): boolean {
   return a.totalPricePerHour < b.totalPricePerHour - 1e-9;
 }
 
-function solveOnce(input: SchedulingInput, mode: { costAware: boolean; merge: boolean }): SchedulingResult {
+function solveOnce(input: SchedulingInput, mode: PassMode): SchedulingResult {
   const options = input.options ?? {};
   const daemonSets = input.daemonSets ?? [];
   const pools = input.nodePools.map((p) => prepareNodePool(p, daemonSets)).sort((a, b) => b.weight - a.weight);
@@ -62,7 +77,7 @@ function solveOnce(input: SchedulingInput, mode: { costAware: boolean; merge: bo
     }
   }
   initTopology(state, pools, input, queue);
-  queue.sort(byCpuAndMemoryDescending);
+  queue.sort(mode.order);
   runQueue(state, queue, errors);
   if (mode.merge) mergeClaims(state);
   return buildResult(state, errors);

@@ -16,6 +16,17 @@ describe('solve: placement and flavor choice', () => {
     expect(r.totalPricePerHour).toBe(0.05);
   });
 
+  it('packs a memory-bound batch as well as the exact optimum (memory-first order in the portfolio)', () => {
+    const types = [instanceType('f-2', 2, 4, 0.022), instanceType('f-4', 4, 8, 0.04), instanceType('f-8', 8, 32, 0.09)];
+    const pods = [pod('a', '1', '1Gi'), pod('b', '250m', '2Gi'), pod('c', '250m', '2Gi'), pod('d', '100m', '4608Mi')];
+    const r = solve({ pods, nodePools: [nodePool('default', types)] });
+    const ffd = solve({ pods, nodePools: [nodePool('default', types)], options: { optimize: false } });
+    // Optimum: {d, b, a} on f-4 (7.5 GiB) + {c} on f-2. CPU-first alone strands d on an f-4 of its own (0.08).
+    expect(r.newNodeClaims.map((c) => c.instanceType).sort()).toEqual(['f-2', 'f-4']);
+    expect(r.totalPricePerHour).toBeCloseTo(0.062, 9);
+    expect(ffd.totalPricePerHour).toBeGreaterThan(r.totalPricePerHour);
+  });
+
   it('uses existing capacity first', () => {
     const node: ExistingNode = { name: 'worker-1', labels: { [zone]: 'z-a' }, allocatable: { cpu: 4000, memory: 8 * GiBytes, pods: 110 }, pods: [pod('bound', '3', '1Gi')] };
     const r = solve({ pods: [pod('a', '500m', '1Gi'), pod('b', '1', '1Gi')], existingNodes: [node], nodePools: [nodePool('default', smallTypes())] });
