@@ -22,6 +22,7 @@ lint: deps ## ESLint, including the architecture boundaries
 
 verify: deps ## Generated files (CRDs) are up to date
 	npm run --silent gen:crds -- --check
+	npm run --silent chart:crds -- --check
 
 test: deps typecheck lint verify ## Type-check, lint, check generated CRDs and run every test
 	npm test

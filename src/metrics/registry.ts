@@ -23,6 +23,7 @@ export const MetricReasons = {
   drifted: 'drifted',
   launchTimeout: 'launch_timeout',
   registrationTimeout: 'registration_timeout',
+  insufficientCapacity: 'insufficient_capacity',
   user: 'user',
 } as const;
 export type MetricReason = (typeof MetricReasons)[keyof typeof MetricReasons];

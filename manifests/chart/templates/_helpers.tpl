@@ -1,0 +1,73 @@
+{{/* The chart name, overridable. */}}
+{{- define "karpenter-eu.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{/* Object names: the release name when it already says the chart name, else release-chart. */}}
+{{- define "karpenter-eu.fullname" -}}
+{{- if .Values.fullnameOverride -}}
+{{- .Values.fullnameOverride | trunc 63 | trimSuffix "-" -}}
+{{- else -}}
+{{- $name := include "karpenter-eu.name" . -}}
+{{- if contains $name .Release.Name -}}
+{{- .Release.Name | trunc 63 | trimSuffix "-" -}}
+{{- else -}}
+{{- printf "%s-%s" .Release.Name $name | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{- define "karpenter-eu.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "karpenter-eu.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end -}}
+
+{{- define "karpenter-eu.labels" -}}
+{{ include "karpenter-eu.selectorLabels" . }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version }}
+{{- end -}}
+
+{{- define "karpenter-eu.serviceAccountName" -}}
+{{- if .Values.serviceAccount.create -}}
+{{- default (include "karpenter-eu.fullname" .) .Values.serviceAccount.name -}}
+{{- else -}}
+{{- required "serviceAccount.name is required when serviceAccount.create is false" .Values.serviceAccount.name -}}
+{{- end -}}
+{{- end -}}
+
+{{/* Secret holding the webhook serving certificate (tls.crt, tls.key). */}}
+{{- define "karpenter-eu.webhookSecretName" -}}
+{{- if eq .Values.webhook.cert.mode "provided" -}}
+{{- required "webhook.cert.provided.secretName is required when webhook.cert.mode is provided" .Values.webhook.cert.provided.secretName -}}
+{{- else -}}
+{{- printf "%s-webhook-tls" (include "karpenter-eu.fullname" .) -}}
+{{- end -}}
+{{- end -}}
+
+{{/* Fails on an unknown cert mode, naming the accepted ones. */}}
+{{- define "karpenter-eu.certMode" -}}
+{{- $mode := .Values.webhook.cert.mode -}}
+{{- if not (or (eq $mode "selfSigned") (eq $mode "certManager") (eq $mode "provided")) -}}
+{{- fail (printf "webhook.cert.mode is %q; accepted: selfSigned, certManager, provided" $mode) -}}
+{{- end -}}
+{{- $mode -}}
+{{- end -}}
+
+{{/* The webhook configurations' annotations: cert-manager's CA injector fills caBundle in certManager mode. */}}
+{{- define "karpenter-eu.webhookAnnotations" -}}
+{{- if eq (include "karpenter-eu.certMode" .) "certManager" }}
+annotations:
+  cert-manager.io/inject-ca-from: {{ printf "%s/%s-webhook" .Release.Namespace (include "karpenter-eu.fullname" .) }}
+{{- end -}}
+{{- end -}}
+
+{{/* One env var read from a credentials Secret. Arguments: list of env name, secret name, key. */}}
+{{- define "karpenter-eu.secretEnv" -}}
+- name: {{ index . 0 }}
+  valueFrom:
+    secretKeyRef:
+      name: {{ index . 1 | quote }}
+      key: {{ index . 2 | quote }}
+{{- end -}}

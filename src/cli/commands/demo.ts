@@ -1,0 +1,92 @@
+/**
+ * `karpenter-eu demo`: the embedded default. Starts the simulated cluster and the cloud emulators on
+ * loopback, runs the same service as `run` against them (only endpoints and credentials differ), plays the
+ * scripted scenario and prints its timeline and a cost summary. Exit 0 when every step passed.
+ */
+import { parseArgs } from 'node:util';
+import { defaultControllers } from '../../operator/default-controllers.js';
+import { type DemoCloud, DemoClouds } from '../../testbed/demo/environment.js';
+import { runDemo } from '../../testbed/demo/run-demo.js';
+import { SystemClock } from '../../util/clock.js';
+import { createLogger, parseLogLevel } from '../../util/logger.js';
+import { type Command, UsageError } from '../errors.js';
+
+const HELP = `usage: karpenter-eu demo [options]
+
+Plays a scripted scenario against a local simulated cluster and cloud emulators (no cloud account, no real
+cluster): NodePools admitted or refused, scale up on the cheapest flavors, zone spread, a GPU pod,
+consolidation and drift, then a table of nodes with reasons and the hourly cost.
+
+options:
+  --cloud C           only this cloud (repeatable); accepted: ${DemoClouds.join(', ')} (default: all)
+  --keep-running      keep the cluster up after the scenario and print a kubeconfig path for kubectl
+  --quiet             print only step results and the summary
+  --log-level L       also print the service's own JSON logs at this level (debug, info, warn, error)
+  -h, --help          this help
+`;
+
+interface DemoArgs {
+  clouds: DemoCloud[];
+  keepRunning: boolean;
+  quiet: boolean;
+  logLevel?: string;
+}
+
+function parse(argv: string[]): DemoArgs | 'help' {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: { cloud: { type: 'string', multiple: true }, 'keep-running': { type: 'boolean' }, quiet: { type: 'boolean' }, 'log-level': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  if (values.help) return 'help';
+  const clouds = (values.cloud ?? []).map((c) => {
+    if (!(DemoClouds as readonly string[]).includes(c)) throw new UsageError(`--cloud ${JSON.stringify(c)} is not supported by the demo; accepted: ${DemoClouds.join(', ')}`);
+    return c as DemoCloud;
+  });
+  return { clouds: clouds.length > 0 ? [...new Set(clouds)] : [...DemoClouds], keepRunning: Boolean(values['keep-running']), quiet: Boolean(values.quiet), ...(values['log-level'] ? { logLevel: values['log-level'] } : {}) };
+}
+
+function untilSignal(): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      process.off('SIGINT', done);
+      process.off('SIGTERM', done);
+      resolve();
+    };
+    process.once('SIGINT', done);
+    process.once('SIGTERM', done);
+  });
+}
+
+export const demoCommand: Command = async (argv, io) => {
+  const args = parse(argv);
+  if (args === 'help') {
+    io.stdout(HELP);
+    return 0;
+  }
+  const clock = new SystemClock();
+  const level = args.logLevel ? parseLogLevel(args.logLevel) : 'error';
+  const logger = createLogger({ clock, level, sink: (line) => io.stderr(`${line}\n`) });
+  const { summary } = await runDemo({
+    clouds: args.clouds,
+    clock,
+    logger,
+    controllers: defaultControllers,
+    write: io.stdout,
+    quiet: args.quiet,
+    interactive: Boolean(process.stdout.isTTY) && !args.quiet,
+    ...(args.keepRunning ? { keepRunning: { until: untilSignal() } } : {}),
+  });
+  if (!summary.ok) {
+    const failed = summary.steps.find((s) => s.status === 'failed');
+    io.stderr(`error: demo step ${failed?.id ?? '?'} failed: ${failed?.detail ?? 'unknown'}\n`);
+    return 1;
+  }
+  return 0;
+};

@@ -1,0 +1,88 @@
+/**
+ * `karpenter-eu run`: the service (webhooks + extender + metrics on every replica, controllers while leading)
+ * against the cluster of KUBECONFIG or the in-cluster configuration. SIGTERM/SIGINT shut it down gracefully.
+ */
+import { randomBytes } from 'node:crypto';
+import { KubeConfig } from '@kubernetes/client-node';
+import { defaultControllers } from '../../operator/default-controllers.js';
+import { startOperator } from '../../operator/operator.js';
+import { type OperatorConfig, optionsHelp, parseOperatorOptions } from '../../operator/options.js';
+import { SystemClock } from '../../util/clock.js';
+import { createLogger } from '../../util/logger.js';
+import { type Command, UsageError } from '../errors.js';
+
+const HELP = `usage: karpenter-eu run [options]
+
+Runs the autoscaler: admission webhooks (HTTPS), scheduler extender and metrics on every replica, and the
+controllers on the replica holding the leader-election Lease. Each option can also be set by the
+environment variable in brackets; cloud accounts come from OVH_*, SCW_* and OSC_* variables.
+
+options:
+${optionsHelp()}
+`;
+
+function parse(argv: string[], env: Readonly<Record<string, string | undefined>>): OperatorConfig {
+  try {
+    return parseOperatorOptions(argv, env);
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+function kubeConfigFor(config: OperatorConfig): KubeConfig {
+  const kubeConfig = new KubeConfig();
+  if (config.kubeconfigPath) kubeConfig.loadFromFile(config.kubeconfigPath);
+  else kubeConfig.loadFromCluster();
+  return kubeConfig;
+}
+
+/** Resolves on the first SIGTERM or SIGINT; the returned function removes the handlers. */
+function onTerminationSignal(handler: (signal: string) => void): () => void {
+  const listener = (signal: NodeJS.Signals): void => handler(signal);
+  process.once('SIGTERM', listener);
+  process.once('SIGINT', listener);
+  return () => {
+    process.off('SIGTERM', listener);
+    process.off('SIGINT', listener);
+  };
+}
+
+export const runCommand: Command = async (argv, io) => {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    io.stdout(HELP);
+    return 0;
+  }
+  const parsed = parse(argv, io.env);
+  // Two processes of one pod (a restart racing its predecessor) must never share a lease identity.
+  const config: OperatorConfig = { ...parsed, leaderElection: { ...parsed.leaderElection, identity: `${parsed.leaderElection.identity}_${randomBytes(4).toString('hex')}` } };
+  const clock = new SystemClock();
+  const logger = createLogger({ clock, level: config.logLevel, sink: (line) => io.stdout(`${line}\n`), fields: { component: 'karpenter-eu' } });
+  const starting = new AbortController();
+  let stop: (() => Promise<void>) | undefined;
+  // Installed before the start: a SIGTERM while the caches sync must still shut down cleanly.
+  const removeHandlers = onTerminationSignal((signal) => {
+    logger.info('received signal, shutting down', { signal });
+    starting.abort(new Error(`received ${signal}`));
+    void stop?.();
+  });
+  try {
+    const operator = await startOperator({ config, kubeConfig: kubeConfigFor(config), clock, logger, controllers: defaultControllers, signal: starting.signal });
+    stop = operator.stop;
+    logger.info('serving', { webhook: operator.webhookUrl, extender: operator.extenderUrl, metrics: operator.metricsUrl, identity: config.leaderElection.identity });
+    if (starting.signal.aborted) await operator.stop();
+    try {
+      await operator.done;
+      return 0;
+    } catch (error) {
+      logger.error('operator stopped', { error });
+      return 1;
+    } finally {
+      await operator.stop();
+    }
+  } catch (error) {
+    if (starting.signal.aborted) return 0;
+    throw error;
+  } finally {
+    removeHandlers();
+  }
+};

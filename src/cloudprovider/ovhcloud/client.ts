@@ -1,0 +1,133 @@
+/**
+ * The only file importing the `ovh` SDK (2.0.3, CommonJS, HTTPS only): a narrow promise API over
+ * `requestPromised` implementing the `OvhApi` port. The endpoint is configurable (`endpoint: 'ovh-eu'`, or
+ * `host` + `port` for an emulator), so the same code runs against MKS and against the loopback emulator
+ * with only credentials and endpoint changed. The SDK has no CA option: a private CA is trusted through
+ * `https.globalAgent.options.ca` by whoever starts the process (tests, the demo).
+ *
+ * Every rejection is mapped to a core error class (`errors.ts`); a call that gets no answer within
+ * `timeoutMs` becomes a TransientCloudError (the SDK's own socket timeout is unreliable).
+ */
+import { createRequire } from 'node:module';
+import type { OvhApi, OvhCluster, OvhFlavor, OvhKubeTarget, OvhNode, OvhNodePool, OvhPoolCreation, OvhPoolUpdate } from './api.js';
+import { failureOf, toCloudError } from './errors.js';
+import { parseOrderCatalog } from './prices.js';
+
+export interface OvhCredentials {
+  applicationKey: string;
+  applicationSecret: string;
+  consumerKey: string;
+}
+
+export interface OvhClientSettings extends OvhCredentials {
+  /**
+   * An `ovh` endpoint name (`ovh-eu`, `ovh-ca`, `ovh-us`) or an `https://host[:port]` API URL (an emulator
+   * on loopback; the path is the SDK's `/1.0`); default `ovh-eu`. Ignored when `host` is set.
+   */
+  endpoint?: string;
+  /** A host to call instead of the endpoint's (an emulator: `127.0.0.1`). */
+  host?: string;
+  port?: number;
+  /** Per-call deadline; default 30 s. */
+  timeoutMs?: number;
+}
+
+export const DefaultOvhEndpoint = 'ovh-eu';
+const DefaultTimeoutMs = 30_000;
+
+interface OvhSdkClient {
+  requestPromised(method: string, path: string, params?: Record<string, unknown>): Promise<unknown>;
+}
+
+type OvhSdkFactory = (params: Record<string, unknown>) => OvhSdkClient;
+
+const require = createRequire(import.meta.url);
+
+/** The SDK's constructor parameters for these settings. */
+export function ovhSdkParams(settings: OvhClientSettings): Record<string, unknown> {
+  const params: Record<string, unknown> = { appKey: settings.applicationKey, appSecret: settings.applicationSecret, consumerKey: settings.consumerKey };
+  // `endpoint` overwrites `host` inside the SDK, so an explicit host is passed without it.
+  if (settings.host) return { ...params, host: settings.host, ...(settings.port ? { port: settings.port } : {}) };
+  const endpoint = settings.endpoint ?? DefaultOvhEndpoint;
+  if (endpoint.startsWith('https://')) {
+    const url = new URL(endpoint);
+    return { ...params, host: url.hostname, ...(url.port ? { port: Number(url.port) } : {}) };
+  }
+  return { ...params, endpoint };
+}
+
+function kube(target: OvhKubeTarget): string {
+  return `/cloud/project/${encodeURIComponent(target.serviceName)}/kube/${encodeURIComponent(target.kubeId)}`;
+}
+
+class OvhSdkApi implements OvhApi {
+  constructor(
+    private readonly sdk: OvhSdkClient,
+    private readonly timeoutMs: number,
+  ) {}
+
+  private async call<T>(operation: string, method: string, path: string, params?: Record<string, unknown>): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject({ error: new Error(`no answer within ${this.timeoutMs} ms`) }), this.timeoutMs);
+    });
+    try {
+      return (await Promise.race([this.sdk.requestPromised(method, path, params), deadline])) as T;
+    } catch (rejection) {
+      throw toCloudError(failureOf(rejection), operation);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  getCluster(target: OvhKubeTarget): Promise<OvhCluster> {
+    return this.call(`reading mks cluster ${target.kubeId}`, 'GET', kube(target));
+  }
+
+  listCapabilityFlavors(serviceName: string, region: string): Promise<OvhFlavor[]> {
+    return this.call(`listing mks flavors of ${region}`, 'GET', `/cloud/project/${encodeURIComponent(serviceName)}/capabilities/kube/flavors`, { region });
+  }
+
+  async listPrices(subsidiary: string): Promise<ReadonlyMap<string, { hourly?: number; monthly?: number }>> {
+    const body = await this.call<unknown>('reading the public order catalog', 'GET', '/order/catalog/public/cloud', { ovhSubsidiary: subsidiary });
+    return parseOrderCatalog(body);
+  }
+
+  listNodePools(target: OvhKubeTarget): Promise<OvhNodePool[]> {
+    return this.call(`listing node pools of cluster ${target.kubeId}`, 'GET', `${kube(target)}/nodepool`);
+  }
+
+  getNodePool(target: OvhKubeTarget, poolId: string): Promise<OvhNodePool> {
+    return this.call(`reading node pool ${poolId}`, 'GET', `${kube(target)}/nodepool/${encodeURIComponent(poolId)}`);
+  }
+
+  createNodePool(target: OvhKubeTarget, body: OvhPoolCreation): Promise<OvhNodePool> {
+    return this.call(`creating node pool ${body.name}`, 'POST', `${kube(target)}/nodepool`, { ...body });
+  }
+
+  async updateNodePool(target: OvhKubeTarget, poolId: string, body: OvhPoolUpdate): Promise<void> {
+    await this.call(`updating node pool ${poolId}`, 'PUT', `${kube(target)}/nodepool/${encodeURIComponent(poolId)}`, { ...body });
+  }
+
+  async deleteNodePool(target: OvhKubeTarget, poolId: string): Promise<void> {
+    await this.call(`deleting node pool ${poolId}`, 'DELETE', `${kube(target)}/nodepool/${encodeURIComponent(poolId)}`);
+  }
+
+  listPoolNodes(target: OvhKubeTarget, poolId: string): Promise<OvhNode[]> {
+    return this.call(`listing nodes of node pool ${poolId}`, 'GET', `${kube(target)}/nodepool/${encodeURIComponent(poolId)}/nodes`);
+  }
+
+  listNodes(target: OvhKubeTarget): Promise<OvhNode[]> {
+    return this.call(`listing nodes of cluster ${target.kubeId}`, 'GET', `${kube(target)}/node`);
+  }
+
+  async deleteNode(target: OvhKubeTarget, nodeId: string): Promise<void> {
+    await this.call(`deleting node ${nodeId}`, 'DELETE', `${kube(target)}/node/${encodeURIComponent(nodeId)}`);
+  }
+}
+
+/** An `OvhApi` over the `ovh` SDK with these credentials and endpoint. */
+export function createOvhClient(settings: OvhClientSettings): OvhApi {
+  const factory = require('ovh') as OvhSdkFactory;
+  return new OvhSdkApi(factory(ovhSdkParams(settings)), settings.timeoutMs ?? DefaultTimeoutMs);
+}

@@ -1,0 +1,144 @@
+/**
+ * The disruption loop (upstream pkg/controllers/disruption): every `pollIntervalMs` on the Clock, once state is
+ * synced, delete expired NodeClaims (forceful, outside budgets), then try the methods in order — drift,
+ * emptiness, multi-node, single-node consolidation — and let the first command found act: wait the validation
+ * delay, rebuild the input, re-check candidates, budgets and the simulation, then execute it in the background
+ * (replacements Initialized before candidates are deleted). Every command gets Events and metrics.
+ */
+import { MetricReasons } from '../../metrics/registry.js';
+import type { NodePool } from '../../apis/index.js';
+import type { CloudProvider } from '../../cloudprovider/types.js';
+import { budgetMapping, decide, type Decision, DisruptionReasonsAll, expiredNodeClaims, validateCommand } from '../../domain/disruption/index.js';
+import type { DisruptionInput } from '../../domain/disruption/index.js';
+import { type EventRecorder, ignoreKubeNotFound, type Kube, Resources } from '../../kube/index.js';
+import type { Metrics } from '../../metrics/registry.js';
+import type { ClusterState } from '../../state/index.js';
+import type { Clock } from '../../util/clock.js';
+import { type Logger, silentLogger } from '../../util/logger.js';
+import { AnnotationDeletionReason, type Controller } from '../types.js';
+import { DriftCache } from './drift-cache.js';
+import { publishCommandEvents, publishExpiredEvent } from './events.js';
+import { executeCommand } from './executor.js';
+import { buildDisruptionInput, type InputSources } from './input.js';
+import { metricReason, savingsCounter } from './metrics.js';
+import { PodEventTracker } from './pod-event-tracker.js';
+
+export interface DisruptionOptions {
+  /** Upstream pollingPeriod: 10 s. */
+  pollIntervalMs?: number;
+  /** Upstream commandValidationDelay: 15 s. */
+  validationDelayMs?: number;
+  /** How long replacements may take to become Initialized (upstream's retry duration is clamped to 10 min–1 h). */
+  replacementTimeoutMs?: number;
+  /** How often a NodeClaim's cloud drift is re-checked (upstream 5 min). */
+  driftCheckIntervalMs?: number;
+  maxMultiNodeCandidates?: number;
+  maxSingleNodeSimulations?: number;
+}
+
+export interface DisruptionControllerDeps {
+  kube: Kube;
+  state: ClusterState;
+  cloudProvider: CloudProvider;
+  clock: Clock;
+  logger?: Logger;
+  metrics?: Metrics;
+  recorder?: EventRecorder;
+  options?: DisruptionOptions;
+}
+
+export interface DisruptionController extends Controller {
+  /** One pass of the loop (exposed for tests); resolves once the command, if any, has been started. */
+  reconcile(signal: AbortSignal): Promise<Decision | undefined>;
+  /** Commands started and not yet finished. */
+  inFlight(): number;
+}
+
+const defaults = { pollIntervalMs: 10_000, validationDelayMs: 15_000, replacementTimeoutMs: 10 * 60_000, driftCheckIntervalMs: 5 * 60_000 };
+
+export function createDisruptionController(deps: DisruptionControllerDeps): DisruptionController {
+  const options = { ...defaults, ...deps.options };
+  const logger = (deps.logger ?? silentLogger).child({ controller: 'disruption' });
+  const sources: InputSources = { cloudProvider: deps.cloudProvider, driftCache: new DriftCache(deps.cloudProvider, options.driftCheckIntervalMs, logger), podEvents: new PodEventTracker(), logger };
+  const running = new Set<Promise<void>>();
+  const consolidation = { maxMultiNodeCandidates: options.maxMultiNodeCandidates, maxSingleNodeSimulations: options.maxSingleNodeSimulations };
+
+  const input = (): Promise<DisruptionInput> => buildDisruptionInput(deps.state.snapshot(), sources);
+
+  async function expire(current: DisruptionInput): Promise<void> {
+    const pools = new Map(current.nodePools.map((p) => [p.metadata?.name ?? '', p as NodePool]));
+    const claims = current.nodes.filter((n) => n.nodeClaim).map((n) => ({ nodeClaim: n.nodeClaim as NonNullable<typeof n.nodeClaim>, nodePoolExpireAfter: pools.get(n.nodePool ?? '')?.spec.template.spec.expireAfter }));
+    for (const e of expiredNodeClaims(claims, current.now)) {
+      await deps.kube.patch(Resources.NodeClaim, { name: e.nodeClaim }, { type: 'merge', body: { metadata: { annotations: { [AnnotationDeletionReason]: MetricReasons.expired } } } }).catch(ignoreKubeNotFound);
+      await deps.kube.delete(Resources.NodeClaim, { name: e.nodeClaim }).catch(ignoreKubeNotFound);
+      deps.metrics?.nodeClaimsDisrupted.inc({ reason: MetricReasons.expired, nodepool: e.nodePool ?? '' });
+      logger.info('deleting expired NodeClaim', { nodeClaim: e.nodeClaim, expiredAt: new Date(e.expiredAt).toISOString() });
+      void publishExpiredEvent(deps.recorder, e.nodeClaim);
+    }
+  }
+
+  function recordBudgets(current: DisruptionInput): void {
+    for (const reason of DisruptionReasonsAll) {
+      const mapping = budgetMapping(current, reason);
+      for (const error of mapping.errors) logger.warn('disruption budget fails closed', { reason, error });
+      for (const [pool, allowed] of mapping.allowed) deps.metrics?.nodePoolsAllowedDisruptions.set({ nodepool: pool, reason: reason.toLowerCase() }, allowed);
+    }
+  }
+
+  function start(decision: Decision, signal: AbortSignal): void {
+    const { command } = decision;
+    const labels = { decision: command.decision, reason: metricReason(command.reason), consolidation_type: command.consolidationType };
+    deps.metrics?.disruptionDecisions.inc(labels);
+    for (const pool of command.nodePools) deps.metrics?.nodeClaimsDisrupted.inc({ reason: labels.reason, nodepool: pool }, command.candidates.length);
+    void publishCommandEvents(deps.recorder, command);
+    logger.info('disrupting', { method: decision.method, ...labels, candidates: command.candidates, replacements: command.replacements.map((r) => r.instanceType), pricePerHourBefore: command.pricePerHourBefore, pricePerHourAfter: command.pricePerHourAfter });
+    const job = executeCommand({ kube: deps.kube, state: deps.state, clock: deps.clock, logger, replacementTimeoutMs: options.replacementTimeoutMs, pollMs: 1000 }, command, signal)
+      .then(() => {
+        if (deps.metrics) savingsCounter(deps.metrics.registry).inc({ reason: labels.reason, decision: command.decision }, Math.max(0, command.pricePerHourBefore - command.pricePerHourAfter));
+      })
+      .catch((err: unknown) => {
+        if (signal.aborted) return;
+        deps.metrics?.disruptionQueueFailures.inc(labels);
+        logger.warn('disruption command failed', { error: err });
+      })
+      .finally(() => running.delete(job));
+    running.add(job);
+  }
+
+  async function reconcile(signal: AbortSignal): Promise<Decision | undefined> {
+    if (!deps.state.synced()) return undefined;
+    const current = await input();
+    await expire(current);
+    recordBudgets(current);
+    const began = performance.now();
+    const decision = decide(current, consolidation);
+    deps.metrics?.disruptionEvaluationDuration.observe({ method: decision?.method ?? 'none', consolidation_type: decision?.command.consolidationType ?? '' }, (performance.now() - began) / 1000);
+    if (!decision) return undefined;
+    await deps.clock.sleep(options.validationDelayMs, signal);
+    const validation = validateCommand(decision.command, await input());
+    if (!validation.valid) {
+      logger.info('abandoning disruption command after validation', { candidates: decision.command.candidates, why: validation.reason });
+      return undefined;
+    }
+    start(decision, signal);
+    return decision;
+  }
+
+  return {
+    name: 'disruption',
+    reconcile,
+    inFlight: () => running.size,
+    async start(signal: AbortSignal): Promise<void> {
+      while (!signal.aborted) {
+        try {
+          await reconcile(signal);
+        } catch (err) {
+          if (signal.aborted) break;
+          logger.error('disruption pass failed', { error: err });
+        }
+        await deps.clock.sleep(options.pollIntervalMs, signal).catch(() => undefined);
+      }
+      await Promise.allSettled([...running]);
+    },
+  };
+}

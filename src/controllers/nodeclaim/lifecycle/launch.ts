@@ -1,0 +1,116 @@
+/**
+ * Launch (Karpenter's lifecycle `launch.go`): CloudProvider.create exactly once per NodeClaim. Before the
+ * first create the NodeClaim is annotated with the intent; a NodeClaim carrying that annotation (a restart,
+ * or a status write that failed after create) is first looked up in the cloud by providerID or by name, so
+ * a restart mid-launch adopts the instance instead of launching a second one.
+ * Insufficient capacity marks the offering unavailable and deletes the NodeClaim so its pods are re-planned
+ * onto the next cheapest offering; other failures are retried with backoff and shown as Events.
+ */
+import { type NodeClaim } from '../../../apis/index.js';
+import { findInChain, InsufficientCapacityError, isNodeClaimNotFoundError } from '../../../cloudprovider/errors.js';
+import type { CloudNodeClaim, CloudProvider } from '../../../cloudprovider/types.js';
+import type { UnavailableOfferings } from '../../../cloudprovider/unavailable-offerings.js';
+import { ConditionLaunched } from '../../../domain/provisioning/index.js';
+import { formatResourceList } from '../../../domain/quantity/index.js';
+import type { EventRecorder } from '../../../kube/events.js';
+import { Resources } from '../../../kube/resources.js';
+import type { Kube } from '../../../kube/types.js';
+import type { Clock } from '../../../util/clock.js';
+import type { Logger } from '../../../util/logger.js';
+import { MetricReasons } from '../../../metrics/registry.js';
+import { deleteWithReason, nodeClaimRef, patchStatus } from './claim-writes.js';
+
+/** Written before the first create: "a create may have happened; look in the cloud before creating". */
+export const AnnotationLaunchRequested = 'karpenter-eu.io/launch-requested';
+
+/** Deletion reason of a NodeClaim whose every offering was out of stock. */
+export const ReasonInsufficientCapacity = MetricReasons.insufficientCapacity;
+
+export interface LaunchDeps {
+  kube: Kube;
+  cloudProvider: CloudProvider;
+  clock: Clock;
+  logger: Logger;
+  events?: EventRecorder;
+  unavailableOfferings?: UnavailableOfferings;
+  /** A NodeClaim was deleted for lack of capacity: its pods need a new plan. */
+  onCapacityShortage?: () => void;
+}
+
+export type LaunchOutcome = { kind: 'launched'; claim: NodeClaim; adopted: boolean } | { kind: 'deleted' } | { kind: 'failed'; error: Error };
+
+export async function launch(deps: LaunchDeps, claim: NodeClaim): Promise<LaunchOutcome> {
+  const name = claim.metadata?.name ?? '';
+  let instance: CloudNodeClaim | undefined;
+  let adopted = false;
+  try {
+    if (claim.metadata?.annotations?.[AnnotationLaunchRequested] !== undefined || claim.status?.providerID) {
+      instance = await findLaunched(deps.cloudProvider, claim);
+      adopted = instance !== undefined;
+    } else {
+      await markLaunchRequested(deps, claim);
+    }
+    instance ??= await deps.cloudProvider.create(claim);
+  } catch (error) {
+    return launchFailed(deps, claim, error as Error);
+  }
+  if (adopted) deps.logger.info('adopted instance launched before', { nodeclaim: name, providerID: instance.providerID });
+  const launched = await recordLaunch(deps, claim, instance);
+  void deps.events?.publish({ involvedObject: nodeClaimRef(claim), type: 'Normal', reason: 'Launched', message: `Status condition transitioned, Type: Launched, Status: True, instance ${instance.providerID} (${instance.instanceType} in ${instance.zone})` });
+  return { kind: 'launched', claim: launched, adopted };
+}
+
+/** The instance launched for this NodeClaim, if any: by providerID, else by name in the cloud's list. */
+async function findLaunched(cloud: CloudProvider, claim: NodeClaim): Promise<CloudNodeClaim | undefined> {
+  const providerID = claim.status?.providerID;
+  if (providerID) {
+    try {
+      return await cloud.get(providerID);
+    } catch (error) {
+      if (!isNodeClaimNotFoundError(error)) throw error;
+    }
+  }
+  const name = claim.metadata?.name;
+  // A failing list throws: never create blind when the cloud cannot say whether an instance exists.
+  return (await cloud.list()).find((i) => i.nodeClaimName === name && !i.terminating);
+}
+
+async function markLaunchRequested(deps: LaunchDeps, claim: NodeClaim): Promise<void> {
+  const annotations = { [AnnotationLaunchRequested]: new Date(deps.clock.now()).toISOString() };
+  await deps.kube.patch(Resources.NodeClaim, { name: claim.metadata?.name ?? '' }, { type: 'merge', body: { metadata: { annotations } } });
+}
+
+async function recordLaunch(deps: LaunchDeps, claim: NodeClaim, instance: CloudNodeClaim): Promise<NodeClaim> {
+  const key = { name: claim.metadata?.name ?? '' };
+  // Labels first: once Launched is True, registration copies the NodeClaim's labels to the Node.
+  await deps.kube.patch(Resources.NodeClaim, key, { type: 'merge', body: { metadata: { labels: { ...instance.labels } } } });
+  return patchStatus(
+    deps.kube,
+    claim,
+    deps.clock.now(),
+    {
+      providerID: instance.providerID,
+      capacity: formatResourceList(instance.capacity),
+      allocatable: formatResourceList(instance.allocatable),
+      ...(instance.imageID ? { imageID: instance.imageID } : {}),
+    },
+    [{ type: ConditionLaunched, status: 'True', reason: 'Launched', message: '' }],
+  );
+}
+
+async function launchFailed(deps: LaunchDeps, claim: NodeClaim, error: Error): Promise<LaunchOutcome> {
+  const name = claim.metadata?.name ?? '';
+  const ice = findInChain(error, InsufficientCapacityError);
+  if (ice) {
+    deps.unavailableOfferings?.markFromError(ice);
+    deps.logger.warn('insufficient capacity; deleting nodeclaim so its pods are re-planned', { nodeclaim: name, error: ice.message });
+    void deps.events?.publish({ involvedObject: nodeClaimRef(claim), type: 'Warning', reason: 'InsufficientCapacityError', message: `NodeClaim ${name} event: ${ice.message}` });
+    await deleteWithReason(deps.kube, deps.events, claim, ReasonInsufficientCapacity, ice.message);
+    deps.onCapacityShortage?.();
+    return { kind: 'deleted' };
+  }
+  deps.logger.warn('launching nodeclaim failed; retrying', { nodeclaim: name, error });
+  void deps.events?.publish({ involvedObject: nodeClaimRef(claim), type: 'Warning', reason: 'LaunchFailed', message: `launching nodeclaim: ${error.message}` });
+  await patchStatus(deps.kube, claim, deps.clock.now(), {}, [{ type: ConditionLaunched, status: 'False', reason: 'LaunchFailed', message: error.message.slice(0, 1000) }]).catch(() => undefined);
+  return { kind: 'failed', error };
+}

@@ -1,0 +1,17 @@
+export * from './types.js';
+export * from './duration.js';
+export * from './cron.js';
+export * from './budgets.js';
+export * from './budget-mapping.js';
+export * from './pod-facts.js';
+export * from './candidates.js';
+export * from './simulate.js';
+export * from './consolidation.js';
+export * from './emptiness.js';
+export * from './drift.js';
+export * from './expiration.js';
+export * from './nodepool-hash.js';
+export * from './methods.js';
+export { priceOf } from './command.js';
+export { byDisruptionOrder, interleaveByNodePool } from './order.js';
+export * from './validate.js';

@@ -1,0 +1,3 @@
+export * from './drain-plan.js';
+export * from './termination-facts.js';
+export * from './garbage-collection.js';

@@ -1,0 +1,37 @@
+/**
+ * NodeClassResolver backed by the informer cache (NodeClasses) and the API (credentials Secrets, read on
+ * demand: the service does not watch every Secret of the cluster).
+ */
+import type { V1Secret } from '@kubernetes/client-node';
+import { NodeClassNotReadyError } from '../cloudprovider/errors.js';
+import type { NodeClassResolver, SecretReference } from '../cloudprovider/types.js';
+import { isKubeNotFound } from '../kube/errors.js';
+import { Resources } from '../kube/resources.js';
+import type { Kube } from '../kube/types.js';
+import type { ClusterState } from '../state/cluster-state.js';
+
+export function stateNodeClassResolver<T>(state: ClusterState, kube: Kube, kind: string): NodeClassResolver<T> {
+  return {
+    getNodeClass(name: string): Promise<T> {
+      const entry = state.nodeClass(kind, name);
+      const deleting = (entry?.object.metadata as { deletionTimestamp?: string } | undefined)?.deletionTimestamp;
+      if (!entry) return Promise.reject(new NodeClassNotReadyError(`getting ${kind} ${JSON.stringify(name)}: it does not exist`));
+      if (deleting) return Promise.reject(new NodeClassNotReadyError(`getting ${kind} ${JSON.stringify(name)}: it is being deleted`));
+      return Promise.resolve(entry.object as T);
+    },
+    async getSecretData(ref: SecretReference): Promise<Readonly<Record<string, string>>> {
+      let secret: V1Secret;
+      try {
+        secret = await kube.get<V1Secret>(Resources.Secret, { namespace: ref.namespace, name: ref.name });
+      } catch (error) {
+        const what = `reading secret ${ref.namespace}/${ref.name}`;
+        if (isKubeNotFound(error)) throw new NodeClassNotReadyError(`${what}: it does not exist`, { cause: error });
+        throw new NodeClassNotReadyError(`${what}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      }
+      const decoded: Record<string, string> = {};
+      for (const [key, value] of Object.entries(secret.data ?? {})) decoded[key] = Buffer.from(value, 'base64').toString('utf8');
+      for (const [key, value] of Object.entries(secret.stringData ?? {})) decoded[key] = value;
+      return decoded;
+    },
+  };
+}

@@ -1,0 +1,206 @@
+/**
+ * The composition root of `karpenter-eu run`: builds every part from the configuration (nothing is created
+ * at import time), serves the webhooks, the extender and the metrics on every replica, waits for the
+ * informers to sync, and runs the controllers only while leading. `stop()` is the graceful shutdown:
+ * controllers stop, the lease is released, servers close, informers stop.
+ */
+import type { KubeConfig } from '@kubernetes/client-node';
+import { Registry } from 'prom-client';
+import type { CloudName } from '../apis/v1/labels.js';
+import { loadCatalog } from '../catalog/index.js';
+import type { CatalogFile } from '../catalog/types.js';
+import type { CloudProvider } from '../cloudprovider/types.js';
+import { UnavailableOfferings } from '../cloudprovider/unavailable-offerings.js';
+import type { Controller } from '../controllers/types.js';
+import { createKube } from '../kube/client.js';
+import { EventRecorder } from '../kube/events.js';
+import type { Kube } from '../kube/types.js';
+import { createMetrics, type Metrics } from '../metrics/registry.js';
+import { ClusterState } from '../state/cluster-state.js';
+import { createClusterStateInformers, type ClusterStateInformers } from '../state/informers.js';
+import type { Clock } from '../util/clock.js';
+import type { Logger } from '../util/logger.js';
+import { createAdmissionServer, type RunningAdmissionServer } from '../../webhooks/admission/index.js';
+import { createExtenderServer, type RunningExtenderServer } from '../../webhooks/extender/index.js';
+import { loadCertificate, type TlsMaterial } from '../../webhooks/shared/certificate-source.js';
+import { stateAdmissionContext } from './admission-context.js';
+import { buildCloudProvider, type CloudProviderFactories, defaultCloudProviderFactories } from './cloud-providers.js';
+import { type ControllerDeps, type ControllerPlugin, runControllers } from './controllers.js';
+import { clusterStateExtenderView } from './extender-view.js';
+import { type Leadership, startLeadership } from './leadership.js';
+import { type RunningMetricsServer, startMetricsServer } from './metrics-server.js';
+import type { OperatorConfig } from './options.js';
+import { CatalogPriceBook } from './price-book.js';
+import { type ControllerSignals, createControllerSignals } from './relay.js';
+
+export interface OperatorOptions {
+  config: OperatorConfig;
+  kubeConfig: KubeConfig;
+  clock: Clock;
+  logger: Logger;
+  /** The controllers to run while leading, in start order. */
+  controllers: readonly ControllerPlugin[];
+  /** Builders of each cloud's provider from its settings (default: Scaleway and Outscale). */
+  cloudProviderFactories?: CloudProviderFactories;
+  /** Replaces the providers built from `config.clouds` (tests with the fake provider). */
+  cloudProvider?: CloudProvider;
+  /** Serving certificate given in memory instead of `config.webhook.tls` files (demo, tests). */
+  webhookTls?: TlsMaterial;
+  /** Aborts the start (a SIGTERM while the caches are still syncing): servers close, the start rejects. */
+  signal?: AbortSignal;
+}
+
+export interface RunningOperator {
+  webhookUrl: string;
+  extenderUrl: string;
+  metricsUrl: string;
+  kube: Kube;
+  state: ClusterState;
+  cloudProvider: CloudProvider;
+  metrics: Metrics;
+  isLeading(): boolean;
+  /** Settles when the operator ended by itself: rejects when the lease was lost or a controller failed. */
+  readonly done: Promise<void>;
+  stop(): Promise<void>;
+}
+
+interface Servers {
+  webhook: RunningAdmissionServer;
+  extender: RunningExtenderServer;
+  metrics: RunningMetricsServer;
+}
+
+const catalogClouds: readonly CloudName[] = ['ovhcloud', 'scaleway', 'outscale'];
+
+function loadCatalogs(): Partial<Record<CloudName, CatalogFile>> {
+  return Object.fromEntries(catalogClouds.map((cloud) => [cloud, loadCatalog(cloud)]));
+}
+
+interface Core {
+  registry: Registry;
+  metrics: Metrics;
+  kube: Kube;
+  state: ClusterState;
+  informers: ClusterStateInformers;
+  recorder: EventRecorder;
+  cloudProvider: CloudProvider;
+  unavailableOfferings: UnavailableOfferings;
+  signals: ControllerSignals;
+}
+
+function buildCore(options: OperatorOptions, logger: Logger): Core {
+  const { config, clock } = options;
+  const registry = new Registry();
+  const metrics = createMetrics(registry);
+  const kube = createKube(options.kubeConfig);
+  const state = new ClusterState({ clock, nominationWindowMs: 2 * config.batch.maxMs });
+  const informers = createClusterStateInformers({
+    kubeConfig: options.kubeConfig,
+    kube,
+    clock,
+    state,
+    logger: logger.child({ component: 'informers' }),
+  });
+  const recorder = new EventRecorder({ kube, clock, component: 'karpenter', instance: config.leaderElection.identity, logger });
+  const unavailableOfferings = new UnavailableOfferings({ clock });
+  const cloudProvider =
+    options.cloudProvider ??
+    buildCloudProvider(config.clouds, { clusterName: config.clusterName, kube, state, clock, registry, unavailableOfferings }, options.cloudProviderFactories ?? defaultCloudProviderFactories);
+  return { registry, metrics, kube, state, informers, recorder, cloudProvider, unavailableOfferings, signals: createControllerSignals() };
+}
+
+async function startServers(options: OperatorOptions, core: Core, logger: Logger): Promise<Servers> {
+  const { config } = options;
+  const catalogs = loadCatalogs();
+  const onError = (error: unknown): void => logger.error('serving request', { error });
+  const webhook = await createAdmissionServer({
+    tls: options.webhookTls ?? config.webhook.tls,
+    contextProvider: stateAdmissionContext({
+      state: core.state,
+      catalogs,
+      defaults: { gpuTaint: true, globalCredentials: { ovhcloud: Boolean(config.clouds.ovhcloud), scaleway: Boolean(config.clouds.scaleway), outscale: Boolean(config.clouds.outscale) } },
+    }),
+    onError,
+  }).listen(config.webhook.port, config.bindAddress);
+  const extenderTls = config.extender.tls ? loadCertificate(config.extender.tls) : undefined;
+  const extender = await createExtenderServer({
+    view: clusterStateExtenderView(core.state, new CatalogPriceBook(catalogs)),
+    onNeedsCapacity: (podKey) => core.signals.needsCapacity.emit(podKey),
+    ...(extenderTls ? { tls: extenderTls } : {}),
+    onError,
+  }).listen(config.extender.port, config.bindAddress);
+  const metrics = await startMetricsServer(
+    { registry: core.registry, notReadyReason: () => (core.state.synced() ? undefined : 'informer caches not synced'), onError },
+    config.metrics.port,
+    config.bindAddress,
+  );
+  return { webhook, extender, metrics };
+}
+
+async function closeServers(servers: Partial<Servers>): Promise<void> {
+  await Promise.allSettled([servers.webhook?.close(), servers.extender?.close(), servers.metrics?.close()]);
+}
+
+function controllerDeps(options: OperatorOptions, core: Core, logger: Logger): ControllerDeps {
+  return {
+    config: options.config,
+    kube: core.kube,
+    kubeConfig: options.kubeConfig,
+    state: core.state,
+    cloudProvider: core.cloudProvider,
+    clock: options.clock,
+    logger,
+    metrics: core.metrics,
+    recorder: core.recorder,
+    unavailableOfferings: core.unavailableOfferings,
+    signals: core.signals,
+  };
+}
+
+export async function startOperator(options: OperatorOptions): Promise<RunningOperator> {
+  const logger = options.logger;
+  const core = buildCore(options, logger);
+  const servers = await startServers(options, core, logger);
+  try {
+    await core.informers.start();
+    await core.informers.waitForSync(options.signal);
+  } catch (error) {
+    await Promise.allSettled([core.informers.stop(), closeServers(servers)]);
+    throw error;
+  }
+  core.metrics.clusterStateSynced.set(1);
+  logger.info('caches synced', { ...core.state.counts() });
+  const deps = controllerDeps(options, core, logger);
+  const leadership: Leadership = startLeadership({
+    config: options.config.leaderElection,
+    kube: core.kube,
+    clock: options.clock,
+    logger,
+    lead: (signal) => {
+      // Built per term: a new term starts from fresh controller state.
+      const controllers: Controller[] = options.controllers.map((plugin) => plugin.create(deps));
+      return runControllers(controllers, signal, logger);
+    },
+  });
+  let stopped: Promise<void> | undefined;
+  const stop = (): Promise<void> =>
+    (stopped ??= (async () => {
+      logger.info('shutting down');
+      await leadership.stop();
+      await closeServers(servers);
+      await core.informers.stop();
+      logger.info('shut down');
+    })());
+  return {
+    webhookUrl: servers.webhook.url,
+    extenderUrl: servers.extender.url,
+    metricsUrl: servers.metrics.url,
+    kube: core.kube,
+    state: core.state,
+    cloudProvider: core.cloudProvider,
+    metrics: core.metrics,
+    isLeading: () => leadership.isLeading(),
+    done: leadership.done,
+    stop,
+  };
+}

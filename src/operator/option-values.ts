@@ -1,0 +1,83 @@
+/**
+ * Parsers for single option values (durations, ports, booleans), each naming the flag or env variable the
+ * value came from so a bad setting is fixed from the message alone.
+ */
+
+/** Where a value came from: `--batch-idle-duration` or `BATCH_IDLE_DURATION`. */
+export type OptionSource = string;
+
+export class InvalidOptionError extends Error {
+  constructor(
+    readonly source: OptionSource,
+    readonly value: string,
+    readonly accepted: string,
+  ) {
+    super(`parsing options: ${source} is ${JSON.stringify(value)}; accepted: ${accepted}`);
+    this.name = 'InvalidOptionError';
+  }
+}
+
+const durationUnits: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+const durationPart = /(\d+(?:\.\d+)?)(ms|s|m|h)/gy;
+
+/** Go duration strings as Karpenter's flags take them: `500ms`, `10s`, `1m30s`, `2h`. */
+export function parseDurationMs(source: OptionSource, value: string): number {
+  const accepted = 'a duration such as 500ms, 10s, 1m30s or 2h';
+  const text = value.trim();
+  if (text === '' ) throw new InvalidOptionError(source, value, accepted);
+  if (text === '0') return 0;
+  durationPart.lastIndex = 0;
+  let total = 0;
+  let consumed = 0;
+  for (let match = durationPart.exec(text); match; match = durationPart.exec(text)) {
+    total += Number(match[1]) * (durationUnits[match[2] as string] as number);
+    consumed = durationPart.lastIndex;
+  }
+  if (consumed !== text.length) throw new InvalidOptionError(source, value, accepted);
+  return Math.round(total);
+}
+
+/** A positive duration (a window or an interval of 0 would spin). */
+export function parsePositiveDurationMs(source: OptionSource, value: string): number {
+  const ms = parseDurationMs(source, value);
+  if (ms <= 0) throw new InvalidOptionError(source, value, 'a duration greater than 0, such as 500ms or 10s');
+  return ms;
+}
+
+/** A TCP port; 0 asks the system for a free one (tests and the demo). */
+export function parsePort(source: OptionSource, value: string): number {
+  const port = Number(value.trim());
+  if (!/^\d+$/.test(value.trim()) || port > 65535) throw new InvalidOptionError(source, value, 'a port number from 0 to 65535');
+  return port;
+}
+
+const truthy = new Set(['true', '1', 'yes']);
+const falsy = new Set(['false', '0', 'no']);
+
+export function parseBoolean(source: OptionSource, value: string): boolean {
+  const text = value.trim().toLowerCase();
+  if (truthy.has(text)) return true;
+  if (falsy.has(text)) return false;
+  throw new InvalidOptionError(source, value, 'true or false');
+}
+
+/** An http(s) URL without a trailing slash (the SDKs refuse one). */
+export function parseUrl(source: OptionSource, value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    throw new InvalidOptionError(source, value, 'an http:// or https:// URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new InvalidOptionError(source, value, 'an http:// or https:// URL');
+  return value.trim().replace(/\/+$/, '');
+}
+
+/** A DNS-1123 name (lease name, namespace, cluster name). */
+export function parseName(source: OptionSource, value: string): string {
+  const text = value.trim();
+  if (!/^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/.test(text)) {
+    throw new InvalidOptionError(source, value, 'a lowercase DNS name: a-z, 0-9, "-" and ".", starting and ending with a letter or digit');
+  }
+  return text;
+}

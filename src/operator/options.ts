@@ -1,0 +1,216 @@
+/**
+ * All configuration of `karpenter-eu run`, parsed once at start from flags and environment variables
+ * (a flag wins over its variable, the variable over the default) and validated with errors that name the
+ * flag or variable, the value and what is accepted. `parseOperatorOptions` is pure; `readOperatorOptions`
+ * is the only product code that reads `process.env`.
+ */
+import { LogLevels, type LogLevel } from '../util/logger.js';
+import { type CloudSettings, type Env, parseCloudSettings } from './cloud-settings.js';
+import { InvalidOptionError, parseBoolean, parseName, parsePort, parsePositiveDurationMs } from './option-values.js';
+
+export type { CloudSettings, Env, OutscaleSettings, OvhSettings, ScalewaySettings } from './cloud-settings.js';
+export { IncompleteCloudCredentialsError } from './cloud-settings.js';
+export { InvalidOptionError } from './option-values.js';
+
+export interface TlsFiles {
+  certFile: string;
+  keyFile: string;
+}
+
+export interface OperatorConfig {
+  /** undefined: in-cluster configuration (service account token). */
+  kubeconfigPath?: string;
+  /** Tags every instance; the cloud `list` finds this cluster's instances by it. */
+  clusterName: string;
+  bindAddress: string;
+  webhook: { port: number; tls: TlsFiles };
+  /** HTTPS when `tls` is set, plain HTTP otherwise. */
+  extender: { port: number; tls?: TlsFiles };
+  metrics: { port: number };
+  batch: { idleMs: number; maxMs: number };
+  disruption: { intervalMs: number; validationDelayMs: number; driftCheckIntervalMs: number };
+  garbageCollection: { intervalMs: number };
+  leaderElection: {
+    enabled: boolean;
+    leaseName: string;
+    leaseNamespace: string;
+    leaseDurationMs: number;
+    renewDeadlineMs: number;
+    retryPeriodMs: number;
+    /** The pod name; `run` appends a random suffix so two processes never share an identity. */
+    identity: string;
+  };
+  logLevel: LogLevel;
+  clouds: CloudSettings;
+}
+
+export class UnknownOptionError extends Error {
+  constructor(readonly flag: string) {
+    super(`parsing options: unknown flag ${flag}; accepted: ${optionTable.map((o) => `--${o.flag}`).join(', ')}`);
+    this.name = 'UnknownOptionError';
+  }
+}
+
+type Kind = 'string' | 'boolean';
+
+interface OptionSpec {
+  flag: string;
+  env?: string;
+  kind: Kind;
+  default?: string;
+  help: string;
+}
+
+/** Every option `run` takes; the help text is generated from this table. */
+export const optionTable: readonly OptionSpec[] = [
+  { flag: 'kubeconfig', env: 'KUBECONFIG', kind: 'string', help: 'kubeconfig file; in-cluster configuration when unset' },
+  { flag: 'cluster-name', env: 'CLUSTER_NAME', kind: 'string', default: 'karpenter-eu', help: 'tag put on every instance; list() finds the cluster\'s instances by it' },
+  { flag: 'bind-address', env: 'BIND_ADDRESS', kind: 'string', default: '0.0.0.0', help: 'address the three servers listen on' },
+  { flag: 'webhook-port', env: 'WEBHOOK_PORT', kind: 'string', default: '8443', help: 'admission webhook HTTPS port' },
+  { flag: 'webhook-cert-file', env: 'WEBHOOK_CERT_FILE', kind: 'string', default: '/etc/karpenter-eu/tls/tls.crt', help: 'webhook serving certificate (PEM, reloaded on change)' },
+  { flag: 'webhook-key-file', env: 'WEBHOOK_KEY_FILE', kind: 'string', default: '/etc/karpenter-eu/tls/tls.key', help: 'webhook serving key (PEM)' },
+  { flag: 'extender-port', env: 'EXTENDER_PORT', kind: 'string', default: '8444', help: 'scheduler extender port' },
+  { flag: 'extender-cert-file', env: 'EXTENDER_CERT_FILE', kind: 'string', help: 'extender serving certificate; plain HTTP when unset' },
+  { flag: 'extender-key-file', env: 'EXTENDER_KEY_FILE', kind: 'string', help: 'extender serving key' },
+  { flag: 'metrics-port', env: 'METRICS_PORT', kind: 'string', default: '8080', help: '/metrics, /healthz and /readyz port' },
+  { flag: 'batch-idle-duration', env: 'BATCH_IDLE_DURATION', kind: 'string', default: '1s', help: 'a batch of pending pods closes after this long without a new pod' },
+  { flag: 'batch-max-duration', env: 'BATCH_MAX_DURATION', kind: 'string', default: '10s', help: 'a batch of pending pods closes after this long at most' },
+  { flag: 'disruption-interval', env: 'DISRUPTION_INTERVAL', kind: 'string', default: '10s', help: 'pause between disruption passes' },
+  { flag: 'disruption-validation-delay', env: 'DISRUPTION_VALIDATION_DELAY', kind: 'string', default: '15s', help: 'a consolidation decision is re-checked after this long before acting' },
+  { flag: 'drift-check-interval', env: 'DRIFT_CHECK_INTERVAL', kind: 'string', default: '5m', help: 'how often each NodeClaim is asked of its cloud whether it drifted' },
+  { flag: 'gc-interval', env: 'GC_INTERVAL', kind: 'string', default: '2m', help: 'pause between garbage collection passes' },
+  { flag: 'leader-elect', env: 'LEADER_ELECT', kind: 'boolean', default: 'true', help: 'run the controllers only while holding the lease' },
+  { flag: 'leader-election-name', env: 'LEADER_ELECTION_NAME', kind: 'string', default: 'karpenter-eu-leader-election', help: 'coordination.k8s.io Lease name' },
+  { flag: 'leader-election-namespace', env: 'POD_NAMESPACE', kind: 'string', default: 'kube-system', help: 'namespace of the Lease' },
+  { flag: 'leader-election-lease-duration', env: 'LEADER_ELECTION_LEASE_DURATION', kind: 'string', default: '15s', help: 'how long a lease is honoured after its last renewal' },
+  { flag: 'leader-election-renew-deadline', env: 'LEADER_ELECTION_RENEW_DEADLINE', kind: 'string', default: '10s', help: 'the leader steps down when it could not renew for this long' },
+  { flag: 'leader-election-retry-period', env: 'LEADER_ELECTION_RETRY_PERIOD', kind: 'string', default: '2s', help: 'pause between attempts to acquire or renew' },
+  { flag: 'leader-election-identity', env: 'POD_NAME', kind: 'string', help: 'this replica\'s name in the Lease (default: HOSTNAME)' },
+  { flag: 'log-level', env: 'LOG_LEVEL', kind: 'string', default: 'info', help: `one of ${LogLevels.join(', ')}` },
+];
+
+const specByFlag = new Map(optionTable.map((o) => [o.flag, o]));
+
+/** `--name value`, `--name=value`, and bare `--name` for booleans. */
+function parseFlags(argv: readonly string[]): Map<string, string> {
+  const flags = new Map<string, string>();
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    const match = /^--([a-z0-9-]+)(?:=(.*))?$/s.exec(arg);
+    const spec = match ? specByFlag.get(match[1] as string) : undefined;
+    if (!match || !spec) throw new UnknownOptionError(arg);
+    if (match[2] !== undefined) flags.set(spec.flag, match[2]);
+    else if (spec.kind === 'boolean' && (argv[i + 1] === undefined || argv[i + 1]?.startsWith('--'))) flags.set(spec.flag, 'true');
+    else if (argv[i + 1] === undefined) throw new InvalidOptionError(`--${spec.flag}`, '', 'a value after the flag');
+    else flags.set(spec.flag, argv[++i] as string);
+  }
+  return flags;
+}
+
+/** One resolved raw value and where it came from (for the error message). */
+interface Raw {
+  value: string;
+  source: string;
+}
+
+function resolver(flags: Map<string, string>, env: Env): (flag: string) => Raw | undefined {
+  return (flag) => {
+    const spec = specByFlag.get(flag) as OptionSpec;
+    const fromFlag = flags.get(flag);
+    if (fromFlag !== undefined) return { value: fromFlag, source: `--${flag}` };
+    const fromEnv = spec.env ? env[spec.env] : undefined;
+    if (fromEnv !== undefined && fromEnv !== '') return { value: fromEnv, source: spec.env as string };
+    return spec.default === undefined ? undefined : { value: spec.default, source: `--${flag} (default)` };
+  };
+}
+
+function tlsFiles(get: (flag: string) => Raw | undefined, prefix: string): TlsFiles | undefined {
+  const cert = get(`${prefix}-cert-file`);
+  const key = get(`${prefix}-key-file`);
+  if (!cert && !key) return undefined;
+  if (!cert || !key) {
+    const missing = cert ? `--${prefix}-key-file` : `--${prefix}-cert-file`;
+    throw new InvalidOptionError(missing, '', `a file path, given together with ${cert ? cert.source : (key as Raw).source}`);
+  }
+  return { certFile: cert.value, keyFile: key.value };
+}
+
+function logLevel(raw: Raw): LogLevel {
+  const level = raw.value.trim().toLowerCase();
+  if (!(LogLevels as readonly string[]).includes(level)) throw new InvalidOptionError(raw.source, raw.value, LogLevels.join(', '));
+  return level as LogLevel;
+}
+
+function checkLeaderTiming(get: (flag: string) => Raw, lease: number, renew: number, retry: number): void {
+  if (!(renew > retry * 1.2)) {
+    const raw = get('leader-election-renew-deadline');
+    throw new InvalidOptionError(raw.source, raw.value, `a duration longer than 1.2 × the retry period (${retry * 1.2}ms)`);
+  }
+  if (!(lease > renew)) {
+    const raw = get('leader-election-lease-duration');
+    throw new InvalidOptionError(raw.source, raw.value, `a duration longer than the renew deadline (${renew}ms)`);
+  }
+}
+
+function leaderElection(get: (flag: string) => Raw | undefined, env: Env): OperatorConfig['leaderElection'] {
+  const must = (flag: string): Raw => get(flag) as Raw;
+  const duration = (flag: string): number => parsePositiveDurationMs(must(flag).source, must(flag).value);
+  const [leaseDurationMs, renewDeadlineMs, retryPeriodMs] = [duration('leader-election-lease-duration'), duration('leader-election-renew-deadline'), duration('leader-election-retry-period')];
+  checkLeaderTiming(must, leaseDurationMs, renewDeadlineMs, retryPeriodMs);
+  const identity = get('leader-election-identity')?.value ?? env.HOSTNAME ?? 'karpenter-eu';
+  return {
+    enabled: parseBoolean(must('leader-elect').source, must('leader-elect').value),
+    leaseName: parseName(must('leader-election-name').source, must('leader-election-name').value),
+    leaseNamespace: parseName(must('leader-election-namespace').source, must('leader-election-namespace').value),
+    leaseDurationMs,
+    renewDeadlineMs,
+    retryPeriodMs,
+    identity,
+  };
+}
+
+function batch(get: (flag: string) => Raw): OperatorConfig['batch'] {
+  const idle = get('batch-idle-duration');
+  const max = get('batch-max-duration');
+  const idleMs = parsePositiveDurationMs(idle.source, idle.value);
+  const maxMs = parsePositiveDurationMs(max.source, max.value);
+  if (maxMs < idleMs) throw new InvalidOptionError(max.source, max.value, `a duration at least the batch idle duration (${idle.value})`);
+  return { idleMs, maxMs };
+}
+
+/** Pure: flags (without the command name) and an environment in, a validated configuration out. */
+export function parseOperatorOptions(argv: readonly string[], env: Env): OperatorConfig {
+  const get = resolver(parseFlags(argv), env);
+  const must = (flag: string): Raw => get(flag) as Raw;
+  const port = (flag: string): number => parsePort(must(flag).source, must(flag).value);
+  const duration = (flag: string): number => parsePositiveDurationMs(must(flag).source, must(flag).value);
+  const kubeconfig = get('kubeconfig')?.value.split(':')[0];
+  return {
+    ...(kubeconfig ? { kubeconfigPath: kubeconfig } : {}),
+    clusterName: parseName(must('cluster-name').source, must('cluster-name').value),
+    bindAddress: must('bind-address').value,
+    webhook: { port: port('webhook-port'), tls: tlsFiles(get, 'webhook') as TlsFiles },
+    extender: { port: port('extender-port'), ...optional('tls', tlsFiles(get, 'extender')) },
+    metrics: { port: port('metrics-port') },
+    batch: batch(must),
+    disruption: { intervalMs: duration('disruption-interval'), validationDelayMs: duration('disruption-validation-delay'), driftCheckIntervalMs: duration('drift-check-interval') },
+    garbageCollection: { intervalMs: duration('gc-interval') },
+    leaderElection: leaderElection(get, env),
+    logLevel: logLevel(must('log-level')),
+    clouds: parseCloudSettings(env),
+  };
+}
+
+function optional<K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> {
+  return value === undefined ? {} : ({ [key]: value } as Record<K, V>);
+}
+
+/** The help text of `run`, from the option table. */
+export function optionsHelp(): string {
+  return optionTable.map((o) => `  --${o.flag.padEnd(34)} ${o.help}${o.env ? ` [$${o.env}]` : ''}${o.default ? ` (default ${o.default})` : ''}`).join('\n');
+}
+
+/** The one place product code reads the process environment. */
+export function readOperatorOptions(argv: readonly string[]): OperatorConfig {
+  return parseOperatorOptions(argv, process.env);
+}

@@ -1,0 +1,28 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Registry } from 'prom-client';
+import { describe, expect, it } from 'vitest';
+import { MetricReasons, createMetrics } from '../../src/metrics/registry.js';
+import { repoRoot } from './chart-fixtures.js';
+
+const read = (path: string): string => readFileSync(join(repoRoot, path), 'utf8');
+
+describe('user documentation stays in step with the code', () => {
+  it('docs/metrics.md lists every metric the service registers, with its type, and no other', async () => {
+    const registry = new Registry();
+    createMetrics(registry);
+    const registered = (await registry.getMetricsAsJSON()).map((m) => [m.name, String(m.type)]);
+    const page = read('docs/metrics.md');
+    const documented = [...page.matchAll(/^\| `([a-z_]+)` \| (counter|gauge|histogram) \|/gm)].map((m) => [m[1], m[2]]);
+    expect(documented.sort()).toEqual(registered.sort());
+    for (const reason of Object.values(MetricReasons)) expect(page).toContain(`\`${reason}\``);
+  });
+
+  it('links only to files that exist', () => {
+    for (const page of ['docs/install.md', 'docs/troubleshooting.md', 'docs/metrics.md', 'certs/README.md', 'manifests/chart/README.md']) {
+      const dir = page.slice(0, page.lastIndexOf('/'));
+      const targets = [...read(page).matchAll(/\]\(([^)#\s:]+)(#[^)]*)?\)/g)].map((m) => m[1] as string);
+      for (const target of targets) expect(existsSync(join(repoRoot, dir, target)), `${page} → ${target}`).toBe(true);
+    }
+  });
+});

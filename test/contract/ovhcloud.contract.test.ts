@@ -1,0 +1,28 @@
+import { describeCloudProviderContract, type ContractSubject } from './cloudprovider.contract.js';
+import { liveNodes, startOvhTestbed } from '../wire/cloudprovider/ovhcloud-testbed.js';
+
+async function ovhSubject(): Promise<ContractSubject> {
+  const bed = await startOvhTestbed();
+  return {
+    provider: bed.provider,
+    nodePool: bed.nodePool,
+    nodeClaim: (name, requirements = []) => bed.nodeClaim(name, requirements),
+    cloud: {
+      liveInstanceCount: async () => liveNodes(bed.emulator).length,
+      failReads: (mode) => {
+        const fault = { kind: 'server-error', status: 503 } as const;
+        // partial: the pool list reads fine, the node list fails.
+        const actions = mode === 'all' ? ['listNodePools', 'listNodes', 'getNodePool', 'listNodePoolNodes'] : ['listNodes'];
+        const rules = actions.map((action) => bed.emulator.faults.add({ match: { action }, fault }));
+        return () => rules.forEach((id) => bed.emulator.faults.remove(id));
+      },
+      outOfStock: ({ instanceType, zone }) => {
+        bed.emulator.setOutOfStock(instanceType, zone);
+      },
+      settle: async () => bed.settle(),
+    },
+    close: () => bed.close(),
+  };
+}
+
+describeCloudProviderContract('ovhcloud (emulator, real ovh SDK)', ovhSubject);

@@ -1,0 +1,42 @@
+// The demo scenario end to end (the function `karpenter-eu demo` calls, not a subprocess): the real operator
+// against the simulated cluster and the Scaleway emulator, every step passing, and a summary that adds up.
+import { describe, expect, it } from 'vitest';
+import { defaultControllers } from '../../src/operator/default-controllers.js';
+import { runDemo } from '../../src/testbed/demo/run-demo.js';
+import { SystemClock } from '../../src/util/clock.js';
+import { silentLogger } from '../../src/util/logger.js';
+
+describe('karpenter-eu demo', () => {
+  it('plays every step and ends with a summary of nodes, reasons and cost', { timeout: 170_000 }, async () => {
+    let output = '';
+    const { summary } = await runDemo({ clouds: ['scaleway'], clock: new SystemClock(), logger: silentLogger, controllers: defaultControllers, write: (text) => (output += text) });
+
+    expect(summary.steps.map((s) => `${s.id}:${s.status}`)).toEqual([
+      'install:passed',
+      'reject:passed',
+      'scale-up:passed',
+      'flavors:passed',
+      'zone-spread:passed',
+      'gpu:passed',
+      'consolidation:passed',
+      'drift:passed',
+    ]);
+    expect(summary.ok).toBe(true);
+    expect(output).toContain('admission webhook "validation.karpenter-eu.io" denied the request');
+    expect(output).toContain('demo passed');
+
+    const created = summary.nodes.filter((n) => n.createdInStep === 'scale-up');
+    expect(created.length).toBeGreaterThan(0);
+    expect(summary.nodes.every((n) => n.instanceType && n.zone && n.pricePerHour !== undefined)).toBe(true);
+    const gpu = summary.nodes.filter((n) => n.nodePool === 'scaleway-gpu');
+    expect(gpu.length).toBeGreaterThan(0);
+    expect(gpu.every((n) => n.instanceType?.startsWith('L4'))).toBe(true);
+
+    const reasons = new Set(summary.nodes.filter((n) => n.terminatedInStep).map((n) => n.reason));
+    expect(reasons).toContain('empty');
+    expect(reasons).toContain('drifted');
+    expect([...reasons].every((r) => r === 'empty' || r === 'underutilized' || r === 'drifted')).toBe(true);
+    expect(summary.finalHourlyCost).toBeLessThan(summary.peakHourlyCost);
+    expect(summary.nodes.filter((n) => !n.terminatedInStep).length).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,164 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { V1Deployment, V1Pod } from '@kubernetes/client-node';
+import type { NodeClaim, NodePool } from '../../../src/apis/index.js';
+import { solve } from '../../../src/domain/scheduling/index.js';
+import { type ResourceKind, Resources } from '../../../src/kube/index.js';
+import { mondayAt, nodePool, startTestBed, testInstanceTypes, type TestBed } from './harness.js';
+
+/** Not in the controllers' Resources (they never write Deployments); the test does. */
+const DeploymentKind: ResourceKind = { kind: 'Deployment', api: 'AppsV1Api', group: 'apps', version: 'v1', plural: 'deployments', namespaced: true, status: true };
+
+let bed: TestBed | undefined;
+afterEach(async () => {
+  await bed?.close();
+  bed = undefined;
+});
+
+function deployment(name: string, replicas: number, cpu: string): V1Deployment {
+  const labels = { app: name };
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name, namespace: 'default' },
+    spec: { replicas, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'c', image: 'app', resources: { requests: { cpu, memory: '256Mi' } } }] } } },
+  };
+}
+
+function claim(name: string, type: string, pool = 'default'): NodeClaim {
+  return {
+    apiVersion: 'karpenter.sh/v1',
+    kind: 'NodeClaim',
+    metadata: { name, labels: { 'karpenter.sh/nodepool': pool } },
+    spec: { nodeClassRef: { group: 'karpenter.test.sh', kind: 'TestNodeClass', name: 'default' }, requirements: [{ key: 'node.kubernetes.io/instance-type', operator: 'In', values: [type] }] },
+  } as NodeClaim;
+}
+
+async function setUp(b: TestBed, pool: NodePool, claims: NodeClaim[], deploy: V1Deployment): Promise<void> {
+  await b.kube.create(Resources.NodePool, pool);
+  for (const c of claims) await b.kube.create(Resources.NodeClaim, c);
+  await b.until('nodes initialized', () => b.state.stateNodes().filter((n) => n.initialized).length === claims.length);
+  await b.kube.create(DeploymentKind, deploy);
+}
+
+async function runningPods(b: TestBed, app: string): Promise<V1Pod[]> {
+  const pods = (await b.kube.list<V1Pod>(Resources.Pod, { namespace: 'default', labelSelector: `app=${app}` })).items;
+  return pods.filter((p) => p.spec?.nodeName && p.status?.phase === 'Running' && !p.metadata?.deletionTimestamp);
+}
+
+function unbound(p: V1Pod): V1Pod {
+  const { nodeName: _bound, ...spec } = p.spec ?? { containers: [] };
+  return { metadata: p.metadata, spec };
+}
+
+/** Disruption passes until one finds nothing to do; returns the commands taken. */
+async function settle(b: TestBed, maxPasses = 12) {
+  const taken = [];
+  for (let i = 0; i < maxPasses; i++) {
+    const d = await b.disruptOnce();
+    if (!d) break;
+    taken.push(d.command);
+    await b.until('disrupted nodes gone', () => b.state.stateNodes().every((n) => !n.markedForDeletion));
+  }
+  return taken;
+}
+
+describe('disruption on the simulated cluster', () => {
+  it('scale 10 → 2 replicas: consolidation reaches the cheapest packing', async () => {
+    bed = await startTestBed({ start: mondayAt(12) });
+    const b = bed;
+    await setUp(b, nodePool('default', { consolidationPolicy: 'WhenEmptyOrUnderutilized', consolidateAfter: '0s', budgets: [{ nodes: '100%' }] }), ['a', 'b', 'c', 'd', 'e'].map((n) => claim(n, 'm-4')), deployment('web', 10, '1'));
+    await b.until('10 pods running', async () => (await runningPods(b, 'web')).length === 10);
+    expect(b.pricePerHour()).toBeCloseTo(0.4);
+
+    await b.kube.patch(DeploymentKind, { name: 'web', namespace: 'default' }, { type: 'merge', body: { spec: { replicas: 2 } } });
+    await b.until('2 pods left', async () => (await b.kube.list<V1Pod>(Resources.Pod, { namespace: 'default' })).items.length === 2);
+    const commands = await settle(b);
+
+    const pods = await runningPods(b, 'web');
+    expect(pods).toHaveLength(2);
+    const cheapest = solve({ pods: pods.map(unbound), nodePools: [{ name: 'default', nodeClassRef: { kind: 'TestNodeClass', name: 'default' }, requirements: [], instanceTypes: testInstanceTypes }] });
+    expect(b.pricePerHour()).toBeCloseTo(cheapest.totalPricePerHour);
+    expect(commands.map((c) => c.reason)).toContain('Empty');
+    for (const c of commands) if (c.reason === 'Underutilized') expect(c.pricePerHourAfter).toBeLessThan(c.pricePerHourBefore);
+    const decisions = await b.metrics.registry.getSingleMetricAsString('karpenter_voluntary_disruption_decisions_total');
+    expect(decisions).toMatch(/decision="delete",reason="empty"/);
+  });
+
+  it('a nodes:"0" budget window in business hours blocks consolidation; it resumes after', async () => {
+    bed = await startTestBed({ start: mondayAt(10) });
+    const b = bed;
+    const budgets = [{ nodes: '0', schedule: '0 9 * * 1-5', duration: '8h' }, { nodes: '100%' }];
+    await setUp(b, nodePool('default', { consolidationPolicy: 'WhenEmptyOrUnderutilized', consolidateAfter: '0s', budgets }), ['a', 'b', 'c'].map((n) => claim(n, 'm-4')), deployment('web', 1, '1'));
+    await b.until('1 pod running', async () => (await runningPods(b, 'web')).length === 1);
+
+    expect(await b.disruptOnce()).toBeUndefined();
+    expect(b.nodeClaims()).toHaveLength(3);
+
+    b.clock.set(mondayAt(17) + 30 * 60_000);
+    await settle(b);
+    expect(b.nodeClaims()).toHaveLength(1);
+    expect(await runningPods(b, 'web')).toHaveLength(1);
+  });
+
+  it('a NodeClass image change (isDrifted) replaces nodes one budget at a time', async () => {
+    bed = await startTestBed({ start: mondayAt(12) });
+    const b = bed;
+    await setUp(b, nodePool('default', { consolidationPolicy: 'WhenEmpty', consolidateAfter: 'Never', budgets: [{ nodes: '1', reasons: ['Drifted'] }] }), ['a', 'b', 'c'].map((n) => claim(n, 'm-2')), deployment('web', 3, '1'));
+    await b.until('3 pods running', async () => (await runningPods(b, 'web')).length === 3);
+    const old = b.nodeClaims().map((c) => c.status?.providerID ?? '');
+    for (const id of old) b.provider.driftedProviderIDs.add(id);
+
+    const commands = await settle(b);
+    expect(commands).toHaveLength(3);
+    for (const c of commands) {
+      expect(c).toMatchObject({ reason: 'Drifted', decision: 'replace', driftReason: 'ImageDrifted' });
+      expect(c.candidates).toHaveLength(1);
+    }
+    const now = b.nodeClaims().map((c) => c.status?.providerID ?? '');
+    expect(now).toHaveLength(3);
+    expect(now.filter((id) => old.includes(id))).toEqual([]);
+    await b.until('3 pods running again', async () => (await runningPods(b, 'web')).length === 3);
+  });
+
+  it('a PDB-protected pod delays the drain but is never violated', async () => {
+    bed = await startTestBed({ start: mondayAt(12) });
+    const b = bed;
+    await setUp(b, nodePool('default', { consolidationPolicy: 'WhenEmptyOrUnderutilized', consolidateAfter: '0s', budgets: [{ nodes: '100%' }] }), ['a', 'b', 'c'].map((n) => claim(n, 'm-8')), deployment('web', 3, '1'));
+    await b.kube.create(Resources.PodDisruptionBudget, { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'web', namespace: 'default' }, spec: { minAvailable: 2, selector: { matchLabels: { app: 'web' } } } });
+    await b.until('3 pods running', async () => (await runningPods(b, 'web')).length === 3);
+    let minReady = 3;
+    const watch = setInterval(() => {
+      void runningPods(b, 'web').then((p) => (minReady = Math.min(minReady, p.length)), () => undefined);
+    }, 2);
+    let commands;
+    try {
+      commands = await settle(b);
+    } finally {
+      clearInterval(watch);
+    }
+    // The three nodes hosting one web pod each are drained together: the PDB lets one eviction through at a
+    // time, so the drain waits for each rescheduled pod to be Ready, and never goes below minAvailable.
+    expect(commands?.[0]).toMatchObject({ reason: 'Underutilized', decision: 'replace', candidates: ['a', 'b', 'c'] });
+    expect(minReady).toBeGreaterThanOrEqual(2);
+    expect(b.pricePerHour()).toBeLessThan(0.48);
+    await b.until('3 pods running at the end', async () => (await runningPods(b, 'web')).length === 3);
+  });
+
+  it('expireAfter deletes the NodeClaim forcefully, even under a nodes:"0" budget, with reason expired', async () => {
+    bed = await startTestBed({ start: mondayAt(12) });
+    const b = bed;
+    const pool = nodePool('default', { consolidationPolicy: 'WhenEmpty', consolidateAfter: 'Never', budgets: [{ nodes: '0' }] });
+    pool.spec.template.spec.expireAfter = '2h';
+    await setUp(b, pool, [claim('old', 'm-2')], deployment('web', 1, '1'));
+    await b.until('1 pod running', async () => (await runningPods(b, 'web')).length === 1);
+    b.clock.step(60 * 60_000);
+    await b.disruptOnce();
+    expect(b.nodeClaims()).toHaveLength(1);
+
+    b.clock.step(61 * 60_000);
+    await b.disruptOnce();
+    await b.until('the expired NodeClaim gone', () => b.state.nodeClaim('old') === undefined);
+    const disrupted = await b.metrics.registry.getSingleMetricAsString('karpenter_nodeclaims_disrupted_total');
+    expect(disrupted).toMatch(/reason="expired",nodepool="default"} 1/);
+  });
+});

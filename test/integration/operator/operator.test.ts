@@ -1,0 +1,97 @@
+// The operator as `karpenter-eu run` builds it, against the simulated cluster and the Scaleway emulator:
+// servers up, leader elected, and a pending pod becoming a NodeClaim, a Node, and a running pod.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CoordinationV1Api, CoreV1Api, CustomObjectsApi, type V1Pod } from '@kubernetes/client-node';
+import { defaultControllers } from '../../../src/operator/default-controllers.js';
+import { startOperator } from '../../../src/operator/operator.js';
+import { parseOperatorOptions } from '../../../src/operator/options.js';
+import { createLoopbackCertificate } from '../../../src/util/tls.js';
+import { type DemoEnvironment, startDemoEnvironment } from '../../../src/testbed/demo/environment.js';
+import { applyObjects } from '../../../src/testbed/demo/install.js';
+import { nodeClassesFor, nodePoolsFor } from '../../../src/testbed/demo/demo-manifests.js';
+import { SystemClock } from '../../../src/util/clock.js';
+import { silentLogger } from '../../../src/util/logger.js';
+
+let env: DemoEnvironment;
+
+async function eventually<T>(check: () => Promise<T | undefined>, what: string, attempts = 200): Promise<T> {
+  for (let i = 0; i < attempts; i++) {
+    const value = await check();
+    if (value !== undefined) return value;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${what}: not reached`);
+}
+
+const pod: V1Pod = {
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name: 'web', namespace: 'default' },
+  spec: { containers: [{ name: 'web', image: 'nginx', resources: { requests: { cpu: '1', memory: '1Gi' } } }] },
+};
+
+beforeAll(async () => {
+  env = await startDemoEnvironment({ clouds: ['scaleway'], clock: new SystemClock(), logger: silentLogger, controllers: defaultControllers });
+  await applyObjects(env.cluster.kubeConfig, [...nodeClassesFor('scaleway', env), ...nodePoolsFor('scaleway')]);
+});
+
+afterAll(async () => {
+  await env?.close();
+});
+
+describe('operator against the simulated cluster and the Scaleway emulator', () => {
+  it('serves readiness and Karpenter metric names, and holds the lease', async () => {
+    expect(env.operator.isLeading()).toBe(true);
+    const ready = await fetch(`${env.operator.metricsUrl}/readyz`);
+    expect(ready.status).toBe(200);
+    const metrics = await (await fetch(`${env.operator.metricsUrl}/metrics`)).text();
+    expect(metrics).toContain('karpenter_nodeclaims_created_total');
+    expect(metrics).toContain('karpenter_cluster_state_synced 1');
+    const lease = await env.cluster.kubeConfig.makeApiClient(CoordinationV1Api).readNamespacedLease({ name: 'karpenter-eu-leader-election', namespace: 'karpenter' });
+    expect(lease.spec?.holderIdentity).toBe('karpenter-eu-demo');
+  });
+
+  it('turns a pending pod into a NodeClaim, a registered Node and a running pod', async () => {
+    const core = env.cluster.kubeConfig.makeApiClient(CoreV1Api);
+    const custom = env.cluster.kubeConfig.makeApiClient(CustomObjectsApi);
+    await core.createNamespacedPod({ namespace: 'default', body: pod });
+    type Claim = { metadata: { name: string; labels?: Record<string, string> }; status?: { providerID?: string; nodeName?: string } };
+    const claim = await eventually(async () => {
+      const list = (await custom.listClusterCustomObject({ group: 'karpenter.sh', version: 'v1', plural: 'nodeclaims' })) as { items: Claim[] };
+      return list.items.find((c) => c.status?.nodeName);
+    }, 'nodeclaim registered');
+    expect(claim.metadata.labels?.['karpenter.sh/nodepool']).toBe('scaleway-default');
+    expect(claim.status?.providerID).toMatch(/^scaleway:\/\/instance\/fr-par-[123]\//);
+    const running = await eventually(async () => {
+      const p = await core.readNamespacedPod({ name: 'web', namespace: 'default' });
+      return p.status?.phase === 'Running' ? p : undefined;
+    }, 'pod running');
+    expect(running.spec?.nodeName).toBe(claim.status?.nodeName);
+    const node = await core.readNode({ name: running.spec?.nodeName ?? '' });
+    expect(node.spec?.providerID).toBe(claim.status?.providerID);
+    expect(env.scaleway?.state().instances.filter((i) => i.state === 'running')).toHaveLength(1);
+  });
+
+  it('runs a second replica that serves webhooks and metrics but does not lead', async () => {
+    const args = ['--bind-address=127.0.0.1', '--webhook-port=0', '--extender-port=0', '--metrics-port=0', '--leader-election-namespace=karpenter', '--leader-election-identity=replica-2'];
+    const timing = ['--leader-election-lease-duration=3s', '--leader-election-renew-deadline=2s', '--leader-election-retry-period=200ms'];
+    const second = await startOperator({
+      config: parseOperatorOptions([...args, ...timing], env.operatorEnv),
+      kubeConfig: env.cluster.kubeConfig,
+      clock: new SystemClock(),
+      logger: silentLogger,
+      controllers: defaultControllers,
+      webhookTls: await createLoopbackCertificate(),
+    });
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      expect(second.isLeading()).toBe(false);
+      expect(env.operator.isLeading()).toBe(true);
+      expect((await fetch(`${second.metricsUrl}/readyz`)).status).toBe(200);
+      const review = await fetch(`${second.extenderUrl}/scheduler/filter`, { method: 'POST', body: JSON.stringify({ Pod: pod, Nodes: null, NodeNames: [] }) });
+      expect(review.status).toBe(200);
+    } finally {
+      await second.stop();
+    }
+  });
+});

@@ -1,0 +1,192 @@
+/**
+ * A provisioning test bed on the real clock with short windows: the simulated API server, scheduler and
+ * kubelet simulators, ClusterState informers, the fake cloud provider (its instances become Nodes through a
+ * CloudInstanceSource, registering with the `karpenter.sh/unregistered` taint as a real launch would), and
+ * the real provisioning and lifecycle controllers.
+ */
+import { ApiextensionsV1Api, type V1CustomResourceDefinition, type V1Pod } from '@kubernetes/client-node';
+import { Registry } from 'prom-client';
+import { buildCrd, CrdDefinitions, type NodeClaim, type NodePool, TaintUnregistered } from '../../../src/apis/index.js';
+import { FakeCloudProvider, FakeRegion, fakeInstanceType } from '../../../src/cloudprovider/fake/index.js';
+import { createTerminationController } from '../../../src/controllers/termination/termination-controller.js';
+import { createLifecycleController, type LifecycleController, type LifecycleOptions } from '../../../src/controllers/nodeclaim/lifecycle/index.js';
+import { createPendingPodInformer, createProvisioningController, type PendingPodSource, type ProvisioningController, type ProvisioningOptions } from '../../../src/controllers/provisioning/index.js';
+import { formatResourceList } from '../../../src/domain/quantity/index.js';
+import { createKube, EventRecorder, type Kube, Resources } from '../../../src/kube/index.js';
+import { createMetrics, type Metrics } from '../../../src/metrics/registry.js';
+import { ClusterState, createClusterStateInformers, type ClusterStateInformers } from '../../../src/state/index.js';
+import { type CloudInstance, type CloudInstanceSource, startSimulatedCluster, type SimulatedCluster } from '../../../src/testbed/cluster/index.js';
+import { SystemClock } from '../../../src/util/clock.js';
+import { silentLogger } from '../../../src/util/logger.js';
+
+/** Cheapest first: 2, 4, 8 vCPU at 4 GiB per vCPU. */
+export const testInstanceTypes = [
+  fakeInstanceType({ name: 'm-2', cpu: 2, memoryMiB: 8192, pricePerHour: 0.04 }),
+  fakeInstanceType({ name: 'm-4', cpu: 4, memoryMiB: 16384, pricePerHour: 0.08 }),
+  fakeInstanceType({ name: 'm-8', cpu: 8, memoryMiB: 32768, pricePerHour: 0.16 }),
+];
+
+/** The fake cloud's running instances as machines the kubelet simulator boots. */
+export function fakeInstanceSource(provider: FakeCloudProvider, boots: () => boolean = () => true): CloudInstanceSource {
+  return {
+    cloud: 'ovhcloud',
+    running: (): CloudInstance[] =>
+      [...provider.instances.values()].filter(() => boots()).map((i) => ({
+        cloud: 'ovhcloud',
+        nodeName: `node-${i.providerID.split('/').pop() ?? ''}`,
+        providerID: i.providerID,
+        instanceType: i.instanceType,
+        region: FakeRegion,
+        zone: i.zone,
+        arch: 'amd64',
+        capacity: formatResourceList(i.capacity),
+        labels: {},
+        taints: [{ key: TaintUnregistered.key, effect: TaintUnregistered.effect }],
+        bootedAt: i.createdAt,
+      })),
+  };
+}
+
+export function nodePool(name: string, limits?: Record<string, string>): NodePool {
+  return {
+    apiVersion: 'karpenter.sh/v1',
+    kind: 'NodePool',
+    metadata: { name },
+    spec: {
+      ...(limits ? { limits } : {}),
+      template: { spec: { nodeClassRef: { group: 'karpenter.test.sh', kind: 'TestNodeClass', name: 'default' }, requirements: [], expireAfter: 'Never' } },
+    },
+  } as NodePool;
+}
+
+export function deployment(name: string, replicas: number, cpu: string): object {
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name, namespace: 'default' },
+    spec: {
+      replicas,
+      selector: { matchLabels: { app: name } },
+      template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'app', image: 'app', resources: { requests: { cpu, memory: '256Mi' } } }] } },
+    },
+  };
+}
+
+export function pod(name: string, cpu: string): V1Pod {
+  return { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default' }, spec: { containers: [{ name: 'app', image: 'app', resources: { requests: { cpu } } }] } };
+}
+
+export interface ProvisioningBed {
+  cluster: SimulatedCluster;
+  /** While false, launched instances never boot (no Node registers). */
+  bootNodes: boolean;
+  kube: Kube;
+  state: ClusterState;
+  provider: FakeCloudProvider;
+  metrics: Metrics;
+  provisioner: ProvisioningController;
+  lifecycle: LifecycleController;
+  /** Stops the controllers (a crash); `startControllers` starts fresh ones. */
+  stopControllers(): Promise<void>;
+  startControllers(): void;
+  until<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs?: number): Promise<T>;
+  nodeClaims(): Promise<NodeClaim[]>;
+  pods(): Promise<V1Pod[]>;
+  events(reason: string): Promise<{ involvedObject?: { name?: string }; message?: string }[]>;
+  close(): Promise<void>;
+}
+
+export interface BedOptions {
+  provisioning?: ProvisioningOptions;
+  lifecycle?: LifecycleOptions;
+  /** Start with the controllers stopped. */
+  manual?: boolean;
+}
+
+export async function startProvisioningBed(options: BedOptions = {}): Promise<ProvisioningBed> {
+  const clock = new SystemClock();
+  const provider = new FakeCloudProvider({ instanceTypes: testInstanceTypes, clock });
+  const knobs = { bootNodes: true };
+  const cluster = await startSimulatedCluster({
+    clock,
+    cloudSources: [fakeInstanceSource(provider, () => knobs.bootNodes)],
+    kubelet: { readyDelayMs: 100, pollIntervalMs: 50, podStartDelayMs: 50 },
+    scheduler: { queueTimings: { initialBackoffMs: 100, maxBackoffMs: 200, maxUnschedulableMs: 500 } },
+  });
+  const ext = cluster.kubeConfig.makeApiClient(ApiextensionsV1Api);
+  for (const def of CrdDefinitions) await ext.createCustomResourceDefinition({ body: buildCrd(def) as unknown as V1CustomResourceDefinition });
+  await cluster.apiServer.settle();
+  const kube = createKube(cluster.kubeConfig);
+  const state = new ClusterState({ clock });
+  const informers: ClusterStateInformers = createClusterStateInformers({ kubeConfig: cluster.kubeConfig, kube, clock, state });
+  const pendingPods: PendingPodSource = createPendingPodInformer({ kubeConfig: cluster.kubeConfig, kube, clock });
+  const metrics = createMetrics(new Registry());
+  const events = new EventRecorder({ kube, clock, component: 'karpenter' });
+  await informers.start();
+  await informers.waitForSync();
+  await pendingPods.start();
+
+  let abort = new AbortController();
+  let running: Promise<unknown> = Promise.resolve();
+  const make = () => {
+    const lifecycle = createLifecycleController({
+      kube, state, cloudProvider: provider, clock, metrics, events,
+      unavailableOfferings: provider.unavailableOfferings,
+      onCapacityShortage: () => provisioner.trigger('capacity-shortage'),
+      options: { resyncIntervalMs: 50, retryBackoff: { baseDelayMs: 20, maxDelayMs: 200 }, ...options.lifecycle },
+    });
+    const provisioner = createProvisioningController({
+      kube, state, cloudProvider: provider, clock, metrics, events, pendingPods,
+      onNodeClaimCreated: (c) => lifecycle.enqueue(c.metadata?.name ?? ''),
+      options: { idleMs: 100, maxMs: 1_000, resyncIntervalMs: 500, ...options.provisioning },
+    });
+    const termination = createTerminationController({ kube, state, cloudProvider: provider, clock, logger: silentLogger, metrics, events, random: () => 0.5, options: { pollIntervalMs: 50, cloudDeleteBackoff: { baseDelayMs: 20, maxDelayMs: 200 } } });
+    return { lifecycle, provisioner, termination };
+  };
+  let controllers = make();
+
+  const bed: ProvisioningBed = {
+    get bootNodes() {
+      return knobs.bootNodes;
+    },
+    set bootNodes(value: boolean) {
+      knobs.bootNodes = value;
+    },
+    cluster, kube, state, provider, metrics,
+    get provisioner() {
+      return controllers.provisioner;
+    },
+    get lifecycle() {
+      return controllers.lifecycle;
+    },
+    async stopControllers() {
+      abort.abort();
+      await running;
+    },
+    startControllers() {
+      abort = new AbortController();
+      controllers = make();
+      running = Promise.all([controllers.provisioner.start(abort.signal), controllers.lifecycle.start(abort.signal), controllers.termination.start(abort.signal)]);
+    },
+    async until(what, check, timeoutMs = 15_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const value = await check();
+        if (value !== undefined && value !== false) return value;
+        if (Date.now() > deadline) throw new Error(`waiting for ${what}: not reached`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    },
+    nodeClaims: async () => (await kube.list<NodeClaim>(Resources.NodeClaim)).items,
+    pods: async () => (await kube.list<V1Pod>(Resources.Pod, { namespace: 'default' })).items,
+    events: async (reason) => (await kube.list<{ reason?: string; involvedObject?: { name?: string }; message?: string; metadata?: object }>(Resources.Event)).items.filter((e) => e.reason === reason),
+    async close() {
+      await bed.stopControllers();
+      await pendingPods.stop();
+      await informers.stop();
+      await cluster.close();
+    },
+  };
+  if (!options.manual) bed.startControllers();
+  return bed;
+}

@@ -1,0 +1,132 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { IncompleteCloudCredentialsError, InvalidOptionError, parseOperatorOptions, UnknownOptionError } from '../../../src/operator/options.js';
+import { parseDurationMs } from '../../../src/operator/option-values.js';
+
+const scw = { SCW_ACCESS_KEY: 'SCWXXXXXXXXXXXXXXXXX', SCW_SECRET_KEY: '11111111-1111-1111-1111-111111111111', SCW_DEFAULT_PROJECT_ID: '22222222-2222-2222-2222-222222222222' };
+
+describe('parseOperatorOptions defaults', () => {
+  const config = parseOperatorOptions([], {});
+
+  it.each([
+    ['webhook port', config.webhook.port, 8443],
+    ['extender port', config.extender.port, 8444],
+    ['metrics port', config.metrics.port, 8080],
+    ['batch idle', config.batch.idleMs, 1000],
+    ['batch max', config.batch.maxMs, 10_000],
+    ['disruption interval', config.disruption.intervalMs, 10_000],
+    ['validation delay', config.disruption.validationDelayMs, 15_000],
+    ['gc interval', config.garbageCollection.intervalMs, 120_000],
+    ['lease duration', config.leaderElection.leaseDurationMs, 15_000],
+    ['renew deadline', config.leaderElection.renewDeadlineMs, 10_000],
+    ['retry period', config.leaderElection.retryPeriodMs, 2_000],
+  ])('%s', (_name, actual, expected) => {
+    expect(actual).toBe(expected);
+  });
+
+  it('uses in-cluster config, leader election on, info logs, no cloud', () => {
+    expect(config.kubeconfigPath).toBeUndefined();
+    expect(config.leaderElection).toMatchObject({ enabled: true, leaseName: 'karpenter-eu-leader-election', leaseNamespace: 'kube-system' });
+    expect(config.logLevel).toBe('info');
+    expect(config.clouds).toEqual({});
+    expect(config.extender.tls).toBeUndefined();
+    expect(config.webhook.tls).toEqual({ certFile: '/etc/karpenter-eu/tls/tls.crt', keyFile: '/etc/karpenter-eu/tls/tls.key' });
+  });
+});
+
+describe('parseOperatorOptions precedence', () => {
+  it.each<[string, string[], Record<string, string>, (c: ReturnType<typeof parseOperatorOptions>) => unknown, unknown]>([
+    ['flag with space', ['--webhook-port', '9443'], {}, (c) => c.webhook.port, 9443],
+    ['flag with =', ['--metrics-port=0'], {}, (c) => c.metrics.port, 0],
+    ['env', [], { BATCH_IDLE_DURATION: '500ms' }, (c) => c.batch.idleMs, 500],
+    ['flag beats env', ['--batch-idle-duration', '2s'], { BATCH_IDLE_DURATION: '500ms' }, (c) => c.batch.idleMs, 2000],
+    ['KUBECONFIG first path', [], { KUBECONFIG: '/a/config:/b/config' }, (c) => c.kubeconfigPath, '/a/config'],
+    ['bare boolean flag', ['--leader-elect'], { LEADER_ELECT: 'false' }, (c) => c.leaderElection.enabled, true],
+    ['boolean env', [], { LEADER_ELECT: 'false' }, (c) => c.leaderElection.enabled, false],
+    ['identity from POD_NAME', [], { POD_NAME: 'karpenter-eu-abc', HOSTNAME: 'h' }, (c) => c.leaderElection.identity, 'karpenter-eu-abc'],
+    ['identity from HOSTNAME', [], { HOSTNAME: 'host-1' }, (c) => c.leaderElection.identity, 'host-1'],
+    ['namespace from POD_NAMESPACE', [], { POD_NAMESPACE: 'karpenter' }, (c) => c.leaderElection.leaseNamespace, 'karpenter'],
+    ['log level case-insensitive', ['--log-level', 'DEBUG'], {}, (c) => c.logLevel, 'debug'],
+    ['extender TLS', ['--extender-cert-file', '/c', '--extender-key-file', '/k'], {}, (c) => c.extender.tls, { certFile: '/c', keyFile: '/k' }],
+    ['compound duration', ['--gc-interval', '1m30s'], {}, (c) => c.garbageCollection.intervalMs, 90_000],
+  ])('%s', (_name, argv, env, pick, expected) => {
+    expect(pick(parseOperatorOptions(argv, env))).toEqual(expected);
+  });
+});
+
+describe('parseOperatorOptions errors name the source, the value and what is accepted', () => {
+  it.each<[string, string[], Record<string, string>, RegExp]>([
+    ['bad port', ['--webhook-port', '99999'], {}, /--webhook-port is "99999"; accepted: a port number from 0 to 65535/],
+    ['bad env duration', [], { BATCH_MAX_DURATION: 'ten seconds' }, /BATCH_MAX_DURATION is "ten seconds"; accepted: a duration such as 500ms/],
+    ['zero interval', ['--disruption-interval', '0'], {}, /--disruption-interval is "0"; accepted: a duration greater than 0/],
+    ['max below idle', ['--batch-idle-duration', '5s', '--batch-max-duration', '1s'], {}, /--batch-max-duration is "1s"; accepted: a duration at least the batch idle duration \(5s\)/],
+    ['bad boolean', [], { LEADER_ELECT: 'maybe' }, /LEADER_ELECT is "maybe"; accepted: true or false/],
+    ['bad log level', ['--log-level', 'trace'], {}, /--log-level is "trace"; accepted: debug, info, warn, error/],
+    ['bad lease name', ['--leader-election-name', 'Bad_Name'], {}, /--leader-election-name is "Bad_Name"; accepted: a lowercase DNS name/],
+    ['renew >= lease', ['--leader-election-renew-deadline', '20s'], {}, /--leader-election-lease-duration \(default\) is "15s"; accepted: a duration longer than the renew deadline \(20000ms\)/],
+    ['retry too long', ['--leader-election-retry-period', '9s'], {}, /--leader-election-renew-deadline \(default\) is "10s"; accepted: a duration longer than 1.2 × the retry period/],
+    ['missing value', ['--metrics-port'], {}, /--metrics-port is ""; accepted: a value after the flag/],
+    ['half TLS pair', ['--extender-cert-file', '/c'], {}, /--extender-key-file is ""; accepted: a file path, given together with --extender-cert-file/],
+    ['bad SCW URL', [], { ...scw, SCW_API_URL: 'ftp://x' }, /SCW_API_URL is "ftp:\/\/x"; accepted: an http:\/\/ or https:\/\/ URL/],
+    ['bad OVH endpoint', [], { OVH_ENDPOINT: 'ovh-mars', OVH_APPLICATION_KEY: 'a', OVH_APPLICATION_SECRET: 's', OVH_CONSUMER_KEY: 'c' }, /OVH_ENDPOINT is "ovh-mars"; accepted: one of ovh-eu/],
+  ])('%s', (_name, argv, env, message) => {
+    expect(() => parseOperatorOptions(argv, env)).toThrow(InvalidOptionError);
+    expect(() => parseOperatorOptions(argv, env)).toThrow(message);
+  });
+
+  it('rejects an unknown flag and lists the accepted ones', () => {
+    expect(() => parseOperatorOptions(['--webhook-prot', '1'], {})).toThrow(UnknownOptionError);
+    expect(() => parseOperatorOptions(['--webhook-prot', '1'], {})).toThrow(/unknown flag --webhook-prot; accepted: --kubeconfig, .*--webhook-port/);
+  });
+
+  it('names missing credentials of a half-configured cloud', () => {
+    const env = { OSC_ACCESS_KEY: 'AK', OSC_REGION: 'eu-west-2' };
+    expect(() => parseOperatorOptions([], env)).toThrow(IncompleteCloudCredentialsError);
+    expect(() => parseOperatorOptions([], env)).toThrow('outscale credentials are incomplete: OSC_ACCESS_KEY, OSC_REGION set but OSC_SECRET_KEY missing');
+  });
+});
+
+describe('cloud settings', () => {
+  it('reads the three clouds with their overrides', () => {
+    const config = parseOperatorOptions([], {
+      ...scw,
+      SCW_DEFAULT_REGION: 'nl-ams',
+      SCW_API_URL: 'http://127.0.0.1:1234/',
+      OSC_ACCESS_KEY: 'AK',
+      OSC_SECRET_KEY: 'SK',
+      OSC_REGION: 'eu-west-2',
+      OSC_ENDPOINT_API: 'http://127.0.0.1:5678',
+      OVH_ENDPOINT: 'ovh-eu',
+      OVH_APPLICATION_KEY: 'ak',
+      OVH_APPLICATION_SECRET: 'as',
+      OVH_CONSUMER_KEY: 'ck',
+    });
+    expect(config.clouds.scaleway).toEqual({ accessKey: scw.SCW_ACCESS_KEY, secretKey: scw.SCW_SECRET_KEY, projectId: scw.SCW_DEFAULT_PROJECT_ID, region: 'nl-ams', apiUrl: 'http://127.0.0.1:1234' });
+    expect(config.clouds.outscale).toEqual({ accessKey: 'AK', secretKey: 'SK', region: 'eu-west-2', endpoint: 'http://127.0.0.1:5678' });
+    expect(config.clouds.ovhcloud).toEqual({ endpoint: 'ovh-eu', applicationKey: 'ak', applicationSecret: 'as', consumerKey: 'ck' });
+  });
+
+  it('defaults OVH_ENDPOINT to ovh-eu and reads the OVH defaults for NodeClasses', () => {
+    const config = parseOperatorOptions([], { OVH_APPLICATION_KEY: 'ak', OVH_APPLICATION_SECRET: 'as', OVH_CONSUMER_KEY: 'ck', OVH_SERVICE_NAME: '0123456789abcdef0123456789abcdef', OVH_REGION: 'EU-WEST-PAR' });
+    expect(config.clouds.ovhcloud).toEqual({ endpoint: 'ovh-eu', applicationKey: 'ak', applicationSecret: 'as', consumerKey: 'ck', serviceName: '0123456789abcdef0123456789abcdef', region: 'EU-WEST-PAR' });
+  });
+
+  it('treats empty variables as unset', () => {
+    expect(parseOperatorOptions([], { SCW_ACCESS_KEY: '', OSC_REGION: ' ' }).clouds).toEqual({});
+  });
+});
+
+describe('parseDurationMs', () => {
+  it('adds the parts of any Go-style duration', () => {
+    fc.assert(
+      fc.property(fc.nat(48), fc.nat(59), fc.nat(59), fc.nat(999), (h, m, s, ms) => {
+        const text = `${h}h${m}m${s}s${ms}ms`;
+        expect(parseDurationMs('X', text)).toBe(((h * 60 + m) * 60 + s) * 1000 + ms);
+      }),
+    );
+  });
+
+  it.each(['', '10', 's', '1d', '1s2', '-1s'])('rejects %j', (text) => {
+    expect(() => parseDurationMs('X', text)).toThrow(InvalidOptionError);
+  });
+});

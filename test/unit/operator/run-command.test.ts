@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { main } from '../../../src/cli/main.js';
+
+function io(env: Record<string, string> = {}) {
+  const out = { stdout: '', stderr: '' };
+  return { out, io: { stdout: (t: string) => (out.stdout += t), stderr: (t: string) => (out.stderr += t), env } };
+}
+
+describe('karpenter-eu run / demo argument handling', () => {
+  it('prints the options with their variables and defaults', async () => {
+    const { out, io: cli } = io();
+    expect(await main(['run', '--help'], cli)).toBe(0);
+    expect(out.stdout).toContain('--batch-idle-duration');
+    expect(out.stdout).toContain('[$BATCH_IDLE_DURATION] (default 1s)');
+  });
+
+  it('exits 2 with the option error before starting anything', async () => {
+    const { out, io: cli } = io({ METRICS_PORT: 'eighty' });
+    expect(await main(['run'], cli)).toBe(2);
+    expect(out.stderr).toBe('error: parsing options: METRICS_PORT is "eighty"; accepted: a port number from 0 to 65535\n');
+  });
+
+  it('refuses an unknown demo cloud', async () => {
+    const { out, io: cli } = io();
+    expect(await main(['demo', '--cloud', 'aws'], cli)).toBe(2);
+    expect(out.stderr).toContain('--cloud "aws" is not supported by the demo; accepted: ovhcloud, scaleway, outscale');
+  });
+});
