@@ -42,7 +42,7 @@ function bestZone(pool: PreparedNodePool, pod: PodInfo, where: { zones: readonly
   let topologyReason: string | undefined;
   for (const zone of zones) {
     const domainOf = (key: string): string | undefined => (key === LabelTopologyZone ? zone : key === LabelHostname ? hostname : undefined);
-    const violation = topology.violation(pod, domainOf, zones);
+    const violation = topology.violation(pod, domainOf);
     if (violation) {
       topologyReason = violation.message;
       continue;

@@ -20,6 +20,8 @@ export interface TopologyTerm {
   /** Groups pods counting the same set, whatever the term kind: `key|namespaces|selector`. */
   groupId: string;
   maxSkew: number;
+  /** Spread only: count only the domains the pod's nodeSelector/affinity allows (`nodeAffinityPolicy`, default Honor). */
+  honorNodeAffinity: boolean;
 }
 
 export interface PodInfo {
@@ -66,6 +68,7 @@ function spreadTerm(c: V1TopologySpreadConstraint, namespace: string): TopologyT
     selector: CompiledLabelSelector.compile(c.labelSelector),
     groupId: groupId(c.topologyKey, namespaces, c.labelSelector),
     maxSkew: c.maxSkew,
+    honorNodeAffinity: c.nodeAffinityPolicy !== 'Ignore',
   };
 }
 
@@ -80,6 +83,7 @@ function affinityTerm(kind: TopologyTermKind, t: V1PodAffinityTerm, namespace: s
     selector: CompiledLabelSelector.compile(t.labelSelector),
     groupId: groupId(t.topologyKey, namespaces, t.labelSelector),
     maxSkew: 0,
+    honorNodeAffinity: false,
   };
 }
 

@@ -11,12 +11,13 @@
  * does not grow to a bigger type when a new node for the pod alone costs less than the growth, and the merge
  * pass (merge-claims.ts) empties NodeClaims into others whenever that lowers the total price.
  */
-import { LabelCloud } from '../../apis/v1/labels.js';
+import { LabelCloud, LabelTopologyZone } from '../../apis/v1/labels.js';
+import { AllowUndefinedWellKnownLabels } from '../requirements/index.js';
 import type { ClaimSlot } from './claim-slot.js';
 import { ExistingSlot } from './existing-slot.js';
 import { mergeClaims } from './merge-claims.js';
 import { openClaim } from './new-claim.js';
-import { type PreparedNodePool, prepareNodePool } from './nodepool-template.js';
+import { type PreparedNodePool, prepareNodePool, typeMeets } from './nodepool-template.js';
 import { byCpuAndMemoryDescending, byMemoryAndCpuDescending, compilePod, type PodInfo, topologyTerms } from './pod-info.js';
 import { ignorePreferences, relaxPreferences } from './preferences.js';
 import { buildResult } from './result.js';
@@ -85,11 +86,12 @@ function solveOnce(input: SchedulingInput, mode: PassMode): SchedulingResult {
 
 function initTopology(state: SchedulingState, pools: readonly PreparedNodePool[], input: SchedulingInput, pods: readonly PodInfo[]): void {
   const topology = state.topology;
-  for (const pool of pools) for (const zone of pool.zones) topology.addDomain('topology.kubernetes.io/zone', zone);
+  for (const pool of pools) for (const zone of pool.zones) topology.addDomain(LabelTopologyZone, zone, (pod) => poolServesPodInZone(pool, zone, pod));
   for (const pod of pods) topology.register(pod.terms);
   const existing = (input.existingNodes ?? []).filter((n) => !n.markedForDeletion);
   for (const node of existing) {
-    for (const [key, value] of Object.entries(node.labels)) topology.addDomain(key, value);
+    const nodeAccepts = (pod: PodInfo): boolean => pod.requirements.matchesLabels(node.labels);
+    for (const [key, value] of Object.entries(node.labels)) topology.addDomain(key, value, nodeAccepts);
     for (const pod of node.pods) topology.register(topologyTerms(pod));
     const cloud = node.labels[LabelCloud];
     if (cloud) state.cloudNodes.set(cloud, (state.cloudNodes.get(cloud) ?? 0) + 1);
@@ -103,6 +105,13 @@ function initTopology(state: SchedulingState, pools: readonly PreparedNodePool[]
     }
     state.existing.push(slot);
   }
+}
+
+/** Whether some instance type of the pool in that zone meets the pod's node requirements (resources aside). */
+function poolServesPodInZone(pool: PreparedNodePool, zone: string, pod: PodInfo): boolean {
+  if (!pool.requirements.isCompatible(pod.requirements, AllowUndefinedWellKnownLabels)) return false;
+  const requirements = pool.requirements.intersection(pod.requirements);
+  return (pool.typesByZone.get(zone) ?? []).some((t) => typeMeets(requirements, t.type, zone));
 }
 
 /** Karpenter's queue: a pod that fails is relaxed and requeued; stop when a full round places nothing. */

@@ -12,6 +12,14 @@ import type { PodInfo, TopologyTerm } from './pod-info.js';
 export type DomainOf = (key: string) => string | undefined;
 
 /**
+ * Whether a pod could land in a domain through one source of it (an existing node, a NodePool's zone). Spread
+ * constraints count only the domains the pod itself may use (kube-scheduler's `nodeAffinityPolicy: Honor`,
+ * the default): a Scaleway zone must not hold an OVH-only deployment's minimum at 0.
+ */
+export type DomainEligibility = (pod: PodInfo) => boolean;
+const Always = 'always' as const;
+
+/**
  * Why a pod may not land somewhere. `monotone`: while pods are only added, the slot keeps refusing pods of
  * the same shape (anti-affinity, hostname spread, requirements, taints), so the scheduler can skip it.
  */
@@ -50,14 +58,25 @@ export class Topology {
   private readonly antiOwners = new Map<string, CountGroup>();
   /** key -> every domain known for it (zones of the NodePools' offerings, existing nodes' labels). */
   private readonly domains = new Map<string, Set<string>>();
+  /** key -> domain -> who provides it: eligible for every pod, or for pods some source accepts. */
+  private readonly sources = new Map<string, Map<string, DomainEligibility[] | typeof Always>>();
+  /** `classKey|key` -> the domains pods of that shape may use (see DomainEligibility). */
+  private readonly eligibleCache = new Map<string, string[]>();
   /** Groups matching a pod, cached by pod key (a pod's labels never change during a solve). */
   private readonly matchCache = new Map<string, CountGroup[]>();
 
-  addDomain(key: string, domain: string): void {
+  /** Adds a domain for a key; with `eligible`, only pods it accepts count the domain in spread minimums. */
+  addDomain(key: string, domain: string, eligible?: DomainEligibility): void {
     for (const group of this.groups.values()) group.version++;
+    this.eligibleCache.clear();
     let set = this.domains.get(key);
     if (!set) this.domains.set(key, (set = new Set()));
     set.add(domain);
+    let byDomain = this.sources.get(key);
+    if (!byDomain) this.sources.set(key, (byDomain = new Map()));
+    const known = byDomain.get(domain);
+    if (eligible === undefined || known === Always) byDomain.set(domain, Always);
+    else byDomain.set(domain, [...(known ?? []), eligible]);
   }
 
   /** Registers the groups of a pod's terms; call for every pod before recording any. */
@@ -78,9 +97,9 @@ export class Topology {
   }
 
   /** Why the pod may not land on a slot with these domains, or undefined when every term holds. */
-  violation(pod: PodInfo, domainOf: DomainOf, eligibleZones?: readonly string[]): Rejection | undefined {
+  violation(pod: PodInfo, domainOf: DomainOf): Rejection | undefined {
     for (const term of pod.terms) {
-      const reason = this.termViolation(pod, term, domainOf, eligibleZones);
+      const reason = this.termViolation(pod, term, domainOf);
       if (reason) return reason;
     }
     for (const owners of this.antiOwners.values()) {
@@ -96,7 +115,7 @@ export class Topology {
     return this.groups.get(term.groupId)?.counts.get(domain) ?? 0;
   }
 
-  private termViolation(pod: PodInfo, term: TopologyTerm, domainOf: DomainOf, eligibleZones?: readonly string[]): Rejection | undefined {
+  private termViolation(pod: PodInfo, term: TopologyTerm, domainOf: DomainOf): Rejection | undefined {
     const group = this.groups.get(term.groupId) as CountGroup;
     const domain = domainOf(term.key);
     const count = domain === undefined ? 0 : (group.counts.get(domain) ?? 0);
@@ -106,12 +125,12 @@ export class Topology {
       if (count > 0 || (group.total === 0 && selects(group, pod))) return undefined;
       return { message: `pod affinity on ${term.key} not satisfied in ${domain}`, monotone: false };
     }
-    const skew = count + (selects(group, pod) ? 1 : 0) - this.minCount(group, term.key, eligibleZones);
+    const skew = count + (selects(group, pod) ? 1 : 0) - this.minCount(group, term.key, this.eligibleDomains(pod, term));
     if (skew <= term.maxSkew) return undefined;
     return term.key === LabelHostname ? hostnameSpread : { message: `would violate topology spread on ${term.key} (maxSkew ${term.maxSkew}) in ${domain}`, monotone: false };
   }
 
-  /** The lowest count over the eligible domains; a new node is always a possible hostname domain, so 0. */
+  /** The lowest count over the eligible domains (all known ones when undefined); a new node is always a possible hostname domain, so 0. */
   private minCount(group: CountGroup, key: string, eligibleZones?: readonly string[]): number {
     if (key === LabelHostname) return 0;
     if (eligibleZones === undefined && group.minCache?.version === group.version) return group.minCache.value;
@@ -121,6 +140,21 @@ export class Topology {
     const value = min === Infinity ? 0 : min;
     if (eligibleZones === undefined) group.minCache = { version: group.version, value };
     return value;
+  }
+
+  /** The domains of the term's key the pod may use, or undefined when that is every known domain. */
+  private eligibleDomains(pod: PodInfo, term: TopologyTerm): readonly string[] | undefined {
+    if (!pod.hasRequirements || !term.honorNodeAffinity || term.key === LabelHostname) return undefined;
+    const byDomain = this.sources.get(term.key);
+    if (!byDomain) return undefined;
+    const cacheKey = `${pod.classKey}|${term.key}`;
+    let eligible = this.eligibleCache.get(cacheKey);
+    if (!eligible) {
+      eligible = [];
+      for (const [domain, sources] of byDomain) if (sources === Always || sources.some((accepts) => accepts(pod))) eligible.push(domain);
+      this.eligibleCache.set(cacheKey, eligible);
+    }
+    return eligible;
   }
 
   private matching(pod: PodLabels & { key: string }): CountGroup[] {

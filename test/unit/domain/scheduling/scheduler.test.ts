@@ -169,6 +169,37 @@ describe('solve: topology', () => {
     expect(r.newNodeClaims.map((c) => c.zone).sort()).toEqual(['z-b', 'z-c']);
   });
 
+  it('counts only the zones the pod may use (nodeAffinityPolicy Honor): a node of another cloud does not hold the minimum at 0', () => {
+    const ovhTypes = smallTypes().map((t) => ({ ...t, labels: { ...t.labels, 'karpenter-eu.io/cloud': 'ovhcloud' } }));
+    const other: ExistingNode = { name: 'scw-1', labels: { [zone]: 'fr-par-1', 'karpenter-eu.io/cloud': 'scaleway' }, allocatable: { cpu: 8000, memory: 8 * GiBytes, pods: 110 }, pods: [] };
+    const ovhOnly = (name: string) => {
+      const p = spread(name, zone);
+      return { ...p, spec: { ...p.spec!, nodeSelector: { 'karpenter-eu.io/cloud': 'ovhcloud' } } };
+    };
+    const pods = Array.from({ length: 6 }, (_, i) => ovhOnly(`w${i}`));
+    const r = solve({ pods, existingNodes: [other], nodePools: [nodePool('default', ovhTypes)] });
+    // Three claims of two pods, as without the foreign node (not six single-pod claims).
+    expect(r.newNodeClaims.map((c) => `${c.zone}:${c.pods.length}`).sort()).toEqual(['z-a:2', 'z-b:2', 'z-c:2']);
+    // In-flight claims in the three zones take the pods: nothing new is planned on the next pass.
+    const inFlight: ExistingNode[] = ['z-a', 'z-b', 'z-c'].map((z) => ({ name: `claim-${z}`, labels: { [zone]: z, 'karpenter-eu.io/cloud': 'ovhcloud' }, allocatable: { cpu: 1900, memory: 4 * GiBytes, pods: 110 }, pods: [], inFlight: true }));
+    const next = solve({ pods, existingNodes: [other, ...inFlight], nodePools: [nodePool('default', ovhTypes)] });
+    expect(next.newNodeClaims).toEqual([]);
+    expect(next.existingNodeAssignments.map((a) => a.pods.length)).toEqual([2, 2, 2]);
+  });
+
+  it('counts every zone when the spread sets nodeAffinityPolicy Ignore', () => {
+    const other: ExistingNode = { name: 'far', labels: { [zone]: 'z-far', team: 'other' }, allocatable: { cpu: 0, memory: 0, pods: 0 }, pods: [] };
+    const ignoring = (name: string) => {
+      const p = spread(name, zone);
+      const c = p.spec!.topologySpreadConstraints![0]!;
+      return { ...p, spec: { ...p.spec!, nodeSelector: { 'karpenter-eu.io/instance-family': 's' }, topologySpreadConstraints: [{ ...c, nodeAffinityPolicy: 'Ignore' }] } };
+    };
+    const r = solve({ pods: Array.from({ length: 4 }, (_, i) => ignoring(`w${i}`)), existingNodes: [other], nodePools: [nodePool('default', smallTypes())] });
+    // z-far (empty, unusable) keeps the minimum at 0: at most one pod per usable zone, the rest cannot be placed.
+    expect(r.newNodeClaims.reduce((n, c) => n + c.pods.length, 0)).toBe(3);
+    expect(r.unschedulable).toHaveLength(1);
+  });
+
   it('spreads over hostnames (one matching pod per node at maxSkew 1)', () => {
     const r = solve({ pods: Array.from({ length: 3 }, (_, i) => spread(`w${i}`, hostname)), nodePools: [nodePool('default', smallTypes())] });
     expect(r.newNodeClaims.map((c) => c.pods.length)).toEqual([1, 1, 1]);
