@@ -27,17 +27,17 @@ verify: deps ## Generated files (CRDs) are up to date
 test: deps typecheck lint verify ## Type-check, lint, check generated CRDs and run every test
 	npm test
 
-# Until `karpenter-eu demo` lands, the demo runs the most complete real path that exists: the bundled
-# catalogs priced per region, admission of the example NodePools/NodeClasses, and the provisioning plan
-# (cheapest fitting flavors) for the example workloads on each cloud.
+# The main job on the embedded default: the three cloud emulators and the simulated cluster on loopback, the
+# same operator as `karpenter-eu run` pointed at them, and a scripted scenario (admission denial, scale-up on the
+# cheapest flavors, zone spread, GPU, consolidation, drift) that exits non-zero if an expectation fails.
 CLI := node dist/src/cli/bin.js
 demo: build ## Run the embedded default: the main job on the local test bed
-	$(CLI) catalog --cloud ovhcloud --region GRA11
-	$(CLI) catalog --cloud scaleway --region fr-par
-	$(CLI) catalog --cloud outscale --region eu-west-2
+	$(CLI) demo
+
+examples: build ## Offline checks of the example manifests: admission verdicts and provisioning plans
 	$(CLI) validate -f manifests/examples
 	$(CLI) plan -f manifests/examples/ovhcloud -f manifests/examples/workloads/inflate.yaml -f manifests/examples/workloads/zone-spread.yaml
 	$(CLI) plan -f manifests/examples/scaleway -f manifests/examples/workloads/inflate.yaml -f manifests/examples/workloads/gpu-pod.yaml
 	$(CLI) plan -f manifests/examples/outscale -f manifests/examples/workloads/inflate-large.yaml
 
-.PHONY: help deps build typecheck lint verify test demo
+.PHONY: help deps build typecheck lint verify test demo examples

@@ -1,10 +1,11 @@
 /**
  * A scheduling decision → the NodeClaim to create (Karpenter's `NodeClaimTemplate.ToNodeClaim`):
  * `generateName: <nodepool>-`, an owner reference to the NodePool, the template's labels and annotations plus
- * `karpenter.sh/nodepool`, the NodeClass label and single-valued requirement labels, requirements narrowed to
+ * `karpenter.sh/nodepool`, the template hash drift compares against, the NodeClass label and single-valued requirement labels, requirements narrowed to
  * the decision (instance types, zone, capacity type), and the summed requests. Pure.
  */
-import { AnnotationNodePoolHashVersion, LabelNodePool, NodePoolHashVersion, nodeClassLabelKey } from '../../apis/v1/labels.js';
+import { AnnotationNodePoolHash, AnnotationNodePoolHashVersion, LabelNodePool, NodePoolHashVersion, nodeClassLabelKey } from '../../apis/v1/labels.js';
+import { nodePoolHash } from '../disruption/nodepool-hash.js';
 import type { NodeClaim } from '../../apis/v1/nodeclaim.js';
 import { NodeClaimApiVersion, NodeClaimKind } from '../../apis/v1/nodeclaim.js';
 import type { NodePool } from '../../apis/v1/nodepool.js';
@@ -51,7 +52,7 @@ export function nodeClaimFromDecision(planned: PlannedNodeClaim, nodePool: NodeP
     metadata: {
       generateName: `${poolName}-`,
       labels,
-      annotations: { ...(template.metadata?.annotations ?? {}), [AnnotationNodePoolHashVersion]: NodePoolHashVersion },
+      annotations: { ...(template.metadata?.annotations ?? {}), [AnnotationNodePoolHash]: nodePoolHash(nodePool), [AnnotationNodePoolHashVersion]: NodePoolHashVersion },
       ...(ownerUid
         ? { ownerReferences: [{ apiVersion: NodePoolApiVersion, kind: NodePoolKind, name: poolName, uid: ownerUid, blockOwnerDeletion: true }] }
         : {}),

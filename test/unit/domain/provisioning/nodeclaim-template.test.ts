@@ -1,3 +1,4 @@
+import { nodePoolHash } from '../../../../src/domain/disruption/index.js';
 import { describe, expect, it } from 'vitest';
 import type { NodePool } from '../../../../src/apis/index.js';
 import { nodeClaimFromDecision, singleValuedLabels } from '../../../../src/domain/provisioning/index.js';
@@ -55,6 +56,8 @@ describe('nodeClaimFromDecision', () => {
       'karpenter.sh/capacity-type': 'on-demand',
     });
     expect(claim.metadata?.annotations).toMatchObject({ note: 'x', 'karpenter.sh/nodepool-hash-version': 'v3' });
+    // The template hash drift compares against (a NodeClaim without it would never drift on a template change).
+    expect(claim.metadata?.annotations?.['karpenter.sh/nodepool-hash']).toBe(nodePoolHash(nodePool));
   });
 
   it('narrows requirements to the decision and carries requests, taints and durations', () => {
