@@ -11,7 +11,8 @@ describe('karpenter-eu demo', () => {
     let output = '';
     const { summary } = await runDemo({ clouds: ['scaleway'], clock: new SystemClock(), logger: silentLogger, controllers: defaultControllers, write: (text) => (output += text) });
 
-    expect(summary.steps.map((s) => `${s.id}:${s.status}`)).toEqual([
+    // The timeline is the failure message: it says which expectation of which step was not met.
+    expect(summary.steps.map((s) => `${s.id}:${s.status}`), output).toEqual([
       'install:passed',
       'reject:passed',
       'scale-up:passed',
