@@ -135,6 +135,7 @@ export function createLifecycleController(deps: LifecycleDeps): LifecycleControl
   const runOne = async (name: string): Promise<void> => {
     try {
       const outcome = await reconcile(name);
+      logger.debug('reconciled nodeclaim', { nodeclaim: name, outcome: outcome.kind, ...(outcome.kind === 'waiting' ? { detail: outcome.detail } : {}) });
       if (outcome.kind === 'retry') {
         const attempt = failures.get(name) ?? 0;
         failures.set(name, attempt + 1);
