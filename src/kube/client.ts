@@ -17,6 +17,7 @@ import {
   type CoreV1Event,
 } from '@kubernetes/client-node';
 import { mapKubeError } from './error-mapping.js';
+import { KubeUnreachable } from './errors.js';
 import { type ResourceKind, Resources, type TypedApiName } from './resources.js';
 import type { DeleteOptions, EvictOptions, Kube, ListOptions, ObjectKey, ObjectList, Patch } from './types.js';
 
@@ -43,11 +44,28 @@ function deleteBody(options?: DeleteOptions): object {
   return { apiVersion: 'v1', kind: 'DeleteOptions', ...options };
 }
 
+/** client-node sets no deadline: a half-open connection would otherwise hold a reconcile forever. */
+export const DefaultRequestTimeoutMs = 30_000;
+
+/** `promise`, or a KubeUnreachable once `ms` pass without an answer (the request itself is left to finish). */
+async function withDeadline<T>(promise: Promise<T>, ms: number, doing: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new KubeUnreachable(`${doing}: no answer from the API server within ${ms / 1000}s`)), ms);
+    timer.unref();
+  });
+  try {
+    return await Promise.race([promise, expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export class ClientNodeKube implements Kube {
   private readonly typed: Record<TypedApiName, MethodTable>;
   private readonly custom: CustomObjectsApi;
 
-  constructor(kubeConfig: KubeConfig) {
+  constructor(kubeConfig: KubeConfig, private readonly requestTimeoutMs = DefaultRequestTimeoutMs) {
     this.typed = {
       CoreV1Api: kubeConfig.makeApiClient(CoreV1Api) as unknown as MethodTable,
       AppsV1Api: kubeConfig.makeApiClient(AppsV1Api) as unknown as MethodTable,
@@ -155,13 +173,13 @@ export class ClientNodeKube implements Kube {
 
   private async call<T>(doing: string, fn: () => Promise<unknown>): Promise<T> {
     try {
-      return toWire<T>(await fn());
+      return toWire<T>(await withDeadline(fn(), this.requestTimeoutMs, doing));
     } catch (err) {
       throw mapKubeError(err, doing);
     }
   }
 }
 
-export function createKube(kubeConfig: KubeConfig): Kube {
-  return new ClientNodeKube(kubeConfig);
+export function createKube(kubeConfig: KubeConfig, requestTimeoutMs?: number): Kube {
+  return new ClientNodeKube(kubeConfig, requestTimeoutMs);
 }

@@ -1,7 +1,8 @@
 /**
  * The controllers `karpenter-eu run` (and the demo) run while leading, in start order, each adapted from
  * the operator's ControllerDeps to its own factory. Cross-controller notices go through `deps.signals`:
- * the extender and lifecycle shortages trigger the provisioner; created NodeClaims are launched at once.
+ * the extender and lifecycle shortages trigger the provisioner; NodeClaims created by provisioning or by
+ * disruption (replacements) are launched at once.
  */
 import type { Controller } from '../controllers/types.js';
 import { createDisruptionController } from '../controllers/disruption/index.js';
@@ -83,6 +84,7 @@ export const defaultControllers: readonly ControllerPlugin[] = [
         logger: deps.logger,
         metrics: deps.metrics,
         recorder: deps.recorder,
+        onNodeClaimCreated: (name) => deps.signals.nodeClaimCreated.emit(name),
         options: { pollIntervalMs: deps.config.disruption.intervalMs, validationDelayMs: deps.config.disruption.validationDelayMs, driftCheckIntervalMs: deps.config.disruption.driftCheckIntervalMs },
       }),
   },

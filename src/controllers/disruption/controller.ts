@@ -44,6 +44,8 @@ export interface DisruptionControllerDeps {
   logger?: Logger;
   metrics?: Metrics;
   recorder?: EventRecorder;
+  /** A replacement NodeClaim was created: wire to the lifecycle controller so it launches at once. */
+  onNodeClaimCreated?: (name: string) => void;
   options?: DisruptionOptions;
 }
 
@@ -92,7 +94,7 @@ export function createDisruptionController(deps: DisruptionControllerDeps): Disr
     for (const pool of command.nodePools) deps.metrics?.nodeClaimsDisrupted.inc({ reason: labels.reason, nodepool: pool }, command.candidates.length);
     void publishCommandEvents(deps.recorder, command);
     logger.info('disrupting', { method: decision.method, ...labels, candidates: command.candidates, replacements: command.replacements.map((r) => r.instanceType), pricePerHourBefore: command.pricePerHourBefore, pricePerHourAfter: command.pricePerHourAfter });
-    const job = executeCommand({ kube: deps.kube, state: deps.state, clock: deps.clock, logger, replacementTimeoutMs: options.replacementTimeoutMs, pollMs: 1000 }, command, signal)
+    const job = executeCommand({ kube: deps.kube, state: deps.state, clock: deps.clock, logger, replacementTimeoutMs: options.replacementTimeoutMs, pollMs: 1000, onNodeClaimCreated: deps.onNodeClaimCreated }, command, signal)
       .then(() => {
         if (deps.metrics) savingsCounter(deps.metrics.registry).inc({ reason: labels.reason, decision: command.decision }, Math.max(0, command.pricePerHourBefore - command.pricePerHourAfter));
       })

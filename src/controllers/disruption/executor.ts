@@ -23,6 +23,8 @@ export interface ExecutorDeps {
   logger: Logger;
   replacementTimeoutMs: number;
   pollMs: number;
+  /** Called for each replacement created, so it is launched without waiting for a re-scan. */
+  onNodeClaimCreated?: (name: string) => void;
 }
 
 export class CommandFailedError extends Error {
@@ -53,7 +55,9 @@ async function createReplacements(deps: ExecutorDeps, command: DisruptionCommand
     const body = nodeClaimFromDecision(planned, pool);
     body.metadata = { ...body.metadata, annotations: { ...(body.metadata?.annotations ?? {}), [AnnotationNodePoolHash]: nodePoolHash(pool) } };
     const created = await deps.kube.create<NodeClaim>(Resources.NodeClaim, body);
-    names.push(created.metadata?.name ?? '');
+    const name = created.metadata?.name ?? '';
+    names.push(name);
+    deps.onNodeClaimCreated?.(name);
   }
   return names;
 }

@@ -117,6 +117,8 @@ describe('disruption on the simulated cluster', () => {
     const now = b.nodeClaims().map((c) => c.status?.providerID ?? '');
     expect(now).toHaveLength(3);
     expect(now.filter((id) => old.includes(id))).toEqual([]);
+    // Each replacement was announced (the operator wires this to the lifecycle controller's queue).
+    expect(b.announcedReplacements.sort()).toEqual(b.nodeClaims().map((c) => c.metadata?.name ?? '').sort());
     await b.until('3 pods running again', async () => (await runningPods(b, 'web')).length === 3);
   });
 

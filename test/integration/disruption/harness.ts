@@ -47,6 +47,8 @@ export interface TestBed {
   provider: DriftingFakeProvider;
   metrics: Metrics;
   disruption: DisruptionController;
+  /** Names of the replacement NodeClaims the disruption controller announced (onNodeClaimCreated). */
+  announcedReplacements: string[];
   /** Waits (pumping the fake clock 1 s per few real ms) until `check` holds; throws after `maxSteps`. */
   until(what: string, check: () => boolean | Promise<boolean>, maxSteps?: number): Promise<void>;
   /** Runs one disruption pass to the end (validation delay pumped). */
@@ -114,7 +116,8 @@ export async function startTestBed(options: { start: number; disruption?: Parame
   const provider = new DriftingFakeProvider({ instanceTypes: testInstanceTypes, clock });
   const metrics = createMetrics(new Registry());
   const recorder = new EventRecorder({ kube, clock, component: 'karpenter' });
-  const disruption = createDisruptionController({ kube, state, cloudProvider: provider, clock, metrics, recorder, options: { validationDelayMs: 15_000, driftCheckIntervalMs: 0, ...options.disruption } });
+  const announcedReplacements: string[] = [];
+  const disruption = createDisruptionController({ kube, state, cloudProvider: provider, clock, metrics, recorder, onNodeClaimCreated: (name) => announcedReplacements.push(name), options: { validationDelayMs: 15_000, driftCheckIntervalMs: 0, ...options.disruption } });
   const termination = createTerminationController({ kube, state, cloudProvider: provider, clock, logger: silentLogger, metrics, events: recorder, random: () => 0.5, options: { pollIntervalMs: 1000 } });
   const abort = new AbortController();
   await informers.start();
@@ -132,7 +135,7 @@ export async function startTestBed(options: { start: number; disruption?: Parame
   };
 
   const bed: TestBed = {
-    cluster, kube, clock, state, provider, metrics, disruption,
+    cluster, kube, clock, state, provider, metrics, disruption, announcedReplacements,
     async until(what, check, maxSteps = 2000) {
       for (let i = 0; i < maxSteps; i++) {
         await drive();

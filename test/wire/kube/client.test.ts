@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { V1Node, V1Pod, V1PodDisruptionBudget } from '@kubernetes/client-node';
 import type { NodeClaim } from '../../../src/apis/index.js';
@@ -105,5 +107,20 @@ describe('Kube over client-node against the simulated API server', () => {
   it('reports an unreachable server as KubeUnreachable', async () => {
     const dead = createKube(kubeConfigFor('http://127.0.0.1:1'));
     await expect(dead.list(Resources.Node)).rejects.toBeInstanceOf(KubeUnreachable);
+  });
+
+  it('gives up on a server that accepts the request and never answers (KubeUnreachable naming the call)', async () => {
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = silent.address() as AddressInfo;
+      const hung = createKube(kubeConfigFor(`http://127.0.0.1:${port}`), 200);
+      const failure = await hung.get(Resources.NodeClaim, { name: 'default-abc' }).catch((e: unknown) => e);
+      expect(failure).toBeInstanceOf(KubeUnreachable);
+      expect(String((failure as Error).message)).toBe('getting nodeclaim default-abc: no answer from the API server within 0.2s');
+    } finally {
+      silent.closeAllConnections();
+      await new Promise((resolve) => silent.close(resolve));
+    }
   });
 });
