@@ -4,17 +4,23 @@
  * realistic NodePool review (cross-object checks against 10 NodePools and 3 NodeClasses), then a closed-loop
  * run for the maximum throughput. The server runs in its own process (as in a cluster), so the load generator
  * does not share its event loop. Prints p50/p99/max and achieved req/s; target p99 < 5 ms at 1,000 req/s.
- * Run: npm run bench:admission   (RATE=2000 DURATION=10 to change the load)
+ * Also reported: time spent in the server per request and both event loops' delay, to tell server cost from
+ * the load generator competing for the same cores.
+ * Run: npm run bench:admission   (RATE=2000 DURATION=10 to change the load; SERVER_NODE_OPTIONS=--trace-gc …)
  */
 import { fork } from 'node:child_process';
+import type { RequestListener } from 'node:http';
 import https from 'node:https';
 import os from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { CloudNames, type CloudName } from '../src/apis/v1/labels.js';
 import { loadCatalog } from '../src/catalog/index.js';
 import type { CatalogFile } from '../src/catalog/types.js';
 import type { KubeObject } from '../src/domain/admission/index.js';
 import { createLoopbackCertificate } from '../src/util/tls.js';
 import { createAdmissionServer, InMemoryContextProvider } from '../webhooks/admission/index.js';
+import { loadCertificate } from '../webhooks/shared/certificate-source.js';
+import { listenHttps } from '../webhooks/shared/https-listener.js';
 
 const rate = Number(process.env.RATE ?? 1_000);
 const durationSeconds = Number(process.env.DURATION ?? 5);
@@ -60,13 +66,33 @@ async function serve(): Promise<void> {
   const catalogs = Object.fromEntries(CloudNames.map((c) => [c, loadCatalog(c)])) as Record<CloudName, CatalogFile>;
   const objects = [nodeClass('default'), nodeClass('monthly', { monthlyBilled: true }), nodeClass('aa', { antiAffinity: true }), ...Array.from({ length: 10 }, (_, i) => nodePool(`pool-${i}`))];
   const contextProvider = new InMemoryContextProvider({ objects, catalogs, defaults: { gpuTaint: true, globalCredentials: {} } });
-  const server = await createAdmissionServer({ tls: cert, contextProvider }).listen(0);
+  const { app } = createAdmissionServer({ tls: cert, contextProvider });
+  // Server-side time per request (arrival → response written) and event-loop delay, per phase.
+  let handling: number[] = [];
+  let lag = monitorEventLoopDelay({ resolution: 1 });
+  const timed: RequestListener = (req, res) => {
+    const started = process.hrtime.bigint();
+    res.on('finish', () => handling.push(Number(process.hrtime.bigint() - started) / 1e6));
+    app(req, res);
+  };
+  const server = await listenHttps(timed, loadCertificate(cert), 0, '127.0.0.1');
   process.send?.({ url: server.url, ca: cert.caPem });
-  process.on('message', () => void server.close().then(() => process.exit(0)));
+  process.on('message', (message) => {
+    if (message === 'begin') {
+      handling = [];
+      lag = monitorEventLoopDelay({ resolution: 1 });
+      lag.enable();
+    } else if (message === 'report') {
+      lag.disable();
+      handling.sort((a, b) => a - b);
+      process.send?.({ p50: percentile(handling, 50), p99: percentile(handling, 99), lagP99: lag.percentile(99) / 1e6 });
+    } else void server.close().then(() => process.exit(0));
+  });
 }
 
 async function main(): Promise<void> {
-  const child = fork(new URL(import.meta.url).pathname, ['serve'], { stdio: 'inherit' });
+  // SERVER_NODE_OPTIONS: extra flags for the server process (--cpu-prof, --trace-gc, --max-semi-space-size=…).
+  const child = fork(new URL(import.meta.url).pathname, ['serve'], { stdio: 'inherit', execArgv: [...process.execArgv, ...(process.env.SERVER_NODE_OPTIONS?.split(' ').filter(Boolean) ?? [])] });
   const server = await new Promise<{ url: string; ca: string }>((resolve) => child.once('message', (m) => resolve(m as { url: string; ca: string })));
   const cert = { caPem: server.ca };
   const agent = new https.Agent({ keepAlive: true, maxSockets: 32, ca: cert.caPem });
@@ -85,6 +111,9 @@ async function main(): Promise<void> {
 
   async function openLoop(path: string): Promise<void> {
     const total = rate * durationSeconds;
+    child.send('begin');
+    const lag = monitorEventLoopDelay({ resolution: 1 });
+    lag.enable();
     const latencies: number[] = [];
     const pending: Promise<void>[] = [];
     const start = performance.now();
@@ -97,7 +126,14 @@ async function main(): Promise<void> {
     await Promise.all(pending);
     const elapsed = (performance.now() - start) / 1000;
     latencies.sort((a, b) => a - b);
-    console.log(`${path.padEnd(10)} open loop ${rate} req/s × ${durationSeconds}s: p50 ${percentile(latencies, 50).toFixed(2)} ms  p99 ${percentile(latencies, 99).toFixed(2)} ms  max ${latencies.at(-1)?.toFixed(2)} ms  achieved ${(total / elapsed).toFixed(0)} req/s`);
+    lag.disable();
+    const served = await new Promise<{ p50: number; p99: number; lagP99: number }>((resolve) => {
+      child.once('message', (m) => resolve(m as { p50: number; p99: number; lagP99: number }));
+      child.send('report');
+    });
+    console.log(`${path.padEnd(10)} open loop ${rate} req/s × ${durationSeconds}s, achieved ${(total / elapsed).toFixed(0)} req/s`);
+    console.log(`           round trip p50 ${percentile(latencies, 50).toFixed(2)} ms  p99 ${percentile(latencies, 99).toFixed(2)} ms  max ${latencies.at(-1)?.toFixed(2)} ms`);
+    console.log(`           in the server p50 ${served.p50.toFixed(2)} ms  p99 ${served.p99.toFixed(2)} ms; event-loop delay p99: server ${served.lagP99.toFixed(2)} ms, load generator ${(lag.percentile(99) / 1e6).toFixed(2)} ms`);
   }
 
   async function closedLoop(path: string, concurrency = 16, total = 10_000, report = true): Promise<void> {
