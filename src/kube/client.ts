@@ -1,6 +1,6 @@
 /**
  * The Kube port over @kubernetes/client-node 1.4: typed APIs (CoreV1Api, AppsV1Api, PolicyV1Api,
- * CoordinationV1Api) for built-in kinds, CustomObjectsApi for ours. Every object handed back is plain JSON
+ * CoordinationV1Api, StorageV1Api) for built-in kinds, CustomObjectsApi for ours. Every object handed back is plain JSON
  * as on the wire (timestamps are RFC 3339 strings): the typed APIs turn timestamps into Date objects and
  * watches don't, and state must not hold two shapes of one object.
  */
@@ -14,6 +14,7 @@ import {
   PatchStrategy,
   PolicyV1Api,
   setHeaderOptions,
+  StorageV1Api,
   type CoreV1Event,
 } from '@kubernetes/client-node';
 import { mapKubeError } from './error-mapping.js';
@@ -71,6 +72,7 @@ export class ClientNodeKube implements Kube {
       AppsV1Api: kubeConfig.makeApiClient(AppsV1Api) as unknown as MethodTable,
       PolicyV1Api: kubeConfig.makeApiClient(PolicyV1Api) as unknown as MethodTable,
       CoordinationV1Api: kubeConfig.makeApiClient(CoordinationV1Api) as unknown as MethodTable,
+      StorageV1Api: kubeConfig.makeApiClient(StorageV1Api) as unknown as MethodTable,
     };
     this.custom = kubeConfig.makeApiClient(CustomObjectsApi);
   }

@@ -21,7 +21,7 @@ import {
   ScalewayNodeClassVersion,
 } from '../apis/index.js';
 
-export type TypedApiName = 'CoreV1Api' | 'AppsV1Api' | 'PolicyV1Api' | 'CoordinationV1Api';
+export type TypedApiName = 'CoreV1Api' | 'AppsV1Api' | 'PolicyV1Api' | 'CoordinationV1Api' | 'StorageV1Api';
 
 export interface ResourceKind {
   kind: string;
@@ -51,6 +51,8 @@ export const Resources = {
   DaemonSet: builtin('DaemonSet', 'AppsV1Api', 'apps', 'daemonsets', true, true),
   PodDisruptionBudget: builtin('PodDisruptionBudget', 'PolicyV1Api', 'policy', 'poddisruptionbudgets', true, true),
   Lease: builtin('Lease', 'CoordinationV1Api', 'coordination.k8s.io', 'leases', true, false),
+  PersistentVolumeClaim: builtin('PersistentVolumeClaim', 'CoreV1Api', '', 'persistentvolumeclaims', true, true),
+  VolumeAttachment: builtin('VolumeAttachment', 'StorageV1Api', 'storage.k8s.io', 'volumeattachments', false, true),
   NodePool: custom('NodePool', NodePoolGroup, NodePoolVersion, NodePoolPlural),
   NodeClaim: custom('NodeClaim', NodeClaimGroup, NodeClaimVersion, NodeClaimPlural),
   OVHNodeClass: custom('OVHNodeClass', OVHNodeClassGroup, OVHNodeClassVersion, OVHNodeClassPlural),

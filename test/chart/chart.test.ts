@@ -113,6 +113,8 @@ describe('the karpenter-eu chart', () => {
     expect(grants('nodeclaims/status')).toEqual(['get', 'patch', 'update']);
     expect(grants('daemonsets')).toEqual(['get', 'list', 'watch']);
     expect(grants('poddisruptionbudgets')).toEqual(['get', 'list', 'watch']);
+    expect(grants('volumeattachments')).toEqual(['list']);
+    expect(grants('persistentvolumeclaims')).toEqual(['get']);
     expect(grants('events')).toEqual(['create', 'patch']);
     expect(grants('leases')).toEqual(['create', 'get', 'update']);
     for (const kind of ['ovhnodeclasses', 'scalewaynodeclasses', 'outscalenodeclasses']) expect(grants(kind)).toEqual(['get', 'list', 'patch', 'update', 'watch']);

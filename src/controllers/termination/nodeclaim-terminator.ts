@@ -1,5 +1,5 @@
 /**
- * The termination of one NodeClaim, one step per pass: taint → drain → CloudProvider.delete until
+ * The termination of one NodeClaim, one step per pass: taint → drain → volumes detached → CloudProvider.delete until
  * NodeClaimNotFound → Node gone → NodeClaim finalizer removed. Remembers per NodeClaim only what a pass
  * cannot re-derive: whether its start was reported and when a failed cloud delete may be retried.
  */
@@ -17,8 +17,9 @@ import { type BackoffPolicy, nextDelay, type RandomSource } from '../../util/bac
 import type { Clock } from '../../util/clock.js';
 import type { Logger } from '../../util/logger.js';
 import { drainNode } from './node-drainer.js';
+import { checkVolumeDetachment } from './volume-detachment-check.js';
 import { deleteNode, removeTerminationFinalizer, taintDisrupted } from './object-operations.js';
-import { publishCloudDeleteFailed, publishTerminated, publishTerminating, recordTerminated } from './termination-reporting.js';
+import { publishAwaitingVolumeDetachment, publishCloudDeleteFailed, publishTerminated, publishTerminating, recordTerminated } from './termination-reporting.js';
 
 export interface NodeClaimTerminatorDeps {
   kube: Kube;
@@ -37,6 +38,8 @@ interface Progress {
   reported: boolean;
   cloudDeleteFailures: number;
   nextCloudDeleteAt: number;
+  /** The last volume-check outcome logged (each change is logged once, not every pass). */
+  volumeCheckLogged?: string;
   finished: boolean;
 }
 
@@ -68,6 +71,7 @@ export class NodeClaimTerminator {
       publishTerminating(this.deps.events, nodeClaim, node, reason);
     }
     if (node && !(await this.drained(nodeClaim, node, log))) return;
+    if (node && !(await this.volumesDetached(nodeClaim, node, progress, log))) return;
     if (!(await this.instanceGone(nodeClaim, progress, log))) return;
     if (node) {
       await deleteNode(this.deps.kube, node.metadata?.name ?? '');
@@ -120,14 +124,39 @@ export class NodeClaimTerminator {
       return true;
     }
     if (!(await taintDisrupted(this.deps.kube, node.metadata?.name ?? ''))) return true;
-    let deadline: number | undefined;
+    return drainNode({ ...this.deps, logger: log }, node, this.deadlineOf(nodeClaim, log));
+  }
+
+  private deadlineOf(nodeClaim: NodeClaim, log: Logger): number | undefined {
     try {
-      deadline = terminationDeadlineOf(nodeClaim);
+      return terminationDeadlineOf(nodeClaim);
     } catch (error) {
-      // A TGP the API server let through but we cannot read: drain without a deadline rather than force.
-      log.warn('reading termination grace period failed, draining without a deadline', { error });
+      // A TGP the API server let through but we cannot read: wait without a deadline rather than force.
+      log.warn('reading termination grace period failed, waiting without a deadline', { error });
+      return undefined;
     }
-    return drainNode({ ...this.deps, logger: log }, node, deadline);
+  }
+
+  /** After the drain: true once the node's volumes are detached (or can no longer be waited for). */
+  private async volumesDetached(nodeClaim: NodeClaim, node: V1Node, progress: Progress, log: Logger): Promise<boolean> {
+    const nodeName = node.metadata?.name ?? '';
+    const check = await checkVolumeDetachment(this.deps.kube, this.deps.state, nodeName, this.deps.clock.now(), this.deadlineOf(nodeClaim, log));
+    if (check.kind === 'detached') return true;
+    const report = progress.volumeCheckLogged !== check.kind;
+    progress.volumeCheckLogged = check.kind;
+    if (check.kind === 'unavailable') {
+      if (report) log.warn('cannot list VolumeAttachments, deleting the instance without waiting for volumes to detach', { node: nodeName, error: check.error });
+      return true;
+    }
+    if (check.kind === 'deadline-passed') {
+      if (report) log.warn('termination grace period over, deleting the instance with volumes still attached', { node: nodeName, volumeAttachments: check.attachments });
+      return true;
+    }
+    if (report) {
+      log.info('waiting for volumes to detach before deleting the instance', { node: nodeName, volumeAttachments: check.attachments });
+      publishAwaitingVolumeDetachment(this.deps.events, node, check.attachments);
+    }
+    return false;
   }
 
   /** Calls CloudProvider.delete (respecting the backoff); true once the cloud says the instance is gone. */

@@ -71,3 +71,9 @@ export function publishCloudDeleteFailed(events: EventRecorder, nodeClaim: NodeC
   const message = `Deleting instance ${nodeClaim.status?.providerID ?? ''} failed, retrying in ${Math.ceil(retryInMs / 1000)}s: ${detail}`;
   void events.publish({ involvedObject: nodeClaimObject(nodeClaim), type: 'Warning', reason: 'FailedTerminating', message });
 }
+
+/** Upstream's AwaitingVolumeDetachment: the node is drained, its instance waits for the CSI driver to detach. */
+export function publishAwaitingVolumeDetachment(events: EventRecorder, node: V1Node, attachments: readonly string[]): void {
+  const shown = attachments.slice(0, 5).join(', ') + (attachments.length > 5 ? ` and ${attachments.length - 5} more` : '');
+  void events.publish({ involvedObject: nodeObject(node), type: 'Normal', reason: 'AwaitingVolumeDetachment', message: `Awaiting deletion of bound VolumeAttachments (${shown})` });
+}

@@ -159,6 +159,52 @@ describe('termination on the simulated cluster', () => {
     expect(await metricValue(b.metrics, 'karpenter_nodeclaims_terminated_total', { reason: 'drifted', nodepool: 'default' })).toBe(1);
   });
 
+  it('waits for the drained node\'s volumes to detach before deleting the instance, except volumes of pods that stay', async () => {
+    bed = await startTerminationBed();
+    const b = bed;
+    const a = await launchNodeClaim(b, nodeClaimManifest('nc-vol'));
+    const node = await registerNode(b, a.providerID);
+    // A log agent that tolerates the disrupted taint stays on the node: its volume never detaches.
+    await b.kube.create(Resources.PersistentVolumeClaim, { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'logs', namespace: 'default' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, volumeName: 'pv-logs' } });
+    await b.kube.create(Resources.Pod, webPod('log-agent', node, { tolerations: [{ key: TaintDisrupted.key, operator: 'Exists' }], volumes: [{ name: 'logs', persistentVolumeClaim: { claimName: 'logs' } }] }));
+    await untilKubelet(b, async () => (await podReady(b, 'log-agent')) && b.state.podsOnNode(node).length === 1);
+    const attachment = (name: string, pv: string) => ({ apiVersion: 'storage.k8s.io/v1', kind: 'VolumeAttachment', metadata: { name }, spec: { attacher: 'csi.test', nodeName: node, source: { persistentVolumeName: pv } } });
+    await b.kube.create(Resources.VolumeAttachment, attachment('va-data', 'pv-data'));
+    await b.kube.create(Resources.VolumeAttachment, attachment('va-logs', 'pv-logs'));
+
+    await deleteNodeClaim(b, 'nc-vol', 'drifted');
+    const controller = controllerFor(b);
+    await controller.reconcileOnce();
+    await controller.reconcileOnce();
+    // Drained (the agent stays), but pv-data is still attached: the instance is kept.
+    expect(b.cloud.deleteCalls).toHaveLength(0);
+    expect(await eventReasons(b)).toContain('Node/AwaitingVolumeDetachment');
+    expect(b.logLines.filter((l) => l.msg === 'waiting for volumes to detach before deleting the instance')).toHaveLength(1);
+    expect(b.logLines.find((l) => l.msg === 'waiting for volumes to detach before deleting the instance')?.volumeAttachments).toEqual(['va-data']);
+
+    // The CSI driver detaches pv-data: only the agent's volume is left, which is not waited for.
+    await b.kube.delete(Resources.VolumeAttachment, { name: 'va-data' });
+    await controller.reconcileOnce();
+    expect(b.cloud.deleteCalls).toHaveLength(1);
+    expect(b.cloud.instances.has(a.providerID)).toBe(false);
+  });
+
+  it('stops waiting for attached volumes once the terminationGracePeriod deadline has passed', async () => {
+    bed = await startTerminationBed();
+    const b = bed;
+    const a = await launchNodeClaim(b, nodeClaimManifest('nc-stuck', {}, { terminationGracePeriod: '5m' }));
+    const node = await registerNode(b, a.providerID);
+    await b.kube.create(Resources.VolumeAttachment, { apiVersion: 'storage.k8s.io/v1', kind: 'VolumeAttachment', metadata: { name: 'va-stuck' }, spec: { attacher: 'csi.test', nodeName: node, source: { persistentVolumeName: 'pv-stuck' } } });
+    await deleteNodeClaim(b, 'nc-stuck', 'expired');
+    const controller = controllerFor(b);
+    await controller.reconcileOnce();
+    expect(b.cloud.deleteCalls).toHaveLength(0);
+    b.clock.step(5 * 60_000);
+    await controller.reconcileOnce();
+    expect(b.cloud.deleteCalls).toHaveLength(1);
+    expect(b.logLines.some((l) => l.msg === 'termination grace period over, deleting the instance with volumes still attached')).toBe(true);
+  });
+
   it('keeps the finalizer while the cloud delete fails, retries with backoff, and finishes once it succeeds', async () => {
     class FlakyDeleteCloud extends FakeCloudProvider {
       failuresLeft = 2;
