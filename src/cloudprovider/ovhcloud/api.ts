@@ -1,6 +1,6 @@
 /**
  * The port of the OVHcloud provider: only the MKS and catalog calls it uses, in the API's own JSON shapes
- * (`cloud.kube.*`, camelCase as the API sends them). `client.ts` implements it over the `ovh` SDK; tests may
+ * (`cloud.kube.*`, camelCase as the API sends them). `client.ts` implements it over the OVH SDK (`@ovhcloud/node-ovh`); tests may
  * implement it with plain objects. Every method rejects with a core error class (see `errors.ts`).
  */
 

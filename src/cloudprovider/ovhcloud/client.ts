@@ -1,5 +1,5 @@
 /**
- * The only file importing the `ovh` SDK (2.0.3, CommonJS, HTTPS only): a narrow promise API over
+ * The only file importing the OVH SDK (`@ovhcloud/node-ovh` 3.0.0, the renamed successor of `ovh` 2.0.3; CommonJS, HTTPS only): a narrow promise API over
  * `requestPromised` implementing the `OvhApi` port. The endpoint is configurable (`endpoint: 'ovh-eu'`, or
  * `host` + `port` for an emulator), so the same code runs against MKS and against the loopback emulator
  * with only credentials and endpoint changed. The SDK has no CA option: a private CA is trusted through
@@ -126,8 +126,8 @@ class OvhSdkApi implements OvhApi {
   }
 }
 
-/** An `OvhApi` over the `ovh` SDK with these credentials and endpoint. */
+/** An `OvhApi` over the OVH SDK (`@ovhcloud/node-ovh`) with these credentials and endpoint. */
 export function createOvhClient(settings: OvhClientSettings): OvhApi {
-  const factory = require('ovh') as OvhSdkFactory;
+  const factory = require('@ovhcloud/node-ovh') as OvhSdkFactory;
   return new OvhSdkApi(factory(ovhSdkParams(settings)), settings.timeoutMs ?? DefaultTimeoutMs);
 }

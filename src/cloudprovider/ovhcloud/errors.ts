@@ -1,6 +1,6 @@
 /**
  * OVH API failures → the core error classes, in one table, so the rest of the provider only tests for core
- * classes. The `ovh` SDK rejects with `{error, message}` (`error` the HTTP status, or a socket error); the
+ * classes. The OVH SDK rejects with `{error, message}` (`error` the HTTP status, or a socket error); the
  * client reduces it to an `OvhFailure` and keeps it as the `cause` (an `OvhApiError`).
  *
  * MKS reports lack of stock and quota not as HTTP errors but as node statuses (`FLAVOR_OUT_OF_STOCK_ERROR`,
@@ -55,7 +55,7 @@ export function toCloudError(failure: OvhFailure, operation: string): Error {
 }
 
 /**
- * What the `ovh` SDK rejected with → an `OvhFailure`. Its `error` is the HTTP status (≥ 100), or for a
+ * What the OVH SDK rejected with → an `OvhFailure`. Its `error` is the HTTP status (≥ 100), or for a
  * socket error the errno (a negative number) or the Error itself.
  */
 export function failureOf(rejection: unknown): OvhFailure {

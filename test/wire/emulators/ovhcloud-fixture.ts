@@ -20,7 +20,7 @@ export interface OvhClientError {
 type OvhFactory = (params: { appKey: string; appSecret: string; consumerKey?: string; host: string; port: number }) => OvhClient;
 
 const require = createRequire(import.meta.url);
-const ovhFactory = require('ovh') as OvhFactory;
+const ovhFactory = require('@ovhcloud/node-ovh') as OvhFactory;
 
 export function ovhClient(emulator: OvhcloudEmulator, credential?: OvhCredential): OvhClient {
   return ovhFactory(emulator.clientOptions(credential));

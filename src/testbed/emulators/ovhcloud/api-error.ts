@@ -2,7 +2,7 @@
  * OVH API errors as the API renders them: `{class, message}` for application errors (the class names the
  * HTTP family and the cause, e.g. `Client::NotFound::NodeNotFound`), and `{errorCode, httpCode, message}`
  * for the authentication gateway's refusals (bad application key, consumer key, signature, timestamp).
- * The `ovh` npm client keeps only the status and `message`.
+ * The OVH npm client keeps only the status and `message`.
  */
 
 export class OvhApiError extends Error {

@@ -1,6 +1,6 @@
 /**
  * The OVHcloud API emulator (MKS node pools + public order catalog) on loopback HTTPS, speaking the real
- * wire format so the `ovh` npm client works against it unchanged: `GET /1.0/auth/time`, `X-Ovh-*`
+ * wire format so the OVH npm client (`@ovhcloud/node-ovh`) works against it unchanged: `GET /1.0/auth/time`, `X-Ovh-*`
  * signatures checked, 200 for every success. The certificate comes from a CA generated at start; clients
  * trust `caPem` (the `ovh` client has no CA option: set `https.globalAgent.options.ca`).
  */
@@ -77,7 +77,7 @@ export interface OvhcloudEmulator {
   /** The first cluster. */
   cluster: OvhClusterInfo;
   clusters: OvhClusterInfo[];
-  /** `{appKey, appSecret, consumerKey, host, port}` for `require('ovh')(…)`. */
+  /** `{appKey, appSecret, consumerKey, host, port}` for `require('@ovhcloud/node-ovh')(…)`. */
   clientOptions(credential?: OvhCredential): { appKey: string; appSecret: string; consumerKey: string; host: string; port: number };
   state(): OvhEmulatorState;
   setConsistencyDelay(ms: number): void;
