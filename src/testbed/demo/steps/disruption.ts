@@ -1,6 +1,7 @@
 /** Steps 7–8: scale down and watch emptiness/consolidation remove nodes; change an image and watch drift replace them. */
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { driftPatchFor } from '../demo-manifests.js';
+import type { LedgerEntry } from '../ledger.js';
 import { type DemoContext, type DemoStep, StepExpectationError } from '../scenario.js';
 import { mergePatch, scaleDeployment, waitFor, waitForRunning } from '../waiting.js';
 import { describeClaims, euros } from './describe.js';
@@ -74,14 +75,17 @@ export const driftStep: DemoStep = {
     if (!cloud || !patch) throw new StepExpectationError('no selected cloud has a NodeClass image to change');
     await ctx.objects.create(drifter(cloud));
     await waitForRunning(ctx, 'drifter', 1);
+    // The drifter's own node is created in this step too: only NodeClaims after the patch are replacements.
+    const beforePatch = new Set(ctx.ledger.createdIn('drift').map((e) => e.name));
+    const replacements = (): LedgerEntry[] => ctx.ledger.createdIn('drift').filter((e) => !beforePatch.has(e.name));
     await mergePatch(ctx, { apiVersion: patch.apiVersion, kind: patch.kind, metadata: { name: patch.name }, spec: patch.spec } as KubernetesObject);
     ctx.timeline.say(`kubectl patch ${patch.kind}/${patch.name} ${JSON.stringify({ spec: patch.spec })}`);
     await waitFor(ctx, 'a drifted node replaced', async () => {
       const drifted = ctx.ledger.terminatedIn('drift').filter((e) => e.reason === 'drifted');
-      return drifted.length > 0 ? { done: true, status: '' } : { status: `${ctx.ledger.createdIn('drift').length} replacements launched, ${ctx.ledger.terminatedIn('drift').length} terminated` };
+      return drifted.length > 0 ? { done: true, status: '' } : { status: `${replacements().length} replacements launched, ${ctx.ledger.terminatedIn('drift').length} terminated` };
     });
     await waitForRunning(ctx, 'drifter', 1);
     const drifted = ctx.ledger.terminatedIn('drift').filter((e) => e.reason === 'drifted');
-    return `replaced ${describeClaims(drifted)} with ${describeClaims(ctx.ledger.createdIn('drift')) || 'no new node (pods fit elsewhere)'}; drifter 1/1 running`;
+    return `replaced ${describeClaims(drifted)} with ${describeClaims(replacements()) || 'no new node (pods fit elsewhere)'}; drifter 1/1 running`;
   },
 };

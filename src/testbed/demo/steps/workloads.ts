@@ -38,10 +38,16 @@ export const flavorsStep: DemoStep = {
     await ctx.objects.create(deployment as KubernetesObject);
     const large = await waitForRunning(ctx, 'inflate-large', 2);
     const small = await waitForRunning(ctx, 'inflate', 10);
+    // A pod can run before its NodeClaim records the launch (OVH pool nodes boot while the launch is polled).
+    const created = await waitFor(ctx, 'new NodeClaims launched', async () => {
+      const entries = ctx.ledger.createdIn('flavors');
+      const unlabelled = entries.filter((e) => !e.instanceType);
+      return unlabelled.length === 0 ? { done: entries, status: '' } : { status: `${unlabelled.length} of ${entries.length} not launched yet` };
+    });
     const [largeFlavors, smallFlavors] = [await flavorsOf(ctx, large), await flavorsOf(ctx, small)];
     const onlyLarge = [...largeFlavors].filter((f) => !smallFlavors.has(f));
     if (onlyLarge.length === 0) throw new StepExpectationError(`inflate-large runs on ${[...largeFlavors].join(', ')}, the same flavors as inflate; expected a larger flavor`);
-    return `inflate on ${[...smallFlavors].join(', ')}; inflate-large on ${[...largeFlavors].join(', ')} (new: ${describeClaims(ctx.ledger.createdIn('flavors'))})`;
+    return `inflate on ${[...smallFlavors].join(', ')}; inflate-large on ${[...largeFlavors].join(', ')} (new: ${describeClaims(created)})`;
   },
 };
 
