@@ -1,6 +1,7 @@
 /**
  * The disruption loop (upstream pkg/controllers/disruption): every `pollIntervalMs` on the Clock, once state is
- * synced, delete expired NodeClaims (forceful, outside budgets), then try the methods in order — drift,
+ * synced, untaint nodes a command that never finished left cordoned, delete expired NodeClaims (forceful,
+ * outside budgets), then try the methods in order — drift,
  * emptiness, multi-node, single-node consolidation — and let the first command found act: wait the validation
  * delay, rebuild the input, re-check candidates, budgets and the simulation, then execute it in the background
  * (replacements Initialized before candidates are deleted). Every command gets Events and metrics.
@@ -8,7 +9,7 @@
 import { MetricReasons } from '../../metrics/registry.js';
 import type { NodePool } from '../../apis/index.js';
 import type { CloudProvider } from '../../cloudprovider/types.js';
-import { budgetMapping, decide, type Decision, DisruptionReasonsAll, expiredNodeClaims, validateCommand } from '../../domain/disruption/index.js';
+import { budgetMapping, decide, type Decision, DisruptionReasonsAll, expiredNodeClaims, staleDisruptedTaints, validateCommand } from '../../domain/disruption/index.js';
 import type { DisruptionInput } from '../../domain/disruption/index.js';
 import { type EventRecorder, ignoreKubeNotFound, type Kube, Resources } from '../../kube/index.js';
 import type { Metrics } from '../../metrics/registry.js';
@@ -18,7 +19,7 @@ import { type Logger, silentLogger } from '../../util/logger.js';
 import { AnnotationDeletionReason, type Controller } from '../types.js';
 import { DriftCache } from './drift-cache.js';
 import { publishCommandEvents, publishExpiredEvent } from './events.js';
-import { executeCommand } from './executor.js';
+import { executeCommand, setDisruptedTaint } from './executor.js';
 import { buildDisruptionInput, type InputSources } from './input.js';
 import { metricReason, savingsCounter } from './metrics.js';
 import { PodEventTracker } from './pod-event-tracker.js';
@@ -79,6 +80,15 @@ export function createDisruptionController(deps: DisruptionControllerDeps): Disr
     }
   }
 
+  /** A restart mid-command leaves candidates tainted; nothing else would ever untaint them. */
+  async function untaintStale(): Promise<void> {
+    const facts = deps.state.stateNodes().filter((n) => n.node).map((n) => ({ name: n.name, managed: n.managed, markedForDeletion: n.markedForDeletion, taints: n.node?.spec?.taints ?? [] }));
+    for (const name of staleDisruptedTaints(facts)) {
+      logger.info('removing a disrupted taint no command stands behind', { node: name });
+      await setDisruptedTaint(deps.kube, name, false);
+    }
+  }
+
   function recordBudgets(current: DisruptionInput): void {
     for (const reason of DisruptionReasonsAll) {
       const mapping = budgetMapping(current, reason);
@@ -109,6 +119,7 @@ export function createDisruptionController(deps: DisruptionControllerDeps): Disr
 
   async function reconcile(signal: AbortSignal): Promise<Decision | undefined> {
     if (!deps.state.synced()) return undefined;
+    await untaintStale();
     const current = await input();
     await expire(current);
     recordBudgets(current);

@@ -34,7 +34,8 @@ export class CommandFailedError extends Error {
   }
 }
 
-async function setDisruptedTaint(kube: Kube, nodeName: string, on: boolean): Promise<void> {
+/** Adds or removes `karpenter.sh/disrupted:NoSchedule` on the Node (a missing Node is not an error). */
+export async function setDisruptedTaint(kube: Kube, nodeName: string, on: boolean): Promise<void> {
   const node = await kube.get<V1Node>(Resources.Node, { name: nodeName }).catch(ignoreKubeNotFound);
   if (!node) return;
   const others = (node.spec?.taints ?? []).filter((t) => t.key !== TaintDisrupted.key);

@@ -15,3 +15,4 @@ export * from './methods.js';
 export { priceOf } from './command.js';
 export { byDisruptionOrder, interleaveByNodePool } from './order.js';
 export * from './validate.js';
+export * from './stale-taints.js';

@@ -163,4 +163,20 @@ describe('disruption on the simulated cluster', () => {
     const disrupted = await b.metrics.registry.getSingleMetricAsString('karpenter_nodeclaims_disrupted_total');
     expect(disrupted).toMatch(/reason="expired",nodepool="default"} 1/);
   });
+
+  it('removes a disrupted taint no command stands behind (a restart mid-command), and leaves unmanaged nodes alone', async () => {
+    bed = await startTestBed({ start: mondayAt(12) });
+    const b = bed;
+    await setUp(b, nodePool('default', { consolidationPolicy: 'WhenEmpty', consolidateAfter: 'Never' }), [claim('a', 'm-2')], deployment('web', 1, '1'));
+    const managed = b.state.stateNodes().find((n) => n.managed && n.node)?.name ?? '';
+    const disrupted = { key: 'karpenter.sh/disrupted', effect: 'NoSchedule' };
+    await b.kube.patch(Resources.Node, { name: managed }, { type: 'merge', body: { spec: { taints: [disrupted] } } });
+    await b.kube.create(Resources.Node, { apiVersion: 'v1', kind: 'Node', metadata: { name: 'unmanaged' }, spec: { taints: [disrupted] }, status: { conditions: [{ type: 'Ready', status: 'True' }] } });
+    await b.until('taints seen', () => b.state.stateNodes().filter((n) => n.node?.spec?.taints?.length).length === 2);
+
+    await b.disruptOnce();
+    const taintsOf = async (name: string) => (await b.kube.get<{ spec?: { taints?: unknown[] } }>(Resources.Node, { name })).spec?.taints ?? [];
+    expect(await taintsOf(managed)).toEqual([]);
+    expect(await taintsOf('unmanaged')).toEqual([disrupted]);
+  });
 });
