@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { V1Deployment, V1Pod } from '@kubernetes/client-node';
+import type { V1Deployment, V1Node, V1Pod } from '@kubernetes/client-node';
 import type { NodeClaim, NodePool } from '../../../src/apis/index.js';
 import { solve } from '../../../src/domain/scheduling/index.js';
 import { type ResourceKind, Resources } from '../../../src/kube/index.js';
@@ -175,7 +175,7 @@ describe('disruption on the simulated cluster', () => {
     await b.until('taints seen', () => b.state.stateNodes().filter((n) => n.node?.spec?.taints?.length).length === 2);
 
     await b.disruptOnce();
-    const taintsOf = async (name: string) => (await b.kube.get<{ spec?: { taints?: unknown[] } }>(Resources.Node, { name })).spec?.taints ?? [];
+    const taintsOf = async (name: string) => (await b.kube.get<V1Node>(Resources.Node, { name })).spec?.taints ?? [];
     expect(await taintsOf(managed)).toEqual([]);
     expect(await taintsOf('unmanaged')).toEqual([disrupted]);
   });
