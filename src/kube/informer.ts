@@ -1,10 +1,10 @@
 /**
- * A self-healing informer over client-node 1.4's `makeInformer`. client-node relists on 410 Gone and
+ * A self-healing informer over client-node 1.4's `ListWatch` (what `makeInformer` builds). client-node relists on 410 Gone and
  * reconnects when a watch ends cleanly, but on any other error (a 5xx, a refused connection, a failed list)
  * it fires `error` and stops for good; this wrapper starts it again after a full-jitter backoff, so the
  * cache heals itself. `hasSynced()` turns true after the first complete list, as client-go's HasSynced.
  */
-import { type KubeConfig, type KubernetesObject, makeInformer } from '@kubernetes/client-node';
+import { type KubeConfig, type KubernetesObject, ListWatch, Watch } from '@kubernetes/client-node';
 import { type BackoffPolicy, nextDelay, type RandomSource } from '../util/backoff.js';
 import type { Clock } from '../util/clock.js';
 import { type Logger, silentLogger } from '../util/logger.js';
@@ -25,6 +25,8 @@ export interface InformerOptions {
   /** Watch one namespace only (namespaced kinds). */
   namespace?: string;
   labelSelector?: string;
+  /** Only objects matching it are listed, watched and cached (a pod that stops matching is seen as deleted). */
+  fieldSelector?: string;
   /** Restart delays; default 200 ms doubling up to 30 s (client-go's reflector backs off to 30 s too). */
   restartBackoff?: Pick<BackoffPolicy, 'baseDelayMs' | 'maxDelayMs'>;
   random?: RandomSource;
@@ -42,8 +44,6 @@ export class InformerStoppedError extends Error {
   }
 }
 
-type ListWatch<T extends KubernetesObject> = ReturnType<typeof makeInformer<T>>;
-
 export class ResourceInformer<T extends KubernetesObject> {
   private readonly informer: ListWatch<T>;
   private readonly logger: Logger;
@@ -56,13 +56,14 @@ export class ResourceInformer<T extends KubernetesObject> {
   private lastError: unknown;
 
   constructor(private readonly options: InformerOptions) {
-    const { kubeConfig, kube, resource, namespace, labelSelector } = options;
+    const { kubeConfig, kube, resource, namespace, labelSelector, fieldSelector } = options;
     this.logger = (options.logger ?? silentLogger).child({ informer: resource.plural });
     const listFn = async (): Promise<{ items: T[]; metadata: { resourceVersion: string } }> => {
-      const list = await kube.list<T>(resource, { namespace, labelSelector });
+      const list = await kube.list<T>(resource, { namespace, labelSelector, fieldSelector });
       return { items: list.items, metadata: { resourceVersion: list.resourceVersion } };
     };
-    this.informer = makeInformer<T>(kubeConfig, collectionPath(resource, namespace), listFn, labelSelector);
+    // makeInformer without its field selector parameter: the ListWatch it builds, with one.
+    this.informer = new ListWatch<T>(collectionPath(resource, namespace), new Watch(kubeConfig), listFn, false, labelSelector, fieldSelector);
     this.informer.on('error', (err: unknown) => this.handleError(err));
   }
 

@@ -79,6 +79,8 @@ describe('the karpenter-eu chart', () => {
     expect(pod.topologySpreadConstraints?.map((t) => t.topologyKey)).toEqual(['kubernetes.io/hostname', 'topology.kubernetes.io/zone']);
     const env = Object.fromEntries((container.env ?? []).map((e) => [e.name, e.value ?? e.valueFrom]));
     expect(env).toMatchObject({ LEADER_ELECT: 'true', BATCH_IDLE_DURATION: '1s', BATCH_MAX_DURATION: '10s', LOG_LEVEL: 'info', SCW_DEFAULT_REGION: 'fr-par' });
+    // The heap cap that keeps the idle RSS under the 512Mi limit (bench:operator).
+    expect(env.NODE_OPTIONS).toBe('--max-old-space-size=192');
     expect(env.SCW_SECRET_KEY).toEqual({ secretKeyRef: { name: 'scaleway-credentials', key: 'SCW_SECRET_KEY' } });
     expect(env.POD_NAMESPACE).toEqual({ fieldRef: { fieldPath: 'metadata.namespace' } });
   });
@@ -98,6 +100,8 @@ describe('the karpenter-eu chart', () => {
     const chart = await render(values);
     const env = Object.fromEntries((containerOf(chart).env ?? []).map((e) => [e.name, e.value]));
     expect(env).toMatchObject({ BATCH_IDLE_DURATION: '2s', LOG_LEVEL: 'debug', LEADER_ELECT: 'false', BATCH_MAX_DURATION: '10s' });
+    const uncapped = Object.fromEntries((containerOf(await render({ ...values, nodeOptions: '' })).env ?? []).map((e) => [e.name, e.value]));
+    expect(uncapped.NODE_OPTIONS).toBeUndefined();
     expect(only<k8s.V1Deployment>(chart, 'Deployment').spec?.replicas).toBe(3);
   });
 

@@ -24,9 +24,12 @@ export interface PendingPodInformerOptions {
   logger?: Logger;
 }
 
-/** A pod informer as a PendingPodSource (its own watch on pods, separate from ClusterState's). */
+/**
+ * A pod informer as a PendingPodSource: its own watch, on unbound pods only (`spec.nodeName=`, as upstream lists
+ * pending pods), so it never holds a second copy of every pod ClusterState already caches.
+ */
 export function createPendingPodInformer(options: PendingPodInformerOptions): PendingPodSource {
-  const informer = new ResourceInformer<V1Pod>({ ...options, resource: Resources.Pod });
+  const informer = new ResourceInformer<V1Pod>({ ...options, resource: Resources.Pod, fieldSelector: 'spec.nodeName=' });
   const handlers = new Set<(pod: V1Pod) => void>();
   const dispatch = (pod: V1Pod): void => {
     for (const h of handlers) h(pod);

@@ -18,6 +18,9 @@ import { ClusterState, createClusterStateInformers, type ClusterStateInformers }
 import { type CloudInstance, type CloudInstanceSource, startSimulatedCluster, type SimulatedCluster } from '../../../src/testbed/cluster/index.js';
 import { SystemClock } from '../../../src/util/clock.js';
 import { silentLogger } from '../../../src/util/logger.js';
+import { clusterStateExtenderView } from '../../../src/operator/extender-view.js';
+import { CatalogPriceBook } from '../../../src/operator/price-book.js';
+import { createExtenderServer, type RunningExtenderServer } from '../../../webhooks/extender/index.js';
 
 /** Cheapest first: 2, 4, 8 vCPU at 4 GiB per vCPU. */
 export const testInstanceTypes = [
@@ -101,25 +104,51 @@ export interface BedOptions {
   lifecycle?: LifecycleOptions;
   /** Start with the controllers stopped. */
   manual?: boolean;
+  /**
+   * Register our extender with the scheduler simulator (nodeCacheCapable, as `run` serves it): its "no node left"
+   * signal triggers the provisioner, as the operator wires it. `onNeedsCapacity` also sees each signal.
+   */
+  extender?: { onNeedsCapacity?: (podKey: string) => void };
+  /** Sees every pod the pending-pod source delivers to the provisioner (the pod-condition path). */
+  onPendingPodDelivered?: (pod: V1Pod) => void;
+}
+
+/** The extender server over ClusterState, its signal forwarded to whatever provisioner runs now. */
+async function startBedExtender(state: ClusterState, options: NonNullable<BedOptions['extender']>, trigger: (podKey: string) => void): Promise<RunningExtenderServer> {
+  return createExtenderServer({
+    view: clusterStateExtenderView(state, new CatalogPriceBook({})),
+    onNeedsCapacity: (podKey) => {
+      options.onNeedsCapacity?.(podKey);
+      trigger(podKey);
+    },
+  }).listen(0, '127.0.0.1');
+}
+
+function observed(source: PendingPodSource, observe: ((pod: V1Pod) => void) | undefined): PendingPodSource {
+  if (!observe) return source;
+  return { ...source, subscribe: (onPod) => source.subscribe((pod) => (observe(pod), onPod(pod))) };
 }
 
 export async function startProvisioningBed(options: BedOptions = {}): Promise<ProvisioningBed> {
   const clock = new SystemClock();
   const provider = new FakeCloudProvider({ instanceTypes: testInstanceTypes, clock });
   const knobs = { bootNodes: true };
+  const state = new ClusterState({ clock });
+  let triggerProvisioner: (podKey: string) => void = () => undefined;
+  const extender = options.extender ? await startBedExtender(state, options.extender, (key) => triggerProvisioner(key)) : undefined;
   const cluster = await startSimulatedCluster({
     clock,
     cloudSources: [fakeInstanceSource(provider, () => knobs.bootNodes)],
     kubelet: { readyDelayMs: 100, pollIntervalMs: 50, podStartDelayMs: 50 },
     scheduler: { queueTimings: { initialBackoffMs: 100, maxBackoffMs: 200, maxUnschedulableMs: 500 } },
+    ...(extender ? { extender: { urlPrefix: `${extender.url}/scheduler`, filterVerb: 'filter', prioritizeVerb: 'prioritize', weight: 1, nodeCacheCapable: true, ignorable: true } } : {}),
   });
   const ext = cluster.kubeConfig.makeApiClient(ApiextensionsV1Api);
   for (const def of CrdDefinitions) await ext.createCustomResourceDefinition({ body: buildCrd(def) as unknown as V1CustomResourceDefinition });
   await cluster.apiServer.settle();
   const kube = createKube(cluster.kubeConfig);
-  const state = new ClusterState({ clock });
   const informers: ClusterStateInformers = createClusterStateInformers({ kubeConfig: cluster.kubeConfig, kube, clock, state });
-  const pendingPods: PendingPodSource = createPendingPodInformer({ kubeConfig: cluster.kubeConfig, kube, clock });
+  const pendingPods: PendingPodSource = observed(createPendingPodInformer({ kubeConfig: cluster.kubeConfig, kube, clock }), options.onPendingPodDelivered);
   const metrics = createMetrics(new Registry());
   const events = new EventRecorder({ kube, clock, component: 'karpenter' });
   await informers.start();
@@ -144,6 +173,7 @@ export async function startProvisioningBed(options: BedOptions = {}): Promise<Pr
     return { lifecycle, provisioner, termination };
   };
   let controllers = make();
+  triggerProvisioner = (key) => controllers.provisioner.trigger(key);
 
   const bed: ProvisioningBed = {
     get bootNodes() {
@@ -185,6 +215,7 @@ export async function startProvisioningBed(options: BedOptions = {}): Promise<Pr
       await pendingPods.stop();
       await informers.stop();
       await cluster.close();
+      await extender?.close();
     },
   };
   if (!options.manual) bed.startControllers();

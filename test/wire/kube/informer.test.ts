@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { V1Pod } from '@kubernetes/client-node';
+import { CoreV1Api, type V1Pod } from '@kubernetes/client-node';
 import { createKube, ResourceInformer, Resources } from '../../../src/kube/index.js';
 import type { ApiServer } from '../../../src/testbed/cluster/apiserver/index.js';
 import { SystemClock } from '../../../src/util/clock.js';
@@ -20,12 +20,13 @@ afterEach(async () => {
   await server.close();
 });
 
-function podInformer(): { informer: ResourceInformer<V1Pod>; log: string[]; restarts: () => number } {
+function podInformer(fieldSelector?: string): { informer: ResourceInformer<V1Pod>; log: string[]; restarts: () => number } {
   let restarts = 0;
   const informer = new ResourceInformer<V1Pod>({
     kubeConfig: proxy.kubeConfig,
     kube: createKube(proxy.kubeConfig),
     resource: Resources.Pod,
+    ...(fieldSelector ? { fieldSelector } : {}),
     clock: new SystemClock(),
     restartBackoff: { baseDelayMs: 5, maxDelayMs: 20 },
     random: () => 0.5,
@@ -45,6 +46,20 @@ const listRequests = (): string[] => proxy.requests.filter((r) => r.startsWith('
 const kube = (): ReturnType<typeof createKube> => createKube(server.kubeConfig);
 
 describe('ResourceInformer', () => {
+  it('with a field selector lists, watches and caches only matching objects; one that stops matching is deleted', async () => {
+    await kube().create(Resources.Pod, { ...pod('bound'), spec: { ...pod('bound').spec, nodeName: 'n1' } } as V1Pod);
+    await kube().create(Resources.Pod, pod('pending'));
+    const { informer, log } = podInformer('spec.nodeName=');
+    await informer.start();
+    await informer.waitForSync();
+    expect(informer.list().map((p) => p.metadata?.name)).toEqual(['pending']);
+    await kube().create(Resources.Pod, pod('later'));
+    await server.kubeConfig.makeApiClient(CoreV1Api).createNamespacedBinding({ namespace: 'default', body: { metadata: { name: 'pending' }, target: { kind: 'Node', name: 'n1' } } });
+    await eventually(() => log.length >= 3);
+    expect(log).toEqual(['add pending', 'add later', 'delete pending']);
+    expect(informer.list().map((p) => p.metadata?.name)).toEqual(['later']);
+  });
+
   it('syncs with the initial list and then sees adds, updates and deletes', async () => {
     await kube().create(Resources.Pod, pod('before'));
     const { informer, log } = podInformer();
