@@ -129,4 +129,9 @@ export interface NodeClassResolver<TNodeClass> {
   getNodeClass(name: string): Promise<TNodeClass>;
   /** The Secret's decoded data. Errors: NodeClassNotReadyError when the Secret or a needed key is missing. */
   getSecretData(ref: SecretReference): Promise<Readonly<Record<string, string>>>;
+  /**
+   * Every NodeClass of this kind that exists and is not being deleted. list() uses it to know every account whose
+   * credentials a NodeClass names, including right after a restart, before any of them launched anything.
+   */
+  listNodeClasses?(): Promise<TNodeClass[]>;
 }

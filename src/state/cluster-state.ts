@@ -216,6 +216,10 @@ export class ClusterState {
     return this.nodeClasses.get(`${kind}/${name}`);
   }
 
+  nodeClassesOfKind(kind: string): NodeClassEntry[] {
+    return [...this.nodeClasses.values()].filter((e) => e.kind === kind);
+  }
+
   counts(): { pods: number; nodes: number; nodeClaims: number; nodePools: number } {
     return { pods: this.pods.size, nodes: this.nodes.size, nodeClaims: this.nodeClaims.size, nodePools: this.nodePools.size };
   }

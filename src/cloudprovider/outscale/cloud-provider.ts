@@ -35,6 +35,7 @@ import { outscaleCaller, type OutscaleCaller } from './calls.js';
 import { isNotFound } from './errors.js';
 import { ListedVmStates, TagManagedBy, isGone, toCloudNodeClaim } from './instances.js';
 import { buildOutscaleInstanceTypes } from './instancetypes.js';
+import { OutscaleAccounts, type OutscaleAccount, type OutscaleApiFactory } from './accounts.js';
 import { clientTokenOf, findByClientToken, launch, type LaunchContext } from './launch.js';
 import { driftReasonOf, resolveUserData, subregionsOf } from './nodeclass.js';
 import { PriceBook } from './prices.js';
@@ -43,7 +44,10 @@ import { InvalidProviderIdError, parseProviderId } from './provider-id.js';
 export const OutscaleNodeClassKindRef: NodeClassKind = { group: OutscaleNodeClassGroup, version: OutscaleNodeClassVersion, kind: OutscaleNodeClassKind };
 
 export interface OutscaleCloudProviderOptions {
+  /** The operator-wide account's client. */
   api: OutscaleApi;
+  /** Clients for NodeClasses with their own `credentialsSecretRef` (same endpoint and region). */
+  apiFactory?: OutscaleApiFactory;
   /** The value of `karpenter.sh/managed-by` on every VM launched; `list` returns exactly the VMs carrying it. */
   clusterName: string;
   nodeClasses: NodeClassResolver<OutscaleNodeClass>;
@@ -67,23 +71,27 @@ export class OutscaleCloudProvider implements CloudProvider {
   private readonly api: OutscaleApi;
   private readonly call: OutscaleCaller;
   private readonly prices: PriceBook;
-  private readonly launchContext: LaunchContext;
+  private readonly accounts: OutscaleAccounts;
   private readonly inflight = new Map<string, Promise<CloudNodeClaim>>();
 
   constructor(private readonly options: OutscaleCloudProviderOptions) {
     this.api = options.api;
     this.call = outscaleCaller({ clock: options.clock, random: options.random, policy: options.retryPolicy ?? DefaultCloudRetryPolicy });
     this.unavailableOfferings = options.unavailableOfferings ?? new UnavailableOfferings({ clock: options.clock });
+    // The public catalog is the same for every account of the region: one price book.
     this.prices = new PriceBook(options.api, options.clock, options.priceRefreshMs);
-    this.launchContext = {
-      api: this.api,
+    const flavors = new Map<string, CatalogFlavor>(options.catalog.flavors.map((f) => [f.name, f]));
+    const instanceTypeIndex = indexInstanceTypes(options.catalog, options.api.region);
+    const contextFor = (api: OutscaleApi): LaunchContext => ({
+      api,
       call: this.call,
-      gpu: { api: this.api, call: this.call, clock: options.clock, pollIntervalMs: options.gpuPollIntervalMs ?? 2_000, stopTimeoutMs: options.gpuStopTimeoutMs ?? 5 * 60_000 },
+      gpu: { api, call: this.call, clock: options.clock, pollIntervalMs: options.gpuPollIntervalMs ?? 2_000, stopTimeoutMs: options.gpuStopTimeoutMs ?? 5 * 60_000 },
       clusterName: options.clusterName,
       unavailableOfferings: this.unavailableOfferings,
-      flavors: new Map<string, CatalogFlavor>(options.catalog.flavors.map((f) => [f.name, f])),
-      instanceTypeIndex: indexInstanceTypes(options.catalog, options.api.region),
-    };
+      flavors,
+      instanceTypeIndex,
+    });
+    this.accounts = new OutscaleAccounts({ operator: contextFor(options.api), contextFor, nodeClasses: options.nodeClasses, ...(options.apiFactory ? { apiFactory: options.apiFactory } : {}) });
   }
 
   /** One launch per NodeClaim at a time in this process; across processes the ClientToken dedupes. */
@@ -98,39 +106,49 @@ export class OutscaleCloudProvider implements CloudProvider {
 
   async delete(nodeClaim: CloudProviderNodeClaim): Promise<void> {
     const name = nodeClaim.metadata?.name ?? '';
+    const accounts = await this.accountsOf(nodeClaim);
     const providerID = nodeClaim.status?.providerID;
-    const vmId = providerID ? this.vmIdOf(providerID, `deleting nodeclaim ${name}`) : (await findByClientToken(this.launchContext, clientTokenOf(nodeClaim)))?.VmId;
-    if (!vmId) throw new NodeClaimNotFoundError(`deleting nodeclaim ${name}: no vm was launched for it`);
-    // A VM ReadVms does not show yet (eventual consistency) is still deleted: only DeleteVms can say it is gone.
-    const vm = await this.readVm(vmId);
-    if (vm && isGone(vm)) throw new NodeClaimNotFoundError(`deleting nodeclaim ${name}: vm ${vmId} is terminated`);
-    if (vm?.State === 'shutting-down') return;
-    const deleted = await this.call(`deleting vm ${vmId} of nodeclaim ${name}`, async () => {
-      try {
-        return await this.api.deleteVms({ VmIds: [vmId] });
-      } catch (err) {
-        if (isNotFound(err)) return undefined;
-        throw err;
+    if (!providerID) {
+      for (const account of accounts) {
+        const vm = await findByClientToken(account.launch, clientTokenOf(nodeClaim));
+        if (vm?.VmId) return this.deleteVm(account, vm.VmId, name);
       }
-    });
-    if (!deleted) throw new NodeClaimNotFoundError(`deleting nodeclaim ${name}: vm ${vmId} does not exist`);
+      throw new NodeClaimNotFoundError(`deleting nodeclaim ${name}: no vm was launched for it`);
+    }
+    const vmId = this.vmIdOf(providerID, `deleting nodeclaim ${name}`);
+    for (const account of accounts) {
+      const vm = await this.readVm(account, vmId);
+      if (!vm) continue;
+      if (isGone(vm)) throw new NodeClaimNotFoundError(`deleting nodeclaim ${name}: vm ${vmId} is terminated`);
+      if (vm.State === 'shutting-down') return;
+      return this.deleteVm(account, vmId, name);
+    }
+    // A VM ReadVms does not show yet (eventual consistency) is still deleted: only DeleteVms can say it is gone.
+    return this.deleteVm(accounts[0] as OutscaleAccount, vmId, name);
   }
 
   async get(providerID: string): Promise<CloudNodeClaim> {
-    const vm = await this.readVm(this.vmIdOf(providerID, 'getting instance'));
-    if (!vm || isGone(vm)) throw new NodeClaimNotFoundError(`getting instance ${providerID}: no such vm`);
-    return toCloudNodeClaim(vm, this.launchContext.instanceTypeIndex);
+    const vmId = this.vmIdOf(providerID, 'getting instance');
+    for (const account of await this.accounts.all()) {
+      const vm = await this.readVm(account, vmId);
+      if (vm && !isGone(vm)) return toCloudNodeClaim(vm, account.launch.instanceTypeIndex);
+    }
+    throw new NodeClaimNotFoundError(`getting instance ${providerID}: no such vm`);
   }
 
-  /** Every VM of this cluster, every page read, or an error — never an empty or partial list. */
+  /** Every VM of this cluster in every account, every page read, or an error — never an empty or partial list. */
   async list(): Promise<CloudNodeClaim[]> {
-    const vms = await this.call(`listing vms of cluster ${this.options.clusterName}`, () =>
-      this.api.readAllVms({
-        Filters: { Tags: [`${TagManagedBy}=${this.options.clusterName}`], VmStateNames: ListedVmStates },
-        ResultsPerPage: this.options.pageSize ?? 1000,
-      }),
-    );
-    return vms.map((vm) => toCloudNodeClaim(vm, this.launchContext.instanceTypeIndex));
+    const byId = new Map<string, CloudNodeClaim>();
+    for (const account of await this.accounts.all()) {
+      const vms = await this.call(`listing vms of cluster ${this.options.clusterName} (account ${account.key})`, () =>
+        account.launch.api.readAllVms({
+          Filters: { Tags: [`${TagManagedBy}=${this.options.clusterName}`], VmStateNames: ListedVmStates },
+          ResultsPerPage: this.options.pageSize ?? 1000,
+        }),
+      );
+      for (const vm of vms) if (vm.VmId) byId.set(vm.VmId, toCloudNodeClaim(vm, account.launch.instanceTypeIndex));
+    }
+    return [...byId.values()];
   }
 
   async getInstanceTypes(nodePool: CloudProviderNodePool): Promise<InstanceType[]> {
@@ -140,9 +158,9 @@ export class OutscaleCloudProvider implements CloudProvider {
   async isDrifted(nodeClaim: CloudProviderNodeClaim): Promise<DriftReason | undefined> {
     const providerID = nodeClaim.status?.providerID;
     if (!providerID) return undefined;
-    const vm = await this.readVm(this.vmIdOf(providerID, 'checking drift'));
-    if (!vm || isGone(vm)) return undefined;
     const nodeClass = await this.nodeClassOf(nodeClaim.spec.nodeClassRef);
+    const vm = await this.readVm(await this.accounts.forNodeClass(nodeClass), this.vmIdOf(providerID, 'checking drift'));
+    if (!vm || isGone(vm)) return undefined;
     return driftReasonOf(vm, nodeClass, await resolveUserData(nodeClass, this.options.nodeClasses));
   }
 
@@ -156,8 +174,8 @@ export class OutscaleCloudProvider implements CloudProvider {
 
   private async createOnce(nodeClaim: CloudProviderNodeClaim): Promise<CloudNodeClaim> {
     const nodeClass = await this.nodeClassOf(nodeClaim.spec.nodeClassRef);
-    const [instanceTypes, userData] = await Promise.all([this.instanceTypesFor(nodeClass), resolveUserData(nodeClass, this.options.nodeClasses)]);
-    return launch(this.launchContext, { nodeClaim, nodeClass, instanceTypes, userData });
+    const [account, instanceTypes, userData] = await Promise.all([this.accounts.forNodeClass(nodeClass), this.instanceTypesFor(nodeClass), resolveUserData(nodeClass, this.options.nodeClasses)]);
+    return launch(account.launch, { nodeClaim, nodeClass, instanceTypes, userData });
   }
 
   private async instanceTypesFor(nodeClass: OutscaleNodeClass): Promise<InstanceType[]> {
@@ -190,10 +208,33 @@ export class OutscaleCloudProvider implements CloudProvider {
     }
   }
 
-  private async readVm(vmId: string): Promise<Vm | undefined> {
+  /** The NodeClaim's NodeClass's account first; every known account when the NodeClass is gone. */
+  private async accountsOf(nodeClaim: CloudProviderNodeClaim): Promise<OutscaleAccount[]> {
+    try {
+      const own = await this.accounts.forNodeClass(await this.nodeClassOf(nodeClaim.spec.nodeClassRef));
+      return [own, ...(await this.accounts.all()).filter((a) => a.key !== own.key)];
+    } catch (err) {
+      if (err instanceof NodeClassNotReadyError) return this.accounts.all();
+      throw err;
+    }
+  }
+
+  private async deleteVm(account: OutscaleAccount, vmId: string, nodeClaimName: string): Promise<void> {
+    const deleted = await this.call(`deleting vm ${vmId} of nodeclaim ${nodeClaimName}`, async () => {
+      try {
+        return await account.launch.api.deleteVms({ VmIds: [vmId] });
+      } catch (err) {
+        if (isNotFound(err)) return undefined;
+        throw err;
+      }
+    });
+    if (!deleted) throw new NodeClaimNotFoundError(`deleting nodeclaim ${nodeClaimName}: vm ${vmId} does not exist`);
+  }
+
+  private async readVm(account: OutscaleAccount, vmId: string): Promise<Vm | undefined> {
     const vms = await this.call(`reading vm ${vmId}`, async () => {
       try {
-        return await this.api.readAllVms({ Filters: { VmIds: [vmId] } });
+        return await account.launch.api.readAllVms({ Filters: { VmIds: [vmId] } });
       } catch (err) {
         if (isNotFound(err)) return [];
         throw err;

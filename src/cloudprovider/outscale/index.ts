@@ -2,6 +2,7 @@
 import { loadCatalog } from '../../catalog/index.js';
 import type { CatalogFile } from '../../catalog/types.js';
 import { createOutscaleClient, type OutscaleClientOptions } from './client.js';
+import type { OutscaleApi } from './api.js';
 import { OutscaleCloudProvider, type OutscaleCloudProviderOptions } from './cloud-provider.js';
 
 export { OutscaleCloudProvider, OutscaleNodeClassKindRef, type OutscaleCloudProviderOptions } from './cloud-provider.js';
@@ -11,7 +12,7 @@ export { formatProviderId, parseProviderId, InvalidProviderIdError } from './pro
 export { DriftReasons } from './nodeclass.js';
 export { TagManagedBy, TagNodeClaim, TagNodePool, TagCcmNodeName, ccmClusterTag } from './instances.js';
 
-export type CreateOutscaleCloudProviderOptions = Omit<OutscaleCloudProviderOptions, 'api' | 'catalog'> & {
+export type CreateOutscaleCloudProviderOptions = Omit<OutscaleCloudProviderOptions, 'api' | 'apiFactory' | 'catalog'> & {
   /** Endpoint, region and access/secret keys of the Outscale account (fetch and timeout optional). */
   client: Omit<OutscaleClientOptions, 'clock'>;
   /** Default: the bundled Outscale catalog. */
@@ -21,5 +22,7 @@ export type CreateOutscaleCloudProviderOptions = Omit<OutscaleCloudProviderOptio
 export function createOutscaleCloudProvider(options: CreateOutscaleCloudProviderOptions): OutscaleCloudProvider {
   const { client, catalog, ...rest } = options;
   const api = createOutscaleClient({ ...client, clock: options.clock });
-  return new OutscaleCloudProvider({ ...rest, api, catalog: catalog ?? loadCatalog('outscale') });
+  // NodeClasses with their own credentialsSecretRef get a client on the same endpoint and region.
+  const apiFactory = (credentials: { accessKey: string; secretKey: string }): OutscaleApi => createOutscaleClient({ ...client, ...credentials, clock: options.clock });
+  return new OutscaleCloudProvider({ ...rest, api, apiFactory, catalog: catalog ?? loadCatalog('outscale') });
 }

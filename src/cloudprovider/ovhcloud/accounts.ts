@@ -45,9 +45,14 @@ export class OvhAccounts {
     return this.account('default', this.options.api, { serviceName, kubeId }, this.options.region);
   }
 
-  /** Every account used so far (list() reads them all). */
+  /**
+   * Every account used so far and every account an existing OVHNodeClass names (list() reads them all, so a
+   * restart does not hide the nodes of a NodeClass that has not launched anything since). A NodeClass whose
+   * account cannot be resolved fails the call: a list missing an account must not pass for complete.
+   */
   async known(): Promise<OvhAccount[]> {
     await this.defaultAccount();
+    for (const nodeClass of (await this.options.nodeClasses.listNodeClasses?.()) ?? []) await this.forNodeClass(nodeClass);
     return Promise.all(this.byKey.values());
   }
 

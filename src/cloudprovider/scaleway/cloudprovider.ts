@@ -87,6 +87,9 @@ export class ScalewayCloudProvider implements CloudProvider {
   }
 
   async list(): Promise<CloudNodeClaim[]> {
+    // Every account an existing NodeClass names, not only those used since the start (a restart): a NodeClass
+    // whose credentials cannot be read fails the list rather than leaving its servers out of it.
+    for (const nodeClass of (await this.options.nodeClasses.listNodeClasses?.()) ?? []) await this.options.accounts.forNodeClass(nodeClass);
     const tags = [clusterTag(this.options.clusterName)];
     const perAccount = await Promise.all(this.options.accounts.all().map((account) => account.list(this.options.zones, tags)));
     const servers = new Map(perAccount.flat().map((s) => [s.id, s]));
