@@ -1,7 +1,9 @@
 // The demo scenario end to end (the function `karpenter-eu demo` calls, not a subprocess): the real operator
-// against the simulated cluster and the Scaleway emulator, every step passing, and a summary that adds up.
+// against the simulated cluster and the three cloud emulators at once (as `make demo` runs it), every step
+// passing, and a summary that adds up.
 import { describe, expect, it } from 'vitest';
 import { defaultControllers } from '../../src/operator/default-controllers.js';
+import { DemoClouds } from '../../src/testbed/demo/environment.js';
 import { runDemo } from '../../src/testbed/demo/run-demo.js';
 import { SystemClock } from '../../src/util/clock.js';
 import { silentLogger } from '../../src/util/logger.js';
@@ -9,7 +11,7 @@ import { silentLogger } from '../../src/util/logger.js';
 describe('karpenter-eu demo', () => {
   it('plays every step and ends with a summary of nodes, reasons and cost', { timeout: 170_000 }, async () => {
     let output = '';
-    const { summary } = await runDemo({ clouds: ['scaleway'], clock: new SystemClock(), logger: silentLogger, controllers: defaultControllers, write: (text) => (output += text) });
+    const { summary } = await runDemo({ clouds: DemoClouds, clock: new SystemClock(), logger: silentLogger, controllers: defaultControllers, write: (text) => (output += text) });
 
     // The timeline is the failure message: it says which expectation of which step was not met.
     expect(summary.steps.map((s) => `${s.id}:${s.status}`), output).toEqual([
@@ -39,5 +41,12 @@ describe('karpenter-eu demo', () => {
     expect([...reasons].every((r) => r === 'empty' || r === 'underutilized' || r === 'drifted')).toBe(true);
     expect(summary.finalHourlyCost).toBeLessThan(summary.peakHourlyCost);
     expect(summary.nodes.filter((n) => !n.terminatedInStep).length).toBeGreaterThan(0);
+    // Scaleway is the cheapest for the small pods and the GPU; the large pods and the zone spread go to OVH,
+    // whose NodeClass the zone-spread deployment selects (Outscale has its own run: demo-outscale.test.ts).
+    const clouds = new Set(summary.nodes.map((n) => n.cloud));
+    expect([...clouds].sort(), output).toEqual(['ovhcloud', 'scaleway']);
+    // The spread step checked pods per zone; the OVH nodes behind it cover the region's three zones.
+    const ovhZones = new Set(summary.nodes.filter((n) => n.cloud === 'ovhcloud').map((n) => n.zone));
+    expect([...ovhZones].sort(), output).toEqual(['eu-west-par-a', 'eu-west-par-b', 'eu-west-par-c']);
   });
 });
