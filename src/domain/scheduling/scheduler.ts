@@ -9,12 +9,14 @@
  * A pod that fits nowhere has its next preference relaxed and goes to the back of the queue; the loop ends
  * when a whole round makes no progress. Unless `optimize: false` (plain FFD, the baseline), a planned claim
  * does not grow to a bigger type when a new node for the pod alone costs less than the growth, and the merge
- * pass (merge-claims.ts) empties NodeClaims into others whenever that lowers the total price.
+ * pass (merge-claims.ts) empties NodeClaims into others whenever that lowers the total price; small groups of
+ * plain pods are then repacked exactly (exact-partition.ts).
  */
 import { LabelCloud, LabelTopologyZone } from '../../apis/v1/labels.js';
 import { AllowUndefinedWellKnownLabels } from '../requirements/index.js';
 import type { ClaimSlot } from './claim-slot.js';
 import { ExistingSlot } from './existing-slot.js';
+import { improveSmallGroups } from './exact-partition.js';
 import { mergeClaims } from './merge-claims.js';
 import { openClaim } from './new-claim.js';
 import { type PreparedNodePool, prepareNodePool, typeMeets } from './nodepool-template.js';
@@ -53,7 +55,7 @@ export function solve(input: SchedulingInput): SchedulingResult {
     const result = solveOnce(input, mode);
     if (isBetter(result, best)) best = result;
   }
-  return best;
+  return improveSmallGroups(input, best, solve);
 }
 
 /** More pods placed first, then a lower price. */
