@@ -61,6 +61,6 @@ export function simulateWithout(candidates: readonly Candidate[], input: Disrupt
     const e = existingNode(n);
     if (e) existingNodes.push(e);
   }
-  const result = solve({ pods, existingNodes, nodePools: input.schedulingNodePools, daemonSets: input.daemonSets ?? [] });
+  const result = solve({ pods, existingNodes, nodePools: input.schedulingNodePools, daemonSets: input.daemonSets ?? [], options: { effort: 'quick' } });
   return { result, allScheduled: result.unschedulable.length === 0 };
 }

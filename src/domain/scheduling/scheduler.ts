@@ -47,7 +47,8 @@ export function solve(input: SchedulingInput): SchedulingResult {
   if (input.options?.optimize === false) return solveOnce(input, { costAware: false, merge: false, order: byCpuAndMemoryDescending });
   const modes: PassMode[] = [{ costAware: false, merge: true, order: byCpuAndMemoryDescending }];
   if (input.pods.length <= COST_AWARE_MAX_PODS) modes.push({ costAware: true, merge: true, order: byCpuAndMemoryDescending });
-  if (input.pods.length <= ORDER_PORTFOLIO_MAX_PODS) {
+  const full = input.options?.effort !== 'quick';
+  if (full && input.pods.length <= ORDER_PORTFOLIO_MAX_PODS) {
     modes.push({ costAware: false, merge: true, order: byMemoryAndCpuDescending }, { costAware: true, merge: true, order: byMemoryAndCpuDescending });
   }
   let best = solveOnce(input, modes[0] as PassMode);
@@ -55,7 +56,7 @@ export function solve(input: SchedulingInput): SchedulingResult {
     const result = solveOnce(input, mode);
     if (isBetter(result, best)) best = result;
   }
-  return improveSmallGroups(input, best, solve);
+  return full ? improveSmallGroups(input, best, solve) : best;
 }
 
 /** More pods placed first, then a lower price. */

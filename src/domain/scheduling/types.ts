@@ -55,6 +55,12 @@ export interface SchedulingOptions {
   cloudNodeCaps?: Readonly<Record<string, number>>;
   /** false = plain first-fit-decreasing (the baseline); true (default) adds the merge pass. */
   optimize?: boolean;
+  /**
+   * `full` (default): the whole portfolio of orderings, then the exact repacking of small groups. `quick`: first-fit
+   * and cost-aware passes only — consolidation simulates once per candidate, so milliseconds add up to seconds
+   * on 500 nodes, and it needs the plan's feasibility and replacement count more than its last percent.
+   */
+  effort?: 'full' | 'quick';
 }
 
 export interface SchedulingInput {
