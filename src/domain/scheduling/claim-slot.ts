@@ -104,18 +104,27 @@ export class ClaimSlot {
   private fitting(pod: PodInfo, requirements: Requirements, maxPrice: number): PreparedType[] {
     const reserved = this.pods.length > 0 ? this.reserved : {};
     const checkLimits = limitsBind(this.pool);
-    const out: PreparedType[] = [];
-    for (const candidate of this.candidates) {
-      if (!fitsWith(this.requests, pod.requests, candidate.allocatable)) continue;
-      if (pod.hasRequirements && !typeMeets(requirements, candidate.type, this.zone)) continue;
-      if (checkLimits && !withinLimits(this.pool, candidate.type, reserved)) continue;
+    const candidates = this.candidates;
+    // Copied only from the first dropped candidate on: most pods narrow nothing, and this runs per pod per claim.
+    let out: PreparedType[] | undefined;
+    let kept = 0;
+    for (let i = 0; i < candidates.length; i++) {
+      const candidate = candidates[i] as PreparedType;
+      const fits = fitsWith(this.requests, pod.requests, candidate.allocatable)
+        && (!pod.hasRequirements || typeMeets(requirements, candidate.type, this.zone))
+        && (!checkLimits || withinLimits(this.pool, candidate.type, reserved));
+      if (!fits) {
+        out ??= candidates.slice(0, i);
+        continue;
+      }
       // The list is cheapest first: the first fit is the new price, so a too-dear growth stops the scan.
-      if (out.length === 0 && (candidate.priceByZone.get(this.zone) as number) >= maxPrice - PRICE_EPSILON) return tooExpensive;
-      out.push(candidate);
+      if (kept === 0 && (candidate.priceByZone.get(this.zone) as number) >= maxPrice - PRICE_EPSILON) return tooExpensive;
+      kept++;
+      out?.push(candidate);
     }
-    if (!meetsMinValues(requirements, out)) return [];
-    // Same list when nothing was dropped: `add` then skips recomputing the maxima.
-    return out.length === this.candidates.length ? this.candidates : out;
+    // The same list when nothing was dropped: `add` then skips recomputing the maxima.
+    const result = out ?? candidates;
+    return meetsMinValues(requirements, result) ? result : [];
   }
 
   private refreshMax(): void {

@@ -6,9 +6,16 @@ import type { ClaimSlot } from './claim-slot.js';
 import type { SchedulingState } from './state.js';
 import type { PlannedNodeClaim, SchedulingResult } from './types.js';
 
+/**
+ * Upstream's MaxInstanceTypes (v1.0–v1.6): a NodeClaim lists at most the 60 cheapest types that fit. The cloud
+ * launches the cheapest available of them anyway, and 400 options × thousands of claims is mostly garbage.
+ */
+export const MaxInstanceTypeOptions = 60;
+
 export function plannedNodeClaim(claim: ClaimSlot): PlannedNodeClaim {
   const chosen = claim.cheapest;
-  const options = claim.candidates.map((c) => ({ name: c.type.name, pricePerHour: c.priceByZone.get(claim.zone) as number }));
+  // candidates are cheapest first, so the chosen type is always kept.
+  const options = claim.candidates.slice(0, MaxInstanceTypeOptions).map((c) => ({ name: c.type.name, pricePerHour: c.priceByZone.get(claim.zone) as number }));
   const requirements = claim.requirements
     .copy()
     .add(
