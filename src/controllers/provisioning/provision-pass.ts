@@ -10,7 +10,7 @@ import { isKubeNotFound } from '../../kube/errors.js';
 import { Resources } from '../../kube/resources.js';
 import type { CloudProvider } from '../../cloudprovider/types.js';
 import type { InstanceType } from '../../domain/instancetypes/types.js';
-import { exceededLimits, type LimitLedger, nodeClaimFromDecision, usageAsResourceList } from '../../domain/provisioning/index.js';
+import { displacedPods, exceededLimits, type LimitLedger, nodeClaimFromDecision, usageAsResourceList } from '../../domain/provisioning/index.js';
 import { podKey, solve } from '../../domain/scheduling/index.js';
 import { daemonSetPod } from '../../domain/workloads/index.js';
 import type { EventRecorder } from '../../kube/events.js';
@@ -67,7 +67,9 @@ interface PassContext {
 export async function provisionPass(deps: ProvisionPassDeps): Promise<ProvisioningResult> {
   if (!deps.state.synced()) return emptyResult('not-synced');
   const snapshot = deps.state.snapshot();
-  if (snapshot.pendingPods.length === 0) return emptyResult('no-pending-pods');
+  // Pending pods, and the pods of nodes being deleted: their new capacity launches while the node drains.
+  const pods = [...snapshot.pendingPods, ...displacedPods(snapshot.nodes)];
+  if (pods.length === 0) return emptyResult('no-pending-pods');
   const pools = await instanceTypesByPool(deps, snapshot.nodePools);
   const seen = await observeClaims(deps, snapshot);
   const allTypes = new Map<string, InstanceType>();
@@ -78,11 +80,11 @@ export async function provisionPass(deps: ProvisionPassDeps): Promise<Provisioni
   ];
   const schedulingPools = [...pools.values()].flatMap((p) => schedulingPoolOf(deps, snapshot, p, seen) ?? []);
   const started = performance.now();
-  const result = solve({ pods: snapshot.pendingPods, existingNodes, nodePools: schedulingPools, daemonSets: snapshot.daemonSets.map(daemonSetPod) });
+  const result = solve({ pods, existingNodes, nodePools: schedulingPools, daemonSets: snapshot.daemonSets.map(daemonSetPod) });
   deps.metrics?.schedulingDuration.observe({ controller: 'provisioner' }, (performance.now() - started) / 1000);
   deps.metrics?.schedulerUnschedulablePods.set({ controller: 'provisioner' }, result.unschedulable.length);
 
-  const podsByKey = new Map(snapshot.pendingPods.map((p) => [podKey(p), p]));
+  const podsByKey = new Map(pods.map((p) => [podKey(p), p]));
   const outcome = emptyResult();
   nominateExisting(deps, snapshot, result.existingNodeAssignments, podsByKey, outcome);
   await createClaims(deps, result.newNodeClaims, { pools, seen, podsByKey, snapshot }, outcome);
@@ -92,7 +94,7 @@ export async function provisionPass(deps: ProvisionPassDeps): Promise<Provisioni
     if (pod) void publishFailedScheduling(deps.events, pod, u.reason);
   }
   if (outcome.created.length > 0 || outcome.unschedulable.length > 0) {
-    deps.logger.info('provisioned', { pods: snapshot.pendingPods.length, nodeClaims: outcome.created, unschedulable: outcome.unschedulable.length, failed: outcome.failed.length });
+    deps.logger.info('provisioned', { pods: snapshot.pendingPods.length, displacedPods: pods.length - snapshot.pendingPods.length, nodeClaims: outcome.created, unschedulable: outcome.unschedulable.length, failed: outcome.failed.length });
   }
   return outcome;
 }

@@ -5,7 +5,7 @@
  */
 import type { NodeClaim } from '../../apis/index.js';
 import type { CloudProvider } from '../../cloudprovider/types.js';
-import { type BatchWindowOptions, isProvisionable, LimitLedger } from '../../domain/provisioning/index.js';
+import { type BatchWindowOptions, displacedPods, isProvisionable, LimitLedger } from '../../domain/provisioning/index.js';
 import { podKey } from '../../domain/scheduling/index.js';
 import type { EventRecorder } from '../../kube/events.js';
 import type { Kube } from '../../kube/types.js';
@@ -77,7 +77,8 @@ export function createProvisioningController(deps: ProvisioningDeps): Provisioni
     while (!signal.aborted) {
       await deps.clock.sleep(options.resyncIntervalMs ?? DefaultResyncIntervalMs, signal).catch(() => undefined);
       if (signal.aborted || !deps.state.synced()) continue;
-      for (const pod of deps.state.snapshot().pendingPods) batcher.trigger(podKey(pod));
+      const snapshot = deps.state.snapshot();
+      for (const pod of [...snapshot.pendingPods, ...displacedPods(snapshot.nodes)]) batcher.trigger(podKey(pod));
     }
   };
 

@@ -4,3 +4,4 @@ export * from './limits.js';
 export * from './lifecycle.js';
 export * from './node-sync.js';
 export * from './nodeclaim-template.js';
+export * from './displaced-pods.js';

@@ -65,4 +65,30 @@ describe('provisioning on the simulated cluster', () => {
     expect(await b.nodeClaims()).toEqual([]);
     expect(b.provider.createCalls).toEqual([]);
   }, 20_000);
+
+  it('launches capacity for the pods of a node being deleted while it drains (a PDB holds the pod there)', async () => {
+    bed = await startProvisioningBed();
+    const b = bed;
+    await b.kube.create(Resources.NodePool, nodePool('default'));
+    const web = pod('web', '1500m');
+    web.metadata = { ...web.metadata, labels: { app: 'web' } };
+    await b.kube.create(Resources.Pod, web);
+    const first = await b.until('web running', async () => {
+      const [p] = await b.pods();
+      return p?.status?.phase === 'Running' && p.spec?.nodeName;
+    }, 20_000);
+    // The budget refuses every eviction: without the displaced-pods rule the pod would never go pending.
+    await b.kube.create(Resources.PodDisruptionBudget, { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'web', namespace: 'default' }, spec: { minAvailable: 1, selector: { matchLabels: { app: 'web' } } } });
+    const [claim] = await b.nodeClaims();
+    await b.kube.delete(Resources.NodeClaim, { name: claim?.metadata?.name ?? '' });
+
+    const replacement = await b.until('a replacement NodeClaim', async () => (await b.nodeClaims()).find((c) => c.metadata?.name !== claim?.metadata?.name), 20_000);
+    expect(replacement.metadata?.labels?.['karpenter.sh/nodepool']).toBe('default');
+    const [still] = await b.pods();
+    expect(still?.spec?.nodeName).toBe(first);
+    expect(still?.metadata?.deletionTimestamp).toBeUndefined();
+    // Planned once: later passes put the pod on the in-flight replacement, not on yet another NodeClaim.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect((await b.nodeClaims()).length).toBe(2);
+  }, 40_000);
 });
