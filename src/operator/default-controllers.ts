@@ -8,6 +8,7 @@ import type { Controller } from '../controllers/types.js';
 import { createDisruptionController } from '../controllers/disruption/index.js';
 import { createGarbageCollectionController } from '../controllers/nodeclaim/garbagecollection/garbage-collection-controller.js';
 import { createLifecycleController } from '../controllers/nodeclaim/lifecycle/index.js';
+import { createNodePoolStatusController } from '../controllers/nodepool/status-controller.js';
 import { createPendingPodInformer, createProvisioningController } from '../controllers/provisioning/index.js';
 import { createTerminationController } from '../controllers/termination/termination-controller.js';
 import type { ControllerDeps, ControllerPlugin } from './controllers.js';
@@ -87,6 +88,10 @@ export const defaultControllers: readonly ControllerPlugin[] = [
         onNodeClaimCreated: (name) => deps.signals.nodeClaimCreated.emit(name),
         options: { pollIntervalMs: deps.config.disruption.intervalMs, validationDelayMs: deps.config.disruption.validationDelayMs, driftCheckIntervalMs: deps.config.disruption.driftCheckIntervalMs },
       }),
+  },
+  {
+    name: 'nodepool.status',
+    create: (deps) => createNodePoolStatusController({ kube: deps.kube, state: deps.state, clock: deps.clock, logger: deps.logger }),
   },
   {
     name: 'nodeclaim.garbagecollection',

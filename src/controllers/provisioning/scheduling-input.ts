@@ -9,6 +9,7 @@ import type { InstanceType, ResourceList } from '../../domain/instancetypes/type
 import { EphemeralTaintKeys, singleValuedLabels } from '../../domain/provisioning/index.js';
 import { parseResourceList } from '../../domain/quantity/index.js';
 import type { Taint } from '../../domain/requirements/index.js';
+import { nodePoolReady } from '../../domain/nodepool/index.js';
 import type { ExistingNode, RequirementSpecLike, SchedulingNodePool } from './scheduling-types.js';
 import type { StateNode } from '../../state/index.js';
 
@@ -100,9 +101,9 @@ export function unseenInFlight(inFlight: ReadonlyMap<string, InFlightClaim>, see
   return out;
 }
 
-/** A NodePool the simulation may open claims in; undefined for static or deleting ones. */
+/** A NodePool the simulation may open claims in; undefined for static, deleting or not Ready ones (as upstream). */
 export function schedulingNodePool(nodePool: NodePool, instanceTypes: readonly InstanceType[], usage: ResourceList): SchedulingNodePool | undefined {
-  if (nodePool.metadata?.deletionTimestamp || nodePool.spec.replicas !== undefined) return undefined;
+  if (nodePool.metadata?.deletionTimestamp || nodePool.spec.replicas !== undefined || !nodePoolReady(nodePool)) return undefined;
   const template = nodePool.spec.template;
   const ref = template.spec.nodeClassRef;
   return {
