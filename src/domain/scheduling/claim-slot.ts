@@ -27,8 +27,13 @@ export class ClaimSlot {
   readonly requests: Record<string, number>;
   readonly pods: PodInfo[];
   readonly hostPorts: HostPort[];
-  /** Per resource, the largest allocatable among the candidates: a cheap first rejection test. */
+  /**
+   * Per resource, the largest allocatable among the candidates: a cheap first rejection test. It may be computed
+   * over an earlier, longer candidate list (an upper bound stays a correct pre-test; `fitting` decides), and is
+   * recomputed once the list has halved since — recomputing on every narrowing cost ~10 % of a 20,000-pod solve.
+   */
   private maxAllocatable: Record<string, number> = {};
+  private maxComputedFor = 0;
   private readonly labels: Record<string, string>;
   readonly domainOf = (key: string): string | undefined => (key === LabelHostname ? this.hostname : key === LabelTopologyZone ? this.zone : this.labels[key]);
 
@@ -94,7 +99,7 @@ export class ClaimSlot {
     this.requirements = narrowed.requirements;
     if (narrowed.candidates !== this.candidates) {
       this.candidates = narrowed.candidates;
-      this.refreshMax();
+      if (this.candidates.length * 2 <= this.maxComputedFor) this.refreshMax();
     }
     reserveLimits(this.pool, reservedBefore, this.reserved);
     topology.record(pod, this.domainOf, 1);
@@ -133,6 +138,7 @@ export class ClaimSlot {
       for (const name in c.allocatable) if ((c.allocatable[name] as number) > (max[name] ?? -Infinity)) max[name] = c.allocatable[name] as number;
     }
     this.maxAllocatable = max;
+    this.maxComputedFor = this.candidates.length;
   }
 }
 
