@@ -104,7 +104,7 @@ export class OvhCloudProvider implements CloudProvider {
 
   async list(): Promise<CloudNodeClaim[]> {
     const out: CloudNodeClaim[] = [];
-    for (const account of await this.knownAccounts('listing ovhcloud instances')) {
+    for (const account of await this.knownAccounts('listing ovhcloud instances', true)) {
       const view = await readCluster(account, this.options.call);
       for (const managed of view.nodes) out.push(await this.toCloudNodeClaim(account, managed));
       await deleteEmptyPools(this.cleanupDeps(account), view.pools).catch((error: unknown) => {
@@ -191,8 +191,11 @@ export class OvhCloudProvider implements CloudProvider {
    * The accounts to read. None known (no operator-wide cluster, no NodeClass used since start) is an
    * error, not an empty answer: garbage collection must never take "nothing read" for "nothing there".
    */
-  private async knownAccounts(operation: string): Promise<OvhAccount[]> {
+  private async knownAccounts(operation: string, listing = false): Promise<OvhAccount[]> {
     const accounts = await this.options.accounts.known();
+    // Listing with no operator-wide cluster and no OVHNodeClass at all: nothing can have been launched on OVH, an
+    // empty list is the truth (throwing would stop garbage collection for every other cloud of the install).
+    if (listing && accounts.length === 0 && (await this.options.nodeClasses.listNodeClasses?.())?.length === 0) return [];
     if (accounts.length === 0) {
       throw new PermanentCloudError(`${operation}: no MKS cluster is known yet; accepted: operator-wide serviceName and kubeId, or an OVHNodeClass used by a NodePool`);
     }

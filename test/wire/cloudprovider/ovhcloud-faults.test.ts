@@ -153,6 +153,22 @@ describe('ovhcloud provider under faults', () => {
     expect(await bare.list()).toHaveLength(1);
   });
 
+  it('list() after a restart reads the cluster of every existing OVHNodeClass; with none at all, an empty list', async () => {
+    bed = await startOvhTestbed();
+    const b = bed;
+    await b.provider.create(b.nodeClaim('exists', pin('b3-8', ['eu-west-par-a'])));
+    const listing = Object.assign(Object.create(b.resolver) as typeof b.resolver, { listNodeClasses: async () => [...b.resolver.nodeClasses.values()] });
+    const restarted = () => createOvhCloudProvider({
+      api: b.api, nodeClasses: listing, catalog: loadCatalog('ovhcloud'), unavailableOfferings: new UnavailableOfferings({ clock: b.clock }),
+      clock: autoAdvancing(b.clock), random: () => 0.5, retryPolicy: FastRetry,
+    });
+    // Nothing launched by this process yet: the NodeClass alone makes its cluster known.
+    expect(await restarted().list()).toHaveLength(1);
+    // No operator-wide cluster, no OVHNodeClass: nothing of ours can exist on OVH.
+    b.resolver.nodeClasses.clear();
+    expect(await restarted().list()).toEqual([]);
+  });
+
   it('falls back to the bundled catalog, with a warning, when flavors cannot be read', async () => {
     bed = await startOvhTestbed();
     bed.emulator.faults.add({ match: { action: 'listCapabilityFlavors' }, fault: { kind: 'server-error', status: 500 } });
