@@ -18,13 +18,28 @@ export const ResourcePods = 'pods';
 /** Quantity strings keyed by resource name, as in a pod spec (JSON numbers are accepted too). */
 export type QuantityMap = Readonly<Record<string, string | number>>;
 
+/**
+ * Parsed amounts by `<resource>\0<text>`. A cluster holds few distinct quantity strings ("100m", "128Mi", a node
+ * type's allocatable) but parses them for every pod on every extender call and snapshot; parsing is exact
+ * BigInt arithmetic. A pure memo (same input, same output), bounded by being emptied when it grows large.
+ */
+const amounts = new Map<string, number>();
+const MaxMemoizedAmounts = 10_000;
+
+function memoizedAmount(name: string, raw: string | number): number {
+  const key = `${name}\u0000${raw}`;
+  const known = amounts.get(key);
+  if (known !== undefined) return known;
+  const amount = resourceAmount(name, parseResourceQuantity(name, raw));
+  if (amounts.size >= MaxMemoizedAmounts) amounts.clear();
+  amounts.set(key, amount);
+  return amount;
+}
+
 export function parseResourceList(map: QuantityMap | undefined | null): ResourceList {
   const list: Record<string, number> = {};
   if (!map) return list;
-  for (const name in map) {
-    const raw = map[name] as string | number;
-    list[name] = resourceAmount(name, parseResourceQuantity(name, raw));
-  }
+  for (const name in map) list[name] = memoizedAmount(name, map[name] as string | number);
   return list;
 }
 
