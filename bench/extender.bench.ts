@@ -1,32 +1,68 @@
 /**
  * kube-scheduler extender latency over loopback HTTP with keep-alive, as the scheduler calls it:
  * filter and prioritize with 5,000 nodes in NodeNames mode (nodeCacheCapable: true) and 500 full Node
- * objects in Nodes mode. The server runs in its own process; prints the round trip's p50/p99/max per case and
+ * objects in Nodes mode, answered from the service's own ClusterState-backed view (5,000 nodes, 50,000 pods,
+ * one pod event between two calls). The server runs in its own process; prints the round trip's p50/p99/max per case and
  * the time spent in the server (arrival → response written); target p99 < 5 ms in NodeNames mode.
- * Run: npm run bench:extender   (ITERATIONS=2000 to sample more)
+ * Run: npm run bench:extender   (ITERATIONS=2000 to sample more; SERVER_NODE_OPTIONS=--trace-gc …)
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
-import type { V1Node } from '@kubernetes/client-node';
-import type { ExtenderNode, ExtenderNodeState } from '../src/domain/extender/index.js';
+import type { V1Node, V1Pod } from '@kubernetes/client-node';
+import type { NodeClaim } from '../src/apis/index.js';
+import { loadCatalog } from '../src/catalog/index.js';
+import type { DisruptionOutlook } from '../src/domain/disruption/index.js';
+import type { ExtenderClusterView } from '../src/domain/extender/index.js';
+import { clusterStateExtenderView } from '../src/operator/extender-view.js';
+import { CatalogPriceBook } from '../src/operator/price-book.js';
+import { ClusterState } from '../src/state/index.js';
+import { SystemClock } from '../src/util/clock.js';
 import { createExtenderServer } from '../webhooks/extender/index.js';
 
 const iterations = Number(process.env.ITERATIONS ?? 1_000);
 const warmup = 100;
-const GiB = 2 ** 30;
-const states: ExtenderNodeState[] = ['ok', 'ok', 'ok', 'ok', 'ok', 'ok', 'consolidation-candidate', 'drifted', 'disrupting', 'terminating'];
+const flavors = ['b3-8', 'b3-16', 'b3-32'];
+const podsPerNode = 10;
+const nodeCount = 5_000;
 
-function viewNode(i: number): ExtenderNode {
+function clusterNode(name: string, i: number): V1Node {
+  const full = nodeObject(name, i);
+  return { ...full, status: { ...full.status, images: [] } };
+}
+
+function boundPod(node: string, i: number, j: number): V1Pod {
+  const cpu = `${100 + ((i * 37 + j * 11) % 600)}m`;
+  const memory = `${256 + ((i * 53 + j * 7) % 1_800)}Mi`;
   return {
-    labels: { 'node.kubernetes.io/instance-type': `b3-${8 << i % 3}`, 'topology.kubernetes.io/zone': `eu-west-par-${'abc'[i % 3]}` },
-    taints: [],
-    allocatable: { cpu: 7_910, memory: 28 * GiB, pods: 110 },
-    requested: { cpu: (i * 37) % 7_000, memory: ((i * 53) % 24) * GiB, pods: i % 40 },
-    pricePerHour: 0.05 + (i % 7) * 0.02,
-    state: states[i % states.length] as ExtenderNodeState,
+    metadata: { name: `app-${i}-${j}`, namespace: 'default', uid: `pod-${i}-${j}`, resourceVersion: '1' },
+    spec: { nodeName: node, containers: [{ name: 'app', image: 'registry.example.eu/team/app:v1', resources: { requests: { cpu, memory } } }] },
+    status: { phase: 'Running' },
   };
+}
+
+/**
+ * The service's own view (ClusterState + clusterStateExtenderView), filled as the informers would fill it:
+ * 5,000 nodes with NodeClaims and 10 Running pods each; some nodes deleting, chosen by disruption, drifted or
+ * consolidatable, so every branch of the scorer runs.
+ */
+function clusterView(): { state: ClusterState; view: ExtenderClusterView } {
+  const state = new ClusterState({ clock: new SystemClock() });
+  const view = clusterStateExtenderView(state, new CatalogPriceBook({ ovhcloud: loadCatalog('ovhcloud') }));
+  const outlook = new Map<string, DisruptionOutlook>();
+  for (let i = 0; i < nodeCount; i++) {
+    const name = `node-${i}`;
+    state.updateNode(clusterNode(name, i));
+    const deleting = i % 10 === 9 ? { deletionTimestamp: new Date().toISOString() } : {};
+    state.updateNodeClaim({ metadata: { name: `claim-${i}`, ...deleting }, spec: { nodeClassRef: { group: 'karpenter.ovhcloud.sh', kind: 'OVHNodeClass', name: 'default' }, requirements: [] }, status: { providerID: `openstack:///${name}` } } as unknown as NodeClaim);
+    for (let j = 0; j < podsPerNode; j++) state.updatePod(boundPod(name, i, j));
+    if (i % 10 === 6) outlook.set(name, 'consolidation-candidate');
+    if (i % 10 === 7) outlook.set(name, 'drifted');
+  }
+  state.markForDeletion(...Array.from({ length: nodeCount / 10 }, (_, k) => `openstack:///node-${k * 10 + 8}`));
+  state.setDisruptionOutlook(outlook);
+  return { state, view };
 }
 
 // A realistic Node object (~4 KiB): labels, taints, addresses, conditions, images.
@@ -34,7 +70,7 @@ function nodeObject(name: string, i: number): V1Node {
   return {
     apiVersion: 'v1',
     kind: 'Node',
-    metadata: { name, uid: `uid-${i}`, resourceVersion: `${1000 + i}`, labels: { ...viewNode(i).labels, 'kubernetes.io/hostname': name, 'kubernetes.io/arch': 'amd64', 'kubernetes.io/os': 'linux', 'karpenter.sh/nodepool': 'default', 'karpenter-eu.io/cloud': 'ovhcloud' } },
+    metadata: { name, uid: `uid-${i}`, resourceVersion: `${1000 + i}`, labels: { 'node.kubernetes.io/instance-type': flavors[i % 3] as string, 'topology.kubernetes.io/zone': `eu-west-par-${'abc'[i % 3]}`, 'kubernetes.io/hostname': name, 'kubernetes.io/arch': 'amd64', 'kubernetes.io/os': 'linux', 'karpenter.sh/nodepool': 'default', 'karpenter-eu.io/cloud': 'ovhcloud' } },
     spec: { providerID: `openstack:///${name}`, taints: i % 10 === 8 ? [{ key: 'karpenter.sh/disrupted', effect: 'NoSchedule' }] : [] },
     status: {
       capacity: { cpu: '8', memory: '30Gi', pods: '110' },
@@ -94,15 +130,20 @@ async function measure(child: ChildProcess, label: string, url: string, body: st
 
 /** Child process: the extender with a 5,000-node view; tells the parent its URL, reports signals on 'stop'. */
 async function serve(): Promise<void> {
-  const view = new Map<string, ExtenderNode>();
-  for (let i = 0; i < 5_000; i++) view.set(`node-${i}`, viewNode(i));
+  const { state, view } = clusterView();
   let signals = 0;
+  let churn = 0;
   const { app } = createExtenderServer({ view, onNeedsCapacity: () => void signals++ });
   // Time in the server per request (arrival → response written), reported per case.
   let handling: number[] = [];
   const server = http.createServer((req, res) => {
     const started = process.hrtime.bigint();
-    res.on('finish', () => handling.push(Number(process.hrtime.bigint() - started) / 1e6));
+    res.on('finish', () => {
+      handling.push(Number(process.hrtime.bigint() - started) / 1e6);
+      // Between two scheduling cycles a pod binds somewhere: one node's answer must be derived again.
+      const i = (churn++ * 7_919) % nodeCount;
+      state.updatePod(boundPod(`node-${i}`, i, churn % podsPerNode));
+    });
     app(req, res);
   });
   server.keepAliveTimeout = 95_000;
@@ -123,9 +164,10 @@ async function serve(): Promise<void> {
 
 async function main(): Promise<void> {
   // The server runs in its own process, as beside kube-scheduler: the load generator does not share its event loop.
-  const child = fork(new URL(import.meta.url).pathname, ['serve'], { stdio: 'inherit' });
+  // SERVER_NODE_OPTIONS: extra flags for the server process (--cpu-prof, --trace-gc, --max-semi-space-size=…).
+  const child = fork(new URL(import.meta.url).pathname, ['serve'], { stdio: 'inherit', execArgv: [...process.execArgv, ...(process.env.SERVER_NODE_OPTIONS?.split(' ').filter(Boolean) ?? [])] });
   const server = await new Promise<{ url: string }>((resolve) => child.once('message', (m) => resolve(m as { url: string })));
-  const names = JSON.stringify({ Pod: pod, Nodes: null, NodeNames: Array.from({ length: 5_000 }, (_, i) => `node-${i}`) });
+  const names = JSON.stringify({ Pod: pod, Nodes: null, NodeNames: Array.from({ length: nodeCount }, (_, i) => `node-${i}`) });
   const items = Array.from({ length: 500 }, (_, i) => nodeObject(`node-${i}`, i));
   const full = JSON.stringify({ Pod: pod, Nodes: { apiVersion: 'v1', kind: 'NodeList', metadata: {}, items }, NodeNames: null });
   const load = os.loadavg().map((l) => l.toFixed(1)).join(' ');

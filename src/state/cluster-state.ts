@@ -6,6 +6,7 @@
  */
 import type { V1DaemonSet, V1Node, V1Pod, V1PodDisruptionBudget } from '@kubernetes/client-node';
 import { LabelNodeInitialized, type NodeClaim, type NodePool } from '../apis/index.js';
+import type { DisruptionOutlook } from '../domain/disruption/outlook.js';
 import type { ResourceList } from '../domain/instancetypes/types.js';
 import { addResources, parseResourceList } from '../domain/quantity/index.js';
 import { isProvisionable, isTerminal } from '../domain/provisioning/index.js';
@@ -62,6 +63,8 @@ export class ClusterState {
   private readonly pdbs = new Map<string, V1PodDisruptionBudget>();
   private readonly markedForDeletion = new Set<string>(); // state node keys
   private readonly nominatedUntil = new Map<string, number>(); // state node key -> clock ms
+  private outlook = new Map<string, DisruptionOutlook>(); // node name -> what disruption may do to it
+  private readonly nodeListeners: ((nodeName: string) => void)[] = [];
   private syncedSource: () => boolean = () => false;
 
   constructor(private readonly options: ClusterStateOptions) {}
@@ -79,15 +82,21 @@ export class ClusterState {
 
   updatePod(pod: V1Pod): void {
     const key = objectKey(pod);
-    this.podsByNode.remove(this.pods.get(key)?.spec?.nodeName, key);
+    const before = this.pods.get(key)?.spec?.nodeName;
+    this.podsByNode.remove(before, key);
     this.pods.set(key, pod);
-    this.podsByNode.add(pod.spec?.nodeName || undefined, key);
+    const after = pod.spec?.nodeName || undefined;
+    this.podsByNode.add(after, key);
+    this.nodeChanged(before);
+    if (after !== before) this.nodeChanged(after);
   }
 
   deletePod(pod: V1Pod): void {
     const key = objectKey(pod);
-    this.podsByNode.remove(this.pods.get(key)?.spec?.nodeName, key);
+    const before = this.pods.get(key)?.spec?.nodeName;
+    this.podsByNode.remove(before, key);
     this.pods.delete(key);
+    this.nodeChanged(before);
   }
 
   updateNode(node: V1Node): void {
@@ -96,6 +105,7 @@ export class ClusterState {
     if (old?.spec?.providerID) this.nodeByProviderID.delete(old.spec.providerID);
     this.nodes.set(name, node);
     if (node.spec?.providerID) this.nodeByProviderID.set(node.spec.providerID, name);
+    this.nodeChanged(name);
   }
 
   deleteNode(node: V1Node): void {
@@ -107,6 +117,8 @@ export class ClusterState {
     }
     this.forgetMarks(`node/${name}`);
     this.nodes.delete(name);
+    this.outlook.delete(name);
+    this.nodeChanged(name);
   }
 
   updateNodeClaim(nodeClaim: NodeClaim): void {
@@ -115,6 +127,7 @@ export class ClusterState {
     this.nodeClaims.set(name, nodeClaim);
     if (nodeClaim.status?.providerID) this.nodeClaimByProviderID.set(nodeClaim.status.providerID, name);
     this.nodeClaimsByNodePool.add(nodePoolOf(nodeClaim), name);
+    this.nodeChanged(this.nodeByProviderID.get(nodeClaim.status?.providerID ?? ''));
   }
 
   deleteNodeClaim(nodeClaim: NodeClaim): void {
@@ -124,6 +137,7 @@ export class ClusterState {
     this.nodeClaims.delete(name);
     this.forgetMarks(`nodeclaim/${name}`);
     if (providerID && !this.nodeByProviderID.has(providerID)) this.forgetMarks(providerID);
+    this.nodeChanged(this.nodeByProviderID.get(providerID ?? ''));
   }
 
   updateNodePool(nodePool: NodePool): void {
@@ -163,12 +177,34 @@ export class ClusterState {
 
   /** Disruption chose these state nodes (by StateNode.key): keep them out of scheduling and candidates. */
   markForDeletion(...keys: string[]): void {
-    for (const key of keys) this.markedForDeletion.add(key);
+    for (const key of keys) {
+      this.markedForDeletion.add(key);
+      this.nodeChanged(this.nodeNameOfKey(key));
+    }
   }
 
   /** The command failed: the nodes are usable again. */
   unmarkForDeletion(...keys: string[]): void {
-    for (const key of keys) this.markedForDeletion.delete(key);
+    for (const key of keys) {
+      this.markedForDeletion.delete(key);
+      this.nodeChanged(this.nodeNameOfKey(key));
+    }
+  }
+
+  /** Disruption's latest view of which nodes it may take soon (replaces the previous one). */
+  setDisruptionOutlook(outlook: ReadonlyMap<string, DisruptionOutlook>): void {
+    const previous = this.outlook;
+    this.outlook = new Map(outlook);
+    for (const [name, value] of previous) if (outlook.get(name) !== value) this.nodeChanged(name);
+    for (const [name, value] of outlook) if (previous.get(name) !== value) this.nodeChanged(name);
+  }
+
+  /**
+   * Called with a node's name whenever something about it changes: the Node, its NodeClaim, a pod bound to it,
+   * a deletion mark or its disruption outlook. Lets readers keep per-node derivations instead of recomputing.
+   */
+  onNodeChange(listener: (nodeName: string) => void): void {
+    this.nodeListeners.push(listener);
   }
 
   /** Pending pods are expected to land on this state node: don't disrupt it for the nomination window. */
@@ -188,6 +224,15 @@ export class ClusterState {
 
   node(name: string): V1Node | undefined {
     return this.nodes.get(name);
+  }
+
+  /** Whether disruption chose this node (by StateNode key: providerID, else `node/<name>`). */
+  isMarkedForDeletion(key: string): boolean {
+    return this.markedForDeletion.has(key);
+  }
+
+  disruptionOutlook(nodeName: string): DisruptionOutlook | undefined {
+    return this.outlook.get(nodeName);
   }
 
   nodeByProvider(providerID: string): V1Node | undefined {
@@ -285,6 +330,18 @@ export class ClusterState {
     const providerID = old.status?.providerID;
     if (providerID && this.nodeClaimByProviderID.get(providerID) === name) this.nodeClaimByProviderID.delete(providerID);
     this.nodeClaimsByNodePool.remove(nodePoolOf(old), name);
+  }
+
+  private nodeChanged(nodeName: string | undefined): void {
+    if (nodeName === undefined || nodeName === '') return;
+    for (const listener of this.nodeListeners) listener(nodeName);
+  }
+
+  /** The Node behind a StateNode key (providerID, `node/<name>` or `nodeclaim/<name>`), if it has one. */
+  private nodeNameOfKey(key: string): string | undefined {
+    if (key.startsWith('node/')) return key.slice('node/'.length);
+    if (key.startsWith('nodeclaim/')) return undefined;
+    return this.nodeByProviderID.get(key);
   }
 
   private forgetMarks(key: string): void {

@@ -1,15 +1,15 @@
 /**
  * The disruption loop (upstream pkg/controllers/disruption): every `pollIntervalMs` on the Clock, once state is
  * synced, untaint nodes a command that never finished left cordoned, delete expired NodeClaims (forceful,
- * outside budgets), then try the methods in order — drift,
- * emptiness, multi-node, single-node consolidation — and let the first command found act: wait the validation
+ * outside budgets), publish which nodes may go soon (drifted, consolidatable) for the scheduler extender, then
+ * try the methods in order — drift, emptiness, multi-node, single-node consolidation — and let the first command found act: wait the validation
  * delay, rebuild the input, re-check candidates, budgets and the simulation, then execute it in the background
  * (replacements Initialized before candidates are deleted). Every command gets Events and metrics.
  */
 import { MetricReasons } from '../../metrics/registry.js';
 import type { NodePool } from '../../apis/index.js';
 import type { CloudProvider } from '../../cloudprovider/types.js';
-import { budgetMapping, decide, type Decision, DisruptionReasonsAll, expiredNodeClaims, staleDisruptedTaints, validateCommand } from '../../domain/disruption/index.js';
+import { budgetMapping, decide, type Decision, DisruptionReasonsAll, disruptionOutlook, expiredNodeClaims, staleDisruptedTaints, validateCommand } from '../../domain/disruption/index.js';
 import type { DisruptionInput } from '../../domain/disruption/index.js';
 import { type EventRecorder, ignoreKubeNotFound, type Kube, Resources } from '../../kube/index.js';
 import type { Metrics } from '../../metrics/registry.js';
@@ -121,6 +121,8 @@ export function createDisruptionController(deps: DisruptionControllerDeps): Disr
     if (!deps.state.synced()) return undefined;
     await untaintStale();
     const current = await input();
+    // The scheduler extender steers new pods away from what this pass may take.
+    deps.state.setDisruptionOutlook(disruptionOutlook(current));
     await expire(current);
     recordBudgets(current);
     const began = performance.now();

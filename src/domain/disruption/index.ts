@@ -16,3 +16,4 @@ export { priceOf } from './command.js';
 export { byDisruptionOrder, interleaveByNodePool } from './order.js';
 export * from './validate.js';
 export * from './stale-taints.js';
+export * from './outlook.js';

@@ -5,16 +5,15 @@
  * Two plain passes over the nodes (costs, then scores): this runs for every pod on clusters of thousands
  * of nodes, inside the scheduler's cycle.
  */
-import type { ResourceList } from '../instancetypes/types.js';
 import { candidateNodes } from './candidates.js';
 import { podRequestsOrEmpty } from './pod-facts.js';
-import { combineScore, packingAfterPlacement, podCostOnNode, priceScore } from './score.js';
+import { combineScore, packingAfterPlacement, podCostOnNode, podDemand, type PodDemand, priceScore } from './score.js';
 import { MaxExtenderPriority, type ExtenderArgs, type ExtenderClusterView, type ExtenderNode, type HostPriorityList } from './types.js';
 
 /** Score of a node the extender knows nothing about. */
 export const UnknownNodeScore = Math.round(MaxExtenderPriority / 2);
 
-function scoreAll(names: readonly string[], nodes: readonly (ExtenderNode | undefined)[], pod: ResourceList): HostPriorityList {
+function scoreAll(names: readonly string[], nodes: readonly (ExtenderNode | undefined)[], pod: PodDemand): HostPriorityList {
   const costs = new Array<number | undefined>(nodes.length);
   let cheapest: number | undefined;
   for (let i = 0; i < nodes.length; i++) {
@@ -32,7 +31,7 @@ function scoreAll(names: readonly string[], nodes: readonly (ExtenderNode | unde
 }
 
 export function prioritize(args: ExtenderArgs, view: ExtenderClusterView): HostPriorityList {
-  const pod = podRequestsOrEmpty(args.Pod);
+  const pod = podDemand(podRequestsOrEmpty(args.Pod));
   if (!args.Nodes) {
     const names = args.NodeNames ?? [];
     return scoreAll(names, names.map((name) => view.get(name)), pod);

@@ -33,42 +33,62 @@ export const StateFactors: Readonly<Record<ExtenderNodeState, number>> = {
   terminating: 0,
 };
 
-const scoredResources = [ResourceCPU, ResourceMemory] as const;
+/**
+ * The pod's requests in the form the per-node functions read fastest: they run for every node of every
+ * prioritize call (5,000 nodes), so the pod's keys are listed once instead of enumerated per node.
+ */
+export interface PodDemand {
+  cpu: number;
+  memory: number;
+  /** Every other positive request, as [resource, amount]. */
+  others: readonly (readonly [string, number])[];
+}
 
-function fitsOnNode(node: ExtenderNode, pod: ResourceList): boolean {
+export function podDemand(pod: ResourceList): PodDemand {
+  const others: [string, number][] = [];
   for (const name in pod) {
-    const amount = pod[name] as number;
-    if (amount > 0 && amount + (node.requested[name] ?? 0) > (node.allocatable[name] ?? 0)) return false;
+    if (name !== ResourceCPU && name !== ResourceMemory && (pod[name] as number) > 0) others.push([name, pod[name] as number]);
+  }
+  return { cpu: pod[ResourceCPU] ?? 0, memory: pod[ResourceMemory] ?? 0, others };
+}
+
+function fitsOnNode(node: ExtenderNode, pod: PodDemand): boolean {
+  const { allocatable, requested } = node;
+  if (pod.cpu > 0 && pod.cpu + (requested[ResourceCPU] ?? 0) > (allocatable[ResourceCPU] ?? 0)) return false;
+  if (pod.memory > 0 && pod.memory + (requested[ResourceMemory] ?? 0) > (allocatable[ResourceMemory] ?? 0)) return false;
+  for (let i = 0; i < pod.others.length; i++) {
+    const [name, amount] = pod.others[i] as readonly [string, number];
+    if (amount + (requested[name] ?? 0) > (allocatable[name] ?? 0)) return false;
   }
   return true;
 }
 
+function utilisation(requested: number | undefined, podAmount: number, allocatable: number | undefined): number {
+  return Math.min(1, ((requested ?? 0) + podAmount) / (allocatable as number));
+}
+
 /** Utilisation of cpu and memory after placing the pod, 0..1 (0 when it does not fit or nothing is known). */
-export function packingAfterPlacement(node: ExtenderNode, pod: ResourceList): number {
+export function packingAfterPlacement(node: ExtenderNode, pod: PodDemand): number {
   if (!fitsOnNode(node, pod)) return 0;
-  let sum = 0;
-  let counted = 0;
-  for (const name of scoredResources) {
-    const allocatable = node.allocatable[name] ?? 0;
-    if (allocatable <= 0) continue;
-    sum += Math.min(1, ((node.requested[name] ?? 0) + (pod[name] ?? 0)) / allocatable);
-    counted++;
-  }
-  return counted === 0 ? 0 : sum / counted;
+  const { allocatable, requested } = node;
+  const cpu = allocatable[ResourceCPU] ?? 0;
+  const memory = allocatable[ResourceMemory] ?? 0;
+  if (cpu > 0 && memory > 0) return (utilisation(requested[ResourceCPU], pod.cpu, cpu) + utilisation(requested[ResourceMemory], pod.memory, memory)) / 2;
+  if (cpu > 0) return utilisation(requested[ResourceCPU], pod.cpu, cpu);
+  if (memory > 0) return utilisation(requested[ResourceMemory], pod.memory, memory);
+  return 0;
+}
+
+function share(request: number, allocatable: number | undefined): number {
+  if (request <= 0) return 0;
+  return allocatable !== undefined && allocatable > 0 ? Math.min(1, request / allocatable) : 1;
 }
 
 /** EUR per hour the pod takes on the node (its dominant share of the node's price); undefined when unknown. */
-export function podCostOnNode(node: ExtenderNode, pod: ResourceList): number | undefined {
+export function podCostOnNode(node: ExtenderNode, pod: PodDemand): number | undefined {
   const price = node.pricePerHour;
   if (price === undefined || !Number.isFinite(price) || price < 0) return undefined;
-  let share = 0;
-  for (const name of scoredResources) {
-    const request = pod[name] ?? 0;
-    if (request <= 0) continue;
-    const allocatable = node.allocatable[name] ?? 0;
-    share = Math.max(share, allocatable > 0 ? Math.min(1, request / allocatable) : 1);
-  }
-  return price * share;
+  return price * Math.max(share(pod.cpu, node.allocatable[ResourceCPU]), share(pod.memory, node.allocatable[ResourceMemory]));
 }
 
 /** 0..1, relative to the cheapest known cost among the candidates (`cheapest` undefined: none known). */

@@ -5,6 +5,7 @@ import {
   MaxExtenderPriority,
   packingAfterPlacement,
   podCostOnNode,
+  podDemand,
   prioritize,
   priceScore,
   UnknownNodeScore,
@@ -32,7 +33,7 @@ describe('score components', () => {
     ['node the pod fills', { cpu: 3000, memory: 6 * GiB }, 1],
     ['node the pod overflows (stale view)', { cpu: 3500, memory: 0 }, 0],
   ])('packing on a %s', (_label, requested, expected) => {
-    expect(packingAfterPlacement(node({ requested }), { cpu: 1000, memory: 2 * GiB })).toBeCloseTo(expected);
+    expect(packingAfterPlacement(node({ requested }), podDemand({ cpu: 1000, memory: 2 * GiB }))).toBeCloseTo(expected);
   });
 
   it.each([
@@ -41,7 +42,7 @@ describe('score components', () => {
     [0.1, {}, 0],
     [undefined, { cpu: 1000 }, undefined],
   ])('pod cost at %s EUR/h for %o is %s', (price, requests, expected) => {
-    const cost = podCostOnNode(node({ pricePerHour: price }), requests);
+    const cost = podCostOnNode(node({ pricePerHour: price }), podDemand(requests));
     if (expected === undefined) expect(cost).toBeUndefined();
     else expect(cost).toBeCloseTo(expected);
   });
