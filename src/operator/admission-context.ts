@@ -11,25 +11,39 @@ export interface StateAdmissionContextOptions {
   defaults: AdmissionDefaults;
 }
 
+type ClusterObjects = Pick<AdmissionContext, 'nodePools' | 'nodeClasses' | 'nodeClaims'>;
+
 /** Informer lists may omit apiVersion/kind on items; admission rules filter by kind. */
 function withKind(object: object, apiVersion: string, kind: string): KubeObject {
-  return { apiVersion, kind, ...(object as KubeObject) };
+  const typed = object as KubeObject;
+  return typed.apiVersion === apiVersion && typed.kind === kind ? typed : { apiVersion, kind, ...typed };
 }
 
+/**
+ * Every review reads the NodePools, NodeClasses and NodeClaims (thousands of NodeClaims on a large cluster), at
+ * up to thousands of reviews a second: the lists are rebuilt only when one of those objects changed.
+ */
 export function stateAdmissionContext(options: StateAdmissionContextOptions): AdmissionContextProvider {
+  const { state } = options;
+  let cached: { version: number; objects: ClusterObjects } | undefined;
+  const objects = (): ClusterObjects => {
+    const version = state.definitionsVersion();
+    if (cached?.version !== version) {
+      cached = {
+        version,
+        objects: {
+          nodePools: state.nodePoolList().map((p) => withKind(p, 'karpenter.sh/v1', 'NodePool')),
+          nodeClasses: state.nodeClassList().map((c) => withKind(c.object, (c.object as { apiVersion?: string }).apiVersion ?? '', c.kind)),
+          nodeClaims: state.nodeClaimList().map((c) => withKind(c, 'karpenter.sh/v1', 'NodeClaim')),
+        },
+      };
+    }
+    return cached.objects;
+  };
   return {
     contextFor(operation: AdmissionOperation, oldObject: KubeObject | undefined): AdmissionContext {
-      const snapshot = options.state.snapshot();
-      return {
-        operation,
-        ...(oldObject ? { oldObject } : {}),
-        nodePools: snapshot.nodePools.map((p) => withKind(p, 'karpenter.sh/v1', 'NodePool')),
-        nodeClasses: snapshot.nodeClasses.map((c) => withKind(c.object, (c.object as { apiVersion?: string }).apiVersion ?? '', c.kind)),
-        nodeClaims: snapshot.nodes.flatMap((n) => (n.nodeClaim ? [withKind(n.nodeClaim, 'karpenter.sh/v1', 'NodeClaim')] : [])),
-        catalogs: options.catalogs,
-        defaults: options.defaults,
-      };
+      return { operation, ...(oldObject ? { oldObject } : {}), ...objects(), catalogs: options.catalogs, defaults: options.defaults };
     },
-    ready: () => options.state.synced(),
+    ready: () => state.synced(),
   };
 }

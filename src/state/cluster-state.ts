@@ -65,6 +65,7 @@ export class ClusterState {
   private readonly nominatedUntil = new Map<string, number>(); // state node key -> clock ms
   private outlook = new Map<string, DisruptionOutlook>(); // node name -> what disruption may do to it
   private readonly nodeListeners: ((nodeName: string) => void)[] = [];
+  private definitionsRevision = 0; // bumped on every NodePool, NodeClass and NodeClaim change
   private syncedSource: () => boolean = () => false;
 
   constructor(private readonly options: ClusterStateOptions) {}
@@ -122,6 +123,7 @@ export class ClusterState {
   }
 
   updateNodeClaim(nodeClaim: NodeClaim): void {
+    this.definitionsRevision++;
     const name = nodeClaim.metadata?.name ?? '';
     this.unindexNodeClaim(name);
     this.nodeClaims.set(name, nodeClaim);
@@ -131,6 +133,7 @@ export class ClusterState {
   }
 
   deleteNodeClaim(nodeClaim: NodeClaim): void {
+    this.definitionsRevision++;
     const name = nodeClaim.metadata?.name ?? '';
     const providerID = this.nodeClaims.get(name)?.status?.providerID;
     this.unindexNodeClaim(name);
@@ -141,19 +144,23 @@ export class ClusterState {
   }
 
   updateNodePool(nodePool: NodePool): void {
+    this.definitionsRevision++;
     this.nodePools.set(nodePool.metadata?.name ?? '', nodePool);
   }
 
   deleteNodePool(nodePool: NodePool): void {
+    this.definitionsRevision++;
     this.nodePools.delete(nodePool.metadata?.name ?? '');
   }
 
   updateNodeClass(kind: string, object: NodeClassEntry['object']): void {
+    this.definitionsRevision++;
     const name = object.metadata?.name ?? '';
     this.nodeClasses.set(`${kind}/${name}`, { kind, name, object });
   }
 
   deleteNodeClass(kind: string, object: NodeClassEntry['object']): void {
+    this.definitionsRevision++;
     this.nodeClasses.delete(`${kind}/${object.metadata?.name ?? ''}`);
   }
 
@@ -263,6 +270,23 @@ export class ClusterState {
 
   nodeClassesOfKind(kind: string): NodeClassEntry[] {
     return [...this.nodeClasses.values()].filter((e) => e.kind === kind);
+  }
+
+  /** Changes whenever a NodePool, NodeClass or NodeClaim is added, updated or removed: lets readers keep lists. */
+  definitionsVersion(): number {
+    return this.definitionsRevision;
+  }
+
+  nodePoolList(): NodePool[] {
+    return [...this.nodePools.values()];
+  }
+
+  nodeClassList(): NodeClassEntry[] {
+    return [...this.nodeClasses.values()];
+  }
+
+  nodeClaimList(): NodeClaim[] {
+    return [...this.nodeClaims.values()];
   }
 
   counts(): { pods: number; nodes: number; nodeClaims: number; nodePools: number } {

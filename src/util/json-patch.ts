@@ -3,6 +3,7 @@
  * Shared by the admission webhooks (which emit JSON patches) and the simulated API server (which applies them).
  * Inputs are never mutated: every function returns a new document.
  */
+import { deepCopy } from './json-copy.js';
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 export type JsonObject = { [key: string]: JsonValue };
@@ -43,7 +44,7 @@ export function parsePointer(pointer: string): string[] {
 }
 
 function deepClone<T extends JsonValue>(value: T): T {
-  return structuredClone(value);
+  return deepCopy(value);
 }
 
 export function jsonEqual(a: unknown, b: unknown): boolean {

@@ -21,34 +21,39 @@ export interface InMemoryContextOptions {
   defaults: AdmissionDefaults;
 }
 
+type ClusterObjects = Pick<AdmissionContext, 'nodePools' | 'nodeClasses' | 'nodeClaims'>;
+
 export class InMemoryContextProvider implements AdmissionContextProvider {
   private objects: KubeObject[];
+  private byKind: ClusterObjects;
 
   constructor(private readonly options: InMemoryContextOptions) {
     this.objects = [...(options.objects ?? [])];
+    this.byKind = splitByKind(this.objects);
   }
 
   /** Replaces the stored object of the same kind and name, or adds it. */
   upsert(object: KubeObject): void {
     const same = (o: KubeObject): boolean => o.kind === object.kind && nameOf(o) === nameOf(object);
     this.objects = [...this.objects.filter((o) => !same(o)), object];
+    this.byKind = splitByKind(this.objects);
   }
 
   contextFor(operation: AdmissionOperation, oldObject: KubeObject | undefined): AdmissionContext {
-    return {
-      operation,
-      ...(oldObject ? { oldObject } : {}),
-      nodePools: this.objects.filter((o) => o.kind === 'NodePool'),
-      nodeClasses: this.objects.filter((o) => typeof o.kind === 'string' && nodeClassKinds.has(o.kind)),
-      nodeClaims: this.objects.filter((o) => o.kind === 'NodeClaim'),
-      catalogs: this.options.catalogs,
-      defaults: this.options.defaults,
-    };
+    return { operation, ...(oldObject ? { oldObject } : {}), ...this.byKind, catalogs: this.options.catalogs, defaults: this.options.defaults };
   }
 
   ready(): boolean {
     return true;
   }
+}
+
+function splitByKind(objects: readonly KubeObject[]): ClusterObjects {
+  return {
+    nodePools: objects.filter((o) => o.kind === 'NodePool'),
+    nodeClasses: objects.filter((o) => typeof o.kind === 'string' && nodeClassKinds.has(o.kind)),
+    nodeClaims: objects.filter((o) => o.kind === 'NodeClaim'),
+  };
 }
 
 function nameOf(object: KubeObject): unknown {

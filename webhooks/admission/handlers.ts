@@ -1,6 +1,6 @@
 /** Express handlers: decode the AdmissionReview, call the pure admission rules, encode the answer. */
 import type { NextFunction, Request, Response } from 'express';
-import { isOwnedKind, mutate, validate, type KubeObject } from '../../src/domain/admission/index.js';
+import { type AdmissionContext, isOwnedKind, mutate, validate, type KubeObject } from '../../src/domain/admission/index.js';
 import type { AdmissionContextProvider } from './context-provider.js';
 import { decodeReview, encodeReview, ReviewError } from './review.js';
 
@@ -10,11 +10,13 @@ export interface AdmissionHandlerDeps {
 }
 
 /** When the same object is under review, the copy in the context is the stored one: leave it out. */
-function withoutSelf(deps: AdmissionHandlerDeps, operation: Parameters<AdmissionContextProvider['contextFor']>[0], object: KubeObject, oldObject?: KubeObject) {
+function withoutSelf(deps: AdmissionHandlerDeps, operation: Parameters<AdmissionContextProvider['contextFor']>[0], object: KubeObject, oldObject?: KubeObject): AdmissionContext {
   const context = deps.contextProvider.contextFor(operation, oldObject);
   const name = (object.metadata as { name?: unknown } | undefined)?.name;
-  const other = (o: KubeObject): boolean => !(o.kind === object.kind && (o.metadata as { name?: unknown } | undefined)?.name === name);
-  return { ...context, nodePools: context.nodePools.filter(other), nodeClasses: context.nodeClasses.filter(other), nodeClaims: context.nodeClaims.filter(other) };
+  const isSelf = (o: KubeObject): boolean => o.kind === object.kind && (o.metadata as { name?: unknown } | undefined)?.name === name;
+  // Only the list of the object's own kind can hold it; the others are shared as they are.
+  const without = (list: readonly KubeObject[]): readonly KubeObject[] => (list.some(isSelf) ? list.filter((o) => !isSelf(o)) : list);
+  return { ...context, nodePools: without(context.nodePools), nodeClasses: without(context.nodeClasses), nodeClaims: without(context.nodeClaims) };
 }
 
 export function validateHandler(deps: AdmissionHandlerDeps) {

@@ -3,6 +3,7 @@
  * rules use (the regex library's `find`/`findAll`; cel-js already has the strings extension and `matches`).
  */
 import { Environment } from '@marcbachmann/cel-js';
+import type { OpenApiSchema } from '../schema/openapi-schema.js';
 
 export type CompiledRule = (context: Record<string, unknown>) => unknown;
 
@@ -26,6 +27,20 @@ function kubernetesEnvironment(): Environment {
 export class CelRuleCompiler {
   private readonly environment = kubernetesEnvironment();
   private readonly compiled = new Map<string, CompiledRule>();
+  private readonly ruleBearing = new WeakMap<OpenApiSchema, boolean>();
+
+  /** Whether the schema or anything below it has x-kubernetes-validations (else its values need no visit). */
+  hasRulesWithin(schema: OpenApiSchema): boolean {
+    let known = this.ruleBearing.get(schema);
+    if (known === undefined) {
+      this.ruleBearing.set(schema, false); // recursive schemas end here
+      const additional = typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined;
+      const children = [...Object.values(schema.properties ?? {}), ...(schema.items ? [schema.items] : []), ...(additional ? [additional] : [])];
+      known = (schema['x-kubernetes-validations']?.length ?? 0) > 0 || children.some((child) => this.hasRulesWithin(child));
+      this.ruleBearing.set(schema, known);
+    }
+    return known;
+  }
 
   compile(rule: string): CompiledRule {
     let program = this.compiled.get(rule);

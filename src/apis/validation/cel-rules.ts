@@ -13,22 +13,31 @@ const NoOldValue = Symbol('no old value');
 type OldValue = unknown | typeof NoOldValue;
 
 export function validateCelRules(compiler: CelRuleCompiler, schema: OpenApiSchema, value: unknown, oldValue: OldValue, path: string, errors: FieldError[]): void {
-  if (value === undefined || value === null) return;
+  // The typed CEL mirror of the whole value is built once and walked beside it: converting each subtree per
+  // rule would cost depth × size (a NodePool has rules at several nesting levels).
+  walk(compiler, schema, value, toCelValue(schema, value), oldValue, path, errors);
+}
+
+function walk(compiler: CelRuleCompiler, schema: OpenApiSchema, value: unknown, cel: unknown, oldValue: OldValue, path: string, errors: FieldError[]): void {
+  if (value === undefined || value === null || !compiler.hasRulesWithin(schema)) return;
   for (const rule of schema['x-kubernetes-validations'] ?? []) {
-    const error = evaluateRule(compiler, rule, schema, value, oldValue, path);
+    const error = evaluateRule(compiler, rule, schema, value, cel, oldValue, path);
     if (error) errors.push(error);
   }
   if (Array.isArray(value) && schema.items) {
-    value.forEach((item, i) => validateCelRules(compiler, schema.items!, item, correlateItem(schema, item, oldValue), indexPath(path, i), errors));
+    const items = schema.items;
+    const celItems = cel as unknown[];
+    for (let i = 0; i < value.length; i++) walk(compiler, items, value[i], celItems[i], correlateItem(schema, value[i], oldValue), indexPath(path, i), errors);
   } else if (isObject(value)) {
     const oldObject = isObject(oldValue) ? oldValue : undefined;
-    for (const [key, child] of Object.entries(value)) {
+    const celObject = cel as Record<string, unknown>;
+    const additional = typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined;
+    for (const key in value) {
       const property = schema.properties?.[key];
-      const additional = typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined;
       const childSchema = property ?? additional;
       if (!childSchema) continue;
       const oldChild = oldObject && key in oldObject ? oldObject[key] : NoOldValue;
-      validateCelRules(compiler, childSchema, child, oldChild, property ? childPath(path, key) : indexPath(path, key), errors);
+      walk(compiler, childSchema, value[key], celObject[key], oldChild, property ? childPath(path, key) : indexPath(path, key), errors);
     }
   }
 }
@@ -49,10 +58,10 @@ function correlateItem(schema: OpenApiSchema, item: unknown, oldValue: OldValue)
   return NoOldValue;
 }
 
-function evaluateRule(compiler: CelRuleCompiler, rule: CelValidationRule, schema: OpenApiSchema, value: unknown, oldValue: OldValue, path: string): FieldError | undefined {
+function evaluateRule(compiler: CelRuleCompiler, rule: CelValidationRule, schema: OpenApiSchema, value: unknown, cel: unknown, oldValue: OldValue, path: string): FieldError | undefined {
   const transition = isTransitionRule(rule.rule);
   if (transition && oldValue === NoOldValue) return undefined;
-  const context: Record<string, unknown> = { self: toCelValue(schema, value) };
+  const context: Record<string, unknown> = { self: cel };
   if (transition) context.oldSelf = toCelValue(schema, oldValue);
   const errorPath = rule.fieldPath ? `${path}${rule.fieldPath}` : path;
   const typeName = schema.type ?? (typeof value === 'string' ? 'string' : 'integer');

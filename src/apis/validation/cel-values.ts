@@ -20,7 +20,8 @@ function objectToCel(schema: OpenApiSchema, value: Record<string, unknown>): Rec
   const out: Record<string, unknown> = {};
   const additional = typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined;
   const keepUnknown = schema['x-kubernetes-preserve-unknown-fields'] === true || schema.additionalProperties === true;
-  for (const [key, child] of Object.entries(value)) {
+  for (const key in value) {
+    const child = value[key];
     if (child === undefined) continue;
     const childSchema = schema.properties?.[key] ?? additional;
     if (childSchema) out[key] = toCelValue(childSchema, child);

@@ -16,17 +16,18 @@ function defaultValue(schema: OpenApiSchema, value: unknown, isRoot = false): un
   }
   if (!isObject(value)) return value;
   const properties = schema.properties ?? {};
-  for (const [key, propertySchema] of Object.entries(properties)) {
+  for (const key in properties) {
     if (isRoot && key === 'metadata') continue;
+    const propertySchema = properties[key] as OpenApiSchema;
     const current = value[key];
     if ((current === undefined || current === null) && propertySchema.default !== undefined) value[key] = deepCopy(propertySchema.default);
     else if (current === null && !propertySchema.nullable) delete value[key];
   }
   const additional = typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined;
-  for (const [key, child] of Object.entries(value)) {
+  for (const key in value) {
     if (isRoot && key === 'metadata') continue;
     const childSchema = properties[key] ?? additional;
-    if (childSchema) value[key] = defaultValue(childSchema, child);
+    if (childSchema) value[key] = defaultValue(childSchema, value[key]);
   }
   return value;
 }

@@ -76,8 +76,24 @@ export function validateStructure(schema: OpenApiSchema, value: unknown, path: s
   else if (isObject(value)) validateObjectNode(schema, value, path, errors, options, isRoot);
 }
 
+/** Length in code points (runes, as the API server counts), without materialising them. */
+function codePointLength(value: string): number {
+  let length = value.length;
+  for (let i = 0; i < value.length; i++) {
+    const unit = value.charCodeAt(i);
+    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < value.length) {
+      const next = value.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        length--;
+        i++;
+      }
+    }
+  }
+  return length;
+}
+
 function validateString(schema: OpenApiSchema, value: string, path: string, errors: FieldError[]): void {
-  const length = [...value].length;
+  const length = schema.maxLength !== undefined || schema.minLength !== undefined ? codePointLength(value) : 0;
   if (schema.maxLength !== undefined && length > schema.maxLength) errors.push(tooLong(path, value, schema.maxLength));
   if (schema.minLength !== undefined && length < schema.minLength) {
     errors.push(invalid(path, value, `${path} in body should be at least ${schema.minLength} chars long`));
@@ -110,7 +126,8 @@ function validateArray(schema: OpenApiSchema, value: unknown[], path: string, er
   if (schema.minItems !== undefined && value.length < schema.minItems) {
     errors.push(invalid(path, value.length, `${path} in body should have at least ${schema.minItems} items`));
   }
-  if (schema.items) value.forEach((item, i) => validateStructure(schema.items!, item, indexPath(path, i), errors, options));
+  const items = schema.items;
+  if (items) for (let i = 0; i < value.length; i++) validateStructure(items, value[i], indexPath(path, i), errors, options);
   validateListType(schema, value, path, errors);
 }
 
@@ -129,17 +146,20 @@ function validateListType(schema: OpenApiSchema, value: unknown[], path: string,
 }
 
 function validateObjectNode(schema: OpenApiSchema, value: JsonObject, path: string, errors: FieldError[], options: StructuralOptions, isRoot: boolean): void {
-  const count = Object.keys(value).length;
-  if (schema.maxProperties !== undefined && count > schema.maxProperties) errors.push(tooMany(path, count, schema.maxProperties, 'properties'));
-  if (schema.minProperties !== undefined && count < schema.minProperties) {
-    errors.push(invalid(path, count, `${path} in body should have at least ${schema.minProperties} properties`));
+  if (schema.maxProperties !== undefined || schema.minProperties !== undefined) {
+    const count = Object.keys(value).length;
+    if (schema.maxProperties !== undefined && count > schema.maxProperties) errors.push(tooMany(path, count, schema.maxProperties, 'properties'));
+    if (schema.minProperties !== undefined && count < schema.minProperties) {
+      errors.push(invalid(path, count, `${path} in body should have at least ${schema.minProperties} properties`));
+    }
   }
   for (const name of schema.required ?? []) {
     if (value[name] === undefined) errors.push(required(childPath(path, name)));
   }
   const properties = schema.properties ?? {};
   const additional = schema.additionalProperties;
-  for (const [key, child] of Object.entries(value)) {
+  for (const key in value) {
+    const child = value[key];
     if (child === undefined) continue;
     const propertySchema = properties[key];
     if (propertySchema) {

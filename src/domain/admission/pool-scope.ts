@@ -90,11 +90,11 @@ function compile(specs: readonly RequirementSpec[]): CompiledRequirement[] {
 }
 
 function satisfies(compiled: readonly CompiledRequirement[], instanceType: InstanceType): boolean {
-  return compiled.every(({ key, requirement, ownsKey }) => {
+  for (const { key, requirement, ownsKey } of compiled) {
     const value = instanceType.labels[key];
-    if (value === undefined) return !ownsKey || requirement.allowsAbsent();
-    return requirement.has(value);
-  });
+    if (value === undefined ? ownsKey && !requirement.allowsAbsent() : !requirement.has(value)) return false;
+  }
+  return true;
 }
 
 /** Whether an instance type's labels satisfy the requirements (zone, capacity type and billing aside). */

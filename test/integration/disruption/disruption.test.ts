@@ -109,11 +109,12 @@ describe('disruption on the simulated cluster', () => {
     for (const id of old) b.provider.driftedProviderIDs.add(id);
 
     const first = await b.disruptOnce();
+    if (!first) throw new Error('expected a drift command');
     // Every drifted node is published for the scheduler extender to steer new pods away from.
     const oldNodes = old.map((id) => b.state.nodeByProvider(id)?.metadata?.name ?? '');
     expect(oldNodes.map((name) => b.state.disruptionOutlook(name))).toEqual(['drifted', 'drifted', 'drifted']);
     await b.until('disrupted nodes gone', () => b.state.stateNodes().every((n) => !n.markedForDeletion));
-    const commands = [first?.command, ...(await settle(b))];
+    const commands = [first.command, ...(await settle(b))];
     expect(commands).toHaveLength(3);
     for (const c of commands) {
       expect(c).toMatchObject({ reason: 'Drifted', decision: 'replace', driftReason: 'ImageDrifted' });

@@ -9,10 +9,11 @@ import { emptyFindings, type KubeObject, type RuleFindings } from '../types.js';
 export function checkGpus(pool: KubeObject, scope: PoolScope): RuleFindings {
   const findings = emptyFindings();
   if (!scope.catalog) return findings;
+  const gpuRequirements = requirementsOf(pool).filter(({ spec }) => spec.key === LabelInstanceGPUName && spec.operator === 'In');
+  if (gpuRequirements.length === 0) return findings;
   const offered = [...new Set(scope.instanceTypes.flatMap((t) => (t.gpu ? [t.gpu.name] : [])))].sort();
   const where = scope.region ? `${scope.catalog.cloud} region ${scope.region.name}` : scope.catalog.cloud;
-  for (const { index, spec } of requirementsOf(pool)) {
-    if (spec.key !== LabelInstanceGPUName || spec.operator !== 'In') continue;
+  for (const { index, spec } of gpuRequirements) {
     (spec.values ?? []).forEach((value, i) => {
       const path = `${requirementsPath(pool)}[${index}].values[${i}]`;
       const name = normaliseGpuName(value);
