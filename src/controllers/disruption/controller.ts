@@ -1,15 +1,15 @@
 /**
  * The disruption loop (upstream pkg/controllers/disruption): every `pollIntervalMs` on the Clock, once state is
  * synced, untaint nodes a command that never finished left cordoned, delete expired NodeClaims (forceful,
- * outside budgets), publish which nodes may go soon (drifted, consolidatable) for the scheduler extender, then
- * try the methods in order — drift, emptiness, multi-node, single-node consolidation — and let the first command found act: wait the validation
+ * outside budgets), publish which nodes may go soon (drifted, consolidatable) to the scheduler extender and as
+ * the NodeClaims' Drifted/Consolidatable conditions, then try the methods in order — drift, emptiness, multi-node, single-node consolidation — and let the first command found act: wait the validation
  * delay, rebuild the input, re-check candidates, budgets and the simulation, then execute it in the background
  * (replacements Initialized before candidates are deleted). Every command gets Events and metrics.
  */
 import { MetricReasons } from '../../metrics/registry.js';
 import type { NodePool } from '../../apis/index.js';
 import type { CloudProvider } from '../../cloudprovider/types.js';
-import { budgetMapping, decide, type Decision, DisruptionReasonsAll, disruptionOutlook, expiredNodeClaims, staleDisruptedTaints, validateCommand } from '../../domain/disruption/index.js';
+import { budgetMapping, claimConditionChanges, decide, type Decision, DisruptionReasonsAll, disruptionOutlook, expiredNodeClaims, staleDisruptedTaints, validateCommand } from '../../domain/disruption/index.js';
 import type { DisruptionInput } from '../../domain/disruption/index.js';
 import { type EventRecorder, ignoreKubeNotFound, type Kube, Resources } from '../../kube/index.js';
 import type { Metrics } from '../../metrics/registry.js';
@@ -17,6 +17,7 @@ import type { ClusterState } from '../../state/index.js';
 import type { Clock } from '../../util/clock.js';
 import { type Logger, silentLogger } from '../../util/logger.js';
 import { AnnotationDeletionReason, type Controller } from '../types.js';
+import { ClaimConditionWriter } from './claim-condition-writer.js';
 import { DriftCache } from './drift-cache.js';
 import { publishCommandEvents, publishExpiredEvent } from './events.js';
 import { executeCommand, setDisruptedTaint } from './executor.js';
@@ -64,6 +65,7 @@ export function createDisruptionController(deps: DisruptionControllerDeps): Disr
   const logger = (deps.logger ?? silentLogger).child({ controller: 'disruption' });
   const sources: InputSources = { cloudProvider: deps.cloudProvider, driftCache: new DriftCache(deps.cloudProvider, options.driftCheckIntervalMs, logger), podEvents: new PodEventTracker(), logger };
   const running = new Set<Promise<void>>();
+  const conditions = new ClaimConditionWriter(deps.kube, logger);
   const consolidation = { maxMultiNodeCandidates: options.maxMultiNodeCandidates, maxSingleNodeSimulations: options.maxSingleNodeSimulations };
 
   const input = (): Promise<DisruptionInput> => buildDisruptionInput(deps.state.snapshot(), sources);
@@ -121,8 +123,9 @@ export function createDisruptionController(deps: DisruptionControllerDeps): Disr
     if (!deps.state.synced()) return undefined;
     await untaintStale();
     const current = await input();
-    // The scheduler extender steers new pods away from what this pass may take.
+    // The scheduler extender steers new pods away from what this pass may take; the NodeClaims say it too.
     deps.state.setDisruptionOutlook(disruptionOutlook(current));
+    conditions.submit(claimConditionChanges(current));
     await expire(current);
     recordBudgets(current);
     const began = performance.now();
@@ -154,6 +157,7 @@ export function createDisruptionController(deps: DisruptionControllerDeps): Disr
         await deps.clock.sleep(options.pollIntervalMs, signal).catch(() => undefined);
       }
       await Promise.allSettled([...running]);
+      await conditions.idle();
     },
   };
 }

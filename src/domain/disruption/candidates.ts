@@ -97,6 +97,11 @@ export function findCandidates(input: DisruptionInput): CandidateSet {
 
 /** consolidateAfter elapsed since the last pod event (or since initialization); `Never` disables it. */
 export function isConsolidatable(candidate: Candidate, nodePool: NodePool, now: number): boolean {
+  return consolidateAfterElapsed(candidate.node, nodePool, now);
+}
+
+/** The same test on any initialized node (upstream's Consolidatable condition), candidate or not. */
+export function consolidateAfterElapsed(node: DisruptionNode, nodePool: NodePool, now: number): boolean {
   let after: number | undefined;
   try {
     after = parseNillableDurationMs('consolidateAfter', nodePool.spec.disruption?.consolidateAfter ?? '0s');
@@ -104,7 +109,7 @@ export function isConsolidatable(candidate: Candidate, nodePool: NodePool, now: 
     return false;
   }
   if (after === undefined) return false;
-  const since = Math.max(candidate.node.lastPodEventAt ?? 0, initializedAt(candidate.node));
+  const since = Math.max(node.lastPodEventAt ?? 0, initializedAt(node));
   return now >= since + after;
 }
 

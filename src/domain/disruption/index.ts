@@ -17,3 +17,4 @@ export { byDisruptionOrder, interleaveByNodePool } from './order.js';
 export * from './validate.js';
 export * from './stale-taints.js';
 export * from './outlook.js';
+export * from './claim-conditions.js';

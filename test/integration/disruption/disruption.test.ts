@@ -113,6 +113,11 @@ describe('disruption on the simulated cluster', () => {
     // Every drifted node is published for the scheduler extender to steer new pods away from.
     const oldNodes = old.map((id) => b.state.nodeByProvider(id)?.metadata?.name ?? '');
     expect(oldNodes.map((name) => b.state.disruptionOutlook(name))).toEqual(['drifted', 'drifted', 'drifted']);
+    // …and written on the NodeClaims waiting their turn, as upstream's Drifted condition.
+    const waiting = old.filter((id) => !first.command.candidates.includes(b.state.nodeClaimByProvider(id)?.metadata?.name ?? ''));
+    await b.until('Drifted conditions on the waiting NodeClaims', () =>
+      waiting.every((id) => b.state.nodeClaimByProvider(id)?.status?.conditions?.some((c) => c.type === 'Drifted' && c.status === 'True' && c.reason === 'ImageDrifted')),
+    );
     await b.until('disrupted nodes gone', () => b.state.stateNodes().every((n) => !n.markedForDeletion));
     const commands = [first.command, ...(await settle(b))];
     expect(commands).toHaveLength(3);
