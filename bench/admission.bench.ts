@@ -6,11 +6,12 @@
  * run for the maximum throughput. The server runs in its own process (as in a cluster), so the load generator
  * does not share its event loop. Prints p50/p99/max and achieved req/s; target p99 < 5 ms at 1,000 req/s.
  * Also reported: time spent in the server per request and both event loops' delay, to tell server cost from
- * the load generator competing for the same cores.
+ * the load generator competing for the same cores, and a `/floor` case (a constant answer over the same HTTPS
+ * path, no webhook logic) that shows what the machine costs on its own.
  * Run: npm run bench:admission   (RATE=2000 DURATION=10 to change the load; SERVER_NODE_OPTIONS=--trace-gc …)
  */
 import { fork } from 'node:child_process';
-import type { RequestListener } from 'node:http';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import https from 'node:https';
 import os from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -74,6 +75,21 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 }
 
+/**
+ * The calibration case: the same HTTPS server, body read and JSON round trip, but a constant answer and no
+ * express or admission logic — what this machine's loopback TLS, event loops and scheduler cost on their own.
+ */
+function answerConstant(req: IncomingMessage, res: ServerResponse): void {
+  const chunks: Buffer[] = [];
+  req.on('data', (chunk: Buffer) => chunks.push(chunk));
+  req.on('end', () => {
+    const uid = (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { request?: { uid?: string } }).request?.uid ?? '';
+    const body = JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response: { uid, allowed: true } });
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+    res.end(body);
+  });
+}
+
 /** Child process: the webhook server; tells the parent its URL and CA, stops on 'stop'. */
 async function serve(): Promise<void> {
   const cert = await createLoopbackCertificate();
@@ -96,7 +112,8 @@ async function serve(): Promise<void> {
       // NodeClaims change while reviews arrive (status updates): one every 50 reviews.
       if (++served % 50 === 0) state.updateNodeClaim(nodeClaim(served % 1_000, served));
     });
-    app(req, res);
+    if (req.url === '/floor') answerConstant(req, res);
+    else app(req, res);
   };
   const server = await listenHttps(timed, loadCertificate(cert), 0, '127.0.0.1');
   process.send?.({ url: server.url, ca: cert.caPem });
@@ -169,7 +186,7 @@ async function main(): Promise<void> {
   console.log(`admission webhook bench: node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'})`);
   // Warm-up: JIT, CEL compilation and the keep-alive connections (TLS handshakes) the open loop will use.
   for (const path of ['/validate', '/mutate']) await closedLoop(path, 32, 3_000, false);
-  for (const path of ['/validate', '/mutate']) await openLoop(path);
+  for (const path of ['/floor', '/validate', '/mutate']) await openLoop(path);
   for (const path of ['/validate', '/mutate']) await closedLoop(path);
   agent.destroy();
   child.send('stop');
