@@ -1,5 +1,6 @@
 /** The extender's view of the cluster (ExtenderClusterView) backed by the informer-fed ClusterState. */
 import type { V1Node, V1Pod } from '@kubernetes/client-node';
+import { AnnotationDoNotDisrupt, LabelNodePool, type NodeClaim, NodeClaimConditionTypes, TaintDisrupted } from '../apis/index.js';
 import type { ExtenderClusterView, ExtenderNode, ExtenderNodeState } from '../domain/extender/index.js';
 import type { ResourceList } from '../domain/instancetypes/types.js';
 import { podSchedulingRequests } from '../domain/pods/index.js';
@@ -12,7 +13,7 @@ import type { CatalogPriceBook } from './price-book.js';
 /**
  * The view answers for every node of every filter/prioritize call, inside the scheduler's cycle (5,000 nodes
  * per call). Each node's answer is derived once and kept until ClusterState reports a change to that node (the
- * Node, its NodeClaim, a pod bound to it, a deletion mark, its disruption outlook), as upstream's StateNode
+ * Node, its NodeClaim, a pod bound to it, a deletion mark, its disruption outlook, its NodePool), as upstream's StateNode
  * keeps its requests up to date instead of summing pods per question.
  */
 export function clusterStateExtenderView(state: ClusterState, prices: CatalogPriceBook): ExtenderClusterView {
@@ -52,13 +53,33 @@ export function clusterStateExtenderView(state: ClusterState, prices: CatalogPri
   };
 }
 
-/** Later stages win: being deleted, chosen by disruption, then what disruption may do to it soon. */
+/**
+ * Later stages win: being deleted; chosen by disruption (the leader's mark, or the karpenter.sh/disrupted taint
+ * every replica sees); then what disruption may do soon — the leader's own outlook, or on a replica that does
+ * not run disruption, the NodeClaim's Drifted/Consolidatable conditions the leader writes.
+ */
 function stateOf(state: ClusterState, node: V1Node, name: string): ExtenderNodeState {
   const providerID = node.spec?.providerID || undefined;
   const claim = providerID ? state.nodeClaimByProvider(providerID) : undefined;
   if (node.metadata?.deletionTimestamp || claim?.metadata?.deletionTimestamp) return 'terminating';
-  if (state.isMarkedForDeletion(providerID ?? `node/${name}`)) return 'disrupting';
-  return state.disruptionOutlook(name) ?? 'ok';
+  if (state.isMarkedForDeletion(providerID ?? `node/${name}`) || hasDisruptedTaint(node)) return 'disrupting';
+  if (state.hasDisruptionOutlook()) return state.disruptionOutlook(name) ?? 'ok';
+  return claim ? outlookFromConditions(state, node, claim) : 'ok';
+}
+
+function hasDisruptedTaint(node: V1Node): boolean {
+  return (node.spec?.taints ?? []).some((t) => t.key === TaintDisrupted.key && t.effect === TaintDisrupted.effect);
+}
+
+function outlookFromConditions(state: ClusterState, node: V1Node, claim: NodeClaim): ExtenderNodeState {
+  const isTrue = (type: string): boolean => (claim.status?.conditions ?? []).some((c) => c.type === type && c.status === 'True');
+  const pinned = node.metadata?.annotations?.[AnnotationDoNotDisrupt] === 'true' || claim.metadata?.annotations?.[AnnotationDoNotDisrupt] === 'true';
+  if (pinned) return 'ok';
+  if (isTrue(NodeClaimConditionTypes.Drifted)) return 'drifted';
+  const pool = state.nodePool(claim.metadata?.labels?.[LabelNodePool] ?? '');
+  // WhenEmpty pools consolidate only empty nodes, which the conditions alone do not tell: left as they are.
+  const underutilizedAllowed = pool !== undefined && (pool.spec.disruption?.consolidationPolicy ?? 'WhenEmptyOrUnderutilized') !== 'WhenEmpty';
+  return underutilizedAllowed && isTrue(NodeClaimConditionTypes.Consolidatable) ? 'consolidation-candidate' : 'ok';
 }
 
 /** The API server never stores a malformed quantity; if one arrives anyway it counts as nothing, not a failed call. */

@@ -63,7 +63,7 @@ export class ClusterState {
   private readonly pdbs = new Map<string, V1PodDisruptionBudget>();
   private readonly markedForDeletion = new Set<string>(); // state node keys
   private readonly nominatedUntil = new Map<string, number>(); // state node key -> clock ms
-  private outlook = new Map<string, DisruptionOutlook>(); // node name -> what disruption may do to it
+  private outlook: Map<string, DisruptionOutlook> | undefined; // node name -> what disruption may do to it (leader only)
   private readonly nodeListeners: ((nodeName: string) => void)[] = [];
   private definitionsRevision = 0; // bumped on every NodePool, NodeClass and NodeClaim change
   private syncedSource: () => boolean = () => false;
@@ -118,7 +118,7 @@ export class ClusterState {
     }
     this.forgetMarks(`node/${name}`);
     this.nodes.delete(name);
-    this.outlook.delete(name);
+    this.outlook?.delete(name);
     this.nodeChanged(name);
   }
 
@@ -146,11 +146,13 @@ export class ClusterState {
   updateNodePool(nodePool: NodePool): void {
     this.definitionsRevision++;
     this.nodePools.set(nodePool.metadata?.name ?? '', nodePool);
+    this.nodePoolChanged(nodePool.metadata?.name ?? '');
   }
 
   deleteNodePool(nodePool: NodePool): void {
     this.definitionsRevision++;
     this.nodePools.delete(nodePool.metadata?.name ?? '');
+    this.nodePoolChanged(nodePool.metadata?.name ?? '');
   }
 
   updateNodeClass(kind: string, object: NodeClassEntry['object']): void {
@@ -198,12 +200,19 @@ export class ClusterState {
     }
   }
 
-  /** Disruption's latest view of which nodes it may take soon (replaces the previous one). */
-  setDisruptionOutlook(outlook: ReadonlyMap<string, DisruptionOutlook>): void {
+  /**
+   * Disruption's latest view of which nodes it may take soon (replaces the previous one); undefined when this
+   * process no longer runs disruption (it lost the lease), so readers fall back to the NodeClaims' conditions.
+   */
+  setDisruptionOutlook(outlook: ReadonlyMap<string, DisruptionOutlook> | undefined): void {
     const previous = this.outlook;
-    this.outlook = new Map(outlook);
-    for (const [name, value] of previous) if (outlook.get(name) !== value) this.nodeChanged(name);
-    for (const [name, value] of outlook) if (previous.get(name) !== value) this.nodeChanged(name);
+    this.outlook = outlook === undefined ? undefined : new Map(outlook);
+    if ((previous === undefined) !== (outlook === undefined)) {
+      for (const name of this.nodes.keys()) this.nodeChanged(name);
+      return;
+    }
+    for (const [name, value] of previous ?? []) if (outlook?.get(name) !== value) this.nodeChanged(name);
+    for (const [name, value] of outlook ?? []) if (previous?.get(name) !== value) this.nodeChanged(name);
   }
 
   /**
@@ -238,8 +247,13 @@ export class ClusterState {
     return this.markedForDeletion.has(key);
   }
 
+  /** Whether this process runs disruption and has published its outlook (then absence means "stays"). */
+  hasDisruptionOutlook(): boolean {
+    return this.outlook !== undefined;
+  }
+
   disruptionOutlook(nodeName: string): DisruptionOutlook | undefined {
-    return this.outlook.get(nodeName);
+    return this.outlook?.get(nodeName);
   }
 
   nodeByProvider(providerID: string): V1Node | undefined {
@@ -354,6 +368,11 @@ export class ClusterState {
     const providerID = old.status?.providerID;
     if (providerID && this.nodeClaimByProviderID.get(providerID) === name) this.nodeClaimByProviderID.delete(providerID);
     this.nodeClaimsByNodePool.remove(nodePoolOf(old), name);
+  }
+
+  /** A NodePool's policy shapes how its nodes are read: their readers must derive them again. */
+  private nodePoolChanged(name: string): void {
+    for (const claim of this.nodeClaimsOfNodePool(name)) this.nodeChanged(this.nodeByProviderID.get(claim.status?.providerID ?? ''));
   }
 
   private nodeChanged(nodeName: string | undefined): void {

@@ -158,6 +158,8 @@ export function createDisruptionController(deps: DisruptionControllerDeps): Disr
       }
       await Promise.allSettled([...running]);
       await conditions.idle();
+      // Another replica runs disruption now: readers go back to the conditions it writes.
+      deps.state.setDisruptionOutlook(undefined);
     },
   };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { V1Node, V1Pod } from '@kubernetes/client-node';
-import type { NodeClaim } from '../../../src/apis/index.js';
+import type { NodeClaim, NodePool } from '../../../src/apis/index.js';
 import { loadCatalog } from '../../../src/catalog/index.js';
 import { clusterStateExtenderView } from '../../../src/operator/extender-view.js';
 import { CatalogPriceBook } from '../../../src/operator/price-book.js';
@@ -11,14 +11,14 @@ import { FakeClock } from '../../../src/util/clock.js';
 const prices = new CatalogPriceBook({ ovhcloud: loadCatalog('ovhcloud') });
 const GiB = 2 ** 30;
 
-function node(name: string, extra: { deleting?: boolean; flavor?: string } = {}): V1Node {
+function node(name: string, extra: { deleting?: boolean; flavor?: string; tainted?: boolean } = {}): V1Node {
   return {
     metadata: {
       name,
       labels: { 'karpenter-eu.io/cloud': 'ovhcloud', 'node.kubernetes.io/instance-type': extra.flavor ?? 'b3-8', 'topology.kubernetes.io/zone': 'eu-west-par-a' },
       ...(extra.deleting ? { deletionTimestamp: new Date(0) } : {}),
     },
-    spec: { providerID: `openstack:///${name}` },
+    spec: { providerID: `openstack:///${name}`, ...(extra.tainted ? { taints: [{ key: 'karpenter.sh/disrupted', effect: 'NoSchedule' }] } : {}) },
     status: { allocatable: { cpu: '7910m', memory: '28Gi', pods: '110' } },
   };
 }
@@ -31,12 +31,16 @@ function pod(name: string, nodeName: string | undefined, cpu: string, phase = 'R
   };
 }
 
-function claim(name: string, nodeName: string, deleting = false): NodeClaim {
+function claim(name: string, nodeName: string, deleting = false, conditions: string[] = []): NodeClaim {
   return {
-    metadata: { name, ...(deleting ? { deletionTimestamp: new Date(0).toISOString() } : {}) },
+    metadata: { name, labels: { 'karpenter.sh/nodepool': 'default' }, ...(deleting ? { deletionTimestamp: new Date(0).toISOString() } : {}) },
     spec: { nodeClassRef: { group: 'g', kind: 'K', name: 'n' }, requirements: [] },
-    status: { providerID: `openstack:///${nodeName}` },
+    status: { providerID: `openstack:///${nodeName}`, conditions: conditions.map((type) => ({ type, status: 'True', reason: type, message: '', lastTransitionTime: '2026-01-01T00:00:00Z' })) },
   } as unknown as NodeClaim;
+}
+
+function pool(policy: 'WhenEmpty' | 'WhenEmptyOrUnderutilized'): NodePool {
+  return { metadata: { name: 'default' }, spec: { disruption: { consolidationPolicy: policy }, template: { spec: { nodeClassRef: { group: 'g', kind: 'K', name: 'n' }, requirements: [] } } } } as unknown as NodePool;
 }
 
 function setup(): { state: ClusterState; view: ReturnType<typeof clusterStateExtenderView> } {
@@ -78,6 +82,25 @@ describe('clusterStateExtenderView', () => {
     expect(view.get('n1')).toBeUndefined();
   });
 
+  it('on a replica that does not run disruption, reads the disrupted taint and the NodeClaim conditions the leader writes', () => {
+    const { state, view } = setup();
+    state.updateNodePool(pool('WhenEmptyOrUnderutilized'));
+    for (const [name, conditions] of [['drifted', ['Drifted']], ['idle', ['Consolidatable']], ['busy', []]] as const) {
+      state.updateNode(node(name));
+      state.updateNodeClaim(claim(`c-${name}`, name, false, [...conditions]));
+    }
+    state.updateNode(node('cordoned', { tainted: true }));
+    expect(['drifted', 'idle', 'busy', 'cordoned'].map((n) => view.get(n)?.state)).toEqual(['drifted', 'consolidation-candidate', 'ok', 'disrupting']);
+    // WhenEmpty pools consolidate only empty nodes: the condition alone does not make a candidate.
+    state.updateNodePool(pool('WhenEmpty'));
+    expect(view.get('idle')?.state).toBe('ok');
+    // Once this process runs disruption, its own outlook is the source (absent = stays).
+    state.setDisruptionOutlook(new Map([['busy', 'consolidation-candidate']]));
+    expect(['drifted', 'idle', 'busy'].map((n) => view.get(n)?.state)).toEqual(['ok', 'ok', 'consolidation-candidate']);
+    state.setDisruptionOutlook(undefined);
+    expect(view.get('drifted')?.state).toBe('drifted');
+  });
+
   it('a malformed quantity counts as nothing instead of failing the scheduler call', () => {
     const { state, view } = setup();
     state.updateNode({ ...node('n1'), status: { allocatable: { cpu: 'lots' } } });
@@ -89,11 +112,13 @@ describe('clusterStateExtenderView', () => {
   const names = ['n1', 'n2', 'n3'];
   const name = fc.constantFrom(...names);
   const operation = fc.oneof(
-    fc.record({ kind: fc.constant('node' as const), name, deleting: fc.boolean(), flavor: fc.constantFrom('b3-8', 'b3-16') }),
+    fc.record({ kind: fc.constant('node' as const), name, deleting: fc.boolean(), flavor: fc.constantFrom('b3-8', 'b3-16'), tainted: fc.boolean() }),
+    fc.record({ kind: fc.constant('pool' as const), policy: fc.constantFrom('WhenEmpty' as const, 'WhenEmptyOrUnderutilized' as const) }),
+    fc.record({ kind: fc.constant('unpublish' as const) }),
     fc.record({ kind: fc.constant('deleteNode' as const), name }),
     fc.record({ kind: fc.constant('pod' as const), pod: fc.constantFrom('p1', 'p2', 'p3', 'p4'), node: fc.option(name, { nil: undefined }), cpu: fc.constantFrom('100m', '1', '2'), phase: fc.constantFrom('Running', 'Failed') }),
     fc.record({ kind: fc.constant('deletePod' as const), pod: fc.constantFrom('p1', 'p2', 'p3', 'p4') }),
-    fc.record({ kind: fc.constant('claim' as const), name, deleting: fc.boolean() }),
+    fc.record({ kind: fc.constant('claim' as const), name, deleting: fc.boolean(), conditions: fc.subarray(['Drifted', 'Consolidatable']) }),
     fc.record({ kind: fc.constant('deleteClaim' as const), name }),
     fc.record({ kind: fc.constant('mark' as const), name, on: fc.boolean() }),
     fc.record({ kind: fc.constant('outlook' as const), drifted: fc.subarray(names), candidates: fc.subarray(names) }),
@@ -108,7 +133,9 @@ describe('clusterStateExtenderView', () => {
           if (op.kind === 'deleteNode') state.deleteNode(node(op.name));
           if (op.kind === 'pod') state.updatePod(pod(op.pod, op.node, op.cpu, op.phase));
           if (op.kind === 'deletePod') state.deletePod(pod(op.pod, undefined, '0'));
-          if (op.kind === 'claim') state.updateNodeClaim(claim(`c-${op.name}`, op.name, op.deleting));
+          if (op.kind === 'claim') state.updateNodeClaim(claim(`c-${op.name}`, op.name, op.deleting, op.conditions));
+          if (op.kind === 'pool') state.updateNodePool(pool(op.policy));
+          if (op.kind === 'unpublish') state.setDisruptionOutlook(undefined);
           if (op.kind === 'deleteClaim') state.deleteNodeClaim(claim(`c-${op.name}`, op.name));
           if (op.kind === 'mark') (op.on ? state.markForDeletion.bind(state) : state.unmarkForDeletion.bind(state))(`openstack:///${op.name}`);
           if (op.kind === 'outlook') state.setDisruptionOutlook(new Map([...op.candidates.map((n) => [n, 'consolidation-candidate'] as const), ...op.drifted.map((n) => [n, 'drifted'] as const)]));
