@@ -125,11 +125,13 @@ export class ClusterState {
   updateNodeClaim(nodeClaim: NodeClaim): void {
     this.definitionsRevision++;
     const name = nodeClaim.metadata?.name ?? '';
+    const previousProviderID = this.nodeClaims.get(name)?.status?.providerID;
     this.unindexNodeClaim(name);
     this.nodeClaims.set(name, nodeClaim);
     if (nodeClaim.status?.providerID) this.nodeClaimByProviderID.set(nodeClaim.status.providerID, name);
     this.nodeClaimsByNodePool.add(nodePoolOf(nodeClaim), name);
     this.nodeChanged(this.nodeByProviderID.get(nodeClaim.status?.providerID ?? ''));
+    if (previousProviderID !== nodeClaim.status?.providerID) this.nodeChanged(this.nodeByProviderID.get(previousProviderID ?? ''));
   }
 
   deleteNodeClaim(nodeClaim: NodeClaim): void {
