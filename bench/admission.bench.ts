@@ -26,6 +26,7 @@ import { ClusterState } from '../src/state/index.js';
 import { SystemClock } from '../src/util/clock.js';
 import { createAdmissionServer } from '../webhooks/admission/index.js';
 import { loadCertificate } from '../webhooks/shared/certificate-source.js';
+import { expressServerClasses } from '../webhooks/shared/express-classes.js';
 import { listenHttps } from '../webhooks/shared/https-listener.js';
 
 const rate = Number(process.env.RATE ?? 1_000);
@@ -115,7 +116,7 @@ async function serve(): Promise<void> {
     if (req.url === '/floor') answerConstant(req, res);
     else app(req, res);
   };
-  const server = await listenHttps(timed, loadCertificate(cert), 0, '127.0.0.1');
+  const server = await listenHttps(timed, loadCertificate(cert), 0, '127.0.0.1', expressServerClasses(app));
   process.send?.({ url: server.url, ca: cert.caPem });
   process.on('message', (message) => {
     if (message === 'begin') {

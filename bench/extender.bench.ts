@@ -20,6 +20,7 @@ import { CatalogPriceBook } from '../src/operator/price-book.js';
 import { ClusterState } from '../src/state/index.js';
 import { SystemClock } from '../src/util/clock.js';
 import { createExtenderServer } from '../webhooks/extender/index.js';
+import { expressServerClasses } from '../webhooks/shared/express-classes.js';
 
 const iterations = Number(process.env.ITERATIONS ?? 1_000);
 const warmup = 100;
@@ -136,7 +137,7 @@ async function serve(): Promise<void> {
   const { app } = createExtenderServer({ view, onNeedsCapacity: () => void signals++ });
   // Time in the server per request (arrival → response written), reported per case.
   let handling: number[] = [];
-  const server = http.createServer((req, res) => {
+  const server = http.createServer(expressServerClasses(app), (req, res) => {
     const started = process.hrtime.bigint();
     res.on('finish', () => {
       handling.push(Number(process.hrtime.bigint() - started) / 1e6);

@@ -4,6 +4,7 @@
  */
 import express, { type Express, type Request, type Response, type NextFunction } from 'express';
 import { type CertificateSource, loadCertificate, watchCertificate } from '../shared/certificate-source.js';
+import { expressServerClasses } from '../shared/express-classes.js';
 import { listenHttps, type RunningHttpsServer } from '../shared/https-listener.js';
 import type { AdmissionContextProvider } from './context-provider.js';
 import { errorHandler, mutateHandler, validateHandler } from './handlers.js';
@@ -65,7 +66,7 @@ export function createAdmissionServer(options: AdmissionServerOptions): Admissio
   return {
     app,
     async listen(port = 0, host = '127.0.0.1'): Promise<RunningAdmissionServer> {
-      const running: RunningHttpsServer = await listenHttps(app, loadCertificate(options.tls), port, host);
+      const running: RunningHttpsServer = await listenHttps(app, loadCertificate(options.tls), port, host, expressServerClasses(app));
       const stopWatching = watchCertificate(options.tls, (material) => running.setCertificate(material), onError);
       return {
         url: running.url,

@@ -8,6 +8,7 @@ import https from 'node:https';
 import type { Socket } from 'node:net';
 import express, { type Express } from 'express';
 import type { ExtenderClusterView } from '../../src/domain/extender/index.js';
+import { expressServerClasses } from '../shared/express-classes.js';
 import { errorHandler, filterHandler, prioritizeHandler } from './handlers.js';
 
 /**
@@ -62,7 +63,8 @@ function createApp(options: ExtenderServerOptions): Express {
 }
 
 function serve(app: Express, tls: ExtenderServerOptions['tls'], port: number, host: string): Promise<RunningExtenderServer> {
-  const server = tls ? https.createServer({ cert: tls.certPem, key: tls.keyPem }, app) : http.createServer(app);
+  const classes = expressServerClasses(app);
+  const server = tls ? https.createServer({ cert: tls.certPem, key: tls.keyPem, ...classes }, app) : http.createServer(classes, app);
   server.keepAliveTimeout = KeepAliveTimeoutMs;
   const sockets = new Set<Socket>();
   server.on('connection', (socket: Socket) => {

@@ -3,6 +3,7 @@ import https from 'node:https';
 import type { Socket } from 'node:net';
 import type { RequestListener } from 'node:http';
 import type { TlsMaterial } from './certificate-source.js';
+import type { ServerClasses } from './express-classes.js';
 
 export interface RunningHttpsServer {
   url: string;
@@ -15,8 +16,9 @@ export interface RunningHttpsServer {
 /** Longer than the API server's idle connection timeout (90 s), so it closes idle connections first. */
 const KeepAliveTimeoutMs = 95_000;
 
-export function listenHttps(app: RequestListener, material: TlsMaterial, port: number, host: string): Promise<RunningHttpsServer> {
-  const server = https.createServer({ cert: material.certPem, key: material.keyPem, minVersion: 'TLSv1.2' }, app);
+/** `classes`: the request/response classes Node builds (expressServerClasses for an express app). */
+export function listenHttps(app: RequestListener, material: TlsMaterial, port: number, host: string, classes?: ServerClasses): Promise<RunningHttpsServer> {
+  const server = https.createServer({ cert: material.certPem, key: material.keyPem, minVersion: 'TLSv1.2', ...classes }, app);
   server.keepAliveTimeout = KeepAliveTimeoutMs;
   const sockets = new Set<Socket>();
   server.on('connection', (socket: Socket) => {
