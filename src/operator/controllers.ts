@@ -3,6 +3,7 @@
  * `start(signal)` while this replica leads. `runControllers` starts them together and, when one fails
  * beyond recovery, stops the others and reports the failure (the process then exits and restarts).
  */
+import { setMaxListeners } from 'node:events';
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { CloudProvider } from '../cloudprovider/types.js';
 import type { Controller } from '../controllers/types.js';
@@ -54,6 +55,9 @@ export class ControllerFailedError extends Error {
  */
 export async function runControllers(controllers: readonly Controller[], signal: AbortSignal, logger: Logger): Promise<void> {
   const local = new AbortController();
+  // Every controller waits on this one signal, often several times at once (sleeps, queues, informers): more
+  // than Node's default of 10 listeners is the design, not a leak, and must not print a leak warning.
+  setMaxListeners(0, local.signal);
   const forward = (): void => local.abort(signal.reason);
   if (signal.aborted) forward();
   else signal.addEventListener('abort', forward, { once: true });
