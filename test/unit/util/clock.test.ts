@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { FakeClock, SystemClock } from '../../../src/util/clock.js';
 
@@ -36,6 +37,17 @@ describe('FakeClock', () => {
     expect(clock.waiting).toBe(0);
   });
 
+  it('a sleep that wakes normally leaves no abort listener behind (loops sleep on one long-lived signal)', async () => {
+    const clock = new FakeClock();
+    const controller = new AbortController();
+    for (let i = 0; i < 20; i++) {
+      const sleeping = clock.sleep(1_000, controller.signal);
+      clock.step(1_000);
+      await sleeping;
+    }
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+  });
+
   it('resolves a non-positive sleep at once', async () => {
     await expect(new FakeClock().sleep(0)).resolves.toBeUndefined();
   });
@@ -46,6 +58,12 @@ describe('SystemClock', () => {
     const controller = new AbortController();
     controller.abort(new Error('aborted before'));
     await expect(new SystemClock().sleep(10_000, controller.signal)).rejects.toThrow('aborted before');
+  });
+
+  it('a sleep that ends leaves no abort listener behind', async () => {
+    const controller = new AbortController();
+    await new SystemClock().sleep(1, controller.signal);
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
   });
 
   it('stops a sleep when the signal aborts', async () => {
