@@ -13,8 +13,8 @@ import type { CatalogPriceBook } from './price-book.js';
 /**
  * The view answers for every node of every filter/prioritize call, inside the scheduler's cycle (5,000 nodes
  * per call). Each node's answer is derived once and kept until ClusterState reports a change to that node (the
- * Node, its NodeClaim, a pod bound to it, a deletion mark, its disruption outlook, its NodePool), as upstream's StateNode
- * keeps its requests up to date instead of summing pods per question.
+ * Node, its NodeClaim, a pod bound to it, a deletion mark, its disruption outlook, its NodePool), as upstream's
+ * StateNode keeps its requests up to date instead of summing pods per question.
  */
 export function clusterStateExtenderView(state: ClusterState, prices: CatalogPriceBook): ExtenderClusterView {
   const known = new Map<string, ExtenderNode>();
