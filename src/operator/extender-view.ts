@@ -1,10 +1,11 @@
 /** The extender's view of the cluster (ExtenderClusterView) backed by the informer-fed ClusterState. */
 import type { V1Node, V1Pod } from '@kubernetes/client-node';
-import { AnnotationDoNotDisrupt, LabelNodePool, type NodeClaim, NodeClaimConditionTypes, TaintDisrupted } from '../apis/index.js';
+import { AnnotationDoNotDisrupt, hasDisruptedTaint, LabelNodePool, type NodeClaim, NodeClaimConditionTypes } from '../apis/index.js';
+import { allowsUnderutilizedConsolidation } from '../domain/disruption/index.js';
 import type { ExtenderClusterView, ExtenderNode, ExtenderNodeState } from '../domain/extender/index.js';
 import type { ResourceList } from '../domain/instancetypes/types.js';
 import { podSchedulingRequests } from '../domain/pods/index.js';
-import { isTerminal } from '../domain/provisioning/index.js';
+import { isConditionTrue, isTerminal } from '../domain/provisioning/index.js';
 import { addResources, parseResourceList } from '../domain/quantity/index.js';
 import type { Taint } from '../domain/requirements/taints.js';
 import type { ClusterState } from '../state/cluster-state.js';
@@ -62,24 +63,19 @@ function stateOf(state: ClusterState, node: V1Node, name: string): ExtenderNodeS
   const providerID = node.spec?.providerID || undefined;
   const claim = providerID ? state.nodeClaimByProvider(providerID) : undefined;
   if (node.metadata?.deletionTimestamp || claim?.metadata?.deletionTimestamp) return 'terminating';
-  if (state.isMarkedForDeletion(providerID ?? `node/${name}`) || hasDisruptedTaint(node)) return 'disrupting';
+  if (state.isMarkedForDeletion(providerID ?? `node/${name}`) || hasDisruptedTaint(node.spec?.taints)) return 'disrupting';
   if (state.hasDisruptionOutlook()) return state.disruptionOutlook(name) ?? 'ok';
   return claim ? outlookFromConditions(state, node, claim) : 'ok';
 }
 
-function hasDisruptedTaint(node: V1Node): boolean {
-  return (node.spec?.taints ?? []).some((t) => t.key === TaintDisrupted.key && t.effect === TaintDisrupted.effect);
-}
-
 function outlookFromConditions(state: ClusterState, node: V1Node, claim: NodeClaim): ExtenderNodeState {
-  const isTrue = (type: string): boolean => (claim.status?.conditions ?? []).some((c) => c.type === type && c.status === 'True');
   const pinned = node.metadata?.annotations?.[AnnotationDoNotDisrupt] === 'true' || claim.metadata?.annotations?.[AnnotationDoNotDisrupt] === 'true';
   if (pinned) return 'ok';
-  if (isTrue(NodeClaimConditionTypes.Drifted)) return 'drifted';
+  if (isConditionTrue(claim, NodeClaimConditionTypes.Drifted)) return 'drifted';
   const pool = state.nodePool(claim.metadata?.labels?.[LabelNodePool] ?? '');
   // WhenEmpty pools consolidate only empty nodes, which the conditions alone do not tell: left as they are.
-  const underutilizedAllowed = pool !== undefined && (pool.spec.disruption?.consolidationPolicy ?? 'WhenEmptyOrUnderutilized') !== 'WhenEmpty';
-  return underutilizedAllowed && isTrue(NodeClaimConditionTypes.Consolidatable) ? 'consolidation-candidate' : 'ok';
+  const underutilizedAllowed = pool !== undefined && allowsUnderutilizedConsolidation(pool);
+  return underutilizedAllowed && isConditionTrue(claim, NodeClaimConditionTypes.Consolidatable) ? 'consolidation-candidate' : 'ok';
 }
 
 /** The API server never stores a malformed quantity; if one arrives anyway it counts as nothing, not a failed call. */

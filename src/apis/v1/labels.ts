@@ -26,6 +26,11 @@ export const AnnotationNodePoolHashVersion = 'karpenter.sh/nodepool-hash-version
 export const AnnotationNodeClaimTerminationTimestamp = 'karpenter.sh/nodeclaim-termination-timestamp';
 
 export const TaintDisrupted = { key: 'karpenter.sh/disrupted', effect: 'NoSchedule' } as const;
+
+/** Whether a taint list holds karpenter.sh/disrupted:NoSchedule (a node chosen for disruption or draining). */
+export function hasDisruptedTaint(taints: readonly { key?: string; effect?: string }[] | undefined): boolean {
+  return (taints ?? []).some((t) => t.key === TaintDisrupted.key && t.effect === TaintDisrupted.effect);
+}
 export const TaintUnregistered = { key: 'karpenter.sh/unregistered', effect: 'NoExecute' } as const;
 export const FinalizerTermination = 'karpenter.sh/termination';
 

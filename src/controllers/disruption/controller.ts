@@ -2,8 +2,8 @@
  * The disruption loop (upstream pkg/controllers/disruption): every `pollIntervalMs` on the Clock, once state is
  * synced, untaint nodes a command that never finished left cordoned, delete expired NodeClaims (forceful,
  * outside budgets), publish which nodes may go soon (drifted, consolidatable) to the scheduler extender and as
- * the NodeClaims' Drifted/Consolidatable conditions, then try the methods in order — drift, emptiness, multi-node, single-node consolidation — and let the first command found act: wait the validation
- * delay, rebuild the input, re-check candidates, budgets and the simulation, then execute it in the background
+ * the NodeClaims' Drifted/Consolidatable conditions, then try the methods in order — drift, emptiness,
+ * multi-node, single-node consolidation — and let the first command found act: wait the validation delay, rebuild the input, re-check candidates, budgets and the simulation, then execute it in the background
  * (replacements Initialized before candidates are deleted). Every command gets Events and metrics.
  */
 import { MetricReasons } from '../../metrics/registry.js';

@@ -4,7 +4,7 @@
  * retried on the next pass) instead of overwriting someone else's taints or finalizers.
  */
 import type { KubernetesObject, V1Node } from '@kubernetes/client-node';
-import { FinalizerTermination, TaintDisrupted } from '../../apis/v1/labels.js';
+import { FinalizerTermination, hasDisruptedTaint, TaintDisrupted } from '../../apis/v1/labels.js';
 import type { NodeClaim } from '../../apis/v1/nodeclaim.js';
 import { findKubeError, ignoreKubeNotFound, isKubeConflict, isKubeNotFound, KubeInvalid } from '../../kube/errors.js';
 import { type ResourceKind, Resources } from '../../kube/resources.js';
@@ -35,10 +35,6 @@ async function retryStale<T>(attempt: () => Promise<T>): Promise<T> {
   }
 }
 
-export function hasDisruptedTaint(node: V1Node): boolean {
-  return (node.spec?.taints ?? []).some((t) => t.key === TaintDisrupted.key && t.effect === TaintDisrupted.effect);
-}
-
 /** Puts `karpenter.sh/disrupted:NoSchedule` on the Node; false when the Node is gone. */
 export function taintDisrupted(kube: Kube, nodeName: string): Promise<boolean> {
   return retryStale(() => taintOnce(kube, nodeName));
@@ -52,7 +48,7 @@ async function taintOnce(kube: Kube, nodeName: string): Promise<boolean> {
     if (isKubeNotFound(err)) return false;
     throw err;
   }
-  if (hasDisruptedTaint(node)) return true;
+  if (hasDisruptedTaint(node.spec?.taints)) return true;
   const taint: JsonObject = { key: TaintDisrupted.key, effect: TaintDisrupted.effect };
   const add: JsonPatchOperation = node.spec?.taints
     ? { op: 'add', path: '/spec/taints/-', value: { ...taint } }

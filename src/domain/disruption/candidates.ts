@@ -95,6 +95,11 @@ export function findCandidates(input: DisruptionInput): CandidateSet {
   return out;
 }
 
+/** Whether the NodePool lets consolidation take nodes that still run pods (WhenEmptyOrUnderutilized, the default). */
+export function allowsUnderutilizedConsolidation(nodePool: NodePool): boolean {
+  return (nodePool.spec.disruption?.consolidationPolicy ?? 'WhenEmptyOrUnderutilized') !== 'WhenEmpty';
+}
+
 /** consolidateAfter elapsed since the last pod event (or since initialization); `Never` disables it. */
 export function isConsolidatable(candidate: Candidate, nodePool: NodePool, now: number): boolean {
   return consolidateAfterElapsed(candidate.node, nodePool, now);

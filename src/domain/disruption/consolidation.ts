@@ -7,7 +7,7 @@ import type { NodePool } from '../../apis/index.js';
 import { LabelInstanceType } from '../../apis/index.js';
 import type { InstanceTypeOption, PlannedNodeClaim } from '../scheduling/types.js';
 import { budgetMapping, withinBudget } from './budget-mapping.js';
-import { findCandidates, isConsolidatable } from './candidates.js';
+import { allowsUnderutilizedConsolidation, findCandidates, isConsolidatable } from './candidates.js';
 import { buildCommand, priceOf } from './command.js';
 import { byDisruptionOrder, interleaveByNodePool } from './order.js';
 import { simulateWithout } from './simulate.js';
@@ -72,7 +72,7 @@ export function consolidationCandidates(input: DisruptionInput): Candidate[] {
   return findCandidates(input)
     .candidates.filter((c) => {
       const pool = pools.get(c.nodePool) as NodePool;
-      return (pool.spec.disruption?.consolidationPolicy ?? 'WhenEmptyOrUnderutilized') !== 'WhenEmpty' && isConsolidatable(c, pool, input.now);
+      return allowsUnderutilizedConsolidation(pool) && isConsolidatable(c, pool, input.now);
     })
     .sort(byDisruptionOrder);
 }

@@ -7,7 +7,7 @@
  * nominated) are not listed: a pod placed there stays.
  */
 import type { NodePool } from '../../apis/index.js';
-import { findCandidates, isConsolidatable, isEmpty } from './candidates.js';
+import { allowsUnderutilizedConsolidation, findCandidates, isConsolidatable, isEmpty } from './candidates.js';
 import { driftReason } from './drift.js';
 import type { DisruptionInput } from './types.js';
 
@@ -23,8 +23,7 @@ export function disruptionOutlook(input: DisruptionInput): Map<string, Disruptio
       out.set(candidate.name, 'drifted');
       continue;
     }
-    const underutilizedAllowed = (pool.spec.disruption?.consolidationPolicy ?? 'WhenEmptyOrUnderutilized') !== 'WhenEmpty';
-    if ((underutilizedAllowed || isEmpty(candidate)) && isConsolidatable(candidate, pool, input.now)) out.set(candidate.name, 'consolidation-candidate');
+    if ((allowsUnderutilizedConsolidation(pool) || isEmpty(candidate)) && isConsolidatable(candidate, pool, input.now)) out.set(candidate.name, 'consolidation-candidate');
   }
   return out;
 }

@@ -3,7 +3,7 @@
  * candidate and deleting it, or a rollback failed): upstream removes `karpenter.sh/disrupted` from every managed
  * node that is not marked for deletion, or the node would stay unschedulable forever.
  */
-import { TaintDisrupted } from '../../apis/v1/labels.js';
+import { hasDisruptedTaint } from '../../apis/v1/labels.js';
 
 export interface TaintedNodeFacts {
   name: string;
@@ -17,7 +17,7 @@ export interface TaintedNodeFacts {
 /** Names of the nodes whose disrupted taint nothing stands behind any more. */
 export function staleDisruptedTaints(nodes: readonly TaintedNodeFacts[]): string[] {
   return nodes
-    .filter((n) => n.managed && !n.markedForDeletion && n.taints.some((t) => t.key === TaintDisrupted.key && t.effect === TaintDisrupted.effect))
+    .filter((n) => n.managed && !n.markedForDeletion && hasDisruptedTaint(n.taints))
     .map((n) => n.name)
     .sort();
 }

@@ -4,7 +4,7 @@
  * allocatable are fresher than the view, while requests, price and state come from the view.
  */
 import type { V1Node } from '@kubernetes/client-node';
-import { TaintDisrupted } from '../../apis/v1/labels.js';
+import { hasDisruptedTaint } from '../../apis/v1/labels.js';
 import type { ResourceList } from '../instancetypes/types.js';
 import { parseResourceList } from '../quantity/resource-list.js';
 import type { Taint } from '../requirements/taints.js';
@@ -31,7 +31,7 @@ function laterState(a: ExtenderNodeState, b: ExtenderNodeState): ExtenderNodeSta
 
 function stateFromObject(object: V1Node, taints: readonly Taint[]): ExtenderNodeState {
   if (object.metadata?.deletionTimestamp) return 'terminating';
-  if (taints.some((t) => t.key === TaintDisrupted.key && t.effect === TaintDisrupted.effect)) return 'disrupting';
+  if (hasDisruptedTaint(taints)) return 'disrupting';
   return 'ok';
 }
 
