@@ -4,7 +4,7 @@
  * objects in Nodes mode (and the 500-name sample kube-scheduler sends by default at 5,000 nodes), answered from the service's own ClusterState-backed view (5,000 nodes, 50,000 pods,
  * one pod event between two calls). The server runs in its own process; prints the round trip's p50/p99/max per case and
  * the time spent in the server (arrival → response written); target p99 < 5 ms in NodeNames mode.
- * Run: npm run bench:extender   (ITERATIONS=2000 to sample more; SERVER_NODE_OPTIONS=--trace-gc …)
+ * Run: npm run bench:extender   (ITERATIONS=2000 to sample more; CASES=<regexp> to pick cases; SERVER_NODE_OPTIONS=--trace-gc …)
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import http from 'node:http';
@@ -24,9 +24,21 @@ import { expressServerClasses } from '../webhooks/shared/express-classes.js';
 
 const iterations = Number(process.env.ITERATIONS ?? 1_000);
 const warmup = 100;
+/** CASES=<regexp>: run only the cases whose label matches (e.g. CASES='prioritize.*5,000 nodes' with --cpu-prof). */
+const onlyCases = process.env.CASES ? new RegExp(process.env.CASES) : undefined;
 const flavors = ['b3-8', 'b3-16', 'b3-32'];
 const podsPerNode = 10;
 const nodeCount = 5_000;
+
+/**
+ * A node name shaped as on OVHcloud MKS (`{node pool}-node-{6 hex}`, the pools this service creates are
+ * `karpenter-{flavor}-{zone}`). Real names are longer than 10 characters, which matters here: V8's JSON.parse
+ * interns string values of up to 10 characters, a lookup in the process's (large) string table per name.
+ */
+function nodeName(i: number): string {
+  const hex = ((i * 2_654_435_761) >>> 0).toString(16).padStart(8, '0').slice(0, 6);
+  return `karpenter-${flavors[i % 3]}-eu-west-par-${'abc'[i % 3]}-node-${hex}`;
+}
 
 function clusterNode(name: string, i: number): V1Node {
   const full = nodeObject(name, i);
@@ -53,7 +65,7 @@ function clusterView(): { state: ClusterState; view: ExtenderClusterView } {
   const view = clusterStateExtenderView(state, new CatalogPriceBook({ ovhcloud: loadCatalog('ovhcloud') }));
   const outlook = new Map<string, DisruptionOutlook>();
   for (let i = 0; i < nodeCount; i++) {
-    const name = `node-${i}`;
+    const name = nodeName(i);
     state.updateNode(clusterNode(name, i));
     const deleting = i % 10 === 9 ? { deletionTimestamp: new Date().toISOString() } : {};
     state.updateNodeClaim({ metadata: { name: `claim-${i}`, ...deleting }, spec: { nodeClassRef: { group: 'karpenter.ovhcloud.sh', kind: 'OVHNodeClass', name: 'default' }, requirements: [] }, status: { providerID: `openstack:///${name}` } } as unknown as NodeClaim);
@@ -61,7 +73,7 @@ function clusterView(): { state: ClusterState; view: ExtenderClusterView } {
     if (i % 10 === 6) outlook.set(name, 'consolidation-candidate');
     if (i % 10 === 7) outlook.set(name, 'drifted');
   }
-  state.markForDeletion(...Array.from({ length: nodeCount / 10 }, (_, k) => `openstack:///node-${k * 10 + 8}`));
+  state.markForDeletion(...Array.from({ length: nodeCount / 10 }, (_, k) => `openstack:///${nodeName(k * 10 + 8)}`));
   state.setDisruptionOutlook(outlook);
   return { state, view };
 }
@@ -114,6 +126,7 @@ function ask<T>(child: ChildProcess, message: string): Promise<T> {
 }
 
 async function measure(child: ChildProcess, label: string, url: string, body: string): Promise<void> {
+  if (onlyCases && !onlyCases.test(label)) return;
   for (let i = 0; i < warmup; i++) await post(url, body);
   await ask(child, 'report');
   const samples: number[] = [];
@@ -143,7 +156,7 @@ async function serve(): Promise<void> {
       handling.push(Number(process.hrtime.bigint() - started) / 1e6);
       // Between two scheduling cycles a pod binds somewhere: one node's answer must be derived again.
       const i = (churn++ * 7_919) % nodeCount;
-      state.updatePod(boundPod(`node-${i}`, i, churn % podsPerNode));
+      state.updatePod(boundPod(nodeName(i), i, churn % podsPerNode));
     });
     app(req, res);
   });
@@ -168,11 +181,11 @@ async function main(): Promise<void> {
   // SERVER_NODE_OPTIONS: extra flags for the server process (--cpu-prof, --trace-gc, --max-semi-space-size=…).
   const child = fork(new URL(import.meta.url).pathname, ['serve'], { stdio: 'inherit', execArgv: [...process.execArgv, ...(process.env.SERVER_NODE_OPTIONS?.split(' ').filter(Boolean) ?? [])] });
   const server = await new Promise<{ url: string }>((resolve) => child.once('message', (m) => resolve(m as { url: string })));
-  const names = JSON.stringify({ Pod: pod, Nodes: null, NodeNames: Array.from({ length: nodeCount }, (_, i) => `node-${i}`) });
+  const names = JSON.stringify({ Pod: pod, Nodes: null, NodeNames: Array.from({ length: nodeCount }, (_, i) => nodeName(i)) });
   // With 5,000 nodes kube-scheduler's default percentageOfNodesToScore (50 − 5,000/125 = 10 %) stops after 500
   // feasible nodes and sends only those; all 5,000 arrive only with percentageOfNodesToScore: 100.
-  const sample = JSON.stringify({ Pod: pod, Nodes: null, NodeNames: Array.from({ length: 500 }, (_, i) => `node-${(1_234 + i * 7) % nodeCount}`) });
-  const items = Array.from({ length: 500 }, (_, i) => nodeObject(`node-${i}`, i));
+  const sample = JSON.stringify({ Pod: pod, Nodes: null, NodeNames: Array.from({ length: 500 }, (_, i) => nodeName((1_234 + i * 7) % nodeCount)) });
+  const items = Array.from({ length: 500 }, (_, i) => nodeObject(nodeName(i), i));
   const full = JSON.stringify({ Pod: pod, Nodes: { apiVersion: 'v1', kind: 'NodeList', metadata: {}, items }, NodeNames: null });
   const load = os.loadavg().map((l) => l.toFixed(1)).join(' ');
   console.log(`extender over loopback HTTP keep-alive (server in its own process), ${iterations} sequential requests per case (after ${warmup} warm-up); ${os.cpus().length} CPUs, load average ${load}`);

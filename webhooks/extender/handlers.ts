@@ -5,6 +5,8 @@
  */
 import type { NextFunction, Request, Response } from 'express';
 import { decodeExtenderArgs, ExtenderArgsError, filter, podKey, prioritize, type ExtenderClusterView } from '../../src/domain/extender/index.js';
+import { encodeFilterResult, encodeHostPriorityList } from './encode.js';
+import { parseJsonBody } from './json-body.js';
 
 export interface ExtenderHandlerDeps {
   view: ExtenderClusterView;
@@ -23,25 +25,38 @@ function signalNeedsCapacity(deps: ExtenderHandlerDeps, key: string): void {
   }
 }
 
+/** The request's JSON (express.raw leaves the bytes, or undefined when the request has no body). */
+function argsOf(req: Request) {
+  return decodeExtenderArgs(Buffer.isBuffer(req.body) ? parseJsonBody(req.body) : req.body);
+}
+
+/** What res.json would send (same bytes, same headers), from a body encoded in encode.ts. */
+function sendJson(res: Response, body: Buffer): void {
+  res.statusCode = 200;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', body.length);
+  res.end(body);
+}
+
 export function filterHandler(deps: ExtenderHandlerDeps) {
   return (req: Request, res: Response): void => {
-    const args = decodeExtenderArgs(req.body);
+    const args = argsOf(req);
     const { result, needsCapacity } = filter(args, deps.view);
-    res.status(200).json(result);
+    sendJson(res, encodeFilterResult(result));
     if (needsCapacity) signalNeedsCapacity(deps, podKey(args.Pod));
   };
 }
 
 export function prioritizeHandler(deps: ExtenderHandlerDeps) {
   return (req: Request, res: Response): void => {
-    res.status(200).json(prioritize(decodeExtenderArgs(req.body), deps.view));
+    sendJson(res, encodeHostPriorityList(prioritize(argsOf(req), deps.view)));
   };
 }
 
 function statusOf(error: unknown): number {
   if (error instanceof ExtenderArgsError) return 400;
   const status = (error as { status?: unknown } | null)?.status;
-  // body-parser errors carry their HTTP status (400 bad JSON, 413 too large, 415 bad charset).
+  // JsonBodyError and body-parser errors carry their HTTP status (400 bad JSON, 413 too large, 415 bad encoding).
   return typeof status === 'number' && status >= 400 && status < 500 ? status : 500;
 }
 

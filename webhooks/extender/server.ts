@@ -55,9 +55,10 @@ function createApp(options: ExtenderServerOptions): Express {
     res.type('text/plain').send('ok');
   });
   // Any content type: the scheduler sends application/json, and a wrong header should not turn a usable body into a 400.
-  const json = express.json({ limit: ExtenderBodyLimit, type: () => true });
-  app.post('/scheduler/filter', json, filterHandler(deps));
-  app.post('/scheduler/prioritize', json, prioritizeHandler(deps));
+  // The bytes, not express.json: handlers parse them without one large string (json-body.ts).
+  const body = express.raw({ limit: ExtenderBodyLimit, type: () => true });
+  app.post('/scheduler/filter', body, filterHandler(deps));
+  app.post('/scheduler/prioritize', body, prioritizeHandler(deps));
   app.use(errorHandler(deps));
   return app;
 }

@@ -62,6 +62,7 @@ describe('extender server over HTTP', () => {
   it('filters NodeNames with capitalised result fields', async () => {
     const res = await post('/scheduler/filter', JSON.stringify({ Pod: recordedPod, Nodes: null, NodeNames: ['worker-1', 'worker-2', 'worker-3', 'worker-4', 'worker-9'] }));
     expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
     const body = await res.json();
     expect(body).toEqual({
       Nodes: null,
@@ -101,6 +102,7 @@ describe('extender server over HTTP', () => {
   it('prioritizes into a top-level HostPriorityList', async () => {
     const res = await post('/scheduler/prioritize', JSON.stringify({ Pod: recordedPod, Nodes: null, NodeNames: ['worker-1', 'worker-2', 'ghost'] }));
     expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
     const list = (await res.json()) as { Host: string; Score: number }[];
     expect(list.map((h) => h.Host)).toEqual(['worker-1', 'worker-2', 'ghost']);
     expect(list[0]!.Score).toBeGreaterThan(list[1]!.Score);
@@ -116,6 +118,21 @@ describe('extender server over HTTP', () => {
   it('accepts a body sent with another content type', async () => {
     const res = await post('/scheduler/filter', JSON.stringify({ Pod: recordedPod, NodeNames: ['worker-2'] }), 'text/plain');
     expect(res.status).toBe(200);
+  });
+
+  it('accepts Go-style whitespace-free bodies as well as indented ones, with a BOM or without', async () => {
+    const args = { Pod: recordedPod, Nodes: null, NodeNames: ['worker-2', 'worker-3'] };
+    for (const text of [JSON.stringify(args), JSON.stringify(args, null, 2), `\ufeff${JSON.stringify(args)}`]) {
+      const res = await post('/scheduler/filter', text);
+      expect(res.status).toBe(200);
+      expect((await filterBody(res)).NodeNames).toEqual(['worker-2']);
+    }
+  });
+
+  it('names the JSON problem of a broken body', async () => {
+    const res = await post('/scheduler/prioritize', '{"Pod": {}, "NodeNames": ["worker-1",]}');
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { Error: string }).Error).toMatch(/^handling extender request: body is not valid JSON: /);
   });
 
   it.each([
