@@ -7,8 +7,8 @@
  * small strings, every other member is handed to JSON.parse on its own slice (which also validates it).
  *
  * The result is always JSON.parse's: anything the walk does not take in its stride (another top-level
- * value, escapes or non-ASCII in a name, a malformed body) goes through JSON.parse of the whole body,
- * whose error message a bad body then gets.
+ * value, escapes or non-ASCII in a name, full Nodes, a malformed body) goes through JSON.parse of the
+ * whole body, whose error message a bad body then gets.
  */
 
 const Tab = 0x09;
@@ -23,6 +23,8 @@ const Backslash = 0x5c;
 const CloseBracket = 0x5d;
 const OpenBrace = 0x7b;
 const CloseBrace = 0x7d;
+/** The first byte of `null`. */
+const LetterN = 0x6e;
 
 /** The walk met something it leaves to JSON.parse of the whole body. */
 class NotOnFastPath extends Error {}
@@ -74,7 +76,10 @@ class BodyWalk {
       this.skipWhitespace();
       this.expect(Colon);
       this.skipWhitespace();
-      const value = key.toLowerCase() === 'nodenames' ? this.nameList() : this.anyValue();
+      const name = key.toLowerCase();
+      // Full Nodes (nodeCacheCapable: false): the Node objects are the body, one JSON.parse of it all is cheapest.
+      if (name === 'nodes' && this.bytes[this.at] !== LetterN) notOnFastPath();
+      const value = name === 'nodenames' ? this.nameList() : this.anyValue();
       // JSON.parse makes "__proto__" an own member, not the object's prototype.
       if (key === '__proto__') Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
       else object[key] = value;

@@ -6,7 +6,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { Socket } from 'node:net';
-import express, { type Express } from 'express';
+import express, { type Express, type RequestHandler } from 'express';
 import type { ExtenderClusterView } from '../../src/domain/extender/index.js';
 import { expressServerClasses } from '../shared/express-classes.js';
 import { errorHandler, filterHandler, prioritizeHandler } from './handlers.js';
@@ -45,6 +45,25 @@ export interface ExtenderServer {
   listen(port?: number, host?: string): Promise<RunningExtenderServer>;
 }
 
+/**
+ * Bodies up to this size reach the handlers as bytes, which they parse without making one large string
+ * (json-body.ts): NodeNames bodies, ~45 bytes per name. Larger ones (full Nodes) are parsed by express.json
+ * as they arrive: gathering megabytes into one Buffer first costs more than it saves.
+ */
+export const WalkedBodyLimit = 1024 * 1024;
+
+function bodyParser(): RequestHandler {
+  // Any content type: the scheduler sends application/json, and a wrong header should not turn a usable body into a 400.
+  const options = { limit: ExtenderBodyLimit, type: () => true };
+  const bytes = express.raw(options);
+  const parsed = express.json(options);
+  return (req, res, next) => {
+    // The scheduler's Go client always sends Content-Length; a chunked body goes the general way.
+    const length = Number(req.headers['content-length']);
+    (length <= WalkedBodyLimit ? bytes : parsed)(req, res, next);
+  };
+}
+
 function createApp(options: ExtenderServerOptions): Express {
   const deps = { view: options.view, onNeedsCapacity: options.onNeedsCapacity, onError: options.onError ?? ((): void => undefined) };
   const app = express();
@@ -54,9 +73,7 @@ function createApp(options: ExtenderServerOptions): Express {
   app.get('/healthz', (_req, res) => {
     res.type('text/plain').send('ok');
   });
-  // Any content type: the scheduler sends application/json, and a wrong header should not turn a usable body into a 400.
-  // The bytes, not express.json: handlers parse them without one large string (json-body.ts).
-  const body = express.raw({ limit: ExtenderBodyLimit, type: () => true });
+  const body = bodyParser();
   app.post('/scheduler/filter', body, filterHandler(deps));
   app.post('/scheduler/prioritize', body, prioritizeHandler(deps));
   app.use(errorHandler(deps));

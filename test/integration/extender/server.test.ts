@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import https from 'node:https';
 import type { ExtenderNode } from '../../../src/domain/extender/index.js';
 import { createLoopbackCertificate } from '../../../src/util/tls.js';
-import { createExtenderServer, type RunningExtenderServer } from '../../../webhooks/extender/index.js';
+import { createExtenderServer, type RunningExtenderServer, WalkedBodyLimit } from '../../../webhooks/extender/index.js';
 
 const GiB = 2 ** 30;
 
@@ -127,6 +127,19 @@ describe('extender server over HTTP', () => {
       expect(res.status).toBe(200);
       expect((await filterBody(res)).NodeNames).toEqual(['worker-2']);
     }
+  });
+
+  it('parses bodies above WalkedBodyLimit the general way, with the same answer', async () => {
+    const padding = Array.from({ length: 30_000 }, (_, i) => `absent-node-with-a-long-name-${String(i).padStart(8, '0')}`);
+    const text = JSON.stringify({ Pod: recordedPod, Nodes: null, NodeNames: ['worker-2', 'worker-3', ...padding] });
+    expect(Buffer.byteLength(text)).toBeGreaterThan(WalkedBodyLimit);
+    const res = await post('/scheduler/filter', text);
+    expect(res.status).toBe(200);
+    const body = await filterBody(res);
+    expect(body.NodeNames).toEqual(['worker-2', ...padding]);
+    expect(body.FailedNodes).toEqual({ 'worker-3': 'node is being disrupted by karpenter-eu' });
+    const broken = await post('/scheduler/filter', `${text.slice(0, -2)},]}`);
+    expect(broken.status).toBe(400);
   });
 
   it('names the JSON problem of a broken body', async () => {
