@@ -11,6 +11,8 @@
  * whole body, whose error message a bad body then gets.
  */
 
+import { NameHashSeed, nameHashStep, type NameTable } from './name-table.js';
+
 const Tab = 0x09;
 const LineFeed = 0x0a;
 const CarriageReturn = 0x0d;
@@ -40,7 +42,10 @@ function isWhitespace(byte: number | undefined): boolean {
 class BodyWalk {
   private at = 0;
 
-  constructor(private readonly bytes: Buffer) {
+  constructor(
+    private readonly bytes: Buffer,
+    private readonly names: NameTable | undefined,
+  ) {
     // body-parser dropped a UTF-8 byte order mark before JSON.parse; so does this.
     if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) this.at = 3;
   }
@@ -99,19 +104,28 @@ class BodyWalk {
     return this.bytes.toString('latin1', start, this.at - 1);
   }
 
-  /** Moves past a plain string (see plainString). */
-  private plainStringEnd(): void {
+  /** A plain string from the name table (or made and remembered there). */
+  private name(names: NameTable): string {
+    const start = this.at + 1;
+    const hash = this.plainStringEnd();
+    return names.intern(this.bytes, start, this.at - 1, hash);
+  }
+
+  /** Moves past a plain string (see plainString); returns the name hash of its bytes. */
+  private plainStringEnd(): number {
     const { bytes } = this;
     this.expect(Quote);
+    let hash = NameHashSeed;
     for (let i = this.at; i < bytes.length; i++) {
       const byte = bytes[i] as number;
       if (byte === Quote) {
         this.at = i + 1;
-        return;
+        return hash;
       }
       if (byte < Space || byte >= 0x7f || byte === Backslash) notOnFastPath();
+      hash = nameHashStep(hash, byte);
     }
-    notOnFastPath();
+    return notOnFastPath();
   }
 
   /** NodeNames: null or an array of plain strings; any other value is taken as it is by anyValue. */
@@ -129,19 +143,19 @@ class BodyWalk {
 
   private plainStrings(): string[] {
     this.expect(OpenBracket);
-    const names: string[] = [];
+    const list: string[] = [];
     this.skipWhitespace();
     if (this.bytes[this.at] === CloseBracket) {
       this.at++;
-      return names;
+      return list;
     }
     for (;;) {
       this.skipWhitespace();
-      names.push(this.plainString());
+      list.push(this.names ? this.name(this.names) : this.plainString());
       this.skipWhitespace();
       if (this.bytes[this.at] === CloseBracket) {
         this.at++;
-        return names;
+        return list;
       }
       this.expect(Comma);
     }
@@ -189,10 +203,13 @@ export class JsonBodyError extends Error {
   readonly status = 400;
 }
 
-/** The value JSON.parse gives for the UTF-8 body (BOM dropped), or JsonBodyError. */
-export function parseJsonBody(bytes: Buffer): unknown {
+/**
+ * The value JSON.parse gives for the UTF-8 body (BOM dropped), or JsonBodyError. With a name table, the
+ * strings of NodeNames are taken from it (equal strings, possibly the same objects as in earlier calls).
+ */
+export function parseJsonBody(bytes: Buffer, names?: NameTable): unknown {
   try {
-    return new BodyWalk(bytes).document();
+    return new BodyWalk(bytes, names).document();
   } catch {
     // Not the extender's usual shape, or not JSON: JSON.parse decides, and names the problem.
   }
