@@ -67,16 +67,29 @@ class BodyWalk {
     this.at++;
   }
 
-  private topLevelObject(): Record<string, unknown> {
-    this.expect(OpenBrace);
-    const object: Record<string, unknown> = {};
+  /** `open item (, item)* close` or `open close`; `item` reads one item from its first byte. */
+  private sequence(open: number, close: number, item: () => void): void {
+    this.expect(open);
     this.skipWhitespace();
-    if (this.bytes[this.at] === CloseBrace) {
+    if (this.bytes[this.at] === close) {
       this.at++;
-      return object;
+      return;
     }
     for (;;) {
       this.skipWhitespace();
+      item();
+      this.skipWhitespace();
+      if (this.bytes[this.at] === close) {
+        this.at++;
+        return;
+      }
+      this.expect(Comma);
+    }
+  }
+
+  private topLevelObject(): Record<string, unknown> {
+    const object: Record<string, unknown> = {};
+    this.sequence(OpenBrace, CloseBrace, () => {
       const key = this.plainString();
       this.skipWhitespace();
       this.expect(Colon);
@@ -88,13 +101,8 @@ class BodyWalk {
       // JSON.parse makes "__proto__" an own member, not the object's prototype.
       if (key === '__proto__') Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
       else object[key] = value;
-      this.skipWhitespace();
-      if (this.bytes[this.at] === CloseBrace) {
-        this.at++;
-        return object;
-      }
-      this.expect(Comma);
-    }
+    });
+    return object;
   }
 
   /** A string of printable ASCII without escapes (every node name), else left to JSON.parse. */
@@ -142,23 +150,10 @@ class BodyWalk {
   }
 
   private plainStrings(): string[] {
-    this.expect(OpenBracket);
     const list: string[] = [];
-    this.skipWhitespace();
-    if (this.bytes[this.at] === CloseBracket) {
-      this.at++;
-      return list;
-    }
-    for (;;) {
-      this.skipWhitespace();
-      list.push(this.names ? this.name(this.names) : this.plainString());
-      this.skipWhitespace();
-      if (this.bytes[this.at] === CloseBracket) {
-        this.at++;
-        return list;
-      }
-      this.expect(Comma);
-    }
+    const { names } = this;
+    this.sequence(OpenBracket, CloseBracket, names ? () => void list.push(this.name(names)) : () => void list.push(this.plainString()));
+    return list;
   }
 
   /** One JSON value, parsed (and validated) by JSON.parse on its own bytes. */
