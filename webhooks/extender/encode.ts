@@ -15,6 +15,20 @@ import type { ExtenderFilterResult, FailedNodesMap, HostPriorityList } from '../
 const Quote = 0x22;
 const Backslash = 0x5c;
 
+/** Printable ASCII but quote and backslash: JSON.stringify writes it as it is (every node name is). */
+const PlainAscii = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
+type Latin1Write = (this: Buffer, text: string, offset: number) => number;
+const nodeLatin1Write = (Buffer.prototype as Buffer & { latin1Write?: Latin1Write }).latin1Write;
+
+/**
+ * Writes ASCII text at `offset`, returns the bytes written. Node's own latin1Write skips Buffer#write's
+ * argument handling, which costs as much as the copy for a 40-byte name; Buffer#write where it is absent.
+ */
+function writeLatin1(bytes: Buffer, text: string, offset: number): number {
+  return nodeLatin1Write ? nodeLatin1Write.call(bytes, text, offset) : bytes.write(text, offset, 'latin1');
+}
+
 /** True when JSON.stringify would write the string other than as its UTF-8 bytes between quotes. */
 function needsEscaping(value: string): boolean {
   for (let i = 0; i < value.length; i++) {
@@ -59,27 +73,24 @@ class JsonBytes {
   }
 
   string(value: string): void {
-    this.reserve(value.length * 3 + 2);
-    const start = this.length;
-    const bytes = this.bytes;
-    let at = start;
-    bytes[at++] = Quote;
-    // Node names are ASCII: copied byte by byte, cheaper than a call into the UTF-8 encoder per name.
-    for (let i = 0; i < value.length; i++) {
-      const c = value.charCodeAt(i);
-      if (c < 0x20 || c >= 0x7f || c === Quote || c === Backslash) return this.nonAsciiString(value, start);
-      bytes[at++] = c;
+    if (!PlainAscii.test(value)) {
+      this.escapedString(value);
+      return;
     }
-    bytes[at++] = Quote;
-    this.length = at;
+    this.reserve(value.length + 2);
+    const bytes = this.bytes;
+    bytes[this.length++] = Quote;
+    this.length += writeLatin1(bytes, value, this.length);
+    bytes[this.length++] = Quote;
   }
 
-  private nonAsciiString(value: string, start: number): void {
-    this.length = start;
+  /** Non-ASCII or needing escapes: JSON.stringify's spelling, as UTF-8. */
+  private escapedString(value: string): void {
     if (needsEscaping(value)) {
       this.raw(JSON.stringify(value));
       return;
     }
+    this.reserve(value.length * 3 + 2);
     this.bytes[this.length++] = Quote;
     this.length += this.bytes.write(value, this.length, 'utf8');
     this.bytes[this.length++] = Quote;
