@@ -7,7 +7,6 @@ import type { NextFunction, Request, Response } from 'express';
 import { decodeExtenderArgs, ExtenderArgsError, filter, podKey, prioritize, type ExtenderClusterView } from '../../src/domain/extender/index.js';
 import { encodeFilterResult, encodeHostPriorityList } from './encode.js';
 import { parseJsonBody } from './json-body.js';
-import type { NameTable } from './name-table.js';
 
 export interface ExtenderHandlerDeps {
   view: ExtenderClusterView;
@@ -15,8 +14,6 @@ export interface ExtenderHandlerDeps {
   onNeedsCapacity(podKey: string): void | Promise<void>;
   /** Receives failures of onNeedsCapacity, which never fail the scheduler's request. */
   onError(error: unknown): void;
-  /** This server's node names from earlier calls (name-table.ts). */
-  names: NameTable;
 }
 
 function signalNeedsCapacity(deps: ExtenderHandlerDeps, key: string): void {
@@ -29,8 +26,8 @@ function signalNeedsCapacity(deps: ExtenderHandlerDeps, key: string): void {
 }
 
 /** The request's JSON (express.raw leaves the bytes, or undefined when the request has no body). */
-function argsOf(req: Request, names: NameTable) {
-  return decodeExtenderArgs(Buffer.isBuffer(req.body) ? parseJsonBody(req.body, names) : req.body);
+function argsOf(req: Request) {
+  return decodeExtenderArgs(Buffer.isBuffer(req.body) ? parseJsonBody(req.body) : req.body);
 }
 
 /** What res.json would send (same bytes, same headers), from a body encoded in encode.ts. */
@@ -43,7 +40,7 @@ function sendJson(res: Response, body: Buffer): void {
 
 export function filterHandler(deps: ExtenderHandlerDeps) {
   return (req: Request, res: Response): void => {
-    const args = argsOf(req, deps.names);
+    const args = argsOf(req);
     const { result, needsCapacity } = filter(args, deps.view);
     sendJson(res, encodeFilterResult(result));
     if (needsCapacity) signalNeedsCapacity(deps, podKey(args.Pod));
@@ -52,7 +49,7 @@ export function filterHandler(deps: ExtenderHandlerDeps) {
 
 export function prioritizeHandler(deps: ExtenderHandlerDeps) {
   return (req: Request, res: Response): void => {
-    sendJson(res, encodeHostPriorityList(prioritize(argsOf(req, deps.names), deps.view)));
+    sendJson(res, encodeHostPriorityList(prioritize(argsOf(req), deps.view)));
   };
 }
 

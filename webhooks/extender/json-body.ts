@@ -11,8 +11,6 @@
  * whole body, whose error message a bad body then gets.
  */
 
-import { NameHashSeed, nameHashStep, type NameTable } from './name-table.js';
-
 const Tab = 0x09;
 const LineFeed = 0x0a;
 const CarriageReturn = 0x0d;
@@ -42,10 +40,7 @@ function isWhitespace(byte: number | undefined): boolean {
 class BodyWalk {
   private at = 0;
 
-  constructor(
-    private readonly bytes: Buffer,
-    private readonly names: NameTable | undefined,
-  ) {
+  constructor(private readonly bytes: Buffer) {
     // body-parser dropped a UTF-8 byte order mark before JSON.parse; so does this.
     if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) this.at = 3;
   }
@@ -112,28 +107,19 @@ class BodyWalk {
     return this.bytes.toString('latin1', start, this.at - 1);
   }
 
-  /** A plain string from the name table (or made and remembered there). */
-  private name(names: NameTable): string {
-    const start = this.at + 1;
-    const hash = this.plainStringEnd();
-    return names.intern(this.bytes, start, this.at - 1, hash);
-  }
-
-  /** Moves past a plain string (see plainString); returns the name hash of its bytes. */
-  private plainStringEnd(): number {
+  /** Moves past a plain string (see plainString). */
+  private plainStringEnd(): void {
     const { bytes } = this;
     this.expect(Quote);
-    let hash = NameHashSeed;
     for (let i = this.at; i < bytes.length; i++) {
       const byte = bytes[i] as number;
       if (byte === Quote) {
         this.at = i + 1;
-        return hash;
+        return;
       }
       if (byte < Space || byte >= 0x7f || byte === Backslash) notOnFastPath();
-      hash = nameHashStep(hash, byte);
     }
-    return notOnFastPath();
+    notOnFastPath();
   }
 
   /** NodeNames: null or an array of plain strings; any other value is taken as it is by anyValue. */
@@ -151,8 +137,7 @@ class BodyWalk {
 
   private plainStrings(): string[] {
     const list: string[] = [];
-    const { names } = this;
-    this.sequence(OpenBracket, CloseBracket, names ? () => void list.push(this.name(names)) : () => void list.push(this.plainString()));
+    this.sequence(OpenBracket, CloseBracket, () => void list.push(this.plainString()));
     return list;
   }
 
@@ -198,13 +183,10 @@ export class JsonBodyError extends Error {
   readonly status = 400;
 }
 
-/**
- * The value JSON.parse gives for the UTF-8 body (BOM dropped), or JsonBodyError. With a name table, the
- * strings of NodeNames are taken from it (equal strings, possibly the same objects as in earlier calls).
- */
-export function parseJsonBody(bytes: Buffer, names?: NameTable): unknown {
+/** The value JSON.parse gives for the UTF-8 body (BOM dropped), or JsonBodyError. */
+export function parseJsonBody(bytes: Buffer): unknown {
   try {
-    return new BodyWalk(bytes, names).document();
+    return new BodyWalk(bytes).document();
   } catch {
     // Not the extender's usual shape, or not JSON: JSON.parse decides, and names the problem.
   }

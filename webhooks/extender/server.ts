@@ -10,7 +10,6 @@ import express, { type Express, type RequestHandler } from 'express';
 import type { ExtenderClusterView } from '../../src/domain/extender/index.js';
 import { expressServerClasses } from '../shared/express-classes.js';
 import { errorHandler, filterHandler, prioritizeHandler } from './handlers.js';
-import { NameTable } from './name-table.js';
 
 /**
  * Large enough for ExtenderArgs with 5,000 full Node objects (nodeCacheCapable=false): a real Node is
@@ -66,7 +65,7 @@ function bodyParser(): RequestHandler {
 }
 
 function createApp(options: ExtenderServerOptions): Express {
-  const deps = { view: options.view, onNeedsCapacity: options.onNeedsCapacity, onError: options.onError ?? ((): void => undefined), names: new NameTable() };
+  const deps = { view: options.view, onNeedsCapacity: options.onNeedsCapacity, onError: options.onError ?? ((): void => undefined) };
   const app = express();
   app.disable('x-powered-by');
   // No ETag: the scheduler never revalidates, and hashing every (up to MiB-sized) answer costs latency.
