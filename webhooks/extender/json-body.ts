@@ -102,24 +102,18 @@ class BodyWalk {
 
   /** A string of printable ASCII without escapes (every node name), else left to JSON.parse. */
   private plainString(): string {
-    const start = this.at + 1;
-    this.plainStringEnd();
-    return this.bytes.toString('latin1', start, this.at - 1);
-  }
-
-  /** Moves past a plain string (see plainString). */
-  private plainStringEnd(): void {
     const { bytes } = this;
     this.expect(Quote);
-    for (let i = this.at; i < bytes.length; i++) {
+    const start = this.at;
+    for (let i = start; i < bytes.length; i++) {
       const byte = bytes[i] as number;
       if (byte === Quote) {
         this.at = i + 1;
-        return;
+        return bytes.toString('latin1', start, i);
       }
       if (byte < Space || byte >= 0x7f || byte === Backslash) notOnFastPath();
     }
-    notOnFastPath();
+    return notOnFastPath();
   }
 
   /** NodeNames: null or an array of plain strings; any other value is taken as it is by anyValue. */
