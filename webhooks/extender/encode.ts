@@ -153,7 +153,9 @@ export function encodeHostPriorityList(list: HostPriorityList): Buffer {
 }
 
 export function encodeFilterResult(result: ExtenderFilterResult): Buffer {
-  const out = new JsonBytes((result.NodeNames?.length ?? 0) * (BytesPerName + 3) + 128);
+  // Failed nodes carry a reason (~40 bytes) besides the name: counted too, so the buffer is not outgrown and copied.
+  const failed = Object.keys(result.FailedNodes).length + Object.keys(result.FailedAndUnresolvableNodes).length;
+  const out = new JsonBytes((result.NodeNames?.length ?? 0) * (BytesPerName + 3) + failed * 2 * BytesPerName + 128);
   out.ascii('{"Nodes":');
   out.raw(JSON.stringify(result.Nodes ?? null));
   out.ascii(',"NodeNames":');
