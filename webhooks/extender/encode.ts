@@ -3,9 +3,9 @@
  *
  * Why not res.json: with 5,000 nodes the answer is ~300 KiB. V8's JSON.stringify returns it as a tree of
  * parts that is flattened on first use, then express copies it into a Buffer through a UTF-8 encoder that
- * is slow on Node 20 — together 2.2–3.5 ms per call (p99 7–10 ms), most of the budget of a scheduling
- * cycle. Writing each node name into one Buffer costs 0.8 ms (p99 1.5 ms); measured in
- * bench/extender.bench.ts and noted in issue #11.
+ * is slow on Node 20 — together 2.6 ms per call (p99 6.5–7.5 ms), most of the budget of a scheduling
+ * cycle. Writing each node name into one Buffer costs 0.6 ms (p99 1–1.3 ms), measured in isolation for
+ * issue #11.
  *
  * Only the shapes the extender sends are written here; anything else (the full NodeList of Nodes mode)
  * goes through JSON.stringify.
