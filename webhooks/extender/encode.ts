@@ -13,7 +13,6 @@
 import type { ExtenderFilterResult, FailedNodesMap, HostPriorityList } from '../../src/domain/extender/index.js';
 
 const Quote = 0x22;
-const Backslash = 0x5c;
 
 /** Printable ASCII but quote and backslash: JSON.stringify writes it as it is (every node name is). */
 const PlainAscii = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
@@ -27,17 +26,6 @@ const nodeLatin1Write = (Buffer.prototype as Buffer & { latin1Write?: Latin1Writ
  */
 function writeLatin1(bytes: Buffer, text: string, offset: number): number {
   return nodeLatin1Write ? nodeLatin1Write.call(bytes, text, offset) : bytes.write(text, offset, 'latin1');
-}
-
-/** True when JSON.stringify would write the string other than as its UTF-8 bytes between quotes. */
-function needsEscaping(value: string): boolean {
-  for (let i = 0; i < value.length; i++) {
-    const c = value.charCodeAt(i);
-    // Control characters, quote and backslash are escaped; surrogates are escaped when lone (JSON.stringify's
-    // well-formed output), so they all take the JSON.stringify path.
-    if (c < 0x20 || c === Quote || c === Backslash || (c >= 0xd800 && c <= 0xdfff)) return true;
-  }
-  return false;
 }
 
 /** A growing byte buffer for JSON text. */
@@ -73,8 +61,9 @@ class JsonBytes {
   }
 
   string(value: string): void {
+    // Anything else (escapes, non-ASCII) is rare and spelled by JSON.stringify itself.
     if (!PlainAscii.test(value)) {
-      this.escapedString(value);
+      this.raw(JSON.stringify(value));
       return;
     }
     this.reserve(value.length + 2);
@@ -82,18 +71,6 @@ class JsonBytes {
     bytes[this.length++] = Quote;
     this.length += writeLatin1(bytes, value, this.length);
     bytes[this.length++] = Quote;
-  }
-
-  /** Non-ASCII or needing escapes: JSON.stringify's spelling, as UTF-8. */
-  private escapedString(value: string): void {
-    if (needsEscaping(value)) {
-      this.raw(JSON.stringify(value));
-      return;
-    }
-    this.reserve(value.length * 3 + 2);
-    this.bytes[this.length++] = Quote;
-    this.length += this.bytes.write(value, this.length, 'utf8');
-    this.bytes[this.length++] = Quote;
   }
 
   number(value: number): void {
