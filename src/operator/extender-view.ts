@@ -2,26 +2,37 @@
 import type { V1Node, V1Pod } from '@kubernetes/client-node';
 import { AnnotationDoNotDisrupt, hasDisruptedTaint, LabelNodePool, type NodeClaim, NodeClaimConditionTypes } from '../apis/index.js';
 import { allowsUnderutilizedConsolidation } from '../domain/disruption/index.js';
-import type { ExtenderClusterView, ExtenderNode, ExtenderNodeState } from '../domain/extender/index.js';
+import { type ExtenderClusterView, type ExtenderNode, ExtenderNodeColumns, type ExtenderNodeState, type ResolvedNodes, UnknownSlot } from '../domain/extender/index.js';
 import type { ResourceList } from '../domain/instancetypes/types.js';
 import { podSchedulingRequests } from '../domain/pods/index.js';
 import { isConditionTrue, isTerminal } from '../domain/provisioning/index.js';
 import { addResources, parseResourceList } from '../domain/quantity/index.js';
 import type { Taint } from '../domain/requirements/taints.js';
 import type { ClusterState } from '../state/cluster-state.js';
+import { ByteNameIndex, dataViewOf, type NameSpans, spanName } from '../util/byte-names.js';
 import type { CatalogPriceBook } from './price-book.js';
 
 /**
  * The view answers for every node of every filter/prioritize call, inside the scheduler's cycle (5,000 nodes
  * per call). Each node's answer is derived once and kept until ClusterState reports a change to that node (the
  * Node, its NodeClaim, a pod bound to it, a deletion mark, its disruption outlook, its NodePool), as upstream's
- * StateNode keeps its requests up to date instead of summing pods per question.
+ * StateNode keeps its requests up to date instead of summing pods per question. Known node names are indexed
+ * by their bytes, so a request's names are found where they lie in its body (nodesNamed).
  */
 export function clusterStateExtenderView(state: ClusterState, prices: CatalogPriceBook): ExtenderClusterView {
-  const known = new Map<string, ExtenderNode>();
+  // A slot per node ClusterState holds (by name, or by the name's bytes); its answer in `columns`, kept while
+  // `current[slot]` is 1 (set to 0 by a change to the node).
+  const index = new ByteNameIndex();
+  const columns = new ExtenderNodeColumns();
+  let current = new Uint8Array(64);
   // A pod's requests do not change while the object stays the same (ClusterState replaces objects on update).
   const podRequests = new WeakMap<V1Pod, ResourceList>();
-  state.onNodeChange((name) => known.delete(name));
+  state.onNodeChange((name) => {
+    const slot = index.slotOf(name);
+    if (slot === UnknownSlot) return;
+    current[slot] = 0;
+    if (!state.node(name)) index.remove(name);
+  });
 
   const requestsOf = (pod: V1Pod): ResourceList => {
     let requests = podRequests.get(pod);
@@ -41,17 +52,45 @@ export function clusterStateExtenderView(state: ClusterState, prices: CatalogPri
     };
   };
 
+  /** The node's slot with its answer current; UnknownSlot for a node ClusterState does not hold. */
+  const slotOf = (name: string, known: number): number => {
+    if (known !== UnknownSlot && current[known] === 1) return known;
+    const node = state.node(name);
+    if (!node) return UnknownSlot;
+    const slot = known !== UnknownSlot ? known : index.add(name);
+    // A name that is not plain (no Kubernetes node name) is not indexed; get() derives it on every call.
+    if (slot === UnknownSlot) return UnknownSlot;
+    columns.set(slot, derive(node, name));
+    if (slot >= current.length) current = grownTo(current, index.slotLimit);
+    current[slot] = 1;
+    return slot;
+  };
+
   return {
-    get(nodeName: string): ExtenderNode | undefined {
-      const cached = known.get(nodeName);
-      if (cached) return cached;
-      const node = state.node(nodeName);
-      if (!node) return undefined;
-      const derived = derive(node, nodeName);
-      known.set(nodeName, derived);
-      return derived;
+    get(name: string): ExtenderNode | undefined {
+      const slot = slotOf(name, index.slotOf(name));
+      if (slot !== UnknownSlot) return columns.nodes[slot];
+      const node = state.node(name);
+      return node ? derive(node, name) : undefined;
+    },
+    nodesNamed(names: NameSpans): ResolvedNodes {
+      const { starts, ends } = names;
+      const bytes = dataViewOf(names.bytes);
+      const slots = new Int32Array(names.count);
+      for (let i = 0; i < names.count; i++) {
+        const known = index.find(bytes, starts[i] as number, ends[i] as number);
+        // Not indexed: a node ClusterState does not hold (yet), or one not asked about since it arrived.
+        slots[i] = known !== UnknownSlot && current[known] === 1 ? known : slotOf(known !== UnknownSlot ? (index.nameOf(known) as string) : spanName(names, i), known);
+      }
+      return { columns, slots };
     },
   };
+}
+
+function grownTo(array: Uint8Array, length: number): Uint8Array<ArrayBuffer> {
+  const next = new Uint8Array(Math.max(length, array.length * 2));
+  next.set(array);
+  return next;
 }
 
 /**

@@ -112,6 +112,14 @@ function decodeNodeNames(value: unknown): string[] | null {
   return value as string[];
 }
 
+/**
+ * The Pod of an ExtenderArgs body whose node names were read apart (left as spans of the request's bytes):
+ * the checks decodeExtenderArgs makes on Pod; throws ExtenderArgsError as it does.
+ */
+export function decodeExtenderPod(body: Record<string, unknown>): V1Pod {
+  return decodePod(field(body, 'Pod'));
+}
+
 /** ExtenderArgs from a parsed JSON body; throws ExtenderArgsError when the body cannot be used. */
 export function decodeExtenderArgs(body: unknown): ExtenderArgs {
   if (!isObject(body)) throw new ExtenderArgsError(`body is ${describe(body)}, expected an ExtenderArgs object {Pod, Nodes, NodeNames}`);

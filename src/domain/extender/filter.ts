@@ -10,10 +10,11 @@
  * The karpenter.sh/disrupted taint already keeps most pods off those nodes in-tree; this catches pods
  * that tolerate every taint, and nodes the controller has chosen before the taint is written.
  */
-import type { V1Node } from '@kubernetes/client-node';
+import type { V1Pod } from '@kubernetes/client-node';
 import { nodeFromObject } from './candidates.js';
+import { ExtenderNodeColumns, NodeStates, type ResolvedNodes, UnknownSlot } from './node-columns.js';
 import { isDaemonSetPod } from './pod-facts.js';
-import type { ExtenderArgs, ExtenderClusterView, ExtenderFilterResult, ExtenderNode, ExtenderNodeList, FailedNodesMap } from './types.js';
+import type { ExtenderArgs, ExtenderClusterView, ExtenderFilterResult, FailedNodesMap } from './types.js';
 
 export const ReasonNodeDisrupting = 'node is being disrupted by karpenter-eu';
 export const ReasonNodeTerminating = 'node is being terminated by karpenter-eu';
@@ -24,44 +25,56 @@ export interface FilterOutcome {
   needsCapacity: boolean;
 }
 
-interface Verdicts {
-  /** Names kept, in input order (duplicates kept as sent). */
-  kept: string[];
-  failed: FailedNodesMap;
-  unresolvable: FailedNodesMap;
+/** What filter does with one node: keep it, fail it (FailedNodes) or fail it for good (FailedAndUnresolvableNodes). */
+export const Verdict = { Keep: 0, Failed: 1, Unresolvable: 2 } as const;
+
+export interface FilterVerdicts {
+  /** One Verdict per node, in input order. */
+  verdicts: Uint8Array;
+  /** True when no node is left for a pod the provisioner may create capacity for. */
+  needsCapacity: boolean;
 }
 
-// One pass, no intermediate objects: this runs for every pod on up to thousands of nodes.
-function judge(names: readonly string[], nodeOf: (i: number) => ExtenderNode | undefined, passAll: boolean): Verdicts {
-  const verdicts: Verdicts = { kept: [], failed: {}, unresolvable: {} };
-  for (let i = 0; i < names.length; i++) {
-    const name = names[i] as string;
-    const state = passAll ? undefined : nodeOf(i)?.state;
-    if (state === 'terminating') verdicts.unresolvable[name] = ReasonNodeTerminating;
-    else if (state === 'disrupting') verdicts.failed[name] = ReasonNodeDisrupting;
-    else verdicts.kept.push(name);
+const Terminating = NodeStates.indexOf('terminating');
+const Disrupting = NodeStates.indexOf('disrupting');
+
+/** The verdict on each node of the call for the pod (UnknownSlot: a node the view does not know, kept). */
+export function filterSlots({ columns, slots }: ResolvedNodes, pod: V1Pod): FilterVerdicts {
+  const verdicts = new Uint8Array(slots.length);
+  // DaemonSet pods keep every node (Verdict.Keep is 0) and never ask for capacity.
+  if (isDaemonSetPod(pod)) return { verdicts, needsCapacity: false };
+  let kept = 0;
+  for (let i = 0; i < slots.length; i++) {
+    const slot = slots[i] as number;
+    const state = slot === UnknownSlot ? undefined : columns.states[slot];
+    const verdict = state === Terminating ? Verdict.Unresolvable : state === Disrupting ? Verdict.Failed : Verdict.Keep;
+    verdicts[i] = verdict;
+    if (verdict === Verdict.Keep) kept++;
   }
-  return verdicts;
+  return { verdicts, needsCapacity: kept === 0 };
 }
 
-function filterNodeNames(names: readonly string[], view: ExtenderClusterView, passAll: boolean): [ExtenderFilterResult, number] {
-  const verdicts = judge(names, (i) => view.get(names[i] as string), passAll);
-  const result = { Nodes: null, NodeNames: verdicts.kept, FailedNodes: verdicts.failed, FailedAndUnresolvableNodes: verdicts.unresolvable, Error: '' };
-  return [result, verdicts.kept.length];
-}
-
-function filterNodeObjects(list: ExtenderNodeList, view: ExtenderClusterView, passAll: boolean): [ExtenderFilterResult, number] {
-  const names = list.items.map((item) => item.metadata?.name ?? '');
-  const verdicts = judge(names, (i) => nodeFromObject(list.items[i] as V1Node, view.get(names[i] as string)), passAll);
-  const kept = new Set(verdicts.kept);
-  const items = list.items.filter((_, i) => kept.has(names[i] as string));
-  const result = { Nodes: { ...list, items }, NodeNames: null, FailedNodes: verdicts.failed, FailedAndUnresolvableNodes: verdicts.unresolvable, Error: '' };
-  return [result, items.length];
+/** FailedNodes and FailedAndUnresolvableNodes of the verdicts, each with the reason the scheduler shows. */
+export function failedNodeMaps(verdicts: Uint8Array, nameOf: (i: number) => string): { failed: FailedNodesMap; unresolvable: FailedNodesMap } {
+  const failed: FailedNodesMap = {};
+  const unresolvable: FailedNodesMap = {};
+  for (let i = 0; i < verdicts.length; i++) {
+    if (verdicts[i] === Verdict.Failed) failed[nameOf(i)] = ReasonNodeDisrupting;
+    else if (verdicts[i] === Verdict.Unresolvable) unresolvable[nameOf(i)] = ReasonNodeTerminating;
+  }
+  return { failed, unresolvable };
 }
 
 /** Filters the nodes of `args` for `args.Pod`; the result lists nodes in input order and never adds one. */
 export function filter(args: ExtenderArgs, view: ExtenderClusterView): FilterOutcome {
-  const daemonSetPod = isDaemonSetPod(args.Pod);
-  const [result, keptCount] = args.Nodes ? filterNodeObjects(args.Nodes, view, daemonSetPod) : filterNodeNames(args.NodeNames ?? [], view, daemonSetPod);
-  return { result, needsCapacity: !daemonSetPod && keptCount === 0 };
+  const items = args.Nodes?.items;
+  const names = items ? items.map((item) => item.metadata?.name ?? '') : (args.NodeNames ?? []);
+  const nodes = items ? items.map((item, i) => nodeFromObject(item, view.get(names[i] as string))) : names.map((name) => view.get(name));
+  const { verdicts, needsCapacity } = filterSlots(ExtenderNodeColumns.of(nodes), args.Pod);
+  const { failed, unresolvable } = failedNodeMaps(verdicts, (i) => names[i] as string);
+  const keep = (_: unknown, i: number): boolean => verdicts[i] === Verdict.Keep;
+  const result: ExtenderFilterResult = args.Nodes
+    ? { Nodes: { ...args.Nodes, items: args.Nodes.items.filter(keep) }, NodeNames: null, FailedNodes: failed, FailedAndUnresolvableNodes: unresolvable, Error: '' }
+    : { Nodes: null, NodeNames: names.filter(keep), FailedNodes: failed, FailedAndUnresolvableNodes: unresolvable, Error: '' };
+  return { result, needsCapacity };
 }

@@ -1,4 +1,5 @@
 export * from './types.js';
+export * from './node-columns.js';
 export * from './decode.js';
 export * from './candidates.js';
 export * from './pod-facts.js';

@@ -18,7 +18,8 @@
  */
 import type { ResourceList } from '../instancetypes/types.js';
 import { ResourceCPU, ResourceMemory } from '../quantity/resource-list.js';
-import { MaxExtenderPriority, MinExtenderPriority, type ExtenderNode, type ExtenderNodeState } from './types.js';
+import { type ExtenderNodeColumns, NodeStates } from './node-columns.js';
+import { MaxExtenderPriority, MinExtenderPriority, type ExtenderNodeState } from './types.js';
 
 export const PackingWeight = 0.6;
 export const PriceWeight = 0.4;
@@ -52,43 +53,44 @@ export function podDemand(pod: ResourceList): PodDemand {
   return { cpu: pod[ResourceCPU] ?? 0, memory: pod[ResourceMemory] ?? 0, others };
 }
 
-function fitsOnNode(node: ExtenderNode, pod: PodDemand): boolean {
-  const { allocatable, requested } = node;
-  if (pod.cpu > 0 && pod.cpu + (requested[ResourceCPU] ?? 0) > (allocatable[ResourceCPU] ?? 0)) return false;
-  if (pod.memory > 0 && pod.memory + (requested[ResourceMemory] ?? 0) > (allocatable[ResourceMemory] ?? 0)) return false;
+function fits(columns: ExtenderNodeColumns, slot: number, pod: PodDemand): boolean {
+  if (pod.cpu > 0 && pod.cpu + (columns.cpuRequested[slot] as number) > (columns.cpuAllocatable[slot] as number)) return false;
+  if (pod.memory > 0 && pod.memory + (columns.memoryRequested[slot] as number) > (columns.memoryAllocatable[slot] as number)) return false;
+  if (pod.others.length === 0) return true;
+  const node = columns.nodes[slot];
+  if (!node) return false;
   for (let i = 0; i < pod.others.length; i++) {
     const [name, amount] = pod.others[i] as readonly [string, number];
-    if (amount + (requested[name] ?? 0) > (allocatable[name] ?? 0)) return false;
+    if (amount + (node.requested[name] ?? 0) > (node.allocatable[name] ?? 0)) return false;
   }
   return true;
 }
 
-function utilisation(requested: number | undefined, podAmount: number, allocatable: number | undefined): number {
-  return Math.min(1, ((requested ?? 0) + podAmount) / (allocatable as number));
+function utilisation(requested: number, podAmount: number, allocatable: number): number {
+  return Math.min(1, (requested + podAmount) / allocatable);
 }
 
 /** Utilisation of cpu and memory after placing the pod, 0..1 (0 when it does not fit or nothing is known). */
-export function packingAfterPlacement(node: ExtenderNode, pod: PodDemand): number {
-  if (!fitsOnNode(node, pod)) return 0;
-  const { allocatable, requested } = node;
-  const cpu = allocatable[ResourceCPU] ?? 0;
-  const memory = allocatable[ResourceMemory] ?? 0;
-  if (cpu > 0 && memory > 0) return (utilisation(requested[ResourceCPU], pod.cpu, cpu) + utilisation(requested[ResourceMemory], pod.memory, memory)) / 2;
-  if (cpu > 0) return utilisation(requested[ResourceCPU], pod.cpu, cpu);
-  if (memory > 0) return utilisation(requested[ResourceMemory], pod.memory, memory);
-  return 0;
+export function packingAfterPlacement(columns: ExtenderNodeColumns, slot: number, pod: PodDemand): number {
+  if (!fits(columns, slot, pod)) return 0;
+  const cpu = columns.cpuAllocatable[slot] as number;
+  const memory = columns.memoryAllocatable[slot] as number;
+  const cpuUse = cpu > 0 ? utilisation(columns.cpuRequested[slot] as number, pod.cpu, cpu) : 0;
+  const memoryUse = memory > 0 ? utilisation(columns.memoryRequested[slot] as number, pod.memory, memory) : 0;
+  if (cpu > 0 && memory > 0) return (cpuUse + memoryUse) / 2;
+  return cpu > 0 ? cpuUse : memoryUse;
 }
 
-function share(request: number, allocatable: number | undefined): number {
+function share(request: number, allocatable: number): number {
   if (request <= 0) return 0;
-  return allocatable !== undefined && allocatable > 0 ? Math.min(1, request / allocatable) : 1;
+  return allocatable > 0 ? Math.min(1, request / allocatable) : 1;
 }
 
 /** EUR per hour the pod takes on the node (its dominant share of the node's price); undefined when unknown. */
-export function podCostOnNode(node: ExtenderNode, pod: PodDemand): number | undefined {
-  const price = node.pricePerHour;
-  if (price === undefined || !Number.isFinite(price) || price < 0) return undefined;
-  return price * Math.max(share(pod.cpu, node.allocatable[ResourceCPU]), share(pod.memory, node.allocatable[ResourceMemory]));
+export function podCostOnNode(columns: ExtenderNodeColumns, slot: number, pod: PodDemand): number | undefined {
+  const price = columns.pricePerHour[slot] as number;
+  if (!Number.isFinite(price) || price < 0) return undefined;
+  return price * Math.max(share(pod.cpu, columns.cpuAllocatable[slot] as number), share(pod.memory, columns.memoryAllocatable[slot] as number));
 }
 
 /** 0..1, relative to the cheapest known cost among the candidates (`cheapest` undefined: none known). */
@@ -98,9 +100,12 @@ export function priceScore(cost: number | undefined, cheapest: number | undefine
   return Math.min(1, cheapest / cost);
 }
 
-/** The integer score 0..10 from the three factors. */
-export function combineScore(state: ExtenderNodeState, packing: number, price: number): number {
-  const raw = StateFactors[state] * (PackingWeight * packing + PriceWeight * price);
+/** StateFactors by state code (ExtenderNodeColumns.states). */
+export const StateFactorsByCode = Float64Array.from(NodeStates, (state) => StateFactors[state]);
+
+/** The integer score 0..10 from the three factors (`stateFactor`: StateFactors of the node's state). */
+export function combineScore(stateFactor: number, packing: number, price: number): number {
+  const raw = stateFactor * (PackingWeight * packing + PriceWeight * price);
   // Quantities beyond float range (1e400) make ratios NaN: score such a node as the least attractive.
   if (!Number.isFinite(raw)) return MinExtenderPriority;
   return Math.max(0, Math.min(MaxExtenderPriority, Math.round(MaxExtenderPriority * raw)));

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
   combineScore,
+  ExtenderNodeColumns,
+  StateFactors,
   MaxExtenderPriority,
   packingAfterPlacement,
   podCostOnNode,
@@ -33,7 +35,7 @@ describe('score components', () => {
     ['node the pod fills', { cpu: 3000, memory: 6 * GiB }, 1],
     ['node the pod overflows (stale view)', { cpu: 3500, memory: 0 }, 0],
   ])('packing on a %s', (_label, requested, expected) => {
-    expect(packingAfterPlacement(node({ requested }), podDemand({ cpu: 1000, memory: 2 * GiB }))).toBeCloseTo(expected);
+    expect(packingAfterPlacement(ExtenderNodeColumns.of([node({ requested })]).columns, 0, podDemand({ cpu: 1000, memory: 2 * GiB }))).toBeCloseTo(expected);
   });
 
   it.each([
@@ -42,7 +44,7 @@ describe('score components', () => {
     [0.1, {}, 0],
     [undefined, { cpu: 1000 }, undefined],
   ])('pod cost at %s EUR/h for %o is %s', (price, requests, expected) => {
-    const cost = podCostOnNode(node({ pricePerHour: price }), podDemand(requests));
+    const cost = podCostOnNode(ExtenderNodeColumns.of([node({ pricePerHour: price })]).columns, 0, podDemand(requests));
     if (expected === undefined) expect(cost).toBeUndefined();
     else expect(cost).toBeCloseTo(expected);
   });
@@ -65,7 +67,7 @@ describe('score components', () => {
     ['terminating', 1, 1, 0],
     ['ok', 0.5, 0.5, 5],
   ] as const)('combined score of a %s node (packing %s, price %s) is %s', (state, packing, price, expected) => {
-    expect(combineScore(state, packing, price)).toBe(expected);
+    expect(combineScore(StateFactors[state], packing, price)).toBe(expected);
   });
 });
 
