@@ -60,11 +60,11 @@ function namesCallOf(req: Request, view: ExtenderClusterView): NamesCall | undef
   if (!view.nodesNamed || !Buffer.isBuffer(req.body)) return undefined;
   const walked = walkNodeNamesBody(req.body);
   if (!walked) return undefined;
-  const pod = decodeExtenderPod(walked.members);
   const nodes = view.nodesNamed(walked.names);
-  // A name the view found is plain (it indexes no other); any other must be too, for its bytes to be its JSON.
+  // A name the view found is plain (it indexes no other); any other must be too, for its bytes to be its JSON
+  // (a raw control character makes the body invalid JSON, which the general path reports before the Pod).
   for (let i = 0; i < nodes.slots.length; i++) if (nodes.slots[i] === UnknownSlot && !isPlainSpan(walked.names, i)) return undefined;
-  return { pod, names: walked.names, nodes };
+  return { pod: decodeExtenderPod(walked.members), names: walked.names, nodes };
 }
 
 /** What res.json would send (same bytes, same headers), from a body encoded in encode.ts. */
