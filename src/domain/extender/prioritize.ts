@@ -8,40 +8,16 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import { candidateNodes } from './candidates.js';
 import { podRequestsOrEmpty } from './pod-facts.js';
-import { ExtenderNodeColumns, type ResolvedNodes, UnknownSlot } from './node-columns.js';
-import { combineScore, packingAfterPlacement, podCostOnNode, podDemand, priceScore, StateFactorsByCode } from './score.js';
+import { ExtenderNodeColumns, type ResolvedNodes } from './node-columns.js';
+import { nodeScores, podDemand } from './score.js';
 import { MaxExtenderPriority, type ExtenderArgs, type ExtenderClusterView, type ExtenderNode, type HostPriorityList } from './types.js';
 
 /** Score of a node the extender knows nothing about. */
 export const UnknownNodeScore = Math.round(MaxExtenderPriority / 2);
 
-/** A cost is ≥ 0 or NaN (beyond float range); this marks a node whose cost is unknown. */
-const UnknownCost = -1;
-
 /** The score 0..10 of each node of the call for the pod, in input order. */
-export function scoreSlots({ columns, slots }: ResolvedNodes, pod: V1Pod): Uint8Array {
-  const demand = podDemand(podRequestsOrEmpty(pod));
-  // Costs in a typed array: boxed in a plain array they would be 5,000 heap numbers per call.
-  const costs = new Float64Array(slots.length);
-  let cheapest: number | undefined;
-  for (let i = 0; i < slots.length; i++) {
-    const slot = slots[i] as number;
-    const cost = slot === UnknownSlot ? undefined : podCostOnNode(columns, slot, demand);
-    costs[i] = cost ?? UnknownCost;
-    if (cost !== undefined && (cheapest === undefined || cost < cheapest)) cheapest = cost;
-  }
-  const scores = new Uint8Array(slots.length);
-  for (let i = 0; i < slots.length; i++) {
-    const slot = slots[i] as number;
-    if (slot === UnknownSlot) {
-      scores[i] = UnknownNodeScore;
-      continue;
-    }
-    const cost = costs[i] as number;
-    const price = priceScore(cost === UnknownCost ? undefined : cost, cheapest);
-    scores[i] = combineScore(StateFactorsByCode[columns.states[slot] as number] as number, packingAfterPlacement(columns, slot, demand), price);
-  }
-  return scores;
+export function scoreSlots(resolved: ResolvedNodes, pod: V1Pod): Uint8Array {
+  return nodeScores(resolved, podDemand(podRequestsOrEmpty(pod)), UnknownNodeScore);
 }
 
 /** scoreSlots for nodes given one by one (undefined: a node the view does not know). */

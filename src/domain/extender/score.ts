@@ -18,8 +18,8 @@
  */
 import type { ResourceList } from '../instancetypes/types.js';
 import { ResourceCPU, ResourceMemory } from '../quantity/resource-list.js';
-import { type ExtenderNodeColumns, NodeStates } from './node-columns.js';
-import { MaxExtenderPriority, MinExtenderPriority, type ExtenderNodeState } from './types.js';
+import { NodeStates, type ResolvedNodes, UnknownSlot } from './node-columns.js';
+import { MaxExtenderPriority, MinExtenderPriority, type ExtenderNode, type ExtenderNodeState } from './types.js';
 
 export const PackingWeight = 0.6;
 export const PriceWeight = 0.4;
@@ -53,11 +53,8 @@ export function podDemand(pod: ResourceList): PodDemand {
   return { cpu: pod[ResourceCPU] ?? 0, memory: pod[ResourceMemory] ?? 0, others };
 }
 
-function fits(columns: ExtenderNodeColumns, slot: number, pod: PodDemand): boolean {
-  if (pod.cpu > 0 && pod.cpu + (columns.cpuRequested[slot] as number) > (columns.cpuAllocatable[slot] as number)) return false;
-  if (pod.memory > 0 && pod.memory + (columns.memoryRequested[slot] as number) > (columns.memoryAllocatable[slot] as number)) return false;
-  if (pod.others.length === 0) return true;
-  const node = columns.nodes[slot];
+/** Whether the pod's requests of resources other than cpu and memory fit beside what the node runs. */
+function othersFit(node: ExtenderNode | undefined, pod: PodDemand): boolean {
   if (!node) return false;
   for (let i = 0; i < pod.others.length; i++) {
     const [name, amount] = pod.others[i] as readonly [string, number];
@@ -66,38 +63,91 @@ function fits(columns: ExtenderNodeColumns, slot: number, pod: PodDemand): boole
   return true;
 }
 
-function utilisation(requested: number, podAmount: number, allocatable: number): number {
-  return Math.min(1, (requested + podAmount) / allocatable);
+/** Whether `amount` more of a resource fits (a pod asking none of it always does). */
+function fitsBeside(amount: number, requested: number, allocatable: number): boolean {
+  return !(amount > 0 && amount + requested > allocatable);
 }
 
-/** Utilisation of cpu and memory after placing the pod, 0..1 (0 when it does not fit or nothing is known). */
-export function packingAfterPlacement(columns: ExtenderNodeColumns, slot: number, pod: PodDemand): number {
-  if (!fits(columns, slot, pod)) return 0;
-  const cpu = columns.cpuAllocatable[slot] as number;
-  const memory = columns.memoryAllocatable[slot] as number;
-  const cpuUse = cpu > 0 ? utilisation(columns.cpuRequested[slot] as number, pod.cpu, cpu) : 0;
-  const memoryUse = memory > 0 ? utilisation(columns.memoryRequested[slot] as number, pod.memory, memory) : 0;
-  if (cpu > 0 && memory > 0) return (cpuUse + memoryUse) / 2;
-  return cpu > 0 ? cpuUse : memoryUse;
+/** min(1, (requested + pod) / allocatable), 0 for a resource the node lacks. */
+export function utilisation(requested: number, podAmount: number, allocatable: number): number {
+  return allocatable > 0 ? Math.min(1, (requested + podAmount) / allocatable) : 0;
 }
 
-function share(request: number, allocatable: number): number {
+/** Packing from the cpu and memory utilisations after placement: their mean, or the one the node has. */
+export function packing(cpuUse: number, memoryUse: number, cpuAllocatable: number, memoryAllocatable: number): number {
+  if (cpuAllocatable > 0 && memoryAllocatable > 0) return (cpuUse + memoryUse) / 2;
+  return cpuAllocatable > 0 ? cpuUse : memoryUse;
+}
+
+/** The pod's share of a resource of the node: 1 when the node lacks it, 0 when the pod asks none. */
+export function share(request: number, allocatable: number): number {
   if (request <= 0) return 0;
   return allocatable > 0 ? Math.min(1, request / allocatable) : 1;
 }
 
-/** EUR per hour the pod takes on the node (its dominant share of the node's price); undefined when unknown. */
-export function podCostOnNode(columns: ExtenderNodeColumns, slot: number, pod: PodDemand): number | undefined {
-  const price = columns.pricePerHour[slot] as number;
-  if (!Number.isFinite(price) || price < 0) return undefined;
-  return price * Math.max(share(pod.cpu, columns.cpuAllocatable[slot] as number), share(pod.memory, columns.memoryAllocatable[slot] as number));
+/**
+ * A cost is ≥ 0 or NaN (beyond float range); this marks a node whose cost is unknown.
+ *
+ * The per-node functions below spell this value, and UnknownPriceScore, as literals: V8 (Node 20) reads a
+ * module's constants as values of unknown type, and a number merged with one is boxed on the heap — 5,000
+ * heap numbers per call, a scavenge every few dozen calls. Tests hold the literals to the constants.
+ */
+export const UnknownCost = -1;
+
+/** EUR per hour the pod takes on a node of that price (its dominant share of it); UnknownCost for an unknown price. */
+export function podCost(pricePerHour: number, cpuShare: number, memoryShare: number): number {
+  return Number.isFinite(pricePerHour) && pricePerHour >= 0 ? pricePerHour * Math.max(cpuShare, memoryShare) : -1;
 }
 
-/** 0..1, relative to the cheapest known cost among the candidates (`cheapest` undefined: none known). */
-export function priceScore(cost: number | undefined, cheapest: number | undefined): number {
-  if (cost === undefined || cheapest === undefined) return UnknownPriceScore;
-  if (cost <= 0) return 1;
-  return Math.min(1, cheapest / cost);
+/** 0..1, relative to the cheapest known cost among the candidates (either UnknownCost: UnknownPriceScore). */
+export function priceScore(cost: number, cheapest: number): number {
+  if (cost === -1 || cheapest === -1) return 0.5;
+  return cost <= 0 ? 1 : Math.min(1, cheapest / cost);
+}
+
+/**
+ * The pod's cost on each node of the call into `costs` (UnknownCost where unknown); returns the cheapest known
+ * cost (the first known one when none compares lower, as NaN does not), or UnknownCost when none is known.
+ */
+function podCosts({ columns, slots }: ResolvedNodes, pod: PodDemand, costs: Float64Array): number {
+  const { pricePerHour, cpuAllocatable, memoryAllocatable } = columns;
+  let cheapest = -1;
+  for (let i = 0; i < slots.length; i++) {
+    const slot = slots[i] as number;
+    const cost = slot < 0 ? -1 : podCost(pricePerHour[slot] as number, share(pod.cpu, cpuAllocatable[slot] as number), share(pod.memory, memoryAllocatable[slot] as number));
+    costs[i] = cost;
+    if (cost !== -1 && (cheapest === -1 || cost < cheapest)) cheapest = cost;
+  }
+  return cheapest;
+}
+
+/**
+ * The score 0..10 of each node of the call for the pod, in input order (`unknownScore` for UnknownSlot).
+ * Columns are read into locals and the per-node functions are a few operations each, so V8 inlines them:
+ * a number passed to or returned from a call it does not inline is boxed on the heap, 5,000 times a call.
+ */
+export function nodeScores(resolved: ResolvedNodes, pod: PodDemand, unknownScore: number): Uint8Array {
+  const { columns, slots } = resolved;
+  const { cpuAllocatable, memoryAllocatable, cpuRequested, memoryRequested, states } = columns;
+  const costs = new Float64Array(slots.length);
+  const cheapest = podCosts(resolved, pod, costs);
+  const scores = new Uint8Array(slots.length);
+  for (let i = 0; i < slots.length; i++) {
+    const slot = slots[i] as number;
+    if (slot === UnknownSlot) {
+      scores[i] = unknownScore;
+      continue;
+    }
+    const cpu = cpuAllocatable[slot] as number;
+    const memory = memoryAllocatable[slot] as number;
+    const cpuInUse = cpuRequested[slot] as number;
+    const memoryInUse = memoryRequested[slot] as number;
+    // A pod that would not fit (a stale view) packs nothing.
+    const fits = fitsBeside(pod.cpu, cpuInUse, cpu) && fitsBeside(pod.memory, memoryInUse, memory) && (pod.others.length === 0 || othersFit(columns.nodes[slot], pod));
+    const packed = fits ? packing(utilisation(cpuInUse, pod.cpu, cpu), utilisation(memoryInUse, pod.memory, memory), cpu, memory) : 0;
+    scores[i] = combineScore(StateFactorsByCode[states[slot] as number] as number, packed, priceScore(costs[i] as number, cheapest));
+  }
+  return scores;
 }
 
 /** StateFactors by state code (ExtenderNodeColumns.states). */

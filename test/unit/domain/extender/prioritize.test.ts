@@ -5,11 +5,16 @@ import {
   ExtenderNodeColumns,
   StateFactors,
   MaxExtenderPriority,
-  packingAfterPlacement,
-  podCostOnNode,
+  nodeScores,
+  packing,
+  podCost,
   podDemand,
+  type PodDemand,
+  share,
+  utilisation,
   prioritize,
   priceScore,
+  UnknownCost,
   UnknownNodeScore,
   UnknownPriceScore,
   type ExtenderArgs,
@@ -33,26 +38,46 @@ describe('score components', () => {
     ['empty node', {}, 0.25],
     ['half-used node', { cpu: 2000, memory: 4 * GiB }, 0.75],
     ['node the pod fills', { cpu: 3000, memory: 6 * GiB }, 1],
-    ['node the pod overflows (stale view)', { cpu: 3500, memory: 0 }, 0],
-  ])('packing on a %s', (_label, requested, expected) => {
-    expect(packingAfterPlacement(ExtenderNodeColumns.of([node({ requested })]).columns, 0, podDemand({ cpu: 1000, memory: 2 * GiB }))).toBeCloseTo(expected);
+    ['node the pod would overfill (capped at 1)', { cpu: 3500, memory: 7 * GiB }, 1],
+  ])('packing on a %s', (_label, requested: { cpu?: number; memory?: number }, expected) => {
+    const cpuUse = utilisation(requested.cpu ?? 0, 1000, 4000);
+    const memoryUse = utilisation(requested.memory ?? 0, 2 * GiB, 8 * GiB);
+    expect(packing(cpuUse, memoryUse, 4000, 8 * GiB)).toBeCloseTo(expected);
+  });
+
+  it.each([
+    ['cpu only', 4000, 0, 0.5],
+    ['memory only', 0, 8 * GiB, 0.25],
+    ['neither', 0, 0, 0],
+  ])('packing on a node with %s', (_label, cpu, memory, expected) => {
+    expect(packing(utilisation(1000, 1000, cpu), utilisation(0, 2 * GiB, memory), cpu, memory)).toBeCloseTo(expected);
   });
 
   it.each([
     [0.1, { cpu: 1000 }, 0.025],
     [0.1, { cpu: 1000, memory: 4 * GiB }, 0.05],
     [0.1, {}, 0],
-    [undefined, { cpu: 1000 }, undefined],
-  ])('pod cost at %s EUR/h for %o is %s', (price, requests, expected) => {
-    const cost = podCostOnNode(ExtenderNodeColumns.of([node({ pricePerHour: price })]).columns, 0, podDemand(requests));
-    if (expected === undefined) expect(cost).toBeUndefined();
-    else expect(cost).toBeCloseTo(expected);
+    [Number.NaN, { cpu: 1000 }, UnknownCost],
+    [-1, { cpu: 1000 }, UnknownCost],
+    [Number.POSITIVE_INFINITY, { cpu: 1000 }, UnknownCost],
+  ])('pod cost at %s EUR/h for %o is %s', (price, requests: { cpu?: number; memory?: number }, expected) => {
+    expect(podCost(price, share(requests.cpu ?? 0, 4000), share(requests.memory ?? 0, 8 * GiB))).toBeCloseTo(expected);
+  });
+
+  it.each([
+    [0, 4000, 0],
+    [1000, 4000, 0.25],
+    [8000, 4000, 1],
+    [1000, 0, 1],
+  ])('share of %s on %s is %s (a node lacking the resource is taken whole)', (request, allocatable, expected) => {
+    expect(share(request, allocatable)).toBe(expected);
   });
 
   it.each([
     [0.05, 0.05, 1],
     [0.1, 0.05, 0.5],
-    [undefined, 0.05, UnknownPriceScore],
+    [UnknownCost, 0.05, UnknownPriceScore],
+    [0.05, UnknownCost, UnknownPriceScore],
     [0, 0, 1],
   ])('price score of cost %s with cheapest %s', (cost, cheapest, expected) => {
     expect(priceScore(cost, cheapest)).toBeCloseTo(expected);
@@ -66,8 +91,72 @@ describe('score components', () => {
     ['disrupting', 1, 1, 0],
     ['terminating', 1, 1, 0],
     ['ok', 0.5, 0.5, 5],
-  ] as const)('combined score of a %s node (packing %s, price %s) is %s', (state, packing, price, expected) => {
-    expect(combineScore(StateFactors[state], packing, price)).toBe(expected);
+  ] as const)('combined score of a %s node (packing %s, price %s) is %s', (state, packed, price, expected) => {
+    expect(combineScore(StateFactors[state], packed, price)).toBe(expected);
+  });
+});
+
+/**
+ * The formula written plainly over ExtenderNode objects (how the extender computed it before columns): the
+ * oracle nodeScores must agree with on any nodes, NaN-making quantities and unknown prices included.
+ */
+function referenceScores(nodes: readonly (ExtenderNode | undefined)[], pod: PodDemand): number[] {
+  const amount = (list: Readonly<Record<string, number>>, name: string): number => list[name] ?? 0;
+  const fits = (n: ExtenderNode): boolean =>
+    [['cpu', pod.cpu] as const, ['memory', pod.memory] as const, ...pod.others].every(([name, want]) => !(want > 0 && want + amount(n.requested, name) > amount(n.allocatable, name)));
+  const use = (n: ExtenderNode, name: string, want: number): number => Math.min(1, (amount(n.requested, name) + want) / amount(n.allocatable, name));
+  const packed = (n: ExtenderNode): number => {
+    if (!fits(n)) return 0;
+    const cpu = amount(n.allocatable, 'cpu');
+    const memory = amount(n.allocatable, 'memory');
+    if (cpu > 0 && memory > 0) return (use(n, 'cpu', pod.cpu) + use(n, 'memory', pod.memory)) / 2;
+    if (cpu > 0) return use(n, 'cpu', pod.cpu);
+    return memory > 0 ? use(n, 'memory', pod.memory) : 0;
+  };
+  const part = (want: number, of: number): number => (want <= 0 ? 0 : of > 0 ? Math.min(1, want / of) : 1);
+  const cost = (n: ExtenderNode): number | undefined =>
+    n.pricePerHour === undefined || !Number.isFinite(n.pricePerHour) || n.pricePerHour < 0
+      ? undefined
+      : n.pricePerHour * Math.max(part(pod.cpu, amount(n.allocatable, 'cpu')), part(pod.memory, amount(n.allocatable, 'memory')));
+  const costs = nodes.map((n) => (n ? cost(n) : undefined));
+  let cheapest: number | undefined;
+  for (const c of costs) if (c !== undefined && (cheapest === undefined || c < cheapest)) cheapest = c;
+  return nodes.map((n, i) => {
+    if (!n) return UnknownNodeScore;
+    const c = costs[i];
+    const price = c === undefined || cheapest === undefined ? UnknownPriceScore : c <= 0 ? 1 : Math.min(1, cheapest / c);
+    const raw = StateFactors[n.state] * (0.6 * packed(n) + 0.4 * price);
+    return Number.isFinite(raw) ? Math.max(0, Math.min(10, Math.round(10 * raw))) : 0;
+  });
+}
+
+describe('nodeScores', () => {
+  const quantity = fc.oneof(fc.constantFrom(0, 1, 500, 4000, 8 * GiB, 1e308 * 10), fc.integer({ min: 0, max: 64_000 }), fc.double({ min: 0, max: 1e12, noNaN: true }));
+  const resources = fc.record({ cpu: quantity, memory: quantity, 'nvidia.com/gpu': fc.integer({ min: 0, max: 4 }) }, { requiredKeys: [] });
+  const extenderNode = fc.record({
+    labels: fc.constant({}),
+    taints: fc.constant([]),
+    allocatable: resources,
+    requested: resources,
+    pricePerHour: fc.option(fc.oneof(fc.double({ min: 0, max: 10, noNaN: true }), fc.constantFrom(-1, Number.NaN, Number.POSITIVE_INFINITY, 0)), { nil: undefined }),
+    state: fc.constantFrom<ExtenderNodeState>('ok', 'disrupting', 'terminating', 'consolidation-candidate', 'drifted'),
+  });
+
+  it('agrees with the formula written over objects, for any nodes and pod (property)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.option(extenderNode, { nil: undefined }), { maxLength: 30 }), resources, (nodes, requests) => {
+        const pod = podDemand(requests);
+        expect(Array.from(nodeScores(ExtenderNodeColumns.of(nodes), pod, UnknownNodeScore))).toEqual(referenceScores(nodes, pod));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('scores a node the pod would overflow (a stale view) for its price only', () => {
+    const full = node({ requested: { cpu: 3500, memory: 0 } });
+    const pod = podDemand({ cpu: 1000, memory: 2 * GiB });
+    // Packing 0, price score 1 (the only node): round(10 × 0.4).
+    expect(Array.from(nodeScores(ExtenderNodeColumns.of([full]), pod, UnknownNodeScore))).toEqual([4]);
   });
 });
 
