@@ -43,9 +43,15 @@ function isWhitespace(byte: number | undefined): boolean {
 
 /** Spans of names in a body, grown as they are found. */
 class SpanList {
-  private starts = new Int32Array(1024);
-  private ends = new Int32Array(1024);
+  private starts: Int32Array;
+  private ends: Int32Array;
   private count = 0;
+
+  /** `capacity`: the expected count, from the body's size (a node name and its punctuation are ~30–60 bytes). */
+  constructor(capacity: number) {
+    this.starts = new Int32Array(capacity);
+    this.ends = new Int32Array(capacity);
+  }
 
   push(start: number, end: number): void {
     if (this.count === this.starts.length) {
@@ -185,7 +191,7 @@ class BodyWalk {
     if (this.names) notOnFastPath();
     const from = this.at;
     this.expect(OpenBracket);
-    const list = new SpanList();
+    const list = new SpanList(Math.max(64, Math.ceil(bytes.length / 32)));
     this.skipWhitespace();
     if (bytes[this.at] === CloseBracket) this.at++;
     else {
