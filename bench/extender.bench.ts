@@ -6,6 +6,8 @@
  * the service's own ClusterState-backed view (5,000 nodes, 50,000 pods, one pod event between two calls).
  * The server runs in its own process. Prints per case the round trip's p50/p99/max, the time in the server
  * (arrival → response written) and the server's CPU time per call; target p99 < 5 ms in NodeNames mode.
+ * A `floor` case (the same body parsing and a constant answer of the same size) shows what moving the bytes
+ * costs on the machine, apart from the extender's work.
  * Run: npm run bench:extender   (ITERATIONS=2000 to sample more; CASES=<regexp> to pick cases; SERVER_NODE_OPTIONS=--trace-gc …)
  */
 import { type ChildProcess, fork } from 'node:child_process';
@@ -23,6 +25,7 @@ import { ClusterState } from '../src/state/index.js';
 import { SystemClock } from '../src/util/clock.js';
 import { createExtenderServer } from '../webhooks/extender/index.js';
 import { expressServerClasses } from '../webhooks/shared/express-classes.js';
+import express from 'express';
 
 const iterations = Number(process.env.ITERATIONS ?? 1_000);
 const warmup = 100;
@@ -174,6 +177,14 @@ async function serve(): Promise<void> {
   // The server process's CPU time (all threads) per call, averaged over a case: less sensitive than the
   // percentiles to the descheduling and steal of a small shared VM, so A/B comparisons use it.
   let cpuSinceReport = process.cpuUsage();
+  // The floor: the same express body parsing and a constant answer of a 5,000-node prioritize's size, so the
+  // machine's cost of moving the bytes is seen apart from the extender's work.
+  const floor = express();
+  const floorAnswer = Buffer.from(JSON.stringify(Array.from({ length: nodeCount }, (_, i) => ({ Host: nodeName(i), Score: i % 11 }))));
+  floor.post('/floor', express.raw({ limit: '100mb', type: () => true }), (_req, res) => {
+    res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    res.end(floorAnswer);
+  });
   const server = http.createServer(expressServerClasses(app), (req, res) => {
     const started = process.hrtime.bigint();
     res.on('finish', () => {
@@ -182,7 +193,8 @@ async function serve(): Promise<void> {
       const i = (churn++ * 7_919) % nodeCount;
       state.updatePod(boundPod(nodeName(i), i, churn % podsPerNode));
     });
-    app(req, res);
+    if (req.url === '/floor') floor(req, res);
+    else app(req, res);
   });
   server.keepAliveTimeout = 95_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -218,6 +230,7 @@ async function main(): Promise<void> {
   const full = JSON.stringify({ Pod: pod, Nodes: { apiVersion: 'v1', kind: 'NodeList', metadata: {}, items }, NodeNames: null });
   const load = os.loadavg().map((l) => l.toFixed(1)).join(' ');
   console.log(`extender over loopback HTTP keep-alive (server in its own process), ${iterations} sequential requests per case (after ${warmup} warm-up); ${os.cpus().length} CPUs, load average ${load}`);
+  await measure(child, 'floor      NodeNames 5,000 nodes (no work)', `${server.url}/floor`, names);
   await measure(child, 'filter     NodeNames 5,000 nodes', `${server.url}/scheduler/filter`, names);
   await measure(child, 'prioritize NodeNames 5,000 nodes', `${server.url}/scheduler/prioritize`, names);
   await measure(child, 'filter     NodeNames 500 of 5,000 nodes', `${server.url}/scheduler/filter`, sample);
