@@ -2,9 +2,10 @@
  * The numbers the extender's verbs read of each node, by slot, in typed arrays.
  *
  * Why columns: a call scores up to 5,000 nodes. Read from ExtenderNode objects (each with its allocatable and
- * requested lists) that is ~20,000 objects scattered over a large heap, a cache miss each: 1–1.5 ms per call
- * on the 2-core VM of issue #11. The same numbers side by side are read in 0.1 ms. The view keeps one set of
- * columns for the nodes it knows (a slot per node); a call given plain ExtenderNodes gets columns of its own.
+ * requested lists, objects scattered over a large heap) that cost 0.8–1.5 ms per call in process on the
+ * 2-core VM of issue #11; the same numbers side by side, 0.2–0.3 ms. The view keeps one set of columns for
+ * the nodes it knows (a slot per node); a call given plain ExtenderNodes gets columns of its own, so every
+ * call runs the same verbs.
  */
 import { ResourceCPU, ResourceMemory } from '../quantity/resource-list.js';
 import type { ExtenderNode, ExtenderNodeState } from './types.js';
