@@ -15,6 +15,7 @@ import { CatalogPriceBook } from '../../../src/operator/price-book.js';
 import { ClusterState } from '../../../src/state/index.js';
 import { FakeClock } from '../../../src/util/clock.js';
 import { createExtenderServer, type RunningExtenderServer } from '../../../webhooks/extender/index.js';
+import { damage, damaged } from '../../unit/webhooks/extender/damaged-bodies.js';
 
 const flavors = ['b3-8', 'b3-16', 'c3-4', 'unpriced-flavor'];
 // Names of the nodes the cluster holds: MKS-shaped, Outscale-shaped, short, all digits (an array index as an
@@ -99,20 +100,6 @@ function bodyText(b: { pod: string; names: string[]; key: string; nodes: 'null' 
   return JSON.stringify({ Pod: pods[b.pod], ...(b.nodes === 'null' ? { Nodes: null } : {}), [b.key]: b.names }, null, b.space);
 }
 
-/** A damaged copy: truncated, or a byte inserted, replaced or removed. */
-const damage = fc.record({ kind: fc.constantFrom('truncate', 'insert', 'replace', 'delete'), at: fc.nat(), byte: fc.integer({ min: 0, max: 255 }) });
-
-function damaged(text: string, d: { kind: string; at: number; byte: number }): Buffer {
-  const bytes = Buffer.from(text);
-  const at = d.at % Math.max(1, bytes.length);
-  if (d.kind === 'truncate') return bytes.subarray(0, at);
-  if (d.kind === 'insert') return Buffer.concat([bytes.subarray(0, at), Buffer.from([d.byte]), bytes.subarray(at)]);
-  if (d.kind === 'delete') return Buffer.concat([bytes.subarray(0, at), bytes.subarray(at + 1)]);
-  const copy = Buffer.from(bytes);
-  copy[at] = d.byte;
-  return copy;
-}
-
 async function answer(server: RunningExtenderServer, verb: string, body: Buffer): Promise<{ status: number; body: Buffer; type: string | null }> {
   const res = await fetch(`${server.url}/scheduler/${verb}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
   return { status: res.status, body: Buffer.from(await res.arrayBuffer()), type: res.headers.get('content-type') };
@@ -192,7 +179,7 @@ describe('extender NodeNames calls on the request bytes', () => {
   it('answers damaged bodies as the general path does: the same 400 or the same answer (property)', async () => {
     await fc.assert(
       fc.asyncProperty(bodyArb, damage, async (b, d) => {
-        await served.expectSameAnswers(damaged(bodyText(b), d));
+        await served.expectSameAnswers(damaged(Buffer.from(bodyText(b)), d));
       }),
       { numRuns: 150 },
     );
