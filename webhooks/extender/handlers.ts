@@ -3,28 +3,11 @@
  * past express: unusable bodies are a 400 whose body says why (kube-scheduler treats any non-200 as an
  * error and, with `ignorable: true`, carries on without the extender).
  */
-import type { V1Pod } from '@kubernetes/client-node';
 import type { NextFunction, Request, Response } from 'express';
-import {
-  decodeExtenderArgs,
-  decodeExtenderPod,
-  ExtenderArgsError,
-  failedNodeMaps,
-  filter,
-  filterSlots,
-  podKey,
-  prioritize,
-  scoreSlots,
-  type ExtenderClusterView,
-  type ExtenderFilterResult,
-  type ResolvedNodes,
-  UnknownSlot,
-  Verdict,
-} from '../../src/domain/extender/index.js';
-import { isPlainSpan, type NameSpans, spanName } from '../../src/util/byte-names.js';
+import { decodeExtenderArgs, ExtenderArgsError, filter, podKey, prioritize, type ExtenderClusterView } from '../../src/domain/extender/index.js';
 import { encodeFilterResult, encodeHostPriorityList } from './encode.js';
-import { encodeFilterOfNames, encodeScoresOfNames, failedNamesInInputOrder } from './encode-names.js';
-import { parseJsonBody, walkNodeNamesBody } from './json-body.js';
+import { parseJsonBody } from './json-body.js';
+import { filterAnswer, namesCallOf, prioritizeAnswer } from './names-call.js';
 
 export interface ExtenderHandlerDeps {
   view: ExtenderClusterView;
@@ -48,23 +31,9 @@ function argsOf(req: Request) {
   return decodeExtenderArgs(Buffer.isBuffer(req.body) ? parseJsonBody(req.body) : req.body);
 }
 
-/** A NodeNames call whose names stay spans of the body; the same verbs and answers, no string per name. */
-interface NamesCall {
-  pod: V1Pod;
-  names: NameSpans;
-  nodes: ResolvedNodes;
-}
-
-/** The call read on its bytes when the view finds nodes by their bytes; undefined: the general path decides. */
-function namesCallOf(req: Request, view: ExtenderClusterView): NamesCall | undefined {
-  if (!view.nodesNamed || !Buffer.isBuffer(req.body)) return undefined;
-  const walked = walkNodeNamesBody(req.body);
-  if (!walked) return undefined;
-  const nodes = view.nodesNamed(walked.names);
-  // A name the view found is plain (it indexes no other); any other must be too, for its bytes to be its JSON
-  // (a raw control character makes the body invalid JSON, which the general path reports before the Pod).
-  for (let i = 0; i < nodes.slots.length; i++) if (nodes.slots[i] === UnknownSlot && !isPlainSpan(walked.names, i)) return undefined;
-  return { pod: decodeExtenderPod(walked.members), names: walked.names, nodes };
+/** The call on its bytes (names-call.ts) when the view and the body allow it. */
+function namesCall(req: Request, view: ExtenderClusterView) {
+  return Buffer.isBuffer(req.body) ? namesCallOf(req.body, view) : undefined;
 }
 
 /** What res.json would send (same bytes, same headers), from a body encoded in encode.ts. */
@@ -75,26 +44,13 @@ function sendJson(res: Response, body: Buffer): void {
   res.end(body);
 }
 
-/** The filter answer with the names made strings, for failed names that must be written as objects are. */
-function filterResultOfNames(names: NameSpans, verdicts: Uint8Array): ExtenderFilterResult {
-  const { failed, unresolvable } = failedNodeMaps(verdicts, (i) => spanName(names, i));
-  const kept: string[] = [];
-  for (let i = 0; i < names.count; i++) if (verdicts[i] === Verdict.Keep) kept.push(spanName(names, i));
-  return { Nodes: null, NodeNames: kept, FailedNodes: failed, FailedAndUnresolvableNodes: unresolvable, Error: '' };
-}
-
-function filterNames({ pod, names, nodes }: NamesCall, res: Response): boolean {
-  const { verdicts, needsCapacity } = filterSlots(nodes, pod);
-  const inOrder = failedNamesInInputOrder(names, nodes.slots, verdicts, nodes.columns.slotLimit);
-  sendJson(res, inOrder ? encodeFilterOfNames(names, verdicts) : encodeFilterResult(filterResultOfNames(names, verdicts)));
-  return needsCapacity;
-}
-
 export function filterHandler(deps: ExtenderHandlerDeps) {
   return (req: Request, res: Response): void => {
-    const call = namesCallOf(req, deps.view);
+    const call = namesCall(req, deps.view);
     if (call) {
-      if (filterNames(call, res)) signalNeedsCapacity(deps, podKey(call.pod));
+      const { body, needsCapacity } = filterAnswer(call);
+      sendJson(res, body);
+      if (needsCapacity) signalNeedsCapacity(deps, podKey(call.pod));
       return;
     }
     const args = argsOf(req);
@@ -106,9 +62,8 @@ export function filterHandler(deps: ExtenderHandlerDeps) {
 
 export function prioritizeHandler(deps: ExtenderHandlerDeps) {
   return (req: Request, res: Response): void => {
-    const call = namesCallOf(req, deps.view);
-    if (call) sendJson(res, encodeScoresOfNames(call.names, scoreSlots(call.nodes, call.pod)));
-    else sendJson(res, encodeHostPriorityList(prioritize(argsOf(req), deps.view)));
+    const call = namesCall(req, deps.view);
+    sendJson(res, call ? prioritizeAnswer(call) : encodeHostPriorityList(prioritize(argsOf(req), deps.view)));
   };
 }
 
