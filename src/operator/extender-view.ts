@@ -31,7 +31,10 @@ export function clusterStateExtenderView(state: ClusterState, prices: CatalogPri
     const slot = index.slotOf(name);
     if (slot === UnknownSlot) return;
     current[slot] = 0;
-    if (!state.node(name)) index.remove(name);
+    if (state.node(name)) return;
+    // Gone: the slot may go to another node; its old answer (and the objects it holds) is let go now.
+    index.remove(name);
+    columns.forget(slot);
   });
 
   const requestsOf = (pod: V1Pod): ResourceList => {

@@ -67,6 +67,11 @@ export class ExtenderNodeColumns {
     this.nodes[slot] = node;
   }
 
+  /** Lets go of the slot's node (its numbers stay until the slot is set again; nothing reads a slot no node holds). */
+  forget(slot: number): void {
+    this.nodes[slot] = undefined;
+  }
+
   private grow(atLeast: number): void {
     const length = Math.max(atLeast, this.states.length * 2);
     this.cpuAllocatable = grown(this.cpuAllocatable, length);

@@ -248,7 +248,10 @@ describe('clusterStateExtenderView.nodesNamed', () => {
     expect(columns.cpuRequested[slotOf('n1')]).toBe(1_500);
     expect(columns.nodes[slotOf('n1')]?.requested.cpu).toBe(1_500);
 
+    const before = slotOf('cordoned');
     state.deleteNode(node('cordoned'));
+    // The deleted node's answer is let go at once, not held until its slot is reused.
+    expect(columns.nodes[before]).toBeUndefined();
     expect(slotOf('cordoned')).toBe(UnknownSlot);
     expect(view.get('cordoned')).toBeUndefined();
 
