@@ -10,6 +10,7 @@ import { addResources, parseResourceList } from '../domain/quantity/index.js';
 import type { Taint } from '../domain/requirements/taints.js';
 import type { ClusterState } from '../state/cluster-state.js';
 import { ByteNameIndex, dataViewOf, type NameSpans, spanName } from '../util/byte-names.js';
+import { grown } from '../util/typed-arrays.js';
 import type { CatalogPriceBook } from './price-book.js';
 
 /**
@@ -64,7 +65,7 @@ export function clusterStateExtenderView(state: ClusterState, prices: CatalogPri
     // A name that is not plain (no Kubernetes node name) is not indexed; get() derives it on every call.
     if (slot === UnknownSlot) return UnknownSlot;
     columns.set(slot, derive(node, name));
-    if (slot >= current.length) current = grownTo(current, index.slotLimit);
+    if (slot >= current.length) current = grown(current, index.slotLimit);
     current[slot] = 1;
     return slot;
   };
@@ -88,12 +89,6 @@ export function clusterStateExtenderView(state: ClusterState, prices: CatalogPri
       return { columns, slots };
     },
   };
-}
-
-function grownTo(array: Uint8Array, length: number): Uint8Array<ArrayBuffer> {
-  const next = new Uint8Array(Math.max(length, array.length * 2));
-  next.set(array);
-  return next;
 }
 
 /**

@@ -9,6 +9,8 @@
  * are the name itself (every Kubernetes node name is plain). Only plain names are indexed.
  */
 
+import { grown } from './typed-arrays.js';
+
 /** Names as spans of one byte buffer (a request body): the i-th name is `bytes[starts[i], ends[i])`. */
 export interface NameSpans {
   bytes: Buffer;
@@ -206,10 +208,4 @@ export class ByteNameIndex {
     this.table = new Int32Array(capacity).fill(Empty);
     for (const slot of this.slotByName.values()) this.place(slot, this.hashes[slot] as number);
   }
-}
-
-function grown(array: Int32Array, atLeast: number): Int32Array<ArrayBuffer> {
-  const next = new Int32Array(Math.max(atLeast, array.length * 2));
-  next.set(array);
-  return next;
 }

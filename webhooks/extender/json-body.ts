@@ -14,6 +14,7 @@
  */
 import { isAscii } from 'node:buffer';
 import type { NameSpans } from '../../src/util/byte-names.js';
+import { grown } from '../../src/util/typed-arrays.js';
 
 const Tab = 0x09;
 const LineFeed = 0x0a;
@@ -55,8 +56,8 @@ class SpanList {
 
   push(start: number, end: number): void {
     if (this.count === this.starts.length) {
-      this.starts = doubled(this.starts);
-      this.ends = doubled(this.ends);
+      this.starts = grown(this.starts, 0);
+      this.ends = grown(this.ends, 0);
     }
     this.starts[this.count] = start;
     this.ends[this.count++] = end;
@@ -65,12 +66,6 @@ class SpanList {
   spans(bytes: Buffer): NameSpans {
     return { bytes, starts: this.starts, ends: this.ends, count: this.count };
   }
-}
-
-function doubled(array: Int32Array): Int32Array<ArrayBuffer> {
-  const next = new Int32Array(array.length * 2);
-  next.set(array);
-  return next;
 }
 
 class BodyWalk {

@@ -7,6 +7,7 @@
  * the nodes it knows (a slot per node); a call given plain ExtenderNodes gets columns of its own, so every
  * call runs the same verbs.
  */
+import { grown } from '../../util/typed-arrays.js';
 import { ResourceCPU, ResourceMemory } from '../quantity/resource-list.js';
 import type { ExtenderNode, ExtenderNodeState } from './types.js';
 
@@ -79,9 +80,7 @@ export class ExtenderNodeColumns {
     this.cpuRequested = grown(this.cpuRequested, length);
     this.memoryRequested = grown(this.memoryRequested, length);
     this.pricePerHour = grown(this.pricePerHour, length);
-    const states = new Uint8Array(length);
-    states.set(this.states);
-    this.states = states;
+    this.states = grown(this.states, length);
   }
 }
 
@@ -89,10 +88,4 @@ export class ExtenderNodeColumns {
 export interface ResolvedNodes {
   columns: ExtenderNodeColumns;
   slots: Int32Array;
-}
-
-function grown(array: Float64Array, length: number): Float64Array<ArrayBuffer> {
-  const next = new Float64Array(length);
-  next.set(array);
-  return next;
 }
