@@ -20,7 +20,7 @@ import type { ClusterSnapshot, ClusterState } from '../../state/index.js';
 import type { Clock } from '../../util/clock.js';
 import type { Logger } from '../../util/logger.js';
 import { publishFailedScheduling, publishNominated } from './pod-events.js';
-import { existingNodeOf, type InFlightClaim, schedulingNodePool, unseenInFlight } from './scheduling-input.js';
+import { existingNodesOf, type InFlightClaim, schedulingNodePool, unseenInFlight } from './scheduling-input.js';
 import type { ExistingNode, PlannedNodeClaim, SchedulingNodePool } from './scheduling-types.js';
 
 export interface ProvisionPassDeps {
@@ -74,10 +74,8 @@ export async function provisionPass(deps: ProvisionPassDeps): Promise<Provisioni
   const seen = await observeClaims(deps, snapshot);
   const allTypes = new Map<string, InstanceType>();
   for (const p of pools.values()) for (const [name, t] of p.types) allTypes.set(name, t);
-  const existingNodes: ExistingNode[] = [
-    ...snapshot.nodes.flatMap((n) => existingNodeOf(n, deps.inFlight, allTypes) ?? []),
-    ...unseenInFlight(deps.inFlight, seen),
-  ];
+  const typeNamed = (name: string): InstanceType | undefined => allTypes.get(name);
+  const existingNodes: ExistingNode[] = [...existingNodesOf(snapshot.nodes, typeNamed), ...unseenInFlight(deps.inFlight, seen, typeNamed)];
   const schedulingPools = [...pools.values()].flatMap((p) => schedulingPoolOf(deps, snapshot, p, seen) ?? []);
   const started = performance.now();
   const result = solve({ pods, existingNodes, nodePools: schedulingPools, daemonSets: snapshot.daemonSets.map(daemonSetPod) });
@@ -209,8 +207,7 @@ async function createOne(
     const created = await deps.kube.create<NodeClaim>(Resources.NodeClaim, nodeClaimFromDecision(planned, pool.nodePool));
     const name = created.metadata?.name ?? '';
     deps.ledger.nameReservation(id, name);
-    const labels = created.metadata?.labels ?? {};
-    deps.inFlight.set(name, { name, nodePool: planned.nodePool, labels, allocatable: planned.allocatable, taints: created.spec.taints ?? [] });
+    deps.inFlight.set(name, { name, nodePool: planned.nodePool, claim: created });
     outcome.created.push(name);
     deps.metrics?.nodeClaimsCreated.inc({ reason: 'provisioned', nodepool: planned.nodePool, min_values_relaxed: 'false' });
     deps.onNodeClaimCreated?.(created);

@@ -3,13 +3,19 @@
  * remaining nodes with the candidates' pods and the pending pods, as upstream's SimulateScheduling does.
  */
 import type { V1Pod } from '@kubernetes/client-node';
-import { LabelHostname } from '../../apis/index.js';
-import { parseResourceList } from '../quantity/index.js';
-import type { Taint } from '../requirements/index.js';
+import type { InstanceType } from '../instancetypes/types.js';
+import { existingCapacity, type InstanceTypeLookup } from '../provisioning/existing-capacity.js';
 import { solve } from '../scheduling/scheduler.js';
 import type { ExistingNode, PodLike, SchedulingResult } from '../scheduling/types.js';
 import { isReschedulable } from './pod-facts.js';
-import type { Candidate, DisruptionInput, DisruptionNode } from './types.js';
+import type { Candidate, DisruptionInput } from './types.js';
+
+/** The NodePools' instance types by name: what an in-flight NodeClaim may become. */
+function instanceTypeLookup(input: DisruptionInput): InstanceTypeLookup {
+  const types = new Map<string, InstanceType>();
+  for (const pool of input.schedulingNodePools) for (const t of pool.instanceTypes) types.set(t.name, t);
+  return (name) => types.get(name);
+}
 
 export interface Simulation {
   result: SchedulingResult;
@@ -22,43 +28,18 @@ function unbound(pod: V1Pod): PodLike {
   return { metadata: pod.metadata, spec: pod.spec === undefined ? undefined : { ...pod.spec, nodeName: undefined } };
 }
 
-function existingNode(n: DisruptionNode): ExistingNode | undefined {
-  if (n.node) {
-    return {
-      name: n.name,
-      labels: { [LabelHostname]: n.name, ...(n.node.metadata?.labels ?? {}) },
-      taints: (n.node.spec?.taints ?? []) as Taint[],
-      allocatable: parseResourceList(n.node.status?.allocatable ?? n.node.status?.capacity),
-      pods: n.pods,
-      nodePool: n.nodePool,
-      pricePerHour: n.pricePerHour,
-    };
-  }
-  // An in-flight NodeClaim (e.g. a replacement being launched) counts once its type and zone are known.
-  const status = n.nodeClaim?.status;
-  if (!status?.allocatable) return undefined;
-  return {
-    name: n.name,
-    labels: { ...(n.nodeClaim?.metadata?.labels ?? {}) },
-    taints: (n.nodeClaim?.spec?.taints ?? []) as Taint[],
-    allocatable: parseResourceList(status.allocatable as Record<string, string>),
-    pods: [],
-    inFlight: true,
-    nodePool: n.nodePool,
-    pricePerHour: n.pricePerHour,
-  };
-}
-
 export function simulateWithout(candidates: readonly Candidate[], input: DisruptionInput): Simulation {
   const removed = new Set(candidates.map((c) => c.name));
   const pods: PodLike[] = [...input.pendingPods];
   const existingNodes: ExistingNode[] = [];
+  const typeNamed = instanceTypeLookup(input);
   for (const n of input.nodes) {
     if (removed.has(n.name) || n.markedForDeletion) {
       pods.push(...n.pods.filter(isReschedulable).map(unbound));
       continue;
     }
-    const e = existingNode(n);
+    // In-flight NodeClaims (replacements being launched) count as the provisioner counts them.
+    const e = existingCapacity(n, typeNamed);
     if (e) existingNodes.push(e);
   }
   const result = solve({ pods, existingNodes, nodePools: input.schedulingNodePools, daemonSets: input.daemonSets ?? [], options: { effort: 'quick' } });

@@ -5,3 +5,4 @@ export * from './lifecycle.js';
 export * from './node-sync.js';
 export * from './nodeclaim-template.js';
 export * from './displaced-pods.js';
+export * from './existing-capacity.js';

@@ -1,0 +1,93 @@
+/**
+ * In-flight capacity is planned on, never provisioned twice: a NodeClaim that exists and is not being deleted
+ * is part of the next pass's simulation from the moment it is created — before launch (several candidate
+ * types), after launch, and while its Node has joined but is not yet registered or initialized. Each pass is
+ * run by hand so the window between two passes is exactly the one under test.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import type { V1Pod } from '@kubernetes/client-node';
+import { LabelCloud, type NodeClaim } from '../../../src/apis/index.js';
+import { formatResourceList } from '../../../src/domain/quantity/index.js';
+import { Resources } from '../../../src/kube/index.js';
+import { nodePool, type ProvisioningBed, startProvisioningBed } from './harness.js';
+
+let bed: ProvisioningBed | undefined;
+
+afterEach(async () => {
+  await bed?.close();
+  bed = undefined;
+});
+
+/** A pod that selects a label only the instance type gives (not the NodePool, not the kubelet). */
+function cloudPod(name: string, cpu: string): V1Pod {
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, namespace: 'default', labels: { app: name } },
+    spec: { nodeSelector: { [LabelCloud]: 'ovhcloud' }, containers: [{ name: 'app', image: 'app', resources: { requests: { cpu, memory: '256Mi' } } }] },
+  };
+}
+
+async function pendingInState(b: ProvisioningBed, count: number): Promise<void> {
+  await b.until(`${count} provisionable pods in state`, () => b.state.snapshot().pendingPods.length === count);
+}
+
+/** What the lifecycle controller's launch writes, without its registration step. */
+async function launchOnly(b: ProvisioningBed, claim: NodeClaim): Promise<string> {
+  const name = claim.metadata?.name ?? '';
+  const instance = await b.provider.create(claim);
+  await b.kube.patch(Resources.NodeClaim, { name }, { type: 'merge', body: { metadata: { labels: { ...instance.labels } } } });
+  const status = { providerID: instance.providerID, capacity: formatResourceList(instance.capacity), allocatable: formatResourceList(instance.allocatable), conditions: [{ type: 'Launched', status: 'True', reason: 'Launched', message: '', lastTransitionTime: new Date().toISOString() }] };
+  await b.kube.patch(Resources.NodeClaim, { name }, { type: 'merge', body: { status } }, { status: true });
+  return instance.providerID;
+}
+
+describe('in-flight NodeClaims count as capacity for the next provisioning pass', () => {
+  it('plans a pod once while its NodeClaim is not launched yet (several candidate types, no instance labels)', async () => {
+    bed = await startProvisioningBed({ manual: true });
+    const b = bed;
+    await b.kube.create(Resources.NodePool, nodePool('default'));
+    await b.kube.create(Resources.Pod, cloudPod('a', '1'));
+    await pendingInState(b, 1);
+    const first = await b.provisioner.provision();
+    expect(first.created).toHaveLength(1);
+    await b.until('the claim in state', () => b.state.nodeClaimList().length === 1);
+    const [claim] = b.state.nodeClaimList();
+    const types = claim?.spec.requirements.find((r) => r.key === 'node.kubernetes.io/instance-type')?.values ?? [];
+    expect(types.length).toBeGreaterThan(1);
+    const second = await b.provisioner.provision();
+    expect(second.created).toEqual([]);
+    expect(second.nominated).toEqual({ 'default/a': first.created[0] });
+  }, 20_000);
+
+  it('plans a pod once while its Node has joined but is not registered yet (kubelet labels and start-up taint only)', async () => {
+    bed = await startProvisioningBed({ manual: true });
+    const b = bed;
+    await b.kube.create(Resources.NodePool, nodePool('default'));
+    await b.kube.create(Resources.Pod, cloudPod('a', '1'));
+    await pendingInState(b, 1);
+    const first = await b.provisioner.provision();
+    expect(first.created).toHaveLength(1);
+    await b.until('the claim in state', () => b.state.nodeClaimList().length === 1);
+    const providerID = await launchOnly(b, b.state.nodeClaimList()[0] as NodeClaim);
+    await b.until('the kubelet\'s Node in state, joined to its claim', () => b.state.stateNodes().some((n) => n.node && n.providerID === providerID && n.nodeClaim));
+    const node = b.state.stateNodes().find((n) => n.providerID === providerID)?.node;
+    expect(node?.metadata?.labels?.[LabelCloud]).toBeUndefined();
+    const second = await b.provisioner.provision();
+    expect(second.created).toEqual([]);
+    expect(Object.keys(second.nominated)).toEqual(['default/a']);
+  }, 20_000);
+
+  it('a NodeClaim this process created but the state watch does not show yet counts with the same labels', async () => {
+    bed = await startProvisioningBed({ manual: true });
+    const b = bed;
+    await b.kube.create(Resources.NodePool, nodePool('default'));
+    await b.kube.create(Resources.Pod, cloudPod('a', '1'));
+    await pendingInState(b, 1);
+    const first = await b.provisioner.provision();
+    expect(first.created).toHaveLength(1);
+    // The pass right after, before the NodeClaim watch delivers the claim.
+    const second = await b.provisioner.provision();
+    expect(second.created).toEqual([]);
+  }, 20_000);
+});
