@@ -5,6 +5,7 @@ import { exampleObjects } from '../demo-manifests.js';
 import { type DemoContext, type DemoStep, StepExpectationError } from '../scenario.js';
 import { nodeLabelsOf, scaleDeployment, waitFor, waitForRunning } from '../waiting.js';
 import { describeClaims } from './describe.js';
+import { expectLaunchedAsPlanned, planned, stepStart } from '../launch-check.js';
 
 const provisioningControllers = ['provisioning', 'nodeclaim.lifecycle'];
 
@@ -18,13 +19,15 @@ export const scaleUpStep: DemoStep = {
   title: 'inflate scaled to 10 replicas: nodes of the cheapest fitting flavor appear',
   needs: { controllers: provisioningControllers },
   async run(ctx) {
+    const start = await stepStart(ctx);
     const [deployment] = exampleObjects('workloads/inflate.yaml');
     await ctx.objects.create(deployment as KubernetesObject);
     await scaleDeployment(ctx, 'inflate', 10);
     ctx.timeline.say('kubectl scale deployment/inflate --replicas=10 (500m CPU, 512Mi each)');
-    await waitForRunning(ctx, 'inflate', 10);
+    const pods = await waitForRunning(ctx, 'inflate', 10);
     const created = ctx.ledger.createdIn('scale-up');
     if (created.length === 0) throw new StepExpectationError('10 inflate pods run but no NodeClaim was created');
+    await expectLaunchedAsPlanned(ctx, 'scale-up', start, await planned(ctx, start, pods));
     return `10/10 running on ${describeClaims(created)}`;
   },
 };
@@ -34,9 +37,11 @@ export const flavorsStep: DemoStep = {
   title: 'small vs large pods pick different flavors (inflate-large: 3 CPU / 12Gi each)',
   needs: { controllers: provisioningControllers },
   async run(ctx) {
+    const start = await stepStart(ctx);
     const [deployment] = exampleObjects('workloads/inflate-large.yaml');
     await ctx.objects.create(deployment as KubernetesObject);
     const large = await waitForRunning(ctx, 'inflate-large', 2);
+    await expectLaunchedAsPlanned(ctx, 'flavors', start, await planned(ctx, start, large));
     const small = await waitForRunning(ctx, 'inflate', 10);
     // A pod can run before its NodeClaim records the launch (OVH pool nodes boot while the launch is polled).
     const created = await waitFor(ctx, 'new NodeClaims launched', async () => {
@@ -73,9 +78,12 @@ export const zoneSpreadStep: DemoStep = {
   title: 'zone-spread: 6 replicas, maxSkew 1 over topology.kubernetes.io/zone',
   needs: { controllers: provisioningControllers },
   async run(ctx) {
+    const start = await stepStart(ctx);
     await ctx.objects.create(zoneSpreadFor(ctx));
     ctx.timeline.say(`kubectl apply: deployment/zone-spread (nodeSelector karpenter-eu.io/cloud=${ctx.primaryCloud}, minDomains ${zonesOf(ctx).length})`);
     const pods = await waitForRunning(ctx, 'zone-spread', 6);
+    // One node per zone that had none of this cloud's nodes with room: the plan says which.
+    await expectLaunchedAsPlanned(ctx, 'zone-spread', start, await planned(ctx, start, pods));
     const labels = await nodeLabelsOf(ctx, pods);
     const perZone = new Map<string, number>();
     for (const pod of pods) {
@@ -96,6 +104,7 @@ export const gpuStep: DemoStep = {
   title: 'a pod asking for an NVIDIA L4 lands on a GPU flavor',
   needs: { controllers: provisioningControllers, clouds: ['scaleway'] },
   async run(ctx) {
+    const start = await stepStart(ctx);
     const [pod] = exampleObjects('workloads/gpu-pod.yaml');
     await ctx.objects.create(pod as KubernetesObject);
     const running = await waitFor(ctx, 'gpu-inference running', async () => {
@@ -104,6 +113,9 @@ export const gpuStep: DemoStep = {
     });
     const labels = (await nodeLabelsOf(ctx, [running])).get(running.spec?.nodeName ?? '') ?? {};
     if (labels[LabelInstanceGPUName] !== 'l4') throw new StepExpectationError(`gpu-inference runs on ${labels[LabelInstanceType] ?? '?'} whose GPU is ${labels[LabelInstanceGPUName] ?? 'none'}; expected l4`);
+    const plan = await planned(ctx, start, [running]);
+    if (plan.length !== 1) throw new StepExpectationError(`the plan for one GPU pod has ${plan.length} NodeClaims; expected 1`);
+    await expectLaunchedAsPlanned(ctx, 'gpu', start, plan);
     return `gpu-inference runs on ${labels[LabelInstanceType]} (${labels[LabelInstanceGPUName]} GPU, ${labels[LabelTopologyZone]})`;
   },
 };
