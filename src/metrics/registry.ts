@@ -62,6 +62,7 @@ export interface Metrics {
   cloudProvider: CloudProviderMetrics;
   leaderElectionMaster: Gauge<'name'>;
   informerRestarts: Counter<'resource'>;
+  nodeClaimsTerminatedUnused: Counter<'reason' | 'nodepool'>;
 }
 
 function counter<L extends string>(registry: Registry, name: string, help: string, labelNames: readonly L[]): Counter<L> {
@@ -113,7 +114,7 @@ function disruptionMetrics(r: Registry): Pick<Metrics, 'disruptionDecisions' | '
   };
 }
 
-function nodePoolAndStateMetrics(r: Registry): Pick<Metrics, 'nodePoolsUsage' | 'nodePoolsLimit' | 'nodePoolsAllowedDisruptions' | 'clusterStateSynced' | 'clusterStateNodeCount' | 'leaderElectionMaster' | 'informerRestarts' | 'buildInfo'> {
+function nodePoolAndStateMetrics(r: Registry): Pick<Metrics, 'nodePoolsUsage' | 'nodePoolsLimit' | 'nodePoolsAllowedDisruptions' | 'clusterStateSynced' | 'clusterStateNodeCount' | 'leaderElectionMaster' | 'informerRestarts' | 'buildInfo' | 'nodeClaimsTerminatedUnused'> {
   return {
     nodePoolsUsage: gauge(r, 'karpenter_nodepools_usage', 'The amount of resources that have been provisioned for a nodepool. Labeled by nodepool name and resource type.', ['nodepool', 'resource_type']),
     nodePoolsLimit: gauge(r, 'karpenter_nodepools_limit', 'Limits specified on the nodepool that restrict the quantity of resources provisioned. Labeled by nodepool name and resource type.', ['nodepool', 'resource_type']),
@@ -123,6 +124,7 @@ function nodePoolAndStateMetrics(r: Registry): Pick<Metrics, 'nodePoolsUsage' | 
     // client-go's leader election metric name, so existing alerts on "who leads" keep working.
     leaderElectionMaster: gauge(r, 'leader_election_master_status', 'Gauge of if the reporting system is master of the relevant lease, 0 indicates backup, 1 indicates master. \'name\' is the string used to identify the lease.', ['name']),
     informerRestarts: counter(r, 'karpenter_eu_informer_restarts_total', 'Number of times an informer was restarted after an error. Labeled by resource.', ['resource']),
+    nodeClaimsTerminatedUnused: counter(r, 'karpenter_eu_nodeclaims_terminated_unused_total', 'Number of launched nodeclaims terminated without a pod other than a DaemonSet\'s ever bound to their node: capacity paid for and never used. Labeled by deletion reason and nodepool.', ['reason', 'nodepool']),
     buildInfo: gauge(r, 'karpenter_build_info', 'A metric with a constant \'1\' value labeled by version from which karpenter was built.', ['version', 'goversion', 'commit']),
   };
 }

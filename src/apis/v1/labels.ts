@@ -24,6 +24,8 @@ export const AnnotationDoNotDisrupt = 'karpenter.sh/do-not-disrupt';
 export const AnnotationNodePoolHash = 'karpenter.sh/nodepool-hash';
 export const AnnotationNodePoolHashVersion = 'karpenter.sh/nodepool-hash-version';
 export const AnnotationNodeClaimTerminationTimestamp = 'karpenter.sh/nodeclaim-termination-timestamp';
+/** On a NodeClaim once a pod other than a DaemonSet's was bound to its Node (when first seen): it did work. */
+export const AnnotationWorkloadBound = 'karpenter-eu.io/workload-bound';
 
 export const TaintDisrupted = { key: 'karpenter.sh/disrupted', effect: 'NoSchedule' } as const;
 

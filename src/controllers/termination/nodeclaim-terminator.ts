@@ -19,7 +19,7 @@ import type { Logger } from '../../util/logger.js';
 import { drainNode } from './node-drainer.js';
 import { checkVolumeDetachment } from './volume-detachment-check.js';
 import { deleteNode, removeTerminationFinalizer, taintDisrupted } from './object-operations.js';
-import { publishAwaitingVolumeDetachment, publishCloudDeleteFailed, publishTerminated, publishTerminating, recordTerminated } from './termination-reporting.js';
+import { publishAwaitingVolumeDetachment, publishCloudDeleteFailed, publishTerminated, publishTerminating, recordTerminated, reportTerminatedUnused, terminatedUnused } from './termination-reporting.js';
 
 export interface NodeClaimTerminatorDeps {
   kube: Kube;
@@ -82,6 +82,7 @@ export class NodeClaimTerminator {
     const outcome = { nodeClaim, node, reason, now: this.deps.clock.now() };
     recordTerminated(this.deps.metrics, outcome);
     publishTerminated(this.deps.events, outcome);
+    if (terminatedUnused(nodeClaim)) reportTerminatedUnused(this.deps.metrics, this.deps.events, outcome);
     log.info('terminated nodeclaim', { node: node?.metadata?.name });
   }
 

@@ -2,7 +2,7 @@
  * How a termination tells the world: one reason, carried by every Event, log line and metric label.
  */
 import type { V1Node } from '@kubernetes/client-node';
-import { LabelNodePool } from '../../apis/v1/labels.js';
+import { AnnotationWorkloadBound, LabelInstanceType, LabelNodePool, LabelTopologyZone } from '../../apis/v1/labels.js';
 import { NodeClaimApiVersion, NodeClaimKind, type NodeClaim } from '../../apis/v1/nodeclaim.js';
 import type { EventRecorder, InvolvedObject } from '../../kube/events.js';
 import type { Metrics } from '../../metrics/registry.js';
@@ -59,6 +59,21 @@ export function publishTerminated(events: EventRecorder, outcome: TerminationOut
   const providerID = outcome.nodeClaim.status?.providerID ?? 'none';
   const message = `Terminated instance ${providerID}: reason ${outcome.reason}`;
   void events.publish({ involvedObject: nodeClaimObject(outcome.nodeClaim), type: 'Normal', reason: 'Terminated', message });
+}
+
+/** Launched, and no pod but DaemonSets' ever bound to its node: capacity paid for and never used. */
+export function terminatedUnused(nodeClaim: NodeClaim): boolean {
+  return nodeClaim.status?.providerID !== undefined && nodeClaim.metadata?.annotations?.[AnnotationWorkloadBound] === undefined;
+}
+
+export function reportTerminatedUnused(metrics: Metrics, events: EventRecorder, outcome: TerminationOutcome): void {
+  const claim = outcome.nodeClaim;
+  metrics.nodeClaimsTerminatedUnused.inc({ reason: outcome.reason, nodepool: nodePoolLabel(claim) });
+  const labels = claim.metadata?.labels ?? {};
+  const lived = secondsSince(claim.metadata?.creationTimestamp, outcome.now);
+  const what = `${labels[LabelInstanceType] ?? 'instance'} in ${labels[LabelTopologyZone] ?? 'an unknown zone'}`;
+  const message = `Terminated (reason ${outcome.reason}) without any pod other than DaemonSets' ever running on it: ${what} paid for ${lived === undefined ? 'an unknown time' : `${Math.round(lived / 60)} min`} and never used`;
+  void events.publish({ involvedObject: nodeClaimObject(claim), type: 'Warning', reason: 'TerminatedUnused', message });
 }
 
 export function publishDrainBlocked(events: EventRecorder, node: V1Node, pods: readonly string[], why: string): void {

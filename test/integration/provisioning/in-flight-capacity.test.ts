@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { V1Pod } from '@kubernetes/client-node';
-import { LabelCloud, type NodeClaim } from '../../../src/apis/index.js';
+import { AnnotationWorkloadBound, LabelCloud, type NodeClaim } from '../../../src/apis/index.js';
 import { formatResourceList } from '../../../src/domain/quantity/index.js';
 import { Resources } from '../../../src/kube/index.js';
 import { nodePool, type ProvisioningBed, startProvisioningBed } from './harness.js';
@@ -90,4 +90,39 @@ describe('in-flight NodeClaims count as capacity for the next provisioning pass'
     const second = await b.provisioner.provision();
     expect(second.created).toEqual([]);
   }, 20_000);
+});
+
+describe('a launched NodeClaim removed without ever running a workload is reported as waste', () => {
+  const unusedTotal = async (b: ProvisioningBed): Promise<number> =>
+    ((await b.metrics.registry.getSingleMetric('karpenter_eu_nodeclaims_terminated_unused_total')?.get())?.values ?? []).reduce((s, v) => s + v.value, 0);
+
+  it('marks the NodeClaim once a workload pod is bound, and its termination counts as used', async () => {
+    bed = await startProvisioningBed();
+    const b = bed;
+    await b.kube.create(Resources.NodePool, nodePool('default'));
+    await b.kube.create(Resources.Pod, cloudPod('a', '1'));
+    const claim = await b.until('the claim marked as used', async () => (await b.nodeClaims()).find((c) => c.metadata?.annotations?.[AnnotationWorkloadBound]));
+    await b.kube.delete(Resources.Pod, { name: 'a', namespace: 'default' }, { gracePeriodSeconds: 0 });
+    await b.until('the pod gone', async () => (await b.pods()).length === 0);
+    await b.kube.delete(Resources.NodeClaim, { name: claim.metadata?.name ?? '' });
+    await b.until('the claim terminated', async () => (await b.nodeClaims()).length === 0, 20_000);
+    expect(await unusedTotal(b)).toBe(0);
+    expect((await b.events('TerminatedUnused')).length).toBe(0);
+  }, 30_000);
+
+  it('counts and reports a launched NodeClaim whose node never ran a workload pod', async () => {
+    bed = await startProvisioningBed();
+    const b = bed;
+    b.bootNodes = false;
+    await b.kube.create(Resources.NodePool, nodePool('default'));
+    await b.kube.create(Resources.Pod, cloudPod('a', '1'));
+    const claim = await b.until('the claim launched', async () => (await b.nodeClaims()).find((c) => c.status?.providerID));
+    await b.kube.delete(Resources.Pod, { name: 'a', namespace: 'default' });
+    await b.kube.delete(Resources.NodeClaim, { name: claim.metadata?.name ?? '' });
+    await b.until('the claim terminated', async () => (await b.nodeClaims()).length === 0);
+    expect(await unusedTotal(b)).toBe(1);
+    const [event] = await b.events('TerminatedUnused');
+    expect(event?.involvedObject?.name).toBe(claim.metadata?.name);
+    expect(event?.message).toMatch(/never used/);
+  }, 30_000);
 });

@@ -30,6 +30,7 @@ import { initialize } from './initialization.js';
 import { launch } from './launch.js';
 import { register } from './registration.js';
 import { WorkQueue } from './work-queue.js';
+import { markWorkloadBound } from './workload-marker.js';
 
 export interface LifecycleOptions {
   timeouts?: Partial<LifecycleTimeouts>;
@@ -165,6 +166,7 @@ export function createLifecycleController(deps: LifecycleDeps): LifecycleControl
       const running = new Set<Promise<void>>();
       let nextResync = deps.clock.now();
       const resyncMs = options.resyncIntervalMs ?? DefaultResyncIntervalMs;
+      markWorkloadBound({ ...deps, logger }, signal);
       while (!signal.aborted) {
         const now = deps.clock.now();
         if (now >= nextResync) {
