@@ -7,12 +7,14 @@ import {
   LabelCloud,
   LabelInstanceCPU,
   LabelInstanceFamily,
+  LabelInstanceGPUCount,
+  LabelInstanceGPUName,
   LabelInstanceMemory,
   LabelOS,
   LabelTopologyRegion,
   type CloudName,
 } from '../../apis/v1/labels.js';
-import type { InstanceType, Offering } from '../../domain/instancetypes/types.js';
+import type { GpuInfo, InstanceType, Offering } from '../../domain/instancetypes/types.js';
 
 const MiB = 2 ** 20;
 
@@ -30,6 +32,8 @@ export interface FakeInstanceTypeSpec {
   pods?: number;
   cloud?: CloudName;
   region?: string;
+  /** GPUs: `nvidia.com/gpu` in capacity and allocatable, and the GPU labels. */
+  gpu?: GpuInfo;
 }
 
 export const FakeZones: readonly string[] = ['test-zone-a', 'test-zone-b', 'test-zone-c'];
@@ -52,6 +56,7 @@ export function fakeInstanceType(spec: FakeInstanceTypeSpec): InstanceType {
     available: !(spec.unavailableZones ?? []).includes(zone),
   }));
   const region = spec.region ?? FakeRegion;
+  const gpus: Record<string, number> = spec.gpu ? { 'nvidia.com/gpu': spec.gpu.count } : {};
   return {
     name: spec.name,
     cloud: spec.cloud ?? 'ovhcloud',
@@ -64,10 +69,12 @@ export function fakeInstanceType(spec: FakeInstanceTypeSpec): InstanceType {
       [LabelInstanceFamily]: spec.name.split('-')[0] ?? spec.name,
       [LabelInstanceCPU]: String(spec.cpu),
       [LabelInstanceMemory]: String(spec.memoryMiB),
+      ...(spec.gpu ? { [LabelInstanceGPUName]: spec.gpu.name, [LabelInstanceGPUCount]: String(spec.gpu.count) } : {}),
     },
-    capacity: { cpu: cpuMillis, memory: memoryBytes, pods },
-    allocatable: { ...allocatableOf(cpuMillis, memoryBytes), pods },
+    capacity: { cpu: cpuMillis, memory: memoryBytes, pods, ...gpus },
+    allocatable: { ...allocatableOf(cpuMillis, memoryBytes), pods, ...gpus },
     offerings,
+    ...(spec.gpu ? { gpu: spec.gpu } : {}),
   };
 }
 

@@ -1,0 +1,133 @@
+/**
+ * The whole provisioning loop on one FakeClock: the simulated API server, scheduler and kubelet, ClusterState
+ * informers, the fake cloud provider whose instances boot after a per-instance delay, and the real
+ * provisioning, lifecycle, termination and disruption controllers with their production windows. `run`
+ * pumps the clock; nothing sleeps through real time.
+ */
+import { ApiextensionsV1Api, type V1CustomResourceDefinition } from '@kubernetes/client-node';
+import { Registry } from 'prom-client';
+import { buildCrd, CrdDefinitions, type NodeClaim, TaintUnregistered } from '../../../src/apis/index.js';
+import { FakeCloudProvider, FakeRegion } from '../../../src/cloudprovider/fake/index.js';
+import { createDisruptionController } from '../../../src/controllers/disruption/index.js';
+import { createLifecycleController } from '../../../src/controllers/nodeclaim/lifecycle/index.js';
+import { createPendingPodInformer, createProvisioningController } from '../../../src/controllers/provisioning/index.js';
+import { createTerminationController } from '../../../src/controllers/termination/termination-controller.js';
+import type { InstanceType } from '../../../src/domain/instancetypes/types.js';
+import { formatResourceList } from '../../../src/domain/quantity/index.js';
+import { createKube, EventRecorder, type Kube, Resources } from '../../../src/kube/index.js';
+import { createMetrics, type Metrics } from '../../../src/metrics/registry.js';
+import { ClusterState, createClusterStateInformers } from '../../../src/state/index.js';
+import { type CloudInstance, startSimulatedCluster, type SimulatedCluster } from '../../../src/testbed/cluster/index.js';
+import { FakeClock } from '../../../src/util/clock.js';
+import { silentLogger } from '../../../src/util/logger.js';
+
+/** The fake cloud, recording every instance it launched with its price. */
+export class LaunchRecordingProvider extends FakeCloudProvider {
+  readonly launches: { providerID: string; instanceType: string; zone: string; pricePerHour: number }[] = [];
+
+  override async create(nodeClaim: Parameters<FakeCloudProvider['create']>[0]): Promise<Awaited<ReturnType<FakeCloudProvider['create']>>> {
+    const instance = await super.create(nodeClaim);
+    if (!this.launches.some((l) => l.providerID === instance.providerID)) {
+      const offering = this.instanceTypes.find((t) => t.name === instance.instanceType)?.offerings.find((o) => o.zone === instance.zone);
+      this.launches.push({ providerID: instance.providerID, instanceType: instance.instanceType, zone: instance.zone, pricePerHour: offering?.pricePerHour ?? Number.NaN });
+    }
+    return instance;
+  }
+}
+
+export interface FakeClockBedOptions {
+  instanceTypes: InstanceType[];
+  /** Fake milliseconds from launch until the instance's kubelet registers a Node. */
+  bootDelayMs: (providerID: string) => number;
+  /** kube-scheduler's retry of unschedulable pods (its lag in noticing new capacity). */
+  schedulerBackoffMs: number;
+}
+
+export interface FakeClockBed {
+  clock: FakeClock;
+  cluster: SimulatedCluster;
+  kube: Kube;
+  state: ClusterState;
+  provider: LaunchRecordingProvider;
+  metrics: Metrics;
+  /** Every NodeClaim ever seen, by name (deleted ones included). */
+  claimsEver: Map<string, NodeClaim>;
+  /** Pumps the clock in `stepMs` steps until `check` holds or `maxFakeMs` passed; returns whether it held. */
+  run(check: () => boolean | Promise<boolean>, maxFakeMs: number, stepMs?: number): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export async function startFakeClockBed(options: FakeClockBedOptions): Promise<FakeClockBed> {
+  const clock = new FakeClock(Date.UTC(2026, 0, 5, 9));
+  const provider = new LaunchRecordingProvider({ instanceTypes: options.instanceTypes, clock });
+  const booting = (): CloudInstance[] =>
+    [...provider.instances.values()]
+      .filter((i) => clock.now() >= i.createdAt + options.bootDelayMs(i.providerID))
+      .map((i) => ({
+        cloud: 'ovhcloud',
+        nodeName: `node-${i.providerID.split('/').pop() ?? ''}`,
+        providerID: i.providerID,
+        instanceType: i.instanceType,
+        region: FakeRegion,
+        zone: i.zone,
+        arch: 'amd64',
+        capacity: formatResourceList(i.capacity),
+        labels: {},
+        taints: [{ key: TaintUnregistered.key, effect: TaintUnregistered.effect }],
+        bootedAt: i.createdAt,
+      }));
+  const cluster = await startSimulatedCluster({
+    clock,
+    apiServer: { gracefulPodDeletion: false },
+    cloudSources: [{ cloud: 'ovhcloud', running: booting }],
+    kubelet: { readyDelayMs: 1_000, pollIntervalMs: 500, podStartDelayMs: 500 },
+    scheduler: { queueTimings: { initialBackoffMs: options.schedulerBackoffMs, maxBackoffMs: options.schedulerBackoffMs, maxUnschedulableMs: 60_000 } },
+  });
+  const ext = cluster.kubeConfig.makeApiClient(ApiextensionsV1Api);
+  for (const def of CrdDefinitions) await ext.createCustomResourceDefinition({ body: buildCrd(def) as unknown as V1CustomResourceDefinition });
+  await cluster.apiServer.settle();
+  const kube = createKube(cluster.kubeConfig);
+  const state = new ClusterState({ clock });
+  const claimsEver = new Map<string, NodeClaim>();
+  const informers = createClusterStateInformers({ kubeConfig: cluster.kubeConfig, kube, clock, state });
+  const pendingPods = createPendingPodInformer({ kubeConfig: cluster.kubeConfig, kube, clock });
+  const metrics = createMetrics(new Registry());
+  const events = new EventRecorder({ kube, clock, component: 'karpenter' });
+  await informers.start();
+  await informers.waitForSync();
+  await pendingPods.start();
+  state.onNodeChange(() => {
+    for (const c of state.nodeClaimList()) claimsEver.set(c.metadata?.name ?? '', c);
+  });
+
+  const lifecycle = createLifecycleController({ kube, state, cloudProvider: provider, clock, metrics, events, unavailableOfferings: provider.unavailableOfferings });
+  const provisioner = createProvisioningController({ kube, state, cloudProvider: provider, clock, metrics, events, pendingPods, onNodeClaimCreated: (c) => lifecycle.enqueue(c.metadata?.name ?? '') });
+  const termination = createTerminationController({ kube, state, cloudProvider: provider, clock, logger: silentLogger, metrics, events, random: () => 0.5 });
+  const disruption = createDisruptionController({ kube, state, cloudProvider: provider, clock, metrics, recorder: events, options: { driftCheckIntervalMs: 0 } });
+  const abort = new AbortController();
+  const running = Promise.all([provisioner, lifecycle, termination, disruption].map((c) => c.start(abort.signal)));
+
+  const recordClaims = async (): Promise<void> => {
+    for (const c of (await kube.list<NodeClaim>(Resources.NodeClaim)).items) claimsEver.set(c.metadata?.name ?? '', c);
+  };
+
+  return {
+    clock, cluster, kube, state, provider, metrics, claimsEver,
+    async run(check, maxFakeMs, stepMs = 250) {
+      for (let elapsed = 0; elapsed <= maxFakeMs; elapsed += stepMs) {
+        await recordClaims();
+        if (await check()) return true;
+        clock.step(stepMs);
+        await new Promise((r) => setTimeout(r, 2));
+      }
+      return false;
+    },
+    async close() {
+      abort.abort();
+      await running.catch(() => undefined);
+      await pendingPods.stop();
+      await informers.stop();
+      await cluster.close();
+    },
+  };
+}
