@@ -2,6 +2,7 @@
 import type { KubernetesObject, V1Pod } from '@kubernetes/client-node';
 import { LabelInstanceGPUName, LabelInstanceType, LabelTopologyZone } from '../../../apis/v1/labels.js';
 import { exampleObjects } from '../demo-manifests.js';
+import type { LedgerEntry } from '../ledger.js';
 import { type DemoContext, type DemoStep, StepExpectationError } from '../scenario.js';
 import { nodeLabelsOf, scaleDeployment, waitFor, waitForRunning } from '../waiting.js';
 import { describeClaims } from './describe.js';
@@ -25,7 +26,7 @@ export const scaleUpStep: DemoStep = {
     await scaleDeployment(ctx, 'inflate', 10);
     ctx.timeline.say('kubectl scale deployment/inflate --replicas=10 (500m CPU, 512Mi each)');
     const pods = await waitForRunning(ctx, 'inflate', 10);
-    const created = ctx.ledger.createdIn('scale-up');
+    const created = await launchedIn(ctx, 'scale-up');
     if (created.length === 0) throw new StepExpectationError('10 inflate pods run but no NodeClaim was created');
     await expectLaunchedAsPlanned(ctx, 'scale-up', start, await planned(ctx, start, pods));
     return `10/10 running on ${describeClaims(created)}`;
@@ -43,18 +44,23 @@ export const flavorsStep: DemoStep = {
     const large = await waitForRunning(ctx, 'inflate-large', 2);
     await expectLaunchedAsPlanned(ctx, 'flavors', start, await planned(ctx, start, large));
     const small = await waitForRunning(ctx, 'inflate', 10);
-    // A pod can run before its NodeClaim records the launch (OVH pool nodes boot while the launch is polled).
-    const created = await waitFor(ctx, 'new NodeClaims launched', async () => {
-      const entries = ctx.ledger.createdIn('flavors');
-      const unlabelled = entries.filter((e) => !e.instanceType);
-      return unlabelled.length === 0 ? { done: entries, status: '' } : { status: `${unlabelled.length} of ${entries.length} not launched yet` };
-    });
+    const created = await launchedIn(ctx, 'flavors');
     const [largeFlavors, smallFlavors] = [await flavorsOf(ctx, large), await flavorsOf(ctx, small)];
     const onlyLarge = [...largeFlavors].filter((f) => !smallFlavors.has(f));
     if (onlyLarge.length === 0) throw new StepExpectationError(`inflate-large runs on ${[...largeFlavors].join(', ')}, the same flavors as inflate; expected a larger flavor`);
     return `inflate on ${[...smallFlavors].join(', ')}; inflate-large on ${[...largeFlavors].join(', ')} (new: ${describeClaims(created)})`;
   },
 };
+
+/** The step's NodeClaims once each has recorded its launch (flavor, zone and so price known). */
+function launchedIn(ctx: DemoContext, step: string): Promise<LedgerEntry[]> {
+  // A pod can run before its NodeClaim records the launch (OVH pool nodes boot while the launch is polled).
+  return waitFor(ctx, 'new NodeClaims launched', async () => {
+    const entries = ctx.ledger.createdIn(step);
+    const unlabelled = entries.filter((e) => !e.instanceType);
+    return unlabelled.length === 0 ? { done: entries, status: '' } : { status: `${unlabelled.length} of ${entries.length} not launched yet` };
+  });
+}
 
 function zoneSpreadFor(ctx: DemoContext): KubernetesObject {
   type PodSpec = { nodeSelector: Record<string, string>; topologySpreadConstraints: { minDomains?: number }[] };
@@ -82,6 +88,7 @@ export const zoneSpreadStep: DemoStep = {
     await ctx.objects.create(zoneSpreadFor(ctx));
     ctx.timeline.say(`kubectl apply: deployment/zone-spread (nodeSelector karpenter-eu.io/cloud=${ctx.primaryCloud}, minDomains ${zonesOf(ctx).length})`);
     const pods = await waitForRunning(ctx, 'zone-spread', 6);
+    await launchedIn(ctx, 'zone-spread');
     // One node per zone that had none of this cloud's nodes with room: the plan says which.
     await expectLaunchedAsPlanned(ctx, 'zone-spread', start, await planned(ctx, start, pods));
     const labels = await nodeLabelsOf(ctx, pods);
