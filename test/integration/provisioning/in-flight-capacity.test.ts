@@ -90,6 +90,27 @@ describe('in-flight NodeClaims count as capacity for the next provisioning pass'
     const second = await b.provisioner.provision();
     expect(second.created).toEqual([]);
   }, 20_000);
+  it('a NodeClaim another controller created (a disruption replacement, or one read back after a restart) counts too', async () => {
+    bed = await startProvisioningBed({ manual: true });
+    const b = bed;
+    await b.kube.create(Resources.NodePool, nodePool('default'));
+    const replacement = {
+      apiVersion: 'karpenter.sh/v1',
+      kind: 'NodeClaim',
+      metadata: { generateName: 'default-', labels: { 'karpenter.sh/nodepool': 'default' } },
+      spec: {
+        nodeClassRef: { group: 'karpenter.test.sh', kind: 'TestNodeClass', name: 'default' },
+        requirements: [{ key: 'node.kubernetes.io/instance-type', operator: 'In', values: ['m-2', 'm-4'] }],
+      },
+    } as unknown as NodeClaim;
+    const created = await b.kube.create<NodeClaim>(Resources.NodeClaim, replacement);
+    await b.until('the replacement in state', () => b.state.nodeClaimList().length === 1);
+    await b.kube.create(Resources.Pod, cloudPod('a', '1'));
+    await pendingInState(b, 1);
+    const pass = await b.provisioner.provision();
+    expect(pass.created).toEqual([]);
+    expect(pass.nominated).toEqual({ 'default/a': created.metadata?.name });
+  }, 20_000);
 });
 
 describe('a launched NodeClaim removed without ever running a workload is reported as waste', () => {
