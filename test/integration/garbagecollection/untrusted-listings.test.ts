@@ -1,0 +1,64 @@
+// Garbage collection on the simulated cluster with the real Outscale provider and emulator: a ReadVms that
+// answers HTTP 200 with an empty body or `{}` must not be read as "no VMs". Before, two such passes removed
+// the NodeClaim of a launched VM whose Node was not Ready, and termination then deleted the VM.
+import { afterEach, describe, expect, it } from 'vitest';
+import type { NodeClaim } from '../../../src/apis/v1/nodeclaim.js';
+import { createGarbageCollectionController } from '../../../src/controllers/nodeclaim/garbagecollection/garbage-collection-controller.js';
+import { isKubeNotFound, Resources } from '../../../src/kube/index.js';
+import type { Fault } from '../../../src/testbed/emulators/faults.js';
+import { startOutscaleTestbed, type OutscaleTestbed } from '../../wire/cloudprovider/outscale-testbed.js';
+import { metricValue, nodeClaimManifest, startTerminationBed, type TerminationBed } from '../termination/termination-bed.js';
+
+let bed: TerminationBed | undefined;
+let osc: OutscaleTestbed | undefined;
+afterEach(async () => {
+  await osc?.close();
+  await bed?.close();
+  bed = undefined;
+  osc = undefined;
+});
+
+/** A NodeClaim that launched an Outscale VM; its Node never became Ready (none registered). */
+async function launchedNotReady(b: TerminationBed, o: OutscaleTestbed, name: string): Promise<string> {
+  const launched = await o.provider.create(o.nodeClaim(name));
+  await b.kube.create<NodeClaim>(Resources.NodeClaim, nodeClaimManifest(name));
+  await b.kube.patch(Resources.NodeClaim, { name }, { type: 'merge', body: { status: { providerID: launched.providerID } } }, { status: true });
+  return launched.providerID;
+}
+
+async function nodeClaimDeleted(b: TerminationBed, name: string): Promise<boolean> {
+  return b.kube.get<NodeClaim>(Resources.NodeClaim, { name }).then((c) => c.metadata?.deletionTimestamp !== undefined, (err: unknown) => isKubeNotFound(err));
+}
+
+describe('garbage collection when Outscale ReadVms answers 200 without Vms', () => {
+  it.each<[string, Fault]>([
+    ['an empty body', { kind: 'empty-body' }],
+    ['{}', { kind: 'empty-object' }],
+  ])('keeps a NotReady node’s NodeClaim and its VM through passes answered with %s', { timeout: 30_000 }, async (_what, fault) => {
+    const b = (bed = await startTerminationBed());
+    const o = (osc = await startOutscaleTestbed({ clock: b.clock }));
+    const providerID = await launchedNotReady(b, o, 'not-ready');
+    b.clock.step(60_000); // past the grace period; the VM is running
+    const gc = createGarbageCollectionController({
+      kube: b.kube, state: b.state, cloudProvider: o.provider, clock: b.clock, logger: b.logger, metrics: b.metrics, events: b.events,
+      options: { gracePeriodMs: 30_000 },
+    });
+
+    const rule = o.emulator.faults.add({ match: { action: 'ReadVms' }, fault });
+    for (let pass = 0; pass < 4; pass++) {
+      const report = await gc.reconcileOnce();
+      expect(report.skipped, `pass ${pass}`).toMatch(/^list_failed/);
+      expect(report.nodeClaimsDeleted).toEqual([]);
+      b.clock.step(10_000);
+    }
+    expect(await nodeClaimDeleted(b, 'not-ready')).toBe(false);
+    expect(o.emulator.calls.count({ action: 'DeleteVms' })).toBe(0);
+    expect(await metricValue(b.metrics, 'karpenter_eu_garbage_collection_skipped_total', { reason: 'list_failed', provider: 'outscale' })).toBe(4);
+
+    o.emulator.faults.remove(rule);
+    const healed = await gc.reconcileOnce();
+    expect(healed.skipped).toBeUndefined();
+    expect(healed.nodeClaimsSuspected).toEqual([]);
+    expect(o.liveVms().map((vm) => vm.id)).toEqual([providerID.split('/').pop()]);
+  });
+});
