@@ -15,6 +15,7 @@ import type {
   ScalewayServerState,
   ScalewayServerType,
 } from './api.js';
+import { IncompleteResponseError } from '../errors.js';
 import { toCloudError, toNetworkError, type ErrorContext, type ScalewayFailure } from './errors.js';
 
 export const DefaultScalewayApiUrl = 'https://api.scaleway.com';
@@ -64,6 +65,7 @@ async function call<T>(context: ErrorContext, fn: () => Promise<T>): Promise<T> 
     return await fn();
   } catch (err) {
     if (isSdkError(err)) throw toCloudError(failureOf(err), context);
+    if (err instanceof IncompleteResponseError) throw err;
     throw toNetworkError(err, context);
   }
 }
@@ -156,10 +158,18 @@ export function createScalewayClient(settings: ScalewayClientSettings): Scaleway
     listServersPage: (zone, tags, page, perPage) =>
       call({ operation: `listing servers in ${zone} (page ${page})` }, async () => {
         const res = await instance.listServers({ zone, tags: [...tags], page, perPage, project: settings.projectId });
+        // The SDK reads a missing `servers` as []: without the total the API always sends, the page proves nothing.
+        if (!Number.isSafeInteger(res.totalCount) || res.totalCount < 0) {
+          throw new IncompleteResponseError(`listing servers in ${zone} (page ${page}): the answer has no total count (X-Total-Count)`);
+        }
         return { servers: res.servers.map(toScalewayServer), totalCount: res.totalCount };
       }),
     getServer: (zone, id) =>
-      call({ operation: `getting server ${zone}/${id}` }, async () => toScalewayServer((await instance.getServer({ zone, serverId: id })).server as SdkServer)),
+      call({ operation: `getting server ${zone}/${id}` }, async () => {
+        const { server } = await instance.getServer({ zone, serverId: id });
+        if (!server) throw new IncompleteResponseError(`getting server ${zone}/${id}: the answer has no server`);
+        return toScalewayServer(server);
+      }),
     createServer: (request: CreateServerRequest) =>
       call(
         { operation: `creating server ${request.commercialType} in ${request.zone}`, offering: { instanceType: request.commercialType, zone: request.zone, capacityType: 'on-demand' } },
@@ -178,7 +188,7 @@ export function createScalewayClient(settings: ScalewayClientSettings): Scaleway
             ...(request.securityGroupId ? { securityGroup: request.securityGroupId } : {}),
             ...(request.placementGroupId ? { placementGroup: request.placementGroupId } : {}),
           });
-          if (!res.server) throw new Error('creating server: the answer has no server');
+          if (!res.server) throw new IncompleteResponseError(`creating server ${request.name}: the answer has no server`);
           return toScalewayServer(res.server);
         },
       ),
