@@ -7,7 +7,8 @@ import { createGarbageCollectionController } from '../../../src/controllers/node
 import { isKubeNotFound, Resources } from '../../../src/kube/index.js';
 import type { Fault } from '../../../src/testbed/emulators/faults.js';
 import { startOutscaleTestbed, type OutscaleTestbed } from '../../wire/cloudprovider/outscale-testbed.js';
-import { metricValue, nodeClaimManifest, startTerminationBed, type TerminationBed } from '../termination/termination-bed.js';
+import type { CloudNodeClaim } from '../../../src/cloudprovider/types.js';
+import { launchNodeClaim, metricValue, nodeClaimManifest, startTerminationBed, type TerminationBed } from '../termination/termination-bed.js';
 
 let bed: TerminationBed | undefined;
 let osc: OutscaleTestbed | undefined;
@@ -60,5 +61,55 @@ describe('garbage collection when Outscale ReadVms answers 200 without Vms', () 
     expect(healed.skipped).toBeUndefined();
     expect(healed.nodeClaimsSuspected).toEqual([]);
     expect(o.liveVms().map((vm) => vm.id)).toEqual([providerID.split('/').pop()]);
+  });
+});
+
+describe('garbage collection when the listing shrinks sharply', () => {
+  async function sixLaunched(b: TerminationBed): Promise<string[]> {
+    const ids: string[] = [];
+    for (let i = 0; i < 6; i++) ids.push((await launchNodeClaim(b, nodeClaimManifest(`worker-${i}`))).providerID);
+    b.clock.step(60_000);
+    return ids;
+  }
+
+  function gcOf(b: TerminationBed) {
+    return createGarbageCollectionController({
+      kube: b.kube, state: b.state, cloudProvider: b.cloud, clock: b.clock, logger: b.logger, metrics: b.metrics, events: b.events,
+      options: { gracePeriodMs: 30_000 },
+    });
+  }
+
+  it('a listing short of 5 of 6 instances, once, suspects nothing; the next full listing is acted on', async () => {
+    const b = (bed = await startTerminationBed());
+    const ids = await sixLaunched(b);
+    const gc = gcOf(b);
+    expect((await gc.reconcileOnce()).skipped).toBeUndefined();
+
+    const fullList = b.cloud.list.bind(b.cloud);
+    b.cloud.list = async (): Promise<CloudNodeClaim[]> => (await fullList()).filter((i) => i.providerID === ids[0]);
+    const short = await gc.reconcileOnce();
+    expect(short.skipped).toMatch(/^list_shrank: the listing lacks 5 of the 6 instances/);
+    expect(short.nodeClaimsSuspected).toEqual([]);
+    expect(await metricValue(b.metrics, 'karpenter_eu_garbage_collection_skipped_total', { reason: 'list_shrank', provider: 'fake' })).toBe(1);
+
+    b.cloud.list = fullList;
+    const healed = await gc.reconcileOnce();
+    expect(healed.skipped).toBeUndefined();
+    expect(healed.nodeClaimsSuspected).toEqual([]);
+  });
+
+  it('a real loss of 5 of 6 instances is acted on once a second listing confirms it', async () => {
+    const b = (bed = await startTerminationBed());
+    const ids = await sixLaunched(b);
+    const gc = gcOf(b);
+    await gc.reconcileOnce();
+    for (const id of ids.slice(1)) b.cloud.instances.delete(id); // gone behind our back
+
+    expect((await gc.reconcileOnce()).skipped).toMatch(/^list_shrank/);
+    const confirmed = await gc.reconcileOnce();
+    expect(confirmed.skipped).toBeUndefined();
+    expect(confirmed.nodeClaimsSuspected).toHaveLength(5);
+    const collected = await gc.reconcileOnce();
+    expect(collected.nodeClaimsDeleted).toEqual(['worker-1', 'worker-2', 'worker-3', 'worker-4', 'worker-5']);
   });
 });
