@@ -113,3 +113,29 @@ describe('garbage collection when the listing shrinks sharply', () => {
     expect(collected.nodeClaimsDeleted).toEqual(['worker-1', 'worker-2', 'worker-3', 'worker-4', 'worker-5']);
   });
 });
+
+describe('garbage collection when Outscale ReadVms answers a short but well-formed page', () => {
+  it('Vms: [] for a cluster of 4 NotReady nodes waits for a confirming listing, and the next true one clears it', { timeout: 30_000 }, async () => {
+    const b = (bed = await startTerminationBed());
+    const o = (osc = await startOutscaleTestbed({ clock: b.clock }));
+    for (const name of ['w-0', 'w-1', 'w-2', 'w-3']) await launchedNotReady(b, o, name);
+    b.clock.step(60_000);
+    const gc = createGarbageCollectionController({
+      kube: b.kube, state: b.state, cloudProvider: o.provider, clock: b.clock, logger: b.logger, metrics: b.metrics, events: b.events,
+      options: { gracePeriodMs: 30_000 },
+    });
+    expect((await gc.reconcileOnce()).skipped).toBeUndefined();
+
+    // Nothing in the answer betrays it: only the next listing can.
+    o.emulator.faults.add({ match: { action: 'ReadVms' }, fault: { kind: 'short-page' }, times: 1 });
+    const short = await gc.reconcileOnce();
+    expect(short.skipped).toMatch(/^list_shrank: the listing lacks 4 of the 4 instances/);
+    expect(short.nodeClaimsSuspected).toEqual([]);
+
+    const next = await gc.reconcileOnce();
+    expect(next.skipped).toBeUndefined();
+    expect(next.nodeClaimsSuspected).toEqual([]);
+    expect(o.liveVms()).toHaveLength(4);
+    expect(o.emulator.calls.count({ action: 'DeleteVms' })).toBe(0);
+  });
+});
