@@ -125,6 +125,21 @@ async function allProductPages<T>(fetchPage: (page: number) => Promise<{ servers
   }
 }
 
+/**
+ * Every page of a listing that announces its total: a page without the total, or one that comes back empty
+ * before the total is reached, is an IncompleteResponseError (the SDK reads a missing list as []).
+ */
+async function allCountedPages<T>(operation: string, fetchPage: (page: number) => Promise<{ items: T[]; totalCount: number }>): Promise<T[]> {
+  const all: T[] = [];
+  for (let page = 1; ; page += 1) {
+    const { items, totalCount } = await fetchPage(page);
+    if (!Number.isSafeInteger(totalCount) || totalCount < 0) throw new IncompleteResponseError(`${operation}: page ${page} has no total count`);
+    all.push(...items);
+    if (all.length >= totalCount) return all;
+    if (items.length === 0) throw new IncompleteResponseError(`${operation}: page ${page} is empty after ${all.length} of the ${totalCount} entries announced`);
+  }
+}
+
 export function createScalewayClient(settings: ScalewayClientSettings): ScalewayApi {
   const baseFetch = settings.fetch ?? globalThis.fetch;
   const client = createAdvancedClient(
@@ -219,7 +234,10 @@ export function createScalewayClient(settings: ScalewayClientSettings): Scaleway
       }),
     listBlockVolumes: (zone, name) =>
       call({ operation: `listing block volumes named ${name} in ${zone}` }, async () => {
-        const volumes = await block.listVolumes({ zone, name, projectId: settings.projectId }).all();
+        const volumes = await allCountedPages(`listing block volumes named ${name} in ${zone}`, async (page) => {
+          const res = await block.listVolumes({ zone, name, projectId: settings.projectId, page, pageSize: PageSize });
+          return { items: res.volumes, totalCount: res.totalCount };
+        });
         return volumes.map((v): ScalewayBlockVolume => ({ id: v.id, name: v.name, zone: v.zone, status: v.status }));
       }),
     deleteBlockVolume: (zone, volumeId) =>
