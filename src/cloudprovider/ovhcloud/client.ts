@@ -61,6 +61,7 @@ export function ovhSdkParams(settings: OvhClientSettings): Record<string, unknow
 const ClusterKeys = ['id', 'region'];
 const PoolKeys = ['id', 'name', 'flavor'];
 const NodeKeys = ['id', 'nodePoolId', 'status', 'createdAt'];
+const FlavorKeys = ['name'];
 
 function kube(target: OvhKubeTarget): string {
   return `/cloud/project/${encodeURIComponent(target.serviceName)}/kube/${encodeURIComponent(target.kubeId)}`;
@@ -96,7 +97,8 @@ class OvhSdkApi implements OvhApi {
   }
 
   listCapabilityFlavors(serviceName: string, region: string): Promise<OvhFlavor[]> {
-    return this.call(`listing mks flavors of ${region}`, 'GET', `/cloud/project/${encodeURIComponent(serviceName)}/capabilities/kube/flavors`, { region });
+    const path = `/cloud/project/${encodeURIComponent(serviceName)}/capabilities/kube/flavors`;
+    return this.read(`listing mks flavors of ${region}`, path, (op, body) => requireList<OvhFlavor>(op, body, FlavorKeys), { region });
   }
 
   async listPrices(subsidiary: string): Promise<ReadonlyMap<string, { hourly?: number; monthly?: number }>> {

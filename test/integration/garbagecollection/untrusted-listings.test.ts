@@ -48,13 +48,13 @@ describe('garbage collection when Outscale ReadVms answers 200 without Vms', () 
     const rule = o.emulator.faults.add({ match: { action: 'ReadVms' }, fault });
     for (let pass = 0; pass < 4; pass++) {
       const report = await gc.reconcileOnce();
-      expect(report.skipped, `pass ${pass}`).toMatch(/^list_failed/);
+      expect(report.skipped, `pass ${pass}`).toMatch(/^list_partial: incomplete answer/);
       expect(report.nodeClaimsDeleted).toEqual([]);
       b.clock.step(10_000);
     }
     expect(await nodeClaimDeleted(b, 'not-ready')).toBe(false);
     expect(o.emulator.calls.count({ action: 'DeleteVms' })).toBe(0);
-    expect(await metricValue(b.metrics, 'karpenter_eu_garbage_collection_skipped_total', { reason: 'list_failed', provider: 'outscale' })).toBe(4);
+    expect(await metricValue(b.metrics, 'karpenter_eu_garbage_collection_skipped_total', { reason: 'list_partial', provider: 'outscale' })).toBe(4);
 
     o.emulator.faults.remove(rule);
     const healed = await gc.reconcileOnce();
