@@ -46,3 +46,10 @@ export function judgeListingShrink(memory: ListingMemory, listing: readonly List
   }
   return { kind: 'await-confirmation', lost, trustedCount: trusted.size, memory: { trusted, awaitingConfirmation: true } };
 }
+
+/** The memory without instances garbage collection deleted itself: their absence next pass is no shrink. */
+export function forgetDeleted(memory: ListingMemory, deletedIDs: readonly string[]): ListingMemory {
+  if (!memory.trusted || deletedIDs.length === 0) return memory;
+  const deleted = new Set(deletedIDs);
+  return { ...memory, trusted: new Set([...memory.trusted].filter((id) => !deleted.has(id))) };
+}

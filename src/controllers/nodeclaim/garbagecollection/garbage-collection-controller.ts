@@ -17,6 +17,7 @@ import {
   decideGarbageCollection,
   DefaultGarbageCollectionGracePeriodMs,
   DefaultShrinkRule,
+  forgetDeleted,
   judgeListingShrink,
   type ListedInstance,
   type ListingMemory,
@@ -182,6 +183,7 @@ export function createGarbageCollectionController(deps: GarbageCollectionControl
     const decision = decideGarbageCollection({ listing, nodeClaims: claims.map(viewOf), now: deps.clock.now(), gracePeriodMs });
     const byName = new Map(claims.map((c) => [c.metadata?.name ?? '', c]));
     const deleted = await Promise.all(decision.leakedInstances.map(async (i) => ((await deleteLeakedInstance(i)) ? [i.providerID] : [])));
+    listingMemory = forgetDeleted(listingMemory, deleted.flat());
     const confirmation = confirmMissing(previouslyMissing, await missingNow(decision.suspectNodeClaims, byName));
     previouslyMissing = confirmation.missing;
     for (const name of confirmation.confirmed) {

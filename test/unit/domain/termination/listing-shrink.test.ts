@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DefaultShrinkRule, isSharpShrink, judgeListingShrink, type ListedInstance, type ListingMemory } from '../../../../src/domain/termination/index.js';
+import { DefaultShrinkRule, forgetDeleted, isSharpShrink, judgeListingShrink, type ListedInstance, type ListingMemory } from '../../../../src/domain/termination/index.js';
 
 const listed = (...ids: number[]): ListedInstance[] => ids.map((id) => ({ providerID: `fake:///z/i-${id}`, createdAt: 0 }));
 const range = (n: number): number[] => Array.from({ length: n }, (_, i) => i);
@@ -43,6 +43,12 @@ describe('judgeListingShrink', () => {
     const healed = judgeListingShrink(glitch.memory, listed(...range(8)));
     expect(healed.kind).toBe('act');
     expect(healed.memory.trusted?.size).toBe(8);
+  });
+
+  it('instances garbage collection deleted itself are no shrink on the next pass', () => {
+    const first = judgeListingShrink(fresh, listed(...range(6)));
+    const memory = forgetDeleted(first.memory, listed(1, 2, 3, 4).map((i) => i.providerID));
+    expect(judgeListingShrink(memory, listed(0, 5)).kind).toBe('act');
   });
 
   it('a gradual scale-down is acted on pass after pass', () => {
