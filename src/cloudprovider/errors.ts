@@ -66,6 +66,18 @@ export class TransientCloudError extends Error {
   }
 }
 
+/**
+ * A success answer that lacks what the call must return: an empty body, `{}`, truncated JSON, a page short of
+ * the total announced. Never read as "nothing there": it is retried like any transient failure, and a listing
+ * built on it is not trusted (garbage collection deletes nothing on it).
+ */
+export class IncompleteResponseError extends TransientCloudError {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'IncompleteResponseError';
+  }
+}
+
 /** A failure that retrying the same request cannot fix (400, 403, unknown image…). */
 export class PermanentCloudError extends Error {
   constructor(message: string, options?: ErrorOptions) {
@@ -157,6 +169,7 @@ export function errorClassName(err: unknown): string {
     InsufficientCapacityError,
     QuotaExceededError,
     NodeClassNotReadyError,
+    IncompleteResponseError,
     TransientCloudError,
     PermanentCloudError,
     CreateError,

@@ -18,7 +18,7 @@ import {
   type CoreV1Event,
 } from '@kubernetes/client-node';
 import { mapKubeError } from './error-mapping.js';
-import { KubeUnreachable } from './errors.js';
+import { KubeIncompleteResponse, KubeUnreachable } from './errors.js';
 import { type ResourceKind, Resources, type TypedApiName } from './resources.js';
 import type { DeleteOptions, EvictOptions, Kube, ListOptions, ObjectKey, ObjectList, Patch } from './types.js';
 
@@ -78,21 +78,27 @@ export class ClientNodeKube implements Kube {
   }
 
   async get<T extends KubernetesObject>(resource: ResourceKind, key: ObjectKey): Promise<T> {
-    return this.call(`getting ${describe(resource, key)}`, () =>
+    const doing = `getting ${describe(resource, key)}`;
+    const object = await this.call<T | undefined>(doing, () =>
       resource.api
         ? this.typedCall(resource, 'read', '', { name: key.name, namespace: key.namespace })
         : this.custom.getClusterCustomObject({ ...this.gvp(resource), name: key.name }),
     );
+    if (typeof object?.metadata?.name !== 'string') throw new KubeIncompleteResponse(`${doing}: the reply has no metadata.name`);
+    return object;
   }
 
   async list<T extends KubernetesObject>(resource: ResourceKind, options: ListOptions = {}): Promise<ObjectList<T>> {
     const { namespace, ...query } = options;
-    const result = await this.call<{ items?: T[]; metadata?: { resourceVersion?: string } }>(`listing ${resource.plural}`, () => {
+    const doing = `listing ${resource.plural}`;
+    const result = await this.call<{ items?: T[]; metadata?: { resourceVersion?: string } } | undefined>(doing, () => {
       if (!resource.api) return this.custom.listClusterCustomObject({ ...this.gvp(resource), ...query });
       if (resource.namespaced && !namespace) return this.method(resource, `list${resource.kind}ForAllNamespaces`)(query);
       return this.typedCall(resource, 'list', '', { namespace, ...query });
     });
-    return { items: result.items ?? [], resourceVersion: result.metadata?.resourceVersion ?? '' };
+    // A reply without `items` is not an empty list: read as one, every instance would look unowned.
+    if (!Array.isArray(result?.items)) throw new KubeIncompleteResponse(`${doing}: the reply has no items list`);
+    return { items: result.items, resourceVersion: result.metadata?.resourceVersion ?? '' };
   }
 
   async create<T extends KubernetesObject>(resource: ResourceKind, object: T): Promise<T> {

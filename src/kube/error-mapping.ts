@@ -3,6 +3,7 @@ import {
   KubeAlreadyExists,
   KubeApiError,
   KubeConflict,
+  KubeIncompleteResponse,
   KubeForbidden,
   KubeGone,
   KubeInvalid,
@@ -60,7 +61,7 @@ function classFor(code: number, reason: string | undefined): typeof KubeApiError
  * default-abc"). Errors that are already ours pass through unchanged.
  */
 export function mapKubeError(err: unknown, doing: string): Error {
-  if (err instanceof KubeApiError || err instanceof KubeUnreachable) return err;
+  if (err instanceof KubeApiError || err instanceof KubeUnreachable || err instanceof KubeIncompleteResponse) return err;
   if (isApiException(err)) {
     const status = statusBody(err.body);
     const details: KubeStatusDetails = { code: err.code, reason: status.reason, serverMessage: status.message, retryAfterMs: retryAfterMs(err.headers) };
@@ -69,5 +70,7 @@ export function mapKubeError(err: unknown, doing: string): Error {
     return new Cls(`${doing}: ${suffix}`, details, { cause: err });
   }
   const message = err instanceof Error ? err.message : String(err);
+  // client-node parses the body of a success reply itself: a SyntaxError means it came empty or cut short.
+  if (err instanceof SyntaxError) return new KubeIncompleteResponse(`${doing}: the reply is not readable json: ${message}`, { cause: err });
   return new KubeUnreachable(`${doing}: ${message}`, { cause: err });
 }

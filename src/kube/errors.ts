@@ -73,6 +73,18 @@ export class KubeUnreachable extends Error {
   }
 }
 
+/**
+ * A success reply that lacks what the call returns: a list without `items`, an object without `metadata`, an
+ * empty or unreadable body. Worth retrying; never to be read as an empty list (every instance would look
+ * unowned to garbage collection).
+ */
+export class KubeIncompleteResponse extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'KubeIncompleteResponse';
+  }
+}
+
 type ErrorClass<E extends Error> = abstract new (...args: never[]) => E;
 
 /** The first error of class `cls` in `err`'s cause chain. */
@@ -87,6 +99,10 @@ export function findKubeError<E extends Error>(err: unknown, cls: ErrorClass<E>)
 
 export function isKubeNotFound(err: unknown): boolean {
   return findKubeError(err, KubeNotFound) !== undefined;
+}
+
+export function isKubeIncompleteResponse(err: unknown): boolean {
+  return findKubeError(err, KubeIncompleteResponse) !== undefined;
 }
 
 export function isKubeConflict(err: unknown): boolean {

@@ -66,17 +66,27 @@ export class OutscaleClient {
     return parseResponse<Res>(action, response, text);
   }
 
+  /**
+   * A call whose answer must carry the list `field`: a 200 without it (`{}`, a proxy's body) is an
+   * OutscaleResponseError, never read as an empty list.
+   */
+  private async callFor<Res>(action: string, request: object, options: CallOptions | undefined, field: keyof Res & string): Promise<Res> {
+    const response = await this.call<Res>(action, request, options);
+    if (!Array.isArray(response[field])) throw new OutscaleResponseError(action, 200, `the answer has no ${field} list`);
+    return response;
+  }
+
   createVms(request: T.CreateVmsRequest, options?: CallOptions): Promise<T.CreateVmsResponse> {
-    return this.call('CreateVms', request, options);
+    return this.callFor('CreateVms', request, options, 'Vms');
   }
 
   readVms(request: T.ReadVmsRequest = {}, options?: CallOptions): Promise<T.ReadVmsResponse> {
-    return this.call('ReadVms', request, options);
+    return this.callFor('ReadVms', request, options, 'Vms');
   }
 
   /** Every page of ReadVms; fails as a whole when any page fails. */
   readAllVms(request: T.ReadVmsRequest = {}, options?: CallOptions): Promise<T.Vm[]> {
-    return readAllPages('ReadVms', request, (r) => this.readVms(r, options), (res) => res.Vms);
+    return readAllPages('ReadVms', request, (r: T.ReadVmsRequest) => this.readVms(r, options), 'Vms');
   }
 
   deleteVms(request: T.VmIdsRequest, options?: CallOptions): Promise<T.VmStatesResponse> {
@@ -100,19 +110,19 @@ export class OutscaleClient {
   }
 
   readTags(request: T.ReadTagsRequest = {}, options?: CallOptions): Promise<T.ReadTagsResponse> {
-    return this.call('ReadTags', request, options);
+    return this.callFor('ReadTags', request, options, 'Tags');
   }
 
   readVmTypes(request: T.ReadVmTypesRequest = {}, options?: CallOptions): Promise<T.ReadVmTypesResponse> {
-    return this.call('ReadVmTypes', request, options);
+    return this.callFor('ReadVmTypes', request, options, 'VmTypes');
   }
 
   readAllVmTypes(request: T.ReadVmTypesRequest = {}, options?: CallOptions): Promise<T.VmType[]> {
-    return readAllPages('ReadVmTypes', request, (r) => this.readVmTypes(r, options), (res) => res.VmTypes);
+    return readAllPages('ReadVmTypes', request, (r: T.ReadVmTypesRequest) => this.readVmTypes(r, options), 'VmTypes');
   }
 
   readSubregions(request: T.ReadSubregionsRequest = {}, options?: CallOptions): Promise<T.ReadSubregionsResponse> {
-    return this.call('ReadSubregions', request, options);
+    return this.callFor('ReadSubregions', request, options, 'Subregions');
   }
 
   readPublicCatalog(options?: CallOptions): Promise<T.ReadPublicCatalogResponse> {
@@ -120,15 +130,15 @@ export class OutscaleClient {
   }
 
   readImages(request: T.ReadImagesRequest = {}, options?: CallOptions): Promise<T.ReadImagesResponse> {
-    return this.call('ReadImages', request, options);
+    return this.callFor('ReadImages', request, options, 'Images');
   }
 
   readSubnets(request: T.ReadSubnetsRequest = {}, options?: CallOptions): Promise<T.ReadSubnetsResponse> {
-    return this.call('ReadSubnets', request, options);
+    return this.callFor('ReadSubnets', request, options, 'Subnets');
   }
 
   readSecurityGroups(request: T.ReadSecurityGroupsRequest = {}, options?: CallOptions): Promise<T.ReadSecurityGroupsResponse> {
-    return this.call('ReadSecurityGroups', request, options);
+    return this.callFor('ReadSecurityGroups', request, options, 'SecurityGroups');
   }
 
   createFlexibleGpu(request: T.CreateFlexibleGpuRequest, options?: CallOptions): Promise<T.FlexibleGpuResponse> {
@@ -148,11 +158,11 @@ export class OutscaleClient {
   }
 
   readFlexibleGpus(request: T.ReadFlexibleGpusRequest = {}, options?: CallOptions): Promise<T.ReadFlexibleGpusResponse> {
-    return this.call('ReadFlexibleGpus', request, options);
+    return this.callFor('ReadFlexibleGpus', request, options, 'FlexibleGpus');
   }
 
   readFlexibleGpuCatalog(options?: CallOptions): Promise<T.ReadFlexibleGpuCatalogResponse> {
-    return this.call('ReadFlexibleGpuCatalog', {}, options);
+    return this.callFor('ReadFlexibleGpuCatalog', {}, options, 'FlexibleGpuCatalog');
   }
 }
 
@@ -169,7 +179,7 @@ function retryAfterMs(response: Response): number | undefined {
 
 function parseJson(text: string): unknown {
   try {
-    return text === '' ? {} : JSON.parse(text);
+    return JSON.parse(text);
   } catch {
     return undefined;
   }
@@ -186,6 +196,7 @@ function parseResponse<Res>(action: string, response: Response, text: string): R
       retryAfterMs: retryAfterMs(response),
     });
   }
-  if (body === null || typeof body !== 'object') throw new OutscaleResponseError(action, response.status, 'the body is not a json object');
+  if (text === '') throw new OutscaleResponseError(action, response.status, 'the body is empty');
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new OutscaleResponseError(action, response.status, 'the body is not a json object');
   return body as Res;
 }

@@ -3,13 +3,14 @@
  * those classes; the Outscale error stays the `cause`, so the code, type and RequestId are never lost.
  */
 import {
+  IncompleteResponseError,
   InsufficientCapacityError,
   PermanentCloudError,
   QuotaExceededError,
   TransientCloudError,
   type OfferingKey,
 } from '../errors.js';
-import { OutscaleApiError, isCapacity, isQuota, isTransient } from './errors.js';
+import { OutscaleApiError, OutscaleResponseError, isCapacity, isQuota, isTransient } from './errors.js';
 
 /** OAPI 10xxx codes → the quota they name. */
 const QuotaNames: Readonly<Record<string, string>> = { '10010': 'instances', '10029': 'cores', '10030': 'gpu', '10042': 'memory' };
@@ -20,6 +21,7 @@ const QuotaNames: Readonly<Record<string, string>> = { '10010': 'instances', '10
  */
 export function toCloudError(operation: string, err: unknown, offering?: OfferingKey): Error {
   const message = `${operation}: ${err instanceof Error ? err.message : String(err)}`;
+  if (err instanceof OutscaleResponseError && err.status < 300) return new IncompleteResponseError(message, { cause: err });
   if (isTransient(err)) {
     const retryAfterMs = err instanceof OutscaleApiError ? err.retryAfterMs : undefined;
     return new TransientCloudError(message, retryAfterMs === undefined ? { cause: err } : { cause: err, retryAfterMs });

@@ -12,6 +12,7 @@ import { createRequire } from 'node:module';
 import type { OvhApi, OvhCluster, OvhFlavor, OvhKubeTarget, OvhNode, OvhNodePool, OvhPoolCreation, OvhPoolUpdate } from './api.js';
 import { failureOf, toCloudError } from './errors.js';
 import { parseOrderCatalog } from './prices.js';
+import { requireList, requireObject } from './responses.js';
 
 export interface OvhCredentials {
   applicationKey: string;
@@ -56,6 +57,12 @@ export function ovhSdkParams(settings: OvhClientSettings): Record<string, unknow
   return { ...params, endpoint };
 }
 
+/** The fields the provider cannot read an entry without. */
+const ClusterKeys = ['id', 'region'];
+const PoolKeys = ['id', 'name', 'flavor'];
+const NodeKeys = ['id', 'nodePoolId', 'status', 'createdAt'];
+const FlavorKeys = ['name'];
+
 function kube(target: OvhKubeTarget): string {
   return `/cloud/project/${encodeURIComponent(target.serviceName)}/kube/${encodeURIComponent(target.kubeId)}`;
 }
@@ -80,12 +87,18 @@ class OvhSdkApi implements OvhApi {
     }
   }
 
+  /** A read whose answer is checked by `validate` (a broken answer is never read as empty). */
+  private async read<T>(operation: string, path: string, validate: (operation: string, body: unknown) => T, params?: Record<string, unknown>): Promise<T> {
+    return validate(operation, await this.call<unknown>(operation, 'GET', path, params));
+  }
+
   getCluster(target: OvhKubeTarget): Promise<OvhCluster> {
-    return this.call(`reading mks cluster ${target.kubeId}`, 'GET', kube(target));
+    return this.read(`reading mks cluster ${target.kubeId}`, kube(target), (op, body) => requireObject<OvhCluster>(op, body, ClusterKeys));
   }
 
   listCapabilityFlavors(serviceName: string, region: string): Promise<OvhFlavor[]> {
-    return this.call(`listing mks flavors of ${region}`, 'GET', `/cloud/project/${encodeURIComponent(serviceName)}/capabilities/kube/flavors`, { region });
+    const path = `/cloud/project/${encodeURIComponent(serviceName)}/capabilities/kube/flavors`;
+    return this.read(`listing mks flavors of ${region}`, path, (op, body) => requireList<OvhFlavor>(op, body, FlavorKeys), { region });
   }
 
   async listPrices(subsidiary: string): Promise<ReadonlyMap<string, { hourly?: number; monthly?: number }>> {
@@ -94,11 +107,11 @@ class OvhSdkApi implements OvhApi {
   }
 
   listNodePools(target: OvhKubeTarget): Promise<OvhNodePool[]> {
-    return this.call(`listing node pools of cluster ${target.kubeId}`, 'GET', `${kube(target)}/nodepool`);
+    return this.read(`listing node pools of cluster ${target.kubeId}`, `${kube(target)}/nodepool`, (op, body) => requireList<OvhNodePool>(op, body, PoolKeys));
   }
 
   getNodePool(target: OvhKubeTarget, poolId: string): Promise<OvhNodePool> {
-    return this.call(`reading node pool ${poolId}`, 'GET', `${kube(target)}/nodepool/${encodeURIComponent(poolId)}`);
+    return this.read(`reading node pool ${poolId}`, `${kube(target)}/nodepool/${encodeURIComponent(poolId)}`, (op, body) => requireObject<OvhNodePool>(op, body, PoolKeys));
   }
 
   createNodePool(target: OvhKubeTarget, body: OvhPoolCreation): Promise<OvhNodePool> {
@@ -114,11 +127,11 @@ class OvhSdkApi implements OvhApi {
   }
 
   listPoolNodes(target: OvhKubeTarget, poolId: string): Promise<OvhNode[]> {
-    return this.call(`listing nodes of node pool ${poolId}`, 'GET', `${kube(target)}/nodepool/${encodeURIComponent(poolId)}/nodes`);
+    return this.read(`listing nodes of node pool ${poolId}`, `${kube(target)}/nodepool/${encodeURIComponent(poolId)}/nodes`, (op, body) => requireList<OvhNode>(op, body, NodeKeys));
   }
 
   listNodes(target: OvhKubeTarget): Promise<OvhNode[]> {
-    return this.call(`listing nodes of cluster ${target.kubeId}`, 'GET', `${kube(target)}/node`);
+    return this.read(`listing nodes of cluster ${target.kubeId}`, `${kube(target)}/node`, (op, body) => requireList<OvhNode>(op, body, NodeKeys));
   }
 
   async deleteNode(target: OvhKubeTarget, nodeId: string): Promise<void> {

@@ -7,6 +7,7 @@
  * `USER_QUOTA_ERROR`): `nodeFailureError` maps those.
  */
 import {
+  IncompleteResponseError,
   InsufficientCapacityError,
   NodeClaimNotFoundError,
   PermanentCloudError,
@@ -41,12 +42,15 @@ export function ovhStatusOf(err: unknown): number | undefined {
 /** MKS's refusal to grow a cluster beyond its node cap (100 nodes, "Known limits"). */
 const ClusterCapMessage = /limited to \d+ nodes/i;
 const QuotaMessage = /quota/i;
+/** What the SDK rejects with when a 2xx body is not JSON (its own spelling). */
+const UnreadableBody = /unable to parse json/i;
 
 /** The core error for an API failure; `operation` names the call in gerund form ("creating node pool x"). */
 export function toCloudError(failure: OvhFailure, operation: string): Error {
   const cause = new OvhApiError(failure);
   const message = `${operation}: ${failure.message || `http ${failure.status ?? 'no answer'}`}`;
   const status = failure.status;
+  if (status === undefined && UnreadableBody.test(failure.message)) return new IncompleteResponseError(message, { cause });
   if (status === undefined || status === 429 || status >= 500) return new TransientCloudError(message, { cause });
   if (status === 404) return new NodeClaimNotFoundError(message, { cause });
   if (ClusterCapMessage.test(failure.message)) return new QuotaExceededError(message, { cause, quota: 'cluster-nodes' });

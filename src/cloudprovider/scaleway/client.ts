@@ -15,6 +15,7 @@ import type {
   ScalewayServerState,
   ScalewayServerType,
 } from './api.js';
+import { IncompleteResponseError } from '../errors.js';
 import { toCloudError, toNetworkError, type ErrorContext, type ScalewayFailure } from './errors.js';
 
 export const DefaultScalewayApiUrl = 'https://api.scaleway.com';
@@ -64,6 +65,7 @@ async function call<T>(context: ErrorContext, fn: () => Promise<T>): Promise<T> 
     return await fn();
   } catch (err) {
     if (isSdkError(err)) throw toCloudError(failureOf(err), context);
+    if (err instanceof IncompleteResponseError) throw err;
     throw toNetworkError(err, context);
   }
 }
@@ -123,6 +125,21 @@ async function allProductPages<T>(fetchPage: (page: number) => Promise<{ servers
   }
 }
 
+/**
+ * Every page of a listing that announces its total: a page without the total, or one that comes back empty
+ * before the total is reached, is an IncompleteResponseError (the SDK reads a missing list as []).
+ */
+async function allCountedPages<T>(operation: string, fetchPage: (page: number) => Promise<{ items: T[]; totalCount: number }>): Promise<T[]> {
+  const all: T[] = [];
+  for (let page = 1; ; page += 1) {
+    const { items, totalCount } = await fetchPage(page);
+    if (!Number.isSafeInteger(totalCount) || totalCount < 0) throw new IncompleteResponseError(`${operation}: page ${page} has no total count`);
+    all.push(...items);
+    if (all.length >= totalCount) return all;
+    if (items.length === 0) throw new IncompleteResponseError(`${operation}: page ${page} is empty after ${all.length} of the ${totalCount} entries announced`);
+  }
+}
+
 export function createScalewayClient(settings: ScalewayClientSettings): ScalewayApi {
   const baseFetch = settings.fetch ?? globalThis.fetch;
   const client = createAdvancedClient(
@@ -156,10 +173,18 @@ export function createScalewayClient(settings: ScalewayClientSettings): Scaleway
     listServersPage: (zone, tags, page, perPage) =>
       call({ operation: `listing servers in ${zone} (page ${page})` }, async () => {
         const res = await instance.listServers({ zone, tags: [...tags], page, perPage, project: settings.projectId });
+        // The SDK reads a missing `servers` as []: without the total the API always sends, the page proves nothing.
+        if (!Number.isSafeInteger(res.totalCount) || res.totalCount < 0) {
+          throw new IncompleteResponseError(`listing servers in ${zone} (page ${page}): the answer has no total count (X-Total-Count)`);
+        }
         return { servers: res.servers.map(toScalewayServer), totalCount: res.totalCount };
       }),
     getServer: (zone, id) =>
-      call({ operation: `getting server ${zone}/${id}` }, async () => toScalewayServer((await instance.getServer({ zone, serverId: id })).server as SdkServer)),
+      call({ operation: `getting server ${zone}/${id}` }, async () => {
+        const { server } = await instance.getServer({ zone, serverId: id });
+        if (!server) throw new IncompleteResponseError(`getting server ${zone}/${id}: the answer has no server`);
+        return toScalewayServer(server);
+      }),
     createServer: (request: CreateServerRequest) =>
       call(
         { operation: `creating server ${request.commercialType} in ${request.zone}`, offering: { instanceType: request.commercialType, zone: request.zone, capacityType: 'on-demand' } },
@@ -178,7 +203,7 @@ export function createScalewayClient(settings: ScalewayClientSettings): Scaleway
             ...(request.securityGroupId ? { securityGroup: request.securityGroupId } : {}),
             ...(request.placementGroupId ? { placementGroup: request.placementGroupId } : {}),
           });
-          if (!res.server) throw new Error('creating server: the answer has no server');
+          if (!res.server) throw new IncompleteResponseError(`creating server ${request.name}: the answer has no server`);
           return toScalewayServer(res.server);
         },
       ),
@@ -209,7 +234,10 @@ export function createScalewayClient(settings: ScalewayClientSettings): Scaleway
       }),
     listBlockVolumes: (zone, name) =>
       call({ operation: `listing block volumes named ${name} in ${zone}` }, async () => {
-        const volumes = await block.listVolumes({ zone, name, projectId: settings.projectId }).all();
+        const volumes = await allCountedPages(`listing block volumes named ${name} in ${zone}`, async (page) => {
+          const res = await block.listVolumes({ zone, name, projectId: settings.projectId, page, pageSize: PageSize });
+          return { items: res.volumes, totalCount: res.totalCount };
+        });
         return volumes.map((v): ScalewayBlockVolume => ({ id: v.id, name: v.name, zone: v.zone, status: v.status }));
       }),
     deleteBlockVolume: (zone, volumeId) =>

@@ -4,6 +4,7 @@
  * is reduced by `client.ts` to a `ScalewayFailure` and kept as the `cause`.
  */
 import {
+  IncompleteResponseError,
   InsufficientCapacityError,
   NodeClaimNotFoundError,
   PermanentCloudError,
@@ -71,6 +72,8 @@ function describe(failure: ScalewayFailure): string {
 export function toCloudError(failure: ScalewayFailure, context: ErrorContext): Error {
   const cause = new ScalewayApiError(failure);
   const message = `${context.operation}: ${describe(failure)}`;
+  // A success status whose body could not be read (empty, truncated, not JSON): the SDK throws it as an API error.
+  if (failure.status >= 200 && failure.status < 300) return new IncompleteResponseError(message, { cause });
   if (failure.type === 'out_of_stock') {
     // Without an offering there is nothing to mark unavailable: the caller retries later.
     if (context.offering) return new InsufficientCapacityError(message, [context.offering], { cause });

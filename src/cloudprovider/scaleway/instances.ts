@@ -3,7 +3,7 @@
  * stopped → user data → private network → poweron), resume a half-finished launch, and terminate without
  * leaking the root Block volume. Transient failures are retried here; every other error is the answer.
  */
-import { isNodeClaimNotFoundError, isTransientCloudError, TransientCloudError } from '../errors.js';
+import { IncompleteResponseError, isNodeClaimNotFoundError, isTransientCloudError, TransientCloudError } from '../errors.js';
 import { retryTransient, type RetryOptions } from '../retry.js';
 import type { CreateServerRequest, ScalewayApi, ScalewayServer } from './api.js';
 
@@ -53,7 +53,10 @@ export class ScalewayInstances {
     for (let page = 1; ; page += 1) {
       const result = await this.withRetry(`listing servers in ${zone}`, () => this.api.listServersPage(zone, tags, page, this.listPageSize));
       servers.push(...result.servers);
-      if (result.servers.length === 0 || servers.length >= result.totalCount) return servers;
+      if (servers.length >= result.totalCount) return servers;
+      if (result.servers.length === 0) {
+        throw new IncompleteResponseError(`listing servers in ${zone}: page ${page} is empty after ${servers.length} of the ${result.totalCount} servers announced`);
+      }
     }
   }
 

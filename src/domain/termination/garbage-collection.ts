@@ -1,9 +1,11 @@
 /**
  * Garbage collection decisions, both ways. The lesson of the Outscale post-mortem is the first rule here:
  * a cloud listing that failed, timed out or came back partial decides NOTHING. Beyond that:
- * - a listed instance is leaked when no NodeClaim owns it (by providerID, or by the NodeClaim name the cloud
- *   recorded — a NodeClaim whose create is in flight has no providerID yet), it is not already terminating,
- *   and it is older than the grace period (the NodeClaim write may still be on its way);
+ * - a listed instance is leaked when no NodeClaim owns it, it is not already terminating, and it is older
+ *   than the grace period (the NodeClaim write may still be on its way). A NodeClaim owns the instance its
+ *   providerID names; by the NodeClaim name the cloud recorded, it owns an instance only while it has no
+ *   providerID yet (its create is in flight). Once it names its instance, another one carrying its name is a
+ *   duplicate (a launch retried where a listing lagged) and is leaked;
  * - a NodeClaim is only a *suspect* when it launched (has a providerID), is not deleting, is older than the
  *   grace period, its Node is not Ready and the complete listing lacks its instance. A suspect is deleted
  *   only after the cloud's `get` said "not found" on two consecutive passes (`confirmMissing`).
@@ -66,11 +68,11 @@ export function decideGarbageCollection(input: GarbageCollectionInput): GarbageC
 
 function leakedInstances(instances: readonly ListedInstance[], input: GarbageCollectionInput): ListedInstance[] {
   const ownedIDs = new Set(input.nodeClaims.flatMap((c) => (c.providerID ? [c.providerID] : [])));
-  const claimNames = new Set(input.nodeClaims.map((c) => c.name));
+  const launchingNames = new Set(input.nodeClaims.filter((c) => !c.providerID).map((c) => c.name));
   return instances.filter((instance) => {
     if (instance.terminating) return false;
     if (ownedIDs.has(instance.providerID)) return false;
-    if (instance.nodeClaimName !== undefined && claimNames.has(instance.nodeClaimName)) return false;
+    if (instance.nodeClaimName !== undefined && launchingNames.has(instance.nodeClaimName)) return false;
     // An unknown or future creation time is treated as "just created".
     return Number.isFinite(instance.createdAt) && input.now - instance.createdAt > input.gracePeriodMs;
   });

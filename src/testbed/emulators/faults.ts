@@ -28,7 +28,51 @@ export type Fault =
   /** The cloud has no stock of this flavor in this zone. */
   | { kind: 'out-of-stock' }
   /** The account's quota refuses the launch. */
-  | { kind: 'quota-exceeded' };
+  | { kind: 'quota-exceeded' }
+  /** HTTP 200 with an empty body, as a broken proxy or gateway answers. The request itself is carried out. */
+  | { kind: 'empty-body' }
+  /** HTTP 200 with `{}`: valid JSON lacking every field the call must answer. The request is carried out. */
+  | { kind: 'empty-object' }
+  /** The real answer cut in the middle of its JSON (a connection closed early). */
+  | { kind: 'truncated-body' }
+  /**
+   * The real answer with only the first `keep` entries (default 0) of its list; totals, tokens and headers
+   * are left as they were, as a backend that lost part of a page would answer.
+   */
+  | { kind: 'short-page'; keep?: number };
+
+/** Faults that let the request run and spoil the body of its 200 answer. */
+export type BodyFault = Extract<Fault, { kind: 'empty-body' | 'empty-object' | 'truncated-body' | 'short-page' }>;
+
+export function isBodyFault(fault: Fault | undefined): fault is BodyFault {
+  return fault?.kind === 'empty-body' || fault?.kind === 'empty-object' || fault?.kind === 'truncated-body' || fault?.kind === 'short-page';
+}
+
+/** The list a short page cuts: the body itself when it is an array, else its first array-valued field. */
+function shortened(body: unknown, keep: number): unknown {
+  if (Array.isArray(body)) return body.slice(0, keep);
+  if (typeof body !== 'object' || body === null) return body;
+  const entries = Object.entries(body as Record<string, unknown>);
+  const listKey = entries.find(([, value]) => Array.isArray(value))?.[0];
+  if (listKey === undefined) return body;
+  return Object.fromEntries(entries.map(([key, value]) => [key, key === listKey ? (value as unknown[]).slice(0, keep) : value]));
+}
+
+/** The text a 200 answer carries under `fault`, given the JSON the handler answered. */
+export function damagedBody(fault: BodyFault, body: unknown): string {
+  switch (fault.kind) {
+    case 'empty-body':
+      return '';
+    case 'empty-object':
+      return '{}';
+    case 'truncated-body': {
+      const text = JSON.stringify(body ?? null);
+      return text.slice(0, Math.max(1, Math.floor(text.length / 2)));
+    }
+    case 'short-page':
+      return JSON.stringify(shortened(body, fault.keep ?? 0));
+  }
+}
 
 export interface FaultRule {
   /** Every given field must match; `path` may be a RegExp. */

@@ -33,6 +33,8 @@ export interface OutscaleTestbed {
 }
 
 export interface TestbedOptions {
+  /** Shared with another test bed (the simulated cluster), so VM ages and NodeClaim ages agree. */
+  clock?: FakeClock;
   emulator?: Omit<OutscaleEmulatorOptions, 'clock'>;
   pageSize?: number;
   /** The client's per-request timeout (real time). */
@@ -58,7 +60,7 @@ function resolverOf(nodeClasses: Map<string, OutscaleNodeClass>, secrets: Record
 }
 
 export async function startOutscaleTestbed(options: TestbedOptions = {}): Promise<OutscaleTestbed> {
-  const clock = new FakeClock();
+  const clock = options.clock ?? new FakeClock();
   const emulator = await startOutscaleEmulator({ ...options.emulator, clock });
   const base: OutscaleNodeClass = {
     metadata: { name: 'default' },

@@ -48,12 +48,16 @@ export interface Testbed {
   nodePool: CloudProviderNodePool;
   nodeClass: ScalewayNodeClass;
   nodeClaim(name: string, requirements?: CloudProviderRequirement[], requests?: Record<string, string>): CloudProviderNodeClaim;
+  /** A new provider on the same emulator and settings, as a restarted operator builds (nothing remembered). */
+  restartedProvider(retryPolicy?: BackoffPolicy): ScalewayCloudProvider;
   /** Moves time past boots and terminations. */
   settle(): void;
   close(): Promise<void>;
 }
 
 export interface TestbedOptions {
+  /** Shared with another test bed (the simulated cluster), so server ages and NodeClaim ages agree. */
+  clock?: FakeClock;
   emulator?: ScalewayEmulatorOptions;
   listPageSize?: number;
   retryPolicy?: BackoffPolicy;
@@ -64,7 +68,7 @@ export interface TestbedOptions {
 }
 
 export async function startTestbed(options: TestbedOptions = {}): Promise<Testbed> {
-  const clock = new FakeClock();
+  const clock = options.clock ?? new FakeClock();
   const emulator = await startScalewayEmulator({ clock, ...options.emulator });
   const { accessKey, secretKey, projectId } = emulator.credentials;
   const api = createScalewayClient({
@@ -89,7 +93,7 @@ export async function startTestbed(options: TestbedOptions = {}): Promise<Testbe
   resolver.nodeClasses.set('default', nodeClass);
   resolver.secrets.set('kube-system/join', { token: 'abcdef.0123456789abcdef' });
   const unavailable = new UnavailableOfferings({ clock });
-  const provider = createScalewayCloudProvider({
+  const build = (retryPolicy?: BackoffPolicy): ScalewayCloudProvider => createScalewayCloudProvider({
     clusterName: ClusterName,
     region: 'fr-par',
     catalog: loadCatalog('scaleway'),
@@ -98,16 +102,18 @@ export async function startTestbed(options: TestbedOptions = {}): Promise<Testbe
     unavailableOfferings: unavailable,
     clock,
     random: () => 0.5,
-    retryPolicy: options.retryPolicy ?? FastRetry,
+    retryPolicy: retryPolicy ?? options.retryPolicy ?? FastRetry,
     ...(options.perNodeClassCredentials
       ? { apiFactory: (c: { accessKey: string; secretKey: string; projectId: string }) => createScalewayClient({ apiUrl: emulator.url, ...c, defaultZone: 'fr-par-1' }) }
       : {}),
     ...(options.listPageSize ? { listPageSize: options.listPageSize } : {}),
   });
+  const provider = build();
   const nodePool: CloudProviderNodePool = { metadata: { name: 'default' }, spec: { template: { spec: { nodeClassRef: NodeClassRef, requirements: [] } } } };
   let uid = 0;
   return {
     emulator, clock, api, provider, resolver, unavailable, nodePool, nodeClass,
+    restartedProvider: build,
     nodeClaim: (name, requirements = [], requests = { cpu: '100m', memory: '128Mi' }) => ({
       metadata: { name, uid: `00000000-0000-4000-8000-${String(++uid).padStart(12, '0')}`, labels: { 'karpenter.sh/nodepool': 'default' } },
       spec: { nodeClassRef: NodeClassRef, requirements, resources: { requests } },

@@ -1,8 +1,10 @@
 /**
  * Reads the cloud's instance list into an InstanceListing that says plainly whether it can be trusted.
- * A throw, a timeout, or a malformed answer (not an array, an entry without providerID) is NOT complete —
+ * A throw, a timeout, or a malformed answer (not an array, an entry without providerID, a cloud answer that
+ * lacked its list — IncompleteResponseError, reported as partial) is NOT complete —
  * and an incomplete listing makes garbage collection delete nothing (the Outscale post-mortem).
  */
+import { findInChain, IncompleteResponseError } from '../../../cloudprovider/errors.js';
 import type { CloudNodeClaim, CloudProvider } from '../../../cloudprovider/types.js';
 import type { InstanceListing, ListedInstance } from '../../../domain/termination/index.js';
 import type { Clock } from '../../../util/clock.js';
@@ -45,8 +47,11 @@ export async function readCloudListing(cloudProvider: CloudProvider, clock: Cloc
   try {
     answer = await listWithTimeout(cloudProvider, clock, timeoutMs);
   } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    // The cloud answered, but not all it must: told apart from an outage in the skip metric and the Event.
+    if (findInChain(error, IncompleteResponseError)) return { listing: { kind: 'partial', reason: `incomplete answer: ${message}` }, error };
     const reason = error instanceof CloudListTimeoutError ? 'timeout' : 'error';
-    return { listing: { kind: 'failed', reason: `${reason}: ${error instanceof Error ? error.message : String(error)}` }, error };
+    return { listing: { kind: 'failed', reason: `${reason}: ${message}` }, error };
   }
   if (!Array.isArray(answer)) return { listing: { kind: 'partial', reason: 'the cloud list did not answer a list of instances' } };
   const instances = answer as CloudNodeClaim[];

@@ -6,6 +6,7 @@
  *     its Node and finalizer).
  * Order matters: the cloud is listed first and the NodeClaims read fresh from the API after, so a NodeClaim
  * created meanwhile is seen. A listing that fails, times out or is partial deletes nothing: metric, Event, log.
+ * Nor does one that shrank sharply since the last (`listing-shrink.ts`) until the next pass confirms it.
  */
 import type { V1Node } from '@kubernetes/client-node';
 import { NodeClaimApiVersion, NodeClaimKind, type NodeClaim } from '../../../apis/v1/nodeclaim.js';
@@ -15,8 +16,13 @@ import {
   confirmMissing,
   decideGarbageCollection,
   DefaultGarbageCollectionGracePeriodMs,
+  DefaultShrinkRule,
+  forgetDeleted,
+  judgeListingShrink,
   type ListedInstance,
+  type ListingMemory,
   type NodeClaimView,
+  type ShrinkRule,
 } from '../../../domain/termination/index.js';
 import type { EventRecorder, InvolvedObject } from '../../../kube/events.js';
 import { Resources } from '../../../kube/resources.js';
@@ -40,6 +46,8 @@ export interface GarbageCollectionOptions {
   listTimeoutMs?: number;
   /** What Events about a pass (not about one object) are attached to; default the `default` Namespace. */
   eventObject?: InvolvedObject;
+  /** When a shrinking listing waits for a confirming one; default more than half and at least 3 gone. */
+  shrinkRule?: ShrinkRule;
 }
 
 export interface GarbageCollectionControllerDeps {
@@ -94,6 +102,7 @@ export function createGarbageCollectionController(deps: GarbageCollectionControl
   const gracePeriodMs = deps.options?.gracePeriodMs ?? DefaultGarbageCollectionGracePeriodMs;
   const eventObject = deps.options?.eventObject ?? { apiVersion: 'v1', kind: 'Namespace', name: 'default' };
   let previouslyMissing: ReadonlySet<string> = new Set();
+  let listingMemory: ListingMemory = { awaitingConfirmation: false };
   let completedPasses = 0;
 
   function skip(reason: string, detail: string, error?: unknown): PassReport {
@@ -160,6 +169,11 @@ export function createGarbageCollectionController(deps: GarbageCollectionControl
   async function reconcileOnce(): Promise<PassReport> {
     const { listing, error } = await readCloudListing(deps.cloudProvider, deps.clock, deps.options?.listTimeoutMs ?? 60_000);
     if (listing.kind !== 'complete') return skip(`list_${listing.kind}`, listing.reason, error);
+    const shrink = judgeListingShrink(listingMemory, listing.instances, deps.options?.shrinkRule ?? DefaultShrinkRule);
+    listingMemory = shrink.memory;
+    if (shrink.kind === 'await-confirmation') {
+      return skip('list_shrank', `the listing lacks ${shrink.lost} of the ${shrink.trustedCount} instances of the last one; waiting for the next listing to confirm it`);
+    }
     let claims: NodeClaim[];
     try {
       claims = (await deps.kube.list<NodeClaim>(Resources.NodeClaim)).items;
@@ -169,6 +183,7 @@ export function createGarbageCollectionController(deps: GarbageCollectionControl
     const decision = decideGarbageCollection({ listing, nodeClaims: claims.map(viewOf), now: deps.clock.now(), gracePeriodMs });
     const byName = new Map(claims.map((c) => [c.metadata?.name ?? '', c]));
     const deleted = await Promise.all(decision.leakedInstances.map(async (i) => ((await deleteLeakedInstance(i)) ? [i.providerID] : [])));
+    listingMemory = forgetDeleted(listingMemory, deleted.flat());
     const confirmation = confirmMissing(previouslyMissing, await missingNow(decision.suspectNodeClaims, byName));
     previouslyMissing = confirmation.missing;
     for (const name of confirmation.confirmed) {

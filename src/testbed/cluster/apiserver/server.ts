@@ -17,6 +17,7 @@ import { PdbController } from './controllers/pdb-controller.js';
 import { ReplicaSetController } from './controllers/replica-set-controller.js';
 import { StatefulSetController } from './controllers/stateful-set-controller.js';
 import { Deleter } from './deletion.js';
+import { FaultInjector } from '../../emulators/faults.js';
 import { createRouter } from './http/router.js';
 import { kubeConfigFor, writeKubeconfig } from './kubeconfig.js';
 import { ObjectService } from './object-service.js';
@@ -53,6 +54,8 @@ export interface ApiServer {
   registry: ResourceRegistry;
   /** Finds a served type by apiVersion and kind (e.g. 'karpenter.sh/v1', 'NodePool'). */
   typeOf(apiVersion: string, kind: string): ResourceType;
+  /** Body faults (empty, `{}`, truncated, short list) for 200 answers, matched by method and path. */
+  faults: FaultInjector;
   /** Ends every open watch as a dropped connection would. */
   dropWatches(): void;
   /** Sends a BOOKMARK now on every watch that asked for them. */
@@ -94,7 +97,8 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   }
 
   let address = '127.0.0.1:0';
-  const router = createRouter(registry, { objects, deleter, pods, clock, watchSettings: { bookmarkIntervalMs: options.bookmarkIntervalMs ?? 60_000 }, openWatches }, () => address);
+  const faults = new FaultInjector();
+  const router = createRouter(registry, { objects, deleter, pods, clock, watchSettings: { bookmarkIntervalMs: options.bookmarkIntervalMs ?? 60_000 }, openWatches }, () => address, faults);
   const server = http.createServer(router);
   server.keepAliveTimeout = 5_000;
   const sockets = new Set<Socket>();
@@ -126,6 +130,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     store,
     objects,
     registry,
+    faults,
     typeOf(apiVersion, kind) {
       const type = registry.findByKind(apiVersion, kind);
       if (!type) throw new Error(`finding served type: no ${kind} in ${apiVersion}`);

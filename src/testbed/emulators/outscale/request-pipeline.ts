@@ -4,7 +4,7 @@
  * would, run the handler, add `ResponseContext.RequestId`, log the call. Nothing a client sends makes it 500.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { CallLog, Fault, FaultInjector } from '../faults.js';
+import { damagedBody, isBodyFault, type BodyFault, type CallLog, type Fault, type FaultInjector } from '../faults.js';
 import type { EmulatorContext } from './context.js';
 import { launchTargetOf } from './create-vms.js';
 import { ACTIONS, PUBLIC_ACTIONS } from './routes.js';
@@ -77,10 +77,18 @@ async function applyFault(deps: PipelineDeps, fault: Fault, action: string, targ
     case 'timeout':
       await deps.ctx.clock.sleep(fault.afterMs, deps.closing).catch(() => undefined);
       throw new DropConnection();
+    default:
+      return; // body faults spoil the answer once the handler has run
   }
 }
 
-async function dispatch(deps: PipelineDeps, req: IncomingMessage, log: { action?: string; fault?: Fault['kind'] }): Promise<Record<string, unknown>> {
+interface LogFields {
+  action?: string;
+  fault?: Fault['kind'];
+  bodyFault?: BodyFault;
+}
+
+async function dispatch(deps: PipelineDeps, req: IncomingMessage, log: LogFields): Promise<Record<string, unknown>> {
   const { ctx } = deps;
   const url = new URL(req.url ?? '/', 'http://emulator.invalid');
   const raw = await readBody(req);
@@ -98,6 +106,7 @@ async function dispatch(deps: PipelineDeps, req: IncomingMessage, log: { action?
   const fault = deps.faults.decide({ method: 'POST', path: url.pathname, action, ...target });
   if (fault) {
     log.fault = fault.kind;
+    if (isBodyFault(fault)) log.bodyFault = fault;
     await applyFault(deps, fault, action, target);
   }
   return (ACTIONS[action] as (typeof ACTIONS)[string])(ctx, body);
@@ -114,11 +123,11 @@ export async function handleRequest(deps: PipelineDeps, req: IncomingMessage, re
   const method = (req.method ?? 'POST').toUpperCase();
   const path = (req.url ?? '/').split('?')[0] ?? '/';
   const requestId = deps.ctx.ids.requestId();
-  const log: { action?: string; fault?: Fault['kind'] } = {};
+  const log: LogFields = {};
   let status = 200;
   try {
-    const result = await dispatch(deps, req, log);
-    send(res, 200, JSON.stringify({ ...result, ResponseContext: { RequestId: requestId } }));
+    const result = { ...(await dispatch(deps, req, log)), ResponseContext: { RequestId: requestId } };
+    send(res, 200, log.bodyFault ? damagedBody(log.bodyFault, result) : JSON.stringify(result));
   } catch (err) {
     if (err instanceof DropConnection) {
       deps.calls.add({ at, method, path, action: log.action, status: 0, fault: log.fault });

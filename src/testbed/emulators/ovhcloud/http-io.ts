@@ -9,6 +9,8 @@ export interface Reply {
   status: number;
   /** `undefined` renders the `null` body void OVH calls answer with. */
   json?: unknown;
+  /** Already serialized (possibly broken) JSON, sent as is. */
+  raw?: string;
   headers?: Record<string, string>;
 }
 
@@ -40,7 +42,7 @@ export function parseJsonObject(raw: string): Record<string, unknown> {
 }
 
 export function writeReply(res: ServerResponse, reply: Reply): void {
-  const payload = JSON.stringify(reply.json === undefined ? null : reply.json);
+  const payload = reply.raw ?? JSON.stringify(reply.json === undefined ? null : reply.json);
   res.writeHead(reply.status, {
     ...reply.headers,
     'Content-Type': 'application/json',

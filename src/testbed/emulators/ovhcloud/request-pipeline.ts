@@ -4,7 +4,7 @@
  * Capacity faults are not HTTP errors on MKS: they reach the handler and show as node statuses.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { CallLog, Fault, FaultInjector } from '../faults.js';
+import { damagedBody, isBodyFault, type BodyFault, type CallLog, type Fault, type FaultInjector } from '../faults.js';
 import { OvhApiError, invalidUrl, methodNotAllowed, serverError, tooManyRequests } from './api-error.js';
 import type { EmulatorContext, OvhCredential, RequestContext } from './context.js';
 import { errorReply, readBody, writeReply, type Reply } from './http-io.js';
@@ -28,6 +28,7 @@ class DropConnection extends Error {}
 interface LogFields {
   action?: string;
   fault?: Fault['kind'];
+  bodyFault?: BodyFault;
 }
 
 async function applyTransportFault(deps: PipelineDeps, fault: Fault, ctx: RequestContext): Promise<void> {
@@ -47,7 +48,15 @@ async function applyTransportFault(deps: PipelineDeps, fault: Fault, ctx: Reques
     case 'quota-exceeded':
       ctx.fault = fault;
       return;
+    default:
+      return; // body faults spoil the answer once the handler has run
   }
+}
+
+/** A 200 answer spoiled by a body fault (OVH answers `null` for void calls: a short page leaves it alone). */
+function spoiled(reply: Reply, fault: BodyFault): Reply {
+  if (reply.status !== 200) return reply;
+  return { status: 200, raw: damagedBody(fault, reply.json ?? null), ...(reply.headers ? { headers: reply.headers } : {}) };
 }
 
 async function route(deps: PipelineDeps, req: IncomingMessage, log: LogFields): Promise<Reply> {
@@ -70,6 +79,7 @@ async function route(deps: PipelineDeps, req: IncomingMessage, log: LogFields): 
   const fault = deps.faults.decide({ method, path: url.pathname, action: log.action, instanceType: launch.instanceType, zone: launch.zone });
   if (fault) {
     log.fault = fault.kind;
+    if (isBodyFault(fault)) log.bodyFault = fault;
     await applyTransportFault(deps, fault, ctx);
   }
   return match.route.handler(emu, ctx);
@@ -83,6 +93,7 @@ export async function handleRequest(deps: PipelineDeps, req: IncomingMessage, re
   let reply: Reply;
   try {
     reply = await route(deps, req, log);
+    if (log.bodyFault) reply = spoiled(reply, log.bodyFault);
   } catch (err) {
     if (err instanceof DropConnection) {
       deps.calls.add({ at, method, path, action: log.action, status: 0, fault: log.fault });

@@ -9,6 +9,8 @@ export interface Reply {
   status: number;
   json?: unknown;
   text?: string;
+  /** Already serialized (possibly broken) JSON, sent as is with the JSON content type. */
+  rawJson?: string;
   headers?: Record<string, string>;
 }
 
@@ -44,7 +46,10 @@ export function writeReply(res: ServerResponse, reply: Reply): void {
   const headers: Record<string, string> = { ...reply.headers };
   let payload: string | undefined;
   if (reply.status !== 204) {
-    if (reply.json !== undefined) {
+    if (reply.rawJson !== undefined) {
+      payload = reply.rawJson;
+      headers['Content-Type'] = 'application/json';
+    } else if (reply.json !== undefined) {
       payload = JSON.stringify(reply.json);
       headers['Content-Type'] = 'application/json';
     } else if (reply.text !== undefined) {

@@ -3,7 +3,7 @@
  * ask the fault injector, render the fault in Scaleway's wire format or run the handler, log the call.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { CallLog, Fault, FaultInjector } from '../faults.js';
+import { damagedBody, isBodyFault, type BodyFault, type CallLog, type Fault, type FaultInjector } from '../faults.js';
 import {
   ScalewayApiError, deniedAuthentication, invalidArgument, invalidRequest, outOfStock, quotaResourceName, quotasExceeded, serverError, tooManyRequests,
 } from './api-error.js';
@@ -52,10 +52,28 @@ async function applyFault(deps: PipelineDeps, fault: Fault, ctx: RequestContext,
     case 'timeout':
       await deps.emu.clock.sleep(fault.afterMs, deps.closing).catch(() => undefined);
       throw new DropConnection();
+    default:
+      return; // body faults spoil the answer once the handler has run
   }
 }
 
-async function route(deps: PipelineDeps, req: IncomingMessage, log: { action?: string; fault?: Fault['kind'] }): Promise<Reply> {
+interface LogFields {
+  action?: string;
+  fault?: Fault['kind'];
+  bodyFault?: BodyFault;
+}
+
+/**
+ * A 200 JSON answer spoiled by a body fault. A short page keeps the API's headers (its `X-Total-Count`
+ * still announces the whole list); the other faults come from something in front of the API and carry none.
+ */
+function spoiled(reply: Reply, fault: BodyFault): Reply {
+  if (reply.status !== 200 || reply.json === undefined) return reply;
+  const headers = fault.kind === 'short-page' || fault.kind === 'truncated-body' ? reply.headers : undefined;
+  return { status: 200, rawJson: damagedBody(fault, reply.json), ...(headers ? { headers } : {}) };
+}
+
+async function route(deps: PipelineDeps, req: IncomingMessage, log: LogFields): Promise<Reply> {
   const { emu } = deps;
   const method = (req.method ?? 'GET').toUpperCase();
   const url = new URL(req.url ?? '/', 'http://emulator.invalid');
@@ -73,6 +91,7 @@ async function route(deps: PipelineDeps, req: IncomingMessage, log: { action?: s
   const fault = deps.faults.decide({ method, path: url.pathname, action: log.action, instanceType: described.instanceType, zone });
   if (fault) {
     log.fault = fault.kind;
+    if (isBodyFault(fault)) log.bodyFault = fault;
     await applyFault(deps, fault, ctx, described.instanceType);
   }
   return match.route.handler(emu, ctx);
@@ -82,10 +101,11 @@ export async function handleRequest(deps: PipelineDeps, req: IncomingMessage, re
   const at = deps.emu.clock.now();
   const method = (req.method ?? 'GET').toUpperCase();
   const path = (req.url ?? '/').split('?')[0] ?? '/';
-  const log: { action?: string; fault?: Fault['kind'] } = {};
+  const log: LogFields = {};
   let reply: Reply;
   try {
     reply = await route(deps, req, log);
+    if (log.bodyFault) reply = spoiled(reply, log.bodyFault);
   } catch (err) {
     if (err instanceof DropConnection) {
       deps.calls.add({ at, method, path, action: log.action, status: 0, fault: log.fault });

@@ -117,7 +117,7 @@ describe('outscale client: pagination', () => {
           const next = offset + size;
           return { Items: items.slice(offset, next), NextPageToken: next < items.length ? String(next) : undefined };
         };
-        expect(await readAllPages('ReadX', {}, read, (r) => r.Items)).toEqual(items);
+        expect(await readAllPages('ReadX', {}, read, 'Items')).toEqual(items);
       }),
     );
   });
@@ -129,9 +129,9 @@ describe('outscale client: pagination', () => {
       if (calls === 2) throw new Error('page 2 failed');
       return { Items: [calls], NextPageToken: 't' };
     };
-    await expect(readAllPages('ReadX', {}, failing, (r) => r.Items)).rejects.toThrow('page 2 failed');
+    await expect(readAllPages('ReadX', {}, failing, 'Items')).rejects.toThrow('page 2 failed');
     const endless = async () => ({ Items: [1], NextPageToken: 'again' });
-    await expect(readAllPages('ReadX', {}, endless, (r) => r.Items, 5)).rejects.toBeInstanceOf(PaginationLoopError);
+    await expect(readAllPages('ReadX', {}, endless, 'Items', 5)).rejects.toBeInstanceOf(PaginationLoopError);
   });
 
   it('formats X-Amz-Date in ISO 8601 basic form', () => {

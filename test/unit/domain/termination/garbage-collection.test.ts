@@ -28,6 +28,9 @@ describe('decideGarbageCollection: leaked instances', () => {
     ['an old instance without nodeclaim is leaked', complete(instance('i-1')), [], ['fake:///z/i-1']],
     ['an instance owned by providerID is kept', complete(instance('i-1')), [claim('a', 'i-1')], []],
     ['an instance owned by nodeclaim name (create in flight) is kept', complete(instance('i-1', { nodeClaimName: 'a' })), [claim('a', undefined)], []],
+    ['a duplicate carrying a nodeclaim name whose providerID names another instance is leaked', complete(instance('i-1', { nodeClaimName: 'a' }), instance('i-2', { nodeClaimName: 'a' })), [claim('a', 'i-2')], ['fake:///z/i-1']],
+    ['a young duplicate is spared like any young instance', complete(instance('i-1', { nodeClaimName: 'a', createdAt: now - 10_000 })), [claim('a', 'i-2')], []],
+    ['a duplicate of a deleting nodeclaim is leaked too', complete(instance('i-1', { nodeClaimName: 'a' })), [claim('a', 'i-2', { deleting: true })], ['fake:///z/i-1']],
     ['a deleting nodeclaim still owns its instance', complete(instance('i-1')), [claim('a', 'i-1', { deleting: true })], []],
     ['a young instance is spared', complete(instance('i-1', { createdAt: now - 10_000 })), [], []],
     ['an instance created in the future is spared', complete(instance('i-1', { createdAt: now + 10_000 })), [], []],
@@ -99,12 +102,13 @@ describe('decideGarbageCollection properties', () => {
     }));
   });
 
-  it('never deletes an instance whose NodeClaim exists, nor a young or terminating one', () => {
+  it('never deletes an instance a NodeClaim owns (by providerID, or by name while its launch is in flight), nor a young or terminating one', () => {
     fc.assert(fc.property(listingArb, fc.array(claimArb, { maxLength: 6 }), (listing, nodeClaims) => {
       const d = decideGarbageCollection({ listing, nodeClaims, now, gracePeriodMs: grace });
       for (const leaked of d.leakedInstances) {
         expect(nodeClaims.some((c) => c.providerID === leaked.providerID)).toBe(false);
-        expect(nodeClaims.some((c) => c.name === leaked.nodeClaimName)).toBe(false);
+        // Carrying a NodeClaim's name only protects it while that NodeClaim has no instance recorded yet.
+        expect(nodeClaims.some((c) => c.name === leaked.nodeClaimName && c.providerID === undefined)).toBe(false);
         expect(now - leaked.createdAt).toBeGreaterThan(grace);
         expect(leaked.terminating).toBeFalsy();
       }

@@ -1,7 +1,16 @@
 /** Reading request bodies and writing JSON / Status replies, never throwing on a client's mistake. */
 import { type IncomingMessage, type ServerResponse } from 'node:http';
 import { parse as parseYaml } from 'yaml';
+import { damagedBody, type BodyFault } from '../../../emulators/faults.js';
 import { ApiError, badRequest, internalError, unsupportedMediaType } from '../errors.js';
+
+/** Replies a test asked to spoil (an empty body, `{}`, truncated JSON, a short list), by response. */
+const spoiledReplies = new WeakMap<ServerResponse, BodyFault>();
+
+/** The 200 JSON answer to this request carries `fault` instead of the body it should. */
+export function spoilReply(res: ServerResponse, fault: BodyFault): void {
+  spoiledReplies.set(res, fault);
+}
 
 const maxBodyBytes = 3 * 1024 * 1024;
 
@@ -46,7 +55,8 @@ function warningHeader(text: string): string {
 
 export function sendJson(res: ServerResponse, code: number, body: unknown, warnings: readonly string[] = []): void {
   if (res.headersSent || res.destroyed) return;
-  const payload = JSON.stringify(body);
+  const fault = code === 200 ? spoiledReplies.get(res) : undefined;
+  const payload = fault ? damagedBody(fault, body) : JSON.stringify(body);
   const headers: Record<string, string | string[] | number> = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) };
   if (warnings.length > 0) headers.warning = warnings.map(warningHeader);
   res.writeHead(code, headers);

@@ -4,13 +4,14 @@ import { notFoundPath } from '../errors.js';
 import { type ResourceRegistry } from '../resource-registry.js';
 import { openApiV3GroupVersion, openApiV3Root } from './openapi.js';
 import { coreVersions, group, groupList, resourceList, versionInfo } from './discovery.js';
-import { sendError, sendJson } from './http-io.js';
+import { isBodyFault, type FaultInjector } from '../../../emulators/faults.js';
+import { sendError, sendJson, spoilReply } from './http-io.js';
 import { parseTarget } from './request-target.js';
 import { type HandlerDeps, handleResource } from './resource-handler.js';
 
 const healthPaths = new Set(['/healthz', '/readyz', '/livez']);
 
-export function createRouter(registry: ResourceRegistry, deps: HandlerDeps, serverAddress: () => string) {
+export function createRouter(registry: ResourceRegistry, deps: HandlerDeps, serverAddress: () => string, faults?: FaultInjector) {
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (healthPaths.has(url.pathname)) {
@@ -52,6 +53,9 @@ export function createRouter(registry: ResourceRegistry, deps: HandlerDeps, serv
   }
 
   return (req: IncomingMessage, res: ServerResponse): void => {
+    // Only body faults apply here: the API server's other failures are its own Status errors.
+    const fault = faults?.decide({ method: req.method ?? 'GET', path: (req.url ?? '/').split('?')[0] ?? '/' });
+    if (isBodyFault(fault)) spoilReply(res, fault);
     route(req, res).catch((err: unknown) => {
       if (res.headersSent) res.destroy();
       else sendError(res, err);
