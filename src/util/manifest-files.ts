@@ -1,8 +1,8 @@
 /**
- * Reads Kubernetes manifests the way `kubectl apply -f` does: files or directories (recursively:
- * .yaml, .yml, .json), multi-document YAML, `kind: List` flattened. Each object keeps where it came
- * from so a command can name the file and document of a bad object; a bad document never hides the
- * others.
+ * Reads Kubernetes manifests the way `kubectl apply -f` does: files, directories (recursively: .yaml,
+ * .yml, .json) or `-` (standard input, read by the caller); JSON or multi-document YAML, `kind: List`
+ * flattened. Each object keeps where it came from so a command can name the file and document of a bad
+ * object; a bad document never hides the others.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
@@ -138,27 +138,43 @@ function addObject(value: unknown, source: string, into: ManifestSet): void {
   into.objects.push({ source, object });
 }
 
+/** `-f -`: the documents of standard input are named `stdin#N`. */
+export const STDIN_PATH = '-';
+
 /** Expands files and directories (sorted, for stable output) and parses every manifest in them. */
-export function readManifestPaths(paths: readonly string[]): ManifestSet {
+export function readManifestPaths(paths: readonly string[], options: { stdin?: string } = {}): ManifestSet {
   const result: ManifestSet = { objects: [], errors: [] };
   for (const file of expandPaths(paths, result)) {
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch (err) {
-      result.errors.push({ source: file, message: `reading: ${(err as NodeJS.ErrnoException).code ?? String(err)}` });
-      continue;
-    }
-    const parsed = parseManifests(text, file);
+    const text = file === STDIN_PATH ? stdinText(options, result) : readText(file, result);
+    if (text === undefined) continue;
+    const parsed = parseManifests(text, file === STDIN_PATH ? 'stdin' : file);
     result.objects.push(...parsed.objects);
     result.errors.push(...parsed.errors);
   }
   return result;
 }
 
+function stdinText(options: { stdin?: string }, result: ManifestSet): string | undefined {
+  if (options.stdin === undefined) result.errors.push({ source: 'stdin', message: 'standard input was not read' });
+  return options.stdin;
+}
+
+function readText(file: string, result: ManifestSet): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (err) {
+    result.errors.push({ source: file, message: `reading: ${(err as NodeJS.ErrnoException).code ?? String(err)}` });
+    return undefined;
+  }
+}
+
 function expandPaths(paths: readonly string[], result: ManifestSet): string[] {
   const files: string[] = [];
   for (const path of paths) {
+    if (path === STDIN_PATH) {
+      files.push(path);
+      continue;
+    }
     let isDirectory: boolean;
     try {
       isDirectory = statSync(path).isDirectory();
