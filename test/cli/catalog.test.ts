@@ -49,9 +49,9 @@ describe('karpenter-eu catalog', () => {
     [['catalog', '--cloud', 'aws'], /unknown cloud "aws" for --cloud; accepted: ovhcloud, scaleway, outscale/],
     [['catalog'], /--cloud is required/],
     [['catalog', '--cloud', 'ovhcloud', '--region', 'MARS1'], /unknown ovhcloud region "MARS1" for --region; accepted: EU-WEST-PAR, .*GRA11/],
-    [['catalog', '--cloud', 'outscale', '--output', 'xml'], /unknown output "xml"/],
+    [['catalog', '--cloud', 'outscale', '--output', 'xml'], /unknown output format "xml" for -o\/--output of catalog; accepted: table, wide, json, yaml, name/],
     [['catalog', '--cloud', 'outscale', '--billing', 'yearly'], /unknown billing "yearly"/],
-    [['catalog', '--bogus'], /catalog: Unknown option '--bogus'/],
+    [['catalog', '--bogus'], /^error: unknown flag: --bogus; see 'karpenter-eu catalog --help'$/m],
   ])('%j exits 2 with one clear line, no stack trace', async (args, message) => {
     const { code, stdout, stderr } = await run(args);
     expect(code).toBe(2);
