@@ -122,7 +122,7 @@ export const catalogCommand: Command = async (argv: string[], io: CommandIO): Pr
   const types = regions.flatMap((region) => buildInstanceTypes(catalog, region, { billing: args.billing }));
   const { output } = args;
   if (output === 'json' || output === 'yaml') {
-    io.stdout(formatData(output, { cloud: catalog.cloud, retrieved: catalog.retrieved, sources: catalog.sources, billing: args.billing, instanceTypes: types.map(toJson) }));
+    io.stdout(await formatData(output, { cloud: catalog.cloud, retrieved: catalog.retrieved, sources: catalog.sources, billing: args.billing, instanceTypes: types.map(toJson) }));
   } else if (output === 'name') {
     io.stdout([...new Set(types.map((t) => `instancetype/${t.name}\n`))].join(''));
   } else {

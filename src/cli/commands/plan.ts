@@ -111,6 +111,6 @@ export const planCommand: Command = async (argv: string[], io: CommandIO): Promi
   }
   const result = solve(input);
   const { output } = parsed;
-  io.stdout(output === 'json' || output === 'yaml' ? formatData(output, planJson(result)) : planTable(result, output === 'wide'));
+  io.stdout(output === 'json' || output === 'yaml' ? await formatData(output, planJson(result)) : planTable(result, output === 'wide'));
   return 0;
 };

@@ -141,7 +141,7 @@ export const validateCommand: Command = async (argv, io) => {
   }
   const objects = manifests.objects.map((m) => m.object);
   const entries = validateObjects(objects, defaultsFrom(options, io.env));
-  if (options.output === 'json' || options.output === 'yaml') io.stdout(formatData(options.output, entries));
+  if (options.output === 'json' || options.output === 'yaml') io.stdout(await formatData(options.output, entries));
   else if (options.output === 'name') printNames(objects, entries, io);
   else printTable(entries, io);
   return entries.every((e) => e.allowed) ? 0 : 1;

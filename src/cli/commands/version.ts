@@ -17,6 +17,6 @@ export const versionCommand: Command = async (argv, io) => {
   }
   const format = outputFormat('version', values.output, ['table', 'json', 'yaml'] as const);
   const info = { version: VERSION, node: process.version, platform: `${process.platform}/${process.arch}` };
-  io.stdout(format === 'table' ? `karpenter-eu ${info.version} (node ${info.node}, ${info.platform})\n` : formatData(format, info));
+  io.stdout(format === 'table' ? `karpenter-eu ${info.version} (node ${info.node}, ${info.platform})\n` : await formatData(format, info));
   return 0;
 };
