@@ -3,7 +3,7 @@
  * instance types of a cloud/region with capacity, allocatable, labels and the price per zone.
  */
 import { CloudNames, type CloudName } from '../../apis/v1/labels.js';
-import { isCloudName, loadCatalog } from '../../catalog/index.js';
+import { type CatalogFile, isCloudName, loadCatalog } from '../../catalog/index.js';
 import { buildInstanceTypes, findRegion, UnknownRegionError } from '../../domain/instancetypes/build.js';
 import type { Billing } from '../../domain/instancetypes/pricing.js';
 import type { InstanceType, ResourceList } from '../../domain/instancetypes/types.js';
@@ -99,6 +99,11 @@ function row(t: InstanceType, wide: boolean): string[] {
   return cells;
 }
 
+/** Where the bundled figures come from, under the table: one source a line, with its date. */
+function sourceLines(catalog: CatalogFile): string[] {
+  return ['', 'Sources:', ...catalog.sources.map((s) => `  ${s.date}  ${s.title}\n              ${s.url}`)];
+}
+
 function table(types: InstanceType[], wide: boolean): string {
   const header = ['NAME', 'REGION', 'CPU', 'MEMORY', 'GPU', 'ALLOC CPU', 'ALLOC MEMORY', 'PODS', 'EUR/H', 'ZONES', ...(wide ? ['LABELS'] : [])];
   const footer = ['', '~ price estimated (see -o json priceNote); unknown = no price in the bundled catalog, no offerings.', ...(wide ? [] : ['Labels per type: -o wide or -o json.'])];
@@ -126,7 +131,7 @@ export const catalogCommand: Command = async (argv: string[], io: CommandIO): Pr
   } else if (output === 'name') {
     io.stdout([...new Set(types.map((t) => `instancetype/${t.name}\n`))].join(''));
   } else {
-    io.stdout(`${catalog.cloud} catalog (retrieved ${catalog.retrieved}, ${args.billing} billing, EUR/hour excl. VAT)\n\n` + table(types, output === 'wide'));
+    io.stdout(`${catalog.cloud} catalog (retrieved ${catalog.retrieved}, ${args.billing} billing, EUR/hour excl. VAT)\n\n` + table(types, output === 'wide') + sourceLines(catalog).join('\n') + '\n');
   }
   return 0;
 };
