@@ -166,3 +166,11 @@ describe('version', () => {
     expect(JSON.parse((await run(['version', '-o', 'json'])).stdout)).toEqual({ version: VERSION, node: process.version, platform: `${process.platform}/${process.arch}` });
   });
 });
+
+describe('run and demo answer unknown flags the same way', () => {
+  it.each([['run'], ['demo']])('%s --bogus', async (command) => {
+    const { code, stderr } = await run([command, '--bogus']);
+    expect(stderr).toBe(`error: unknown flag: --bogus; see 'karpenter-eu ${command} --help'\n`);
+    expect(code).toBe(2);
+  });
+});

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { defaultControllers } from '../../operator/default-controllers.js';
 import { startOperator } from '../../operator/operator.js';
-import { type OperatorConfig, optionsHelp, parseOperatorOptions } from '../../operator/options.js';
+import { type OperatorConfig, optionsHelp, parseOperatorOptions, UnknownOptionError } from '../../operator/options.js';
 import { SystemClock } from '../../util/clock.js';
 import { createLogger } from '../../util/logger.js';
 import { type Command, UsageError } from '../errors.js';
@@ -27,6 +27,7 @@ function parse(argv: string[], env: Readonly<Record<string, string | undefined>>
   try {
     return parseOperatorOptions(argv, env);
   } catch (error) {
+    if (error instanceof UnknownOptionError) throw new UsageError(`unknown flag: ${error.flag}; see 'karpenter-eu run --help'`);
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
 }
