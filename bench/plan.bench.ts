@@ -75,7 +75,7 @@ function buildCli(rev: string | undefined): string {
   mkdirSync(dir, { recursive: true });
   let sourceRoot = ROOT;
   if (rev) {
-    const archive = execFileSync('git', ['archive', '--format=tar', rev, 'src', 'package.json'], { cwd: ROOT, maxBuffer: 1 << 30 });
+    const archive = execFileSync('git', ['archive', '--format=tar', rev, 'src', 'webhooks', 'package.json'], { cwd: ROOT, maxBuffer: 1 << 30 });
     execFileSync('tar', ['-x', '-C', dir], { input: archive });
     sourceRoot = dir;
   }
