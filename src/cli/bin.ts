@@ -9,6 +9,15 @@ process.stdout.on('error', (err: NodeJS.ErrnoException) => {
   process.exit(1);
 });
 
+/** Whatever escapes the commands still ends as one line (the stack only with DEBUG set) and exit 1. */
+function fatal(err: unknown): void {
+  process.stderr.write(`error: ${err instanceof Error ? err.message : String(err)}\n`);
+  if (process.env.DEBUG && err instanceof Error && err.stack) process.stderr.write(`${err.stack}\n`);
+  process.exit(1);
+}
+process.on('uncaughtException', fatal);
+process.on('unhandledRejection', fatal);
+
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
@@ -24,8 +33,5 @@ main(process.argv.slice(2), {
   (code) => {
     process.exitCode = code;
   },
-  (err: unknown) => {
-    process.stderr.write(`error: ${err instanceof Error ? err.message : String(err)}\n`);
-    process.exitCode = 1;
-  },
+  fatal,
 );
