@@ -174,3 +174,11 @@ describe('run and demo answer unknown flags the same way', () => {
     expect(code).toBe(2);
   });
 });
+
+describe('empty standard input', () => {
+  it('plan -f - with nothing piped in says standard input had no object, exit 2', async () => {
+    const { code, stderr } = await run(['plan', '-f', '-'], '');
+    expect(stderr).toBe('error: plan: no object could be read from standard input\n');
+    expect(code).toBe(2);
+  });
+});

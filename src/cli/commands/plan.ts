@@ -103,7 +103,7 @@ export const planCommand: Command = async (argv: string[], io: CommandIO): Promi
   }
   const manifests = await readInputs('plan', parsed.files, io);
   for (const e of manifests.errors) io.stderr(`error: ${e.source}: ${e.message}\n`);
-  if (manifests.objects.length === 0) throw new InputError(`plan: no object could be read from ${parsed.files.join(', ')}`);
+  if (manifests.objects.length === 0) throw new InputError(`plan: no object could be read from ${parsed.files.map((f) => (f === '-' ? 'standard input' : f)).join(', ')}`);
   const { input, errors } = schedulingInputFromManifests(manifests.objects, bundledInstanceTypes);
   for (const e of errors) io.stderr(`error: ${e.source}: ${e.message}\n`);
   if (input.nodePools.length === 0 && (input.existingNodes ?? []).length === 0) {
