@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import jsyaml from 'js-yaml';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { main } from '../../src/cli/main.js';
 import { VERSION } from '../../src/cli/version.js';
@@ -180,5 +181,15 @@ describe('empty standard input', () => {
     const { code, stderr } = await run(['plan', '-f', '-'], '');
     expect(stderr).toBe('error: plan: no object could be read from standard input\n');
     expect(code).toBe(2);
+  });
+});
+
+describe('-o yaml for YAML 1.1 readers too', () => {
+  it('quotes strings a YAML 1.1 reader would turn into dates or booleans (the sources dates)', async () => {
+    const { stdout } = await run(['catalog', '--cloud', 'ovhcloud', '--region', 'GRA11', '-o', 'yaml']);
+    const yaml11 = jsyaml.load(stdout) as { sources: { date: unknown }[]; retrieved: unknown };
+    expect(typeof yaml11.retrieved).toBe('string');
+    for (const source of yaml11.sources) expect(typeof source.date).toBe('string');
+    expect(parseYaml(stdout)).toEqual(JSON.parse((await run(['catalog', '--cloud', 'ovhcloud', '--region', 'GRA11', '-o', 'json'])).stdout));
   });
 });
