@@ -97,6 +97,7 @@ function runPlan(bin: string, file: string): Sample {
   const t0 = performance.now();
   const child = spawnSync('/usr/bin/time', ['-f', '%U %S %M', process.execPath, bin, 'plan', '-f', file, '-o', 'json'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'], maxBuffer: 1 << 26 });
   const wallMs = performance.now() - t0;
+  if (child.error) throw new Error(`bench:plan needs GNU time at /usr/bin/time for the child's CPU and peak RSS: ${child.error.message}`);
   const stderr = child.stderr.toString();
   if (child.status !== 0) throw new Error(`plan ${file} exited ${child.status}: ${stderr.slice(0, 2000)}`);
   const last = stderr.trim().split('\n').at(-1) ?? '';
