@@ -10,7 +10,7 @@ import outscaleData from './data/outscale.json' with { type: 'json' };
 import type { CatalogFile } from './types.js';
 import { validateCatalog } from './validate.js';
 
-export type { CatalogFile, CatalogFlavor, CatalogGpu, CatalogPrice, CatalogRegion } from './types.js';
+export type { CatalogFile, CatalogFlavor, CatalogGpu, CatalogPrice, CatalogRegion, CatalogSource } from './types.js';
 export { CatalogValidationError, validateCatalog } from './validate.js';
 
 const rawCatalogs: Record<CloudName, { file: string; data: unknown }> = {

@@ -9,11 +9,20 @@ export interface CatalogFile {
   cloud: CloudName;
   /** ISO date the facts were gathered. */
   retrieved: string;
-  /** Where each fact comes from (documents, API captures). */
-  sources: string[];
+  /** Where the facts come from: public pages, the cloud's own API paths, public captures of their answers. */
+  sources: CatalogSource[];
   notes?: string[];
   regions: CatalogRegion[];
   flavors: CatalogFlavor[];
+}
+
+export interface CatalogSource {
+  /** What it is and what it gives, e.g. the API call and the fields read. */
+  title: string;
+  /** A public https URL: the cloud's documentation or API, or a public capture of an API answer. */
+  url: string;
+  /** ISO date of the data (capture, publication) or, for live pages and APIs, when it was read. */
+  date: string;
 }
 
 export interface CatalogRegion {

@@ -3,7 +3,7 @@
  * file, the flavor (or region) and the field, instead of surfacing later as NaN prices or missing zones.
  */
 import { CloudNames, type CloudName } from '../apis/v1/labels.js';
-import type { CatalogFile, CatalogFlavor, CatalogGpu, CatalogPrice, CatalogRegion } from './types.js';
+import type { CatalogFile, CatalogFlavor, CatalogGpu, CatalogPrice, CatalogRegion, CatalogSource } from './types.js';
 
 export class CatalogValidationError extends Error {
   constructor(
@@ -148,6 +148,18 @@ function validateFlavor(raw: unknown, file: string, index: number, regionZones: 
   return flavor;
 }
 
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+function validateSource(raw: unknown, file: string, index: number): CatalogSource {
+  const c = new Checker(file, `source #${index}`);
+  const o = c.object(raw, '(source)');
+  const url = c.string(o, 'url');
+  if (!URL.canParse(url) || new URL(url).protocol !== 'https:') c.fail('url', `must be a public https:// URL, got ${JSON.stringify(url)}`);
+  const date = c.string(o, 'date');
+  if (!ISO_DATE.test(date)) c.fail('date', `must be an ISO date (YYYY-MM-DD), got ${date}`);
+  return { title: c.string(o, 'title'), url, date };
+}
+
 /** Checks and returns a parsed catalog file; `file` names it in errors. */
 export function validateCatalog(raw: unknown, file: string, expectedCloud?: CloudName): CatalogFile {
   const c = new Checker(file, 'top level');
@@ -155,7 +167,7 @@ export function validateCatalog(raw: unknown, file: string, expectedCloud?: Clou
   const cloud = c.oneOf(o, 'cloud', CloudNames);
   if (expectedCloud && cloud !== expectedCloud) c.fail('cloud', `is ${cloud}, expected ${expectedCloud}`);
   const retrieved = c.string(o, 'retrieved');
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(retrieved)) c.fail('retrieved', `must be an ISO date (YYYY-MM-DD), got ${retrieved}`);
+  if (!ISO_DATE.test(retrieved)) c.fail('retrieved', `must be an ISO date (YYYY-MM-DD), got ${retrieved}`);
   const regions = c.list(o, 'regions').map((r, i) => validateRegion(r, file, i));
   const regionZones = new Map(regions.map((r) => [r.name, r.zones]));
   const flavors = c.list(o, 'flavors').map((f, i) => validateFlavor(f, file, i, regionZones));
@@ -165,5 +177,6 @@ export function validateCatalog(raw: unknown, file: string, expectedCloud?: Clou
     seen.add(f.name);
   }
   const notes = o.notes === undefined ? undefined : c.strings(o, 'notes');
-  return { cloud, retrieved, sources: c.strings(o, 'sources'), ...(notes ? { notes } : {}), regions, flavors };
+  const sources = c.list(o, 'sources').map((s, i) => validateSource(s, file, i));
+  return { cloud, retrieved, sources, ...(notes ? { notes } : {}), regions, flavors };
 }

@@ -13,6 +13,8 @@ export interface CommandIO {
   stderr: (text: string) => void;
   /** Environment as read once by the entry point (credentials, KUBECONFIG…). */
   env: Readonly<Record<string, string | undefined>>;
+  /** The whole of standard input, for `-f -`; absent where there is none to read. */
+  readStdin?: () => Promise<string>;
 }
 
 /** A sub-command: parses its own argv, returns the exit code. */

@@ -1,6 +1,7 @@
 /**
  * The `karpenter-eu` entry point: dispatches to a sub-command, prints errors as one clear line
  * (exit 2 for usage and input errors, 1 for failures) and never a stack trace unless DEBUG is set.
+ * A command is one entry of `commands`: a summary for the usage text and a lazy loader.
  */
 import { type Command, type CommandIO, InputError, UsageError } from './errors.js';
 
@@ -10,6 +11,7 @@ const commands: Record<string, { summary: string; load: () => Promise<Command> }
   validate: { summary: 'offline admission: run the webhooks\' mutate + validate on NodePools/NodeClasses in files', load: async () => (await import('./commands/validate.js')).validateCommand },
   plan: { summary: 'offline provisioning plan: where pending pods would run and what new nodes would cost', load: async () => (await import('./commands/plan.js')).planCommand },
   run: { summary: 'the service: webhooks, scheduler extender, metrics and (while leading) the controllers', load: async () => (await import('./commands/run.js')).runCommand },
+  version: { summary: 'print the version (also: --version)', load: async () => (await import('./commands/version.js')).versionCommand },
   demo: { summary: 'scripted scenario on a local simulated cluster + cloud emulators, with a cost summary', load: async () => (await import('./commands/demo.js')).demoCommand },
 };
 
@@ -19,14 +21,16 @@ function usage(): string {
 }
 
 export async function main(argv: string[], io: CommandIO): Promise<number> {
-  const [name, ...rest] = argv;
-  if (!name || name === '--help' || name === '-h' || name === 'help') {
-    io.stdout(usage() + '\n');
-    return name ? 0 : 2;
+  const [first, ...rest] = argv;
+  if (!first || first === '--help' || first === '-h' || first === 'help') {
+    (first ? io.stdout : io.stderr)(usage() + '\n');
+    return first ? 0 : 2;
   }
+  const name = first === '--version' ? 'version' : first;
   const command = commands[name];
   if (!command) {
-    io.stderr(`error: unknown command "${name}"; accepted: ${Object.keys(commands).join(', ')}\n`);
+    const what = name.startsWith('-') ? `unknown flag: ${name}` : `unknown command "${name}"`;
+    io.stderr(`error: ${what}; accepted: ${Object.keys(commands).join(', ')}, --version; see 'karpenter-eu --help'\n`);
     return 2;
   }
   try {

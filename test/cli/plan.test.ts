@@ -69,7 +69,7 @@ describe('karpenter-eu plan', () => {
 
   it.each([
     [['plan'], /-f PATH is required/],
-    [['plan', '-f', 'x', '--output', 'yaml'], /unknown output "yaml"/],
+    [['plan', '-f', 'x', '--output', 'name'], /unknown output format "name" for -o\/--output of plan; accepted: table, wide, json, yaml/],
     [['plan', '-f', join(dir, 'missing.yaml')], /.+/],
   ])('exits 2 on usage or unreadable input: %j', async (argv, message) => {
     const { code, stderr } = await run(argv);

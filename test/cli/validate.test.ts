@@ -67,8 +67,8 @@ describe('karpenter-eu validate', () => {
 
   it.each([
     [['validate'], '-f PATH is required'],
-    [['validate', '-f', 'x.yaml', '--output', 'yaml'], 'accepted: text, json'],
-    [['validate', '--bogus'], 'validate:'],
+    [['validate', '-f', 'x.yaml', '--output', 'text'], 'accepted: table, json, yaml, name'],
+    [['validate', '--bogus'], "unknown flag: --bogus; see 'karpenter-eu validate --help'"],
   ])('exits 2 on usage errors: %j', async (args, message) => {
     const { code, stderr } = await run(args);
     expect(code).toBe(2);

@@ -1,16 +1,17 @@
 /**
- * `karpenter-eu catalog --cloud C [--region R] [--billing hourly|monthly] [--output json|table]`: the bundled
+ * `karpenter-eu catalog --cloud C [--region R] [--billing hourly|monthly] [-o table|wide|json|yaml|name]`: the bundled
  * instance types of a cloud/region with capacity, allocatable, labels and the price per zone.
  */
-import { parseArgs } from 'node:util';
 import { CloudNames, type CloudName } from '../../apis/v1/labels.js';
-import { isCloudName, loadCatalog } from '../../catalog/index.js';
+import { type CatalogFile, isCloudName, loadCatalog } from '../../catalog/index.js';
 import { buildInstanceTypes, findRegion, UnknownRegionError } from '../../domain/instancetypes/build.js';
 import type { Billing } from '../../domain/instancetypes/pricing.js';
 import type { InstanceType, ResourceList } from '../../domain/instancetypes/types.js';
 import { type Command, type CommandIO, UsageError } from '../errors.js';
+import { helpFlag, type OutputFormat, outputFlag, outputFormat, parseFlags } from '../flags.js';
+import { columns, formatData } from '../output.js';
 
-const HELP = `usage: karpenter-eu catalog --cloud CLOUD [--region REGION] [--billing hourly|monthly] [--output table|json]
+const HELP = `usage: karpenter-eu catalog --cloud CLOUD [--region REGION] [--billing hourly|monthly] [-o table|wide|json|yaml|name]
 
 Prints the bundled instance types of a cloud: capacity, allocatable, labels and price per zone (EUR/hour).
 
@@ -18,8 +19,8 @@ options:
   --cloud    ${CloudNames.join(' | ')}
   --region   a region of that cloud (default: every region)
   --billing  hourly (default) or monthly (OVHcloud gen2 plans; price shown as monthly / 730 h)
-  --output   table (default) or json
-  -h, --help this help
+  -o, --output  table (default), wide (adds the labels), json, yaml, or name (instancetype/NAME)
+  -h, --help    this help
 `;
 
 const MiB = 2 ** 20;
@@ -36,26 +37,25 @@ export function formatResources(list: ResourceList): Record<string, string> {
   return out;
 }
 
-function parse(argv: string[]): { cloud: CloudName; region?: string; billing: Billing; output: 'json' | 'table' } | 'help' {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: { cloud: { type: 'string' }, region: { type: 'string' }, billing: { type: 'string' }, output: { type: 'string', short: 'o' }, help: { type: 'boolean', short: 'h' } },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (err) {
-    throw new UsageError(`catalog: ${err instanceof Error ? err.message : String(err)}`);
-  }
+type CatalogFormat = Extract<OutputFormat, 'table' | 'wide' | 'json' | 'yaml' | 'name'>;
+
+interface CatalogArgs {
+  cloud: CloudName;
+  region?: string;
+  billing: Billing;
+  output: CatalogFormat;
+}
+
+function parse(argv: string[]): CatalogArgs | 'help' {
+  const { values } = parseFlags('catalog', argv, { cloud: { type: 'string' }, region: { type: 'string' }, billing: { type: 'string' }, ...outputFlag, ...helpFlag });
   if (values.help) return 'help';
   if (!values.cloud) throw new UsageError(`catalog: --cloud is required; accepted: ${CloudNames.join(', ')}`);
-  if (!isCloudName(values.cloud)) throw new UsageError(`catalog: unknown cloud "${values.cloud}" for --cloud; accepted: ${CloudNames.join(', ')}`);
-  const output = values.output ?? 'table';
-  if (output !== 'json' && output !== 'table') throw new UsageError(`catalog: unknown output "${output}" for --output; accepted: table, json`);
-  const billing = values.billing ?? 'hourly';
-  if (billing !== 'hourly' && billing !== 'monthly') throw new UsageError(`catalog: unknown billing "${billing}" for --billing; accepted: hourly, monthly`);
-  return { cloud: values.cloud, billing, output, ...(values.region ? { region: values.region } : {}) };
+  const cloud = values.cloud.toLowerCase();
+  if (!isCloudName(cloud)) throw new UsageError(`catalog: unknown cloud "${values.cloud}" for --cloud; accepted: ${CloudNames.join(', ')}`);
+  const output = outputFormat('catalog', values.output, ['table', 'wide', 'json', 'yaml', 'name'] as const);
+  const billing = (values.billing ?? 'hourly').toLowerCase();
+  if (billing !== 'hourly' && billing !== 'monthly') throw new UsageError(`catalog: unknown billing "${values.billing}" for --billing; accepted: hourly, monthly`);
+  return { cloud, billing, output, ...(values.region ? { region: values.region } : {}) };
 }
 
 function toJson(t: InstanceType): Record<string, unknown> {
@@ -82,9 +82,8 @@ function priceCell(t: InstanceType): string {
   return t.priceNote ? `~${text}` : text;
 }
 
-function table(types: InstanceType[]): string {
-  const header = ['NAME', 'REGION', 'CPU', 'MEMORY', 'GPU', 'ALLOC CPU', 'ALLOC MEMORY', 'PODS', 'EUR/H', 'ZONES'];
-  const rows = types.map((t) => [
+function row(t: InstanceType, wide: boolean): string[] {
+  const cells = [
     t.name,
     t.region,
     cpu(t.capacity.cpu ?? 0),
@@ -95,11 +94,20 @@ function table(types: InstanceType[]): string {
     String(t.allocatable.pods ?? 0),
     priceCell(t),
     t.offerings.map((o) => (o.available ? o.zone : `${o.zone}(unavailable)`)).join(',') || '-',
-  ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]?.length ?? 0)));
-  const line = (cells: string[]): string => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
-  const footer = ['', '~ price estimated (see --output json priceNote); unknown = no price in the bundled catalog, no offerings.', 'Labels per type: --output json.'];
-  return [line(header), ...rows.map(line), ...footer].join('\n') + '\n';
+  ];
+  if (wide) cells.push(Object.entries(t.labels).map(([k, v]) => `${k}=${v}`).join(',') || '-');
+  return cells;
+}
+
+/** Where the bundled figures come from, under the table: one source a line, with its date. */
+function sourceLines(catalog: CatalogFile): string[] {
+  return ['', 'Sources:', ...catalog.sources.map((s) => `  ${s.date}  ${s.title}\n              ${s.url}`)];
+}
+
+function table(types: InstanceType[], wide: boolean): string {
+  const header = ['NAME', 'REGION', 'CPU', 'MEMORY', 'GPU', 'ALLOC CPU', 'ALLOC MEMORY', 'PODS', 'EUR/H', 'ZONES', ...(wide ? ['LABELS'] : [])];
+  const footer = ['', '~ price estimated (see -o json priceNote); unknown = no price in the bundled catalog, no offerings.', ...(wide ? [] : ['Labels per type: -o wide or -o json.'])];
+  return columns([header, ...types.map((t) => row(t, wide))]) + footer.join('\n') + '\n';
 }
 
 export const catalogCommand: Command = async (argv: string[], io: CommandIO): Promise<number> => {
@@ -117,10 +125,13 @@ export const catalogCommand: Command = async (argv: string[], io: CommandIO): Pr
     throw err;
   }
   const types = regions.flatMap((region) => buildInstanceTypes(catalog, region, { billing: args.billing }));
-  if (args.output === 'json') {
-    io.stdout(JSON.stringify({ cloud: catalog.cloud, retrieved: catalog.retrieved, sources: catalog.sources, billing: args.billing, instanceTypes: types.map(toJson) }, null, 2) + '\n');
+  const { output } = args;
+  if (output === 'json' || output === 'yaml') {
+    io.stdout(await formatData(output, { cloud: catalog.cloud, retrieved: catalog.retrieved, sources: catalog.sources, billing: args.billing, instanceTypes: types.map(toJson) }));
+  } else if (output === 'name') {
+    io.stdout([...new Set(types.map((t) => `instancetype/${t.name}\n`))].join(''));
   } else {
-    io.stdout(`${catalog.cloud} catalog (retrieved ${catalog.retrieved}, ${args.billing} billing, EUR/hour excl. VAT)\n\n` + table(types));
+    io.stdout(`${catalog.cloud} catalog (retrieved ${catalog.retrieved}, ${args.billing} billing, EUR/hour excl. VAT)\n\n` + table(types, output === 'wide') + sourceLines(catalog).join('\n') + '\n');
   }
   return 0;
 };

@@ -3,13 +3,13 @@
  * loopback, runs the same service as `run` against them (only endpoints and credentials differ), plays the
  * scripted scenario and prints its timeline and a cost summary. Exit 0 when every step passed.
  */
-import { parseArgs } from 'node:util';
 import { defaultControllers } from '../../operator/default-controllers.js';
 import { type DemoCloud, DemoClouds } from '../../testbed/demo/environment.js';
 import { runDemo } from '../../testbed/demo/run-demo.js';
 import { SystemClock } from '../../util/clock.js';
 import { createLogger, parseLogLevel } from '../../util/logger.js';
 import { type Command, UsageError } from '../errors.js';
+import { helpFlag, parseFlags } from '../flags.js';
 
 const HELP = `usage: karpenter-eu demo [options]
 
@@ -33,20 +33,11 @@ interface DemoArgs {
 }
 
 function parse(argv: string[]): DemoArgs | 'help' {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: { cloud: { type: 'string', multiple: true }, 'keep-running': { type: 'boolean' }, quiet: { type: 'boolean' }, 'log-level': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
+  const { values } = parseFlags('demo', argv, { cloud: { type: 'string', multiple: true }, 'keep-running': { type: 'boolean' }, quiet: { type: 'boolean' }, 'log-level': { type: 'string' }, ...helpFlag });
   if (values.help) return 'help';
-  const clouds = (values.cloud ?? []).map((c) => {
-    if (!(DemoClouds as readonly string[]).includes(c)) throw new UsageError(`--cloud ${JSON.stringify(c)} is not supported by the demo; accepted: ${DemoClouds.join(', ')}`);
+  const clouds = (values.cloud ?? []).map((raw) => {
+    const c = raw.toLowerCase();
+    if (!(DemoClouds as readonly string[]).includes(c)) throw new UsageError(`--cloud ${JSON.stringify(raw)} is not supported by the demo; accepted: ${DemoClouds.join(', ')}`);
     return c as DemoCloud;
   });
   return { clouds: clouds.length > 0 ? [...new Set(clouds)] : [...DemoClouds], keepRunning: Boolean(values['keep-running']), quiet: Boolean(values.quiet), ...(values['log-level'] ? { logLevel: values['log-level'] } : {}) };

@@ -5,18 +5,19 @@
  * unschedulable pods are part of the plan), 2 usage errors or input unusable as a whole (nothing readable,
  * no NodePool and no Node to place pods on).
  */
-import { parseArgs } from 'node:util';
 import type { CloudName } from '../../apis/v1/labels.js';
 import { loadCatalog } from '../../catalog/index.js';
 import { buildInstanceTypes } from '../../domain/instancetypes/build.js';
 import type { InstanceType } from '../../domain/instancetypes/types.js';
 import { type NodeClassObject, schedulingInputFromManifests } from '../../domain/scheduling/manifest-input.js';
 import { solve, type SchedulingResult } from '../../domain/scheduling/index.js';
-import { readManifestPaths } from '../../util/manifest-files.js';
 import { type Command, type CommandIO, InputError, UsageError } from '../errors.js';
+import { helpFlag, type OutputFormat, outputFlag, outputFormat, parseFlags } from '../flags.js';
+import { readInputs } from '../inputs.js';
+import { columns, formatData } from '../output.js';
 import { formatResources } from './catalog.js';
 
-const HELP = `usage: karpenter-eu plan -f PATH [-f PATH…] [--output table|json]
+const HELP = `usage: karpenter-eu plan -f PATH [-f PATH…] [-o table|wide|json|yaml]
 
 Plans where the pending pods of the files would run: existing Nodes first, then new NodeClaims of the
 NodePools (cheapest fitting offering), with the bundled price catalogs. Accepted kinds: Pod, Deployment,
@@ -24,32 +25,23 @@ StatefulSet, ReplicaSet, Job (expanded to <workload>-<i> pods), DaemonSet, Node,
 ScalewayNodeClass, OutscaleNodeClass.
 
 options:
-  -f, --filename  a YAML/JSON file or a directory (recursive); repeatable
-  -o, --output    table (default) or json
+  -f, --filename  a YAML/JSON file, a directory (recursive) or - for standard input
+                  (e.g. kubectl get pods -A -o json | karpenter-eu plan -f - -f nodepools.yaml); repeatable
+  -o, --output    table (default), wide (adds capacity type and allocatable), json or yaml
   -h, --help      this help
 `;
 
 /** Hours in a month as cloud price lists count them (OVHcloud, Scaleway: 730 h). */
 const HOURS_PER_MONTH = 730;
 
-function parse(argv: string[]): { files: string[]; output: 'json' | 'table' } | 'help' {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: { filename: { type: 'string', short: 'f', multiple: true }, output: { type: 'string', short: 'o' }, help: { type: 'boolean', short: 'h' } },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (err) {
-    throw new UsageError(`plan: ${err instanceof Error ? err.message : String(err)}`);
-  }
+type PlanFormat = Extract<OutputFormat, 'table' | 'wide' | 'json' | 'yaml'>;
+
+function parse(argv: string[]): { files: string[]; output: PlanFormat } | 'help' {
+  const { values } = parseFlags('plan', argv, { filename: { type: 'string', short: 'f', multiple: true }, ...outputFlag, ...helpFlag });
   if (values.help) return 'help';
   const files = values.filename ?? [];
-  if (files.length === 0) throw new UsageError('plan: -f PATH is required (a file or a directory of manifests)');
-  const output = values.output ?? 'table';
-  if (output !== 'json' && output !== 'table') throw new UsageError(`plan: unknown output "${output}" for --output; accepted: table, json`);
-  return { files, output };
+  if (files.length === 0) throw new UsageError("plan: -f PATH is required (a file, a directory or - for standard input); see 'karpenter-eu plan --help'");
+  return { files, output: outputFormat('plan', values.output, ['table', 'wide', 'json', 'yaml'] as const) };
 }
 
 const cloudByKind: Record<string, CloudName> = { OVHNodeClass: 'ovhcloud', ScalewayNodeClass: 'scaleway', OutscaleNodeClass: 'outscale' };
@@ -82,16 +74,20 @@ export function planJson(result: SchedulingResult): unknown {
   };
 }
 
-function table(rows: string[][]): string {
-  const widths = (rows[0] ?? []).map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
-  return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i] as number))).join('  ')).join('\n') + '\n';
+/** The NodeClaims as rows; `wide` adds the capacity type and the allocatable cpu and memory. */
+function claimRows(result: SchedulingResult, wide: boolean): string[][] {
+  const header = ['NODECLAIM', 'NODEPOOL', 'INSTANCE-TYPE', 'ZONE', ...(wide ? ['CAPACITY-TYPE', 'ALLOC-CPU', 'ALLOC-MEMORY'] : []), 'EUR/HOUR', 'PODS'];
+  const rows = result.newNodeClaims.map((c, i) => {
+    const allocatable = formatResources(c.allocatable);
+    const extra = wide ? [c.capacityType, allocatable.cpu ?? '-', allocatable.memory ?? '-'] : [];
+    return [String(i + 1), c.nodePool, c.instanceType, c.zone, ...extra, c.pricePerHour.toFixed(4), `${c.pods.length}: ${c.pods.join(', ')}`];
+  });
+  return [header, ...rows];
 }
 
-export function planTable(result: SchedulingResult): string {
+export function planTable(result: SchedulingResult, wide = false): string {
   const out: string[] = [];
-  const rows = [['NODECLAIM', 'NODEPOOL', 'INSTANCE-TYPE', 'ZONE', 'EUR/HOUR', 'PODS']];
-  result.newNodeClaims.forEach((c, i) => rows.push([String(i + 1), c.nodePool, c.instanceType, c.zone, c.pricePerHour.toFixed(4), `${c.pods.length}: ${c.pods.join(', ')}`]));
-  out.push(result.newNodeClaims.length > 0 ? table(rows) : 'no new NodeClaim needed\n');
+  out.push(result.newNodeClaims.length > 0 ? columns(claimRows(result, wide)) : 'no new NodeClaim needed\n');
   for (const a of result.existingNodeAssignments) out.push(`existing node ${a.node}: ${a.pods.join(', ')}\n`);
   for (const u of result.unschedulable) out.push(`unschedulable ${u.pod}: ${u.reason}\n`);
   const perHour = result.totalPricePerHour;
@@ -105,15 +101,16 @@ export const planCommand: Command = async (argv: string[], io: CommandIO): Promi
     io.stdout(HELP);
     return 0;
   }
-  const manifests = readManifestPaths(parsed.files);
+  const manifests = await readInputs('plan', parsed.files, io);
   for (const e of manifests.errors) io.stderr(`error: ${e.source}: ${e.message}\n`);
-  if (manifests.objects.length === 0) throw new InputError(`plan: no object could be read from ${parsed.files.join(', ')}`);
+  if (manifests.objects.length === 0) throw new InputError(`plan: no object could be read from ${parsed.files.map((f) => (f === '-' ? 'standard input' : f)).join(', ')}`);
   const { input, errors } = schedulingInputFromManifests(manifests.objects, bundledInstanceTypes);
   for (const e of errors) io.stderr(`error: ${e.source}: ${e.message}\n`);
   if (input.nodePools.length === 0 && (input.existingNodes ?? []).length === 0) {
     throw new InputError('plan: the input has no usable NodePool (with its NodeClass) and no Node: nothing to place pods on');
   }
   const result = solve(input);
-  io.stdout(parsed.output === 'json' ? JSON.stringify(planJson(result), null, 2) + '\n' : planTable(result));
+  const { output } = parsed;
+  io.stdout(output === 'json' || output === 'yaml' ? await formatData(output, planJson(result)) : planTable(result, output === 'wide'));
   return 0;
 };

@@ -1,15 +1,17 @@
 /**
  * `karpenter-eu run`: the service (webhooks + extender + metrics on every replica, controllers while leading)
  * against the cluster of KUBECONFIG or the in-cluster configuration. SIGTERM/SIGINT shut it down gracefully.
+ * The cluster, the cloud accounts and the API server's reach are checked before anything starts.
  */
 import { randomBytes } from 'node:crypto';
-import { KubeConfig } from '@kubernetes/client-node';
 import { defaultControllers } from '../../operator/default-controllers.js';
 import { startOperator } from '../../operator/operator.js';
-import { type OperatorConfig, optionsHelp, parseOperatorOptions } from '../../operator/options.js';
+import { type OperatorConfig, optionsHelp, parseOperatorOptions, UnknownOptionError } from '../../operator/options.js';
 import { SystemClock } from '../../util/clock.js';
 import { createLogger } from '../../util/logger.js';
 import { type Command, UsageError } from '../errors.js';
+import { VERSION } from '../version.js';
+import { cloudEndpoints, probeApiServer, requireCloud, resolveKubeConfig } from './run-preflight.js';
 
 const HELP = `usage: karpenter-eu run [options]
 
@@ -25,16 +27,13 @@ function parse(argv: string[], env: Readonly<Record<string, string | undefined>>
   try {
     return parseOperatorOptions(argv, env);
   } catch (error) {
+    if (error instanceof UnknownOptionError) throw new UsageError(`unknown flag: ${error.flag}; see 'karpenter-eu run --help'`);
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
 }
 
-function kubeConfigFor(config: OperatorConfig): KubeConfig {
-  const kubeConfig = new KubeConfig();
-  if (config.kubeconfigPath) kubeConfig.loadFromFile(config.kubeconfigPath);
-  else kubeConfig.loadFromCluster();
-  return kubeConfig;
-}
+/** How long the start-up probe waits for the API server's GET /version. */
+const PROBE_TIMEOUT_MS = 10_000;
 
 /** Resolves on the first SIGTERM or SIGINT; the returned function removes the handlers. */
 function onTerminationSignal(handler: (signal: string) => void): () => void {
@@ -53,6 +52,9 @@ export const runCommand: Command = async (argv, io) => {
     return 0;
   }
   const parsed = parse(argv, io.env);
+  const kubeConfig = resolveKubeConfig(parsed, io.env);
+  requireCloud(parsed.clouds);
+  const kubernetesVersion = await probeApiServer(kubeConfig, PROBE_TIMEOUT_MS);
   // Two processes of one pod (a restart racing its predecessor) must never share a lease identity.
   const config: OperatorConfig = { ...parsed, leaderElection: { ...parsed.leaderElection, identity: `${parsed.leaderElection.identity}_${randomBytes(4).toString('hex')}` } };
   const clock = new SystemClock();
@@ -66,9 +68,18 @@ export const runCommand: Command = async (argv, io) => {
     void stop?.();
   });
   try {
-    const operator = await startOperator({ config, kubeConfig: kubeConfigFor(config), clock, logger, controllers: defaultControllers, signal: starting.signal });
+    const operator = await startOperator({ config, kubeConfig, clock, logger, controllers: defaultControllers, signal: starting.signal });
     stop = operator.stop;
-    logger.info('serving', { webhook: operator.webhookUrl, extender: operator.extenderUrl, metrics: operator.metricsUrl, identity: config.leaderElection.identity });
+    logger.info('serving', {
+      version: VERSION,
+      apiServer: kubeConfig.getCurrentCluster()?.server,
+      kubernetesVersion,
+      clouds: cloudEndpoints(config.clouds),
+      webhook: operator.webhookUrl,
+      extender: operator.extenderUrl,
+      metrics: operator.metricsUrl,
+      leaderElection: config.leaderElection.enabled ? { identity: config.leaderElection.identity, lease: `${config.leaderElection.leaseNamespace}/${config.leaderElection.leaseName}` } : 'disabled',
+    });
     if (starting.signal.aborted) await operator.stop();
     try {
       await operator.done;

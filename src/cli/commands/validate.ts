@@ -1,26 +1,28 @@
 /**
- * `karpenter-eu validate -f PATH… [--output text|json]`: offline admission. Runs the webhooks' mutate +
+ * `karpenter-eu validate -f PATH… [-o table|json|yaml|name]`: offline admission. Runs the webhooks' mutate +
  * validate on every NodePool, NodeClaim, NodeClass (and Pod, warnings only) in the files; cross-object
  * checks see the other objects of the files. Exit 0 all admitted, 1 any denied, 2 usage or parse error.
  */
-import { parseArgs } from 'node:util';
 import { CloudNames, type CloudName } from '../../apis/v1/labels.js';
 import { loadCatalog } from '../../catalog/index.js';
 import type { CatalogFile } from '../../catalog/types.js';
 import { admit, isOwnedKind, type AdmissionContext, type AdmissionDefaults, type KubeObject } from '../../domain/admission/index.js';
 import type { JsonPatchOperation } from '../../util/json-patch.js';
-import { readManifestPaths } from '../../util/manifest-files.js';
 import { type Command, type CommandIO, UsageError } from '../errors.js';
+import { helpFlag, type OutputFormat, outputFlag, outputFormat, parseFlags } from '../flags.js';
+import { readInputs } from '../inputs.js';
+import { formatData } from '../output.js';
 
-const HELP = `usage: karpenter-eu validate -f PATH... [--output text|json] [--default-limits cpu=1000,memory=1000Gi] [--no-gpu-taint]
+const HELP = `usage: karpenter-eu validate -f PATH... [-o table|json|yaml|name] [--default-limits cpu=1000,memory=1000Gi] [--no-gpu-taint]
 
 Runs the admission webhooks' mutate + validate offline on every NodePool, NodeClaim, OVHNodeClass,
 ScalewayNodeClass and OutscaleNodeClass in the files or directories (and warns about Pods no NodePool
 could place). Exit 0 when all are admitted, 1 when any is denied, 2 on a usage or parse error.
 
 options:
-  -f, --filename      a YAML/JSON file or a directory (repeatable; extra paths may follow)
-  -o, --output        text (default) or json: [{kind, name, allowed, message, warnings, patch}]
+  -f, --filename      a YAML/JSON file, a directory or - for standard input (repeatable; extra paths may follow)
+  -o, --output        table (default); json or yaml: [{kind, name, allowed, message, warnings, patch}];
+                      name: kind.group/name of each admitted object
   --default-limits    limits filled into NodePools without spec.limits (resource=quantity,...)
   --no-gpu-taint      do not add the nvidia.com/gpu taint to GPU-only NodePools
   -h, --help          this help
@@ -37,9 +39,11 @@ export interface ValidateEntry {
   patch: JsonPatchOperation[];
 }
 
+type ValidateFormat = Extract<OutputFormat, 'table' | 'json' | 'yaml' | 'name'>;
+
 interface Options {
   paths: string[];
-  output: 'text' | 'json';
+  output: ValidateFormat;
   defaultLimits?: Record<string, string>;
   gpuTaint: boolean;
 }
@@ -55,29 +59,14 @@ function parseLimits(text: string): Record<string, string> {
 }
 
 function parse(argv: string[]): Options | 'help' {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      options: {
-        filename: { type: 'string', short: 'f', multiple: true },
-        output: { type: 'string', short: 'o' },
-        'default-limits': { type: 'string' },
-        'no-gpu-taint': { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-      allowPositionals: true,
-    });
-  } catch (err) {
-    throw new UsageError(`validate: ${err instanceof Error ? err.message : String(err)}`);
-  }
-  const { values, positionals } = parsed;
+  const flags = { filename: { type: 'string', short: 'f', multiple: true }, ...outputFlag, 'default-limits': { type: 'string' }, 'no-gpu-taint': { type: 'boolean' }, ...helpFlag } as const;
+  const { values, positionals } = parseFlags('validate', argv, flags, true);
   if (values.help) return 'help';
   const paths = [...(values.filename ?? []), ...(values.filename ? positionals : [])];
-  if (paths.length === 0 || (positionals.length > 0 && !values.filename)) throw new UsageError('validate: -f PATH is required (a file or directory of manifests)');
-  const output = values.output ?? 'text';
-  if (output !== 'text' && output !== 'json') throw new UsageError(`validate: unknown output "${output}" for --output; accepted: text, json`);
+  if (paths.length === 0 || (positionals.length > 0 && !values.filename)) {
+    throw new UsageError("validate: -f PATH is required (a file, a directory or - for standard input); see 'karpenter-eu validate --help'");
+  }
+  const output = outputFormat('validate', values.output, ['table', 'json', 'yaml', 'name'] as const);
   return { paths, output, gpuTaint: !values['no-gpu-taint'], ...(values['default-limits'] ? { defaultLimits: parseLimits(values['default-limits']) } : {}) };
 }
 
@@ -90,13 +79,14 @@ function defaultsFrom(options: Options, env: CommandIO['env']): AdmissionDefault
 }
 
 const nameOf = (o: KubeObject): string => String((o.metadata as { name?: unknown } | undefined)?.name ?? '');
+const isChecked = (o: KubeObject): boolean => isOwnedKind(String(o.kind)) || o.kind === 'Pod';
 const nodeClassKinds = new Set(['OVHNodeClass', 'ScalewayNodeClass', 'OutscaleNodeClass']);
 
 /** Admits every owned object (and Pod) against the others in the set. */
 export function validateObjects(objects: readonly KubeObject[], defaults: AdmissionDefaults): ValidateEntry[] {
   const catalogs = Object.fromEntries(CloudNames.map((c) => [c, loadCatalog(c)])) as Record<CloudName, CatalogFile>;
   return objects
-    .filter((o) => isOwnedKind(String(o.kind)) || o.kind === 'Pod')
+    .filter(isChecked)
     .map((object) => {
       const others = objects.filter((o) => o !== object && !(o.kind === object.kind && nameOf(o) === nameOf(object)));
       const context: AdmissionContext = {
@@ -112,7 +102,14 @@ export function validateObjects(objects: readonly KubeObject[], defaults: Admiss
     });
 }
 
-function printText(entries: readonly ValidateEntry[], io: CommandIO): void {
+/** kubectl's `-o name`: `nodepool.karpenter.sh/default`, `pod/web` (core group). */
+function resourceName(object: KubeObject): string {
+  const apiVersion = String(object.apiVersion ?? '');
+  const group = apiVersion.includes('/') ? apiVersion.split('/')[0] : '';
+  return `${String(object.kind).toLowerCase()}${group ? `.${group}` : ''}/${nameOf(object)}`;
+}
+
+function printTable(entries: readonly ValidateEntry[], io: CommandIO): void {
   for (const e of entries) {
     io.stdout(`${e.kind}/${e.name}: ${e.allowed ? 'admitted' : `denied: ${e.message}`}\n`);
     for (const w of e.warnings) io.stdout(`  warning: ${w}\n`);
@@ -121,19 +118,31 @@ function printText(entries: readonly ValidateEntry[], io: CommandIO): void {
   io.stdout(`${entries.length - denied} admitted, ${denied} denied\n`);
 }
 
+/** Admitted objects' names on stdout (for `| xargs`), the denied ones with their reason on stderr. */
+function printNames(objects: readonly KubeObject[], entries: readonly ValidateEntry[], io: CommandIO): void {
+  const checked = objects.filter(isChecked);
+  entries.forEach((e, i) => {
+    const object = checked[i] as KubeObject;
+    if (e.allowed) io.stdout(`${resourceName(object)}\n`);
+    else io.stderr(`error: ${resourceName(object)} denied: ${e.message}\n`);
+  });
+}
+
 export const validateCommand: Command = async (argv, io) => {
   const options = parse(argv);
   if (options === 'help') {
     io.stdout(HELP);
     return 0;
   }
-  const manifests = readManifestPaths(options.paths);
+  const manifests = await readInputs('validate', options.paths, io);
   if (manifests.errors.length > 0) {
     for (const e of manifests.errors) io.stderr(`error: ${e.source}: ${e.message}\n`);
     return 2;
   }
-  const entries = validateObjects(manifests.objects.map((m) => m.object), defaultsFrom(options, io.env));
-  if (options.output === 'json') io.stdout(JSON.stringify(entries, null, 2) + '\n');
-  else printText(entries, io);
+  const objects = manifests.objects.map((m) => m.object);
+  const entries = validateObjects(objects, defaultsFrom(options, io.env));
+  if (options.output === 'json' || options.output === 'yaml') io.stdout(await formatData(options.output, entries));
+  else if (options.output === 'name') printNames(objects, entries, io);
+  else printTable(entries, io);
   return entries.every((e) => e.allowed) ? 0 : 1;
 };

@@ -88,7 +88,7 @@ describe('validateCatalog', () => {
   const valid = () => ({
     cloud: 'ovhcloud',
     retrieved: '2026-11-22',
-    sources: ['test'],
+    sources: [{ title: 'OVHcloud Public Cloud prices', url: 'https://www.ovhcloud.com/en/public-cloud/prices/', date: '2026-11-22' }] as Record<string, unknown>[],
     regions: [{ name: 'GRA11', zones: ['gra11-a'] }],
     flavors: [{ name: 'b3-8', family: 'b3', generation: 3, vcpus: 2, memoryMiB: 8192, arch: 'amd64', regions: ['GRA11'], prices: [{ region: '*', hourly: 0.05 }] }],
   });
@@ -104,6 +104,9 @@ describe('validateCatalog', () => {
     ['an unknown region', (d: ReturnType<typeof valid>) => (d.flavors[0]!.regions = ['XYZ1']), /unknown region XYZ1/],
     ['an unknown arch', (d: ReturnType<typeof valid>) => ((d.flavors[0] as Record<string, unknown>).arch = 'riscv'), /field "arch" must be one of amd64, arm64/],
     ['a bad date', (d: ReturnType<typeof valid>) => (d.retrieved = 'yesterday'), /field "retrieved"/],
+    ['a source as a bare string', (d: ReturnType<typeof valid>) => (d.sources = ['seed 001' as unknown as Record<string, unknown>]), /source #0: field "\(source\)" must be an object/],
+    ['a source without a public URL', (d: ReturnType<typeof valid>) => (d.sources[0]!.url = 'reference/clouds.md'), /source #0: field "url" must be a public https:\/\/ URL/],
+    ['a source without a date', (d: ReturnType<typeof valid>) => (d.sources[0]!.date = 'recently'), /source #0: field "date" must be an ISO date/],
     ['a duplicate flavor', (d: ReturnType<typeof valid>) => d.flavors.push({ ...d.flavors[0]! }), /listed twice/],
   ])('rejects %s, naming the file, flavor and field', (_what, mutate, message) => {
     const data = valid();

@@ -19,7 +19,7 @@ const price = (core: number, vcpus: number, ramGiB: number): number => vcpus * c
 export const fixtureCatalog: CatalogFile = {
   cloud: 'outscale',
   retrieved: '2026-11-22',
-  sources: ['test fixture'],
+  sources: [{ title: 'test fixture: unit prices of the order of magnitude of the public catalog', url: 'https://docs.outscale.com/api', date: '2026-11-22' }],
   regions: [{ name: 'eu-west-2', zones: ['eu-west-2a', 'eu-west-2b'] }],
   flavors: [
     flavor('tinav6.c2r4p2', 2, 4, price(UNIT.v6p2Core, 2, 4)),

@@ -11,7 +11,7 @@ import type { ScalewayCredential, ScalewayEmulator } from '../../../src/testbed/
 export const testCatalog: CatalogFile = {
   cloud: 'scaleway',
   retrieved: '2025-11-04',
-  sources: ['scaleway-cli test-attach-filesystem cassette (fr-par-1)'],
+  sources: [{ title: 'products/servers answer for fr-par-1 recorded in scaleway/scaleway-cli (test-attach-filesystem cassette)', url: 'https://github.com/scaleway/scaleway-cli', date: '2025-11-04' }],
   regions: [
     { name: 'fr-par', zones: ['fr-par-1', 'fr-par-2'] },
     { name: 'pl-waw', zones: ['pl-waw-1'] },
