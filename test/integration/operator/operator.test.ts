@@ -73,7 +73,7 @@ describe('operator against the simulated cluster and the Scaleway emulator', () 
   });
 
   it('runs a second replica that serves webhooks and metrics but does not lead', async () => {
-    const args = ['--bind-address=127.0.0.1', '--webhook-port=0', '--extender-port=0', '--metrics-port=0', '--leader-election-namespace=karpenter', '--leader-election-identity=replica-2'];
+    const args = ['--cluster-name=karpenter-eu-demo', '--bind-address=127.0.0.1', '--webhook-port=0', '--extender-port=0', '--metrics-port=0', '--leader-election-namespace=karpenter', '--leader-election-identity=replica-2'];
     const timing = ['--leader-election-lease-duration=3s', '--leader-election-renew-deadline=2s', '--leader-election-retry-period=200ms'];
     const second = await startOperator({
       config: parseOperatorOptions([...args, ...timing], env.operatorEnv),
