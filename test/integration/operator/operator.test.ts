@@ -51,6 +51,16 @@ describe('operator against the simulated cluster and the Scaleway emulator', () 
     expect(lease.spec?.holderIdentity).toBe('karpenter-eu-demo');
   });
 
+  it('holds every NodeClass of its clouds with the in-use finalizer (written through the admission webhooks)', async () => {
+    const custom = env.cluster.kubeConfig.makeApiClient(CustomObjectsApi);
+    type Listed = { items: { metadata: { name: string; finalizers?: string[] } }[] };
+    const held = await eventually(async () => {
+      const list = (await custom.listClusterCustomObject({ group: 'karpenter.scaleway.sh', version: 'v1alpha1', plural: 'scalewaynodeclasses' })) as Listed;
+      return list.items.length > 0 && list.items.every((n) => n.metadata.finalizers?.includes('karpenter-eu.io/nodeclass-in-use')) ? list.items : undefined;
+    }, 'nodeclass finalizers');
+    expect(held.length).toBeGreaterThan(0);
+  });
+
   it('turns a pending pod into a NodeClaim, a registered Node and a running pod', async () => {
     const core = env.cluster.kubeConfig.makeApiClient(CoreV1Api);
     const custom = env.cluster.kubeConfig.makeApiClient(CustomObjectsApi);
