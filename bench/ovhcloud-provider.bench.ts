@@ -35,6 +35,7 @@ for (let i = 0; i < pools; i++) {
     antiAffinity: false,
     labels: { 'karpenter.sh/nodepool': `np-${Math.floor(i / 15)}` },
     taints: [],
+    clusterName: 'bench',
   };
   await api.createNodePool(target, {
     name: `${poolBaseName(settings)}-${String(i).padStart(6, '0').replace(/\d/g, (d) => 'abcdef0123'[Number(d)] ?? 'a')}`,
@@ -48,7 +49,7 @@ const nodeClass: OVHNodeClass = { metadata: { name: 'default' }, spec: { service
 const resolver: NodeClassResolver<OVHNodeClass> = { getNodeClass: async () => nodeClass, getSecretData: async () => ({}) };
 const providerClock: Clock = { now: () => clock.now(), sleep: async (ms) => clock.step(ms) };
 const provider = createOvhCloudProvider({
-  api, nodeClasses: resolver, catalog: loadCatalog('ovhcloud'), unavailableOfferings: new UnavailableOfferings({ clock }),
+  clusterName: 'bench', api, nodeClasses: resolver, catalog: loadCatalog('ovhcloud'), unavailableOfferings: new UnavailableOfferings({ clock }),
   clock: providerClock, serviceName: target.serviceName, kubeId: target.kubeId,
 });
 const nodePool = { metadata: { name: 'default' }, spec: { template: { spec: { nodeClassRef: { group: 'karpenter.ovhcloud.sh', kind: 'OVHNodeClass', name: 'default' }, requirements: [] } } } };

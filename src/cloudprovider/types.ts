@@ -130,8 +130,9 @@ export interface NodeClassResolver<TNodeClass> {
   /** The Secret's decoded data. Errors: NodeClassNotReadyError when the Secret or a needed key is missing. */
   getSecretData(ref: SecretReference): Promise<Readonly<Record<string, string>>>;
   /**
-   * Every NodeClass of this kind that exists and is not being deleted. list() uses it to know every account whose
-   * credentials a NodeClass names, including right after a restart, before any of them launched anything.
+   * Every NodeClass of this kind that exists, being deleted included (its finalizer holds it while NodeClaims
+   * use it). list(), get() and delete() use it to know every account a NodeClass names, including right after a
+   * restart, before any of them launched anything.
    */
   listNodeClasses?(): Promise<TNodeClass[]>;
 }

@@ -93,6 +93,7 @@ export const outscaleProviderFactory: CloudProviderFactory<OutscaleSettings> = (
 
 export const ovhProviderFactory: CloudProviderFactory<OvhSettings> = (settings, deps) =>
   createOvhCloudProvider({
+    clusterName: deps.clusterName,
     api: createOvhClient({ endpoint: settings.endpoint, applicationKey: settings.applicationKey, applicationSecret: settings.applicationSecret, consumerKey: settings.consumerKey }),
     // NodeClasses with their own credentialsSecretRef get a client built from the Secret's settings.
     apiFactory: createOvhClient,

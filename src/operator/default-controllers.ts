@@ -8,6 +8,7 @@ import type { Controller } from '../controllers/types.js';
 import { createDisruptionController } from '../controllers/disruption/index.js';
 import { createGarbageCollectionController } from '../controllers/nodeclaim/garbagecollection/garbage-collection-controller.js';
 import { createLifecycleController } from '../controllers/nodeclaim/lifecycle/index.js';
+import { createNodeClassFinalizerController } from '../controllers/nodeclass/finalizer-controller.js';
 import { createNodePoolStatusController } from '../controllers/nodepool/status-controller.js';
 import { createPendingPodInformer, createProvisioningController } from '../controllers/provisioning/index.js';
 import { createTerminationController } from '../controllers/termination/termination-controller.js';
@@ -92,6 +93,11 @@ export const defaultControllers: readonly ControllerPlugin[] = [
   {
     name: 'nodepool.status',
     create: (deps) => createNodePoolStatusController({ kube: deps.kube, state: deps.state, clock: deps.clock, logger: deps.logger }),
+  },
+  {
+    name: 'nodeclass.finalizer',
+    create: (deps) =>
+      createNodeClassFinalizerController({ kube: deps.kube, state: deps.state, clock: deps.clock, kinds: deps.cloudProvider.getSupportedNodeClasses(), logger: deps.logger }),
   },
   {
     name: 'nodeclaim.garbagecollection',

@@ -19,9 +19,10 @@ export function stateNodeClassResolver<T>(state: ClusterState, kube: Kube, kind:
       if (deleting) return Promise.reject(new NodeClassNotReadyError(`getting ${kind} ${JSON.stringify(name)}: it is being deleted`));
       return Promise.resolve(entry.object as T);
     },
+    // Deleted ones too: their finalizer holds them while NodeClaims use them, and those NodeClaims' instances
+    // are listed, found and deleted through the accounts they name.
     listNodeClasses(): Promise<T[]> {
-      const live = state.nodeClassesOfKind(kind).filter((e) => !(e.object.metadata as { deletionTimestamp?: string } | undefined)?.deletionTimestamp);
-      return Promise.resolve(live.map((e) => e.object as T));
+      return Promise.resolve(state.nodeClassesOfKind(kind).map((e) => e.object as T));
     },
     async getSecretData(ref: SecretReference): Promise<Readonly<Record<string, string>>> {
       let secret: V1Secret;

@@ -73,7 +73,19 @@ export function parseUrl(source: OptionSource, value: string): string {
   return value.trim().replace(/\/+$/, '');
 }
 
-/** A DNS-1123 name (lease name, namespace, cluster name). */
+/**
+ * The cluster name: it becomes a tag value on Scaleway (comma-separated lists) and Outscale and a label value
+ * on MKS node pools, hence a DNS label of at most 63 characters.
+ */
+export function parseClusterName(source: OptionSource, value: string): string {
+  const text = value.trim();
+  if (!/^[a-z0-9]([-a-z0-9.]{0,61}[a-z0-9])?$/.test(text)) {
+    throw new InvalidOptionError(source, value, 'a lowercase DNS label of at most 63 characters: a-z, 0-9, "-" and ".", starting and ending with a letter or digit');
+  }
+  return text;
+}
+
+/** A DNS-1123 name (lease name, namespace). */
 export function parseName(source: OptionSource, value: string): string {
   const text = value.trim();
   if (!/^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/.test(text)) {

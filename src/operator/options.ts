@@ -6,7 +6,7 @@
  */
 import { LogLevels, type LogLevel } from '../util/logger.js';
 import { type CloudSettings, type Env, parseCloudSettings } from './cloud-settings.js';
-import { InvalidOptionError, parseBoolean, parseName, parsePort, parsePositiveDurationMs } from './option-values.js';
+import { InvalidOptionError, parseBoolean, parseClusterName, parseName, parsePort, parsePositiveDurationMs } from './option-values.js';
 
 export type { CloudSettings, Env, OutscaleSettings, OvhSettings, ScalewaySettings } from './cloud-settings.js';
 export { IncompleteCloudCredentialsError } from './cloud-settings.js';
@@ -64,7 +64,7 @@ interface OptionSpec {
 /** Every option `run` takes; the help text is generated from this table. */
 export const optionTable: readonly OptionSpec[] = [
   { flag: 'kubeconfig', env: 'KUBECONFIG', kind: 'string', help: 'kubeconfig file; in-cluster configuration when unset' },
-  { flag: 'cluster-name', env: 'CLUSTER_NAME', kind: 'string', default: 'karpenter-eu', help: 'tag put on every instance; list() finds the cluster\'s instances by it' },
+  { flag: 'cluster-name', env: 'CLUSTER_NAME', kind: 'string', help: 'required: this cluster\'s name, unique in its cloud projects; it marks every instance and node pool the service owns, and garbage collection touches no other' },
   { flag: 'bind-address', env: 'BIND_ADDRESS', kind: 'string', default: '0.0.0.0', help: 'address the three servers listen on' },
   { flag: 'webhook-port', env: 'WEBHOOK_PORT', kind: 'string', default: '8443', help: 'admission webhook HTTPS port' },
   { flag: 'webhook-cert-file', env: 'WEBHOOK_CERT_FILE', kind: 'string', default: '/etc/karpenter-eu/tls/tls.crt', help: 'webhook serving certificate (PEM, reloaded on change)' },
@@ -169,6 +169,12 @@ function leaderElection(get: (flag: string) => Raw | undefined, env: Env): Opera
   };
 }
 
+/** No default: two clusters sharing one would each take the other's instances for leaks. */
+function clusterName(raw: Raw | undefined): string {
+  if (!raw) throw new InvalidOptionError('--cluster-name / CLUSTER_NAME', '', 'this cluster\'s name, unique among the clusters sharing a cloud project (Helm: clusterName)');
+  return parseClusterName(raw.source, raw.value);
+}
+
 function batch(get: (flag: string) => Raw): OperatorConfig['batch'] {
   const idle = get('batch-idle-duration');
   const max = get('batch-max-duration');
@@ -187,7 +193,7 @@ export function parseOperatorOptions(argv: readonly string[], env: Env): Operato
   const kubeconfig = get('kubeconfig')?.value.split(':')[0];
   return {
     ...(kubeconfig ? { kubeconfigPath: kubeconfig } : {}),
-    clusterName: parseName(must('cluster-name').source, must('cluster-name').value),
+    clusterName: clusterName(get('cluster-name')),
     bindAddress: must('bind-address').value,
     webhook: { port: port('webhook-port'), tls: tlsFiles(get, 'webhook') as TlsFiles },
     extender: { port: port('extender-port'), ...optional('tls', tlsFiles(get, 'extender')) },

@@ -12,7 +12,7 @@ export const certModes = ['selfSigned', 'certManager', 'provided'] as const;
 /** Values for one cloud and one cert mode (provided mode gets a Secret name and a CA). */
 export function valuesFor(cloud: (typeof clouds)[number], certMode: (typeof certModes)[number], extra: Record<string, unknown> = {}): Record<string, unknown> {
   const cert = certMode === 'provided' ? { mode: certMode, provided: { secretName: 'my-webhook-tls', caBundle: Buffer.from('-----BEGIN CERTIFICATE-----').toString('base64') } } : { mode: certMode };
-  return { cloud: { [cloud]: { enabled: true } }, webhook: { cert }, ...extra };
+  return { cloud: { [cloud]: { enabled: true } }, webhook: { cert }, controller: { clusterName: 'prod-par' }, ...extra };
 }
 
 export function render(values: Record<string, unknown>, options: Omit<RenderOptions, 'values'> = {}): Promise<RenderedChart> {

@@ -96,10 +96,10 @@ describe('the karpenter-eu chart', () => {
   });
 
   it('passes the controller settings through', async () => {
-    const values = valuesFor('outscale', 'selfSigned', { controller: { batchIdleDuration: '2s', logLevel: 'debug', leaderElection: { enabled: false } }, replicas: 3 });
+    const values = valuesFor('outscale', 'selfSigned', { controller: { clusterName: 'prod-par', batchIdleDuration: '2s', logLevel: 'debug', leaderElection: { enabled: false } }, replicas: 3 });
     const chart = await render(values);
     const env = Object.fromEntries((containerOf(chart).env ?? []).map((e) => [e.name, e.value]));
-    expect(env).toMatchObject({ BATCH_IDLE_DURATION: '2s', LOG_LEVEL: 'debug', LEADER_ELECT: 'false', BATCH_MAX_DURATION: '10s' });
+    expect(env).toMatchObject({ CLUSTER_NAME: 'prod-par', BATCH_IDLE_DURATION: '2s', LOG_LEVEL: 'debug', LEADER_ELECT: 'false', BATCH_MAX_DURATION: '10s' });
     const uncapped = Object.fromEntries((containerOf(await render({ ...values, nodeOptions: '' })).env ?? []).map((e) => [e.name, e.value]));
     expect(uncapped.NODE_OPTIONS).toBeUndefined();
     expect(only<k8s.V1Deployment>(chart, 'Deployment').spec?.replicas).toBe(3);
@@ -191,6 +191,7 @@ describe('the karpenter-eu chart', () => {
     [valuesFor('ovhcloud', 'selfSigned', { webhook: { cert: { mode: 'vault' } } }), 'webhook.cert.mode is "vault"; accepted: selfSigned, certManager, provided'],
     [valuesFor('ovhcloud', 'provided', { webhook: { cert: { mode: 'provided', provided: { secretName: 'x', caBundle: '' } } } }), 'webhook.cert.provided.caBundle is required'],
     [valuesFor('ovhcloud', 'selfSigned', { serviceAccount: { create: false } }), 'serviceAccount.name is required'],
+    [valuesFor('ovhcloud', 'selfSigned', { controller: {} }), 'controller.clusterName is required'],
   ])('refuses unusable values with a message naming the value (%#)', async (values, message) => {
     await expect(render(values as Record<string, unknown>)).rejects.toThrow(message);
   });

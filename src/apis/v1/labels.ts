@@ -35,6 +35,11 @@ export function hasDisruptedTaint(taints: readonly { key?: string; effect?: stri
 }
 export const TaintUnregistered = { key: 'karpenter.sh/unregistered', effect: 'NoExecute' } as const;
 export const FinalizerTermination = 'karpenter.sh/termination';
+/**
+ * Held on a NodeClass while NodeClaims reference it: its account (credentials Secret, MKS cluster) is how
+ * their instances are found, listed and deleted, also after a restart.
+ */
+export const FinalizerNodeClassInUse = 'karpenter-eu.io/nodeclass-in-use';
 
 // karpenter-eu: present on every instance type and node so one NodePool or pod can select across clouds.
 export const LabelCloud = 'karpenter-eu.io/cloud';

@@ -15,7 +15,7 @@ import { buildInstanceTypes } from '../../domain/instancetypes/build.js';
 import type { InstanceType } from '../../domain/instancetypes/types.js';
 import type { BackoffPolicy, RandomSource } from '../../util/backoff.js';
 import type { Clock } from '../../util/clock.js';
-import { NodeClaimNotFoundError, NodeClassNotReadyError, PermanentCloudError } from '../errors.js';
+import { isNodeClaimNotFoundError, NodeClaimNotFoundError, NodeClassNotReadyError, PermanentCloudError } from '../errors.js';
 import { DefaultCloudRetryPolicy } from '../retry.js';
 import type {
   CloudNodeClaim,
@@ -123,8 +123,16 @@ export class OutscaleCloudProvider implements CloudProvider {
       if (vm.State === 'shutting-down') return;
       return this.deleteVm(account, vmId, name);
     }
-    // A VM ReadVms does not show yet (eventual consistency) is still deleted: only DeleteVms can say it is gone.
-    return this.deleteVm(accounts[0] as OutscaleAccount, vmId, name);
+    // A VM ReadVms does not show yet (eventual consistency) is still deleted: only DeleteVms can say it is
+    // gone, and only in its own account — so every account is asked before calling it gone.
+    for (const account of accounts) {
+      try {
+        return await this.deleteVm(account, vmId, name);
+      } catch (err) {
+        if (!isNodeClaimNotFoundError(err)) throw err;
+      }
+    }
+    throw new NodeClaimNotFoundError(`deleting nodeclaim ${name}: vm ${vmId} does not exist in any of ${accounts.length} accounts`);
   }
 
   async get(providerID: string): Promise<CloudNodeClaim> {

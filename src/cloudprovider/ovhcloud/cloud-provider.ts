@@ -37,6 +37,8 @@ const MaxOfferingsPerLaunch = 4;
 
 export interface OvhCloudProviderOptions {
   accounts: OvhAccounts;
+  /** Only node pools labelled with this cluster's name are listed, scaled or deleted. */
+  clusterName: string;
   catalog: OvhCatalogCache;
   nodeClasses: NodeClassResolver<OVHNodeClass>;
   unavailableOfferings: UnavailableOfferings;
@@ -69,33 +71,27 @@ export class OvhCloudProvider implements CloudProvider {
   /**
    * Removes exactly the claim's node (PUT nodesToRemove, desiredNodes − 1) and its record. A NodeClaim
    * without providerID (a launch that never returned) is found through its record on the pool; while its
-   * node is not visible yet, delete resolves and removes it on a later call.
+   * node is not visible yet, delete resolves and removes it on a later call. The node is looked for in its
+   * NodeClass's cluster first, then in every cluster known: a leaked node (garbage collection has no
+   * NodeClass for it) or one whose NodeClass is gone is deleted where it runs. Not found means every known
+   * cluster was read and none has it.
    */
   async delete(nodeClaim: CloudProviderNodeClaim): Promise<void> {
     const name = nodeClaim.metadata?.name ?? '';
-    const claimKey = claimAnnotationKey(name);
-    const account = await this.accountOf(nodeClaim);
-    const view = await readCluster(account, this.options.call);
-    const instanceId = instanceIdOf(nodeClaim.status?.providerID ?? '');
-    const found = instanceId ? view.nodes.find((m) => m.node.instanceId === instanceId) : undefined;
-    if (found?.node.status === 'DELETING') return;
-    const deps = this.launchDeps(account);
-    if (found) {
-      await this.lock.run(familyLockKey(account, familyOfPoolName(found.pool.name)), () => releaseClaim(deps, found.pool.id, claimKey, found.node));
-      return;
+    const target = { claimKey: claimAnnotationKey(name), instanceId: instanceIdOf(nodeClaim.status?.providerID ?? '') };
+    const own = await this.nodeClassAccount(nodeClaim);
+    if (own && (await this.deleteIn(own, target))) return;
+    for (const account of await this.knownAccounts(`deleting nodeclaim ${name}`)) {
+      if (account.key !== own?.key && (await this.deleteIn(account, target))) return;
     }
-    const recordedPool = view.pools.find((p) => claimRecordsOf(p.template).has(claimKey));
-    if (!recordedPool) throw new NodeClaimNotFoundError(`deleting nodeclaim ${name}: its node is gone`);
-    const node = await nodeOfRecordedClaim(deps, recordedPool.id, claimKey);
-    if (node === 'not yet') return;
-    await this.lock.run(familyLockKey(account, familyOfPoolName(recordedPool.name)), () => releaseClaim(deps, recordedPool.id, claimKey, node));
+    throw new NodeClaimNotFoundError(`deleting nodeclaim ${name}: its node is gone`);
   }
 
   async get(providerID: string): Promise<CloudNodeClaim> {
     const instanceId = instanceIdOf(providerID);
     if (!instanceId) throw new NodeClaimNotFoundError(`getting ${providerID}: not an MKS providerID (openstack:///<instanceId>)`);
     for (const account of await this.knownAccounts(`getting ${providerID}`)) {
-      const view = await readCluster(account, this.options.call);
+      const view = await readCluster(account, this.options.call, this.options.clusterName);
       const found = view.nodes.find((m) => m.node.instanceId === instanceId);
       if (found) return this.toCloudNodeClaim(account, found);
     }
@@ -105,7 +101,7 @@ export class OvhCloudProvider implements CloudProvider {
   async list(): Promise<CloudNodeClaim[]> {
     const out: CloudNodeClaim[] = [];
     for (const account of await this.knownAccounts('listing ovhcloud instances', true)) {
-      const view = await readCluster(account, this.options.call);
+      const view = await readCluster(account, this.options.call, this.options.clusterName);
       for (const managed of view.nodes) out.push(await this.toCloudNodeClaim(account, managed));
       await deleteEmptyPools(this.cleanupDeps(account), view.pools).catch((error: unknown) => {
         this.options.onWarning?.('deleting empty node pools failed', { error: String(error) });
@@ -124,7 +120,7 @@ export class OvhCloudProvider implements CloudProvider {
     if (!instanceId) return undefined;
     const nodeClass = await this.options.nodeClasses.getNodeClass(nodeClaim.spec.nodeClassRef.name);
     const account = await this.options.accounts.forNodeClass(nodeClass);
-    const found = (await readCluster(account, this.options.call)).nodes.find((m) => m.node.instanceId === instanceId);
+    const found = (await readCluster(account, this.options.call, this.options.clusterName)).nodes.find((m) => m.node.instanceId === instanceId);
     return found ? driftReason(found.pool, nodeClass.spec) : undefined;
   }
 
@@ -165,7 +161,7 @@ export class OvhCloudProvider implements CloudProvider {
     for (const candidate of candidates.filter((c) => c.offering.available).slice(0, MaxOfferingsPerLaunch)) {
       const offering = keyOf(candidate.instanceType.name, candidate.offering.zone);
       try {
-        const settings = poolSettingsFor(nodeClaim, nodeClass, offering.instanceType, offering.zone);
+        const settings = poolSettingsFor(nodeClaim, nodeClass, offering.instanceType, offering.zone, this.options.clusterName);
         const { pool, node } = await launchInPool(deps, settings, claimKey, offering);
         return this.toCloudNodeClaim(account, { pool, node, nodeClaimName: nodeClaim.metadata?.name ?? '' });
       } catch (error) {
@@ -181,7 +177,7 @@ export class OvhCloudProvider implements CloudProvider {
   /** A launch recorded on a pool by an earlier attempt (a retry, or before a restart) is awaited, not redone. */
   private async resume(deps: PoolLaunchDeps, claimKey: string, nodeClaimName: string): Promise<ManagedNode | undefined> {
     const pools = await deps.call('listing node pools', () => deps.account.api.listNodePools(deps.account.target));
-    const pool = pools.filter(isManagedPool).find((p) => claimRecordsOf(p.template).has(claimKey));
+    const pool = pools.filter((p) => isManagedPool(p, this.options.clusterName)).find((p) => claimRecordsOf(p.template).has(claimKey));
     if (!pool) return undefined;
     const { node, pool: latest } = await awaitNode(deps, pool.id, claimKey, keyOf(pool.flavor, pool.availabilityZones[0] ?? ''));
     return { node, pool: latest, nodeClaimName };
@@ -203,23 +199,42 @@ export class OvhCloudProvider implements CloudProvider {
   }
 
   private launchDeps(account: OvhAccount): PoolLaunchDeps {
-    const { call, clock, pollIntervalMs, launchTimeoutMs, maxAntiAffinityNodes } = this.options;
-    return { account, call, clock, lock: this.lock, pollIntervalMs, launchTimeoutMs, maxAntiAffinityNodes };
+    const { call, clock, pollIntervalMs, launchTimeoutMs, maxAntiAffinityNodes, clusterName } = this.options;
+    return { account, clusterName, call, clock, lock: this.lock, pollIntervalMs, launchTimeoutMs, maxAntiAffinityNodes };
   }
 
   private cleanupDeps(account: OvhAccount) {
-    return { account, call: this.options.call, clock: this.options.clock, lock: this.lock, graceMs: this.options.emptyPoolGraceMs };
+    return { account, clusterName: this.options.clusterName, call: this.options.call, clock: this.options.clock, lock: this.lock, graceMs: this.options.emptyPoolGraceMs };
   }
 
-  /** The NodeClaim's account (by its NodeClass), or the default one when the NodeClass is gone. */
-  private async accountOf(nodeClaim: CloudProviderNodeClaim): Promise<OvhAccount> {
+  /** The account of the NodeClaim's NodeClass; undefined when it has none (a leak) or it cannot be resolved. */
+  private async nodeClassAccount(nodeClaim: CloudProviderNodeClaim): Promise<OvhAccount | undefined> {
+    const ref = nodeClaim.spec.nodeClassRef;
+    if (ref.kind !== OVHNodeClassKind || ref.group !== OVHNodeClassGroup) return undefined;
     try {
-      return await this.options.accounts.forNodeClass(await this.options.nodeClasses.getNodeClass(nodeClaim.spec.nodeClassRef.name));
-    } catch (error) {
-      const fallback = await this.options.accounts.defaultAccount();
-      if (!fallback) throw error;
-      return fallback;
+      return await this.options.accounts.forNodeClass(await this.options.nodeClasses.getNodeClass(ref.name));
+    } catch {
+      return undefined;
     }
+  }
+
+  /** Releases the claim's node (or its record) if this cluster has it; false when it has neither. */
+  private async deleteIn(account: OvhAccount, target: { claimKey: string; instanceId: string | undefined }): Promise<boolean> {
+    const { claimKey, instanceId } = target;
+    const view = await readCluster(account, this.options.call, this.options.clusterName);
+    const found = instanceId ? view.nodes.find((m) => m.node.instanceId === instanceId) : undefined;
+    if (found?.node.status === 'DELETING') return true;
+    const deps = this.launchDeps(account);
+    if (found) {
+      await this.lock.run(familyLockKey(account, familyOfPoolName(found.pool.name)), () => releaseClaim(deps, found.pool.id, claimKey, found.node));
+      return true;
+    }
+    const recordedPool = view.pools.find((p) => claimRecordsOf(p.template).has(claimKey));
+    if (!recordedPool) return false;
+    const node = await nodeOfRecordedClaim(deps, recordedPool.id, claimKey);
+    if (node === 'not yet') return true;
+    await this.lock.run(familyLockKey(account, familyOfPoolName(recordedPool.name)), () => releaseClaim(deps, recordedPool.id, claimKey, node));
+    return true;
   }
 
   private async instanceTypesFor(nodeClass: OVHNodeClass): Promise<InstanceType[]> {

@@ -9,7 +9,6 @@
 import {
   IncompleteResponseError,
   InsufficientCapacityError,
-  NodeClaimNotFoundError,
   PermanentCloudError,
   QuotaExceededError,
   TransientCloudError,
@@ -39,6 +38,11 @@ export function ovhStatusOf(err: unknown): number | undefined {
   return findInChain(err, OvhApiError)?.failure.status;
 }
 
+/** An HTTP 404 from the OVH API, whatever it names (check it is about the resource asked for). */
+export function isOvhNotFound(err: unknown): boolean {
+  return ovhStatusOf(err) === 404;
+}
+
 /** MKS's refusal to grow a cluster beyond its node cap (100 nodes, "Known limits"). */
 const ClusterCapMessage = /limited to \d+ nodes/i;
 const QuotaMessage = /quota/i;
@@ -52,7 +56,9 @@ export function toCloudError(failure: OvhFailure, operation: string): Error {
   const status = failure.status;
   if (status === undefined && UnreadableBody.test(failure.message)) return new IncompleteResponseError(message, { cause });
   if (status === undefined || status === 429 || status >= 500) return new TransientCloudError(message, { cause });
-  if (status === 404) return new NodeClaimNotFoundError(message, { cause });
+  // A 404 may name the project or the MKS cluster, not the node: only the caller that asked about a node or
+  // pool of a cluster it just read can call it gone (`isOvhNotFound`); anything else must not pass for gone.
+  if (status === 404) return new PermanentCloudError(message, { cause });
   if (ClusterCapMessage.test(failure.message)) return new QuotaExceededError(message, { cause, quota: 'cluster-nodes' });
   if (QuotaMessage.test(failure.message)) return new QuotaExceededError(message, { cause });
   return new PermanentCloudError(message, { cause });

@@ -24,6 +24,8 @@ import { DefaultEmptyPoolGraceMs } from './pool-cleanup.js';
 export interface OvhCloudProviderDeps {
   /** The operator-wide account. */
   api: OvhApi;
+  /** This Kubernetes cluster's name: it labels every node pool created, and only such pools are ours. */
+  clusterName: string;
   /** Clients for NodeClasses with their own `credentialsSecretRef`. */
   apiFactory?: OvhApiFactory;
   nodeClasses: NodeClassResolver<OVHNodeClass>;
@@ -70,6 +72,7 @@ export function createOvhCloudProvider(deps: OvhCloudProviderDeps): OvhCloudProv
   });
   return new OvhCloudProvider({
     accounts,
+    clusterName: deps.clusterName,
     catalog,
     nodeClasses: deps.nodeClasses,
     unavailableOfferings: deps.unavailableOfferings,

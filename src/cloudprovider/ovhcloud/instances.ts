@@ -6,12 +6,12 @@
  */
 import { CapacityTypeOnDemand, LabelCapacityType, LabelInstanceType, LabelNodePool, LabelTopologyZone } from '../../apis/v1/labels.js';
 import type { InstanceType } from '../../domain/instancetypes/types.js';
-import { isNodeClaimNotFoundError } from '../errors.js';
 import type { CloudNodeClaim } from '../types.js';
 import type { OvhAccount } from './accounts.js';
 import type { OvhNode, OvhNodePool } from './api.js';
 import type { OvhCaller } from './calls.js';
 import { matchPendingClaims } from './claim-matching.js';
+import { isOvhNotFound } from './errors.js';
 import { ClaimAnnotationPrefix, claimRecordsOf, isManagedPool } from './pool-naming.js';
 import { formatProviderID } from './provider-id.js';
 
@@ -38,14 +38,14 @@ function claimNamesByNode(pool: OvhNodePool, nodes: readonly OvhNode[]): Map<str
   return byNode;
 }
 
-/** Our pools and their nodes that have an instance (DELETED ones are not listed by the API). */
-export async function readCluster(account: OvhAccount, call: OvhCaller): Promise<ClusterView> {
+/** This cluster's pools and their nodes that have an instance (DELETED ones are not listed by the API). */
+export async function readCluster(account: OvhAccount, call: OvhCaller, clusterName: string): Promise<ClusterView> {
   const { api, target } = account;
   const [allPools, allNodes] = await Promise.all([
     call(`listing node pools of cluster ${target.kubeId}`, () => api.listNodePools(target)),
     call(`listing nodes of cluster ${target.kubeId}`, () => api.listNodes(target)),
   ]);
-  const pools = [...allPools, ...(await poolsOnlyNodesName(account, call, allPools, allNodes))].filter(isManagedPool);
+  const pools = [...allPools, ...(await poolsOnlyNodesName(account, call, allPools, allNodes))].filter((p) => isManagedPool(p, clusterName));
   const nodesByPool = new Map<string, OvhNode[]>();
   for (const node of allNodes) {
     const list = nodesByPool.get(node.nodePoolId) ?? [];
@@ -65,7 +65,8 @@ export async function readCluster(account: OvhAccount, call: OvhCaller): Promise
 
 /**
  * Pools that nodes point to but the pool list left out (a pool created between the two reads, or not
- * yet consistent): read one by one, so their nodes are not missing from the listing. Gone ones are skipped.
+ * yet consistent): read one by one, so their nodes are not missing from the listing. Gone ones are skipped
+ * (the cluster answered the two lists just before, so a 404 here is about the pool).
  */
 async function poolsOnlyNodesName(account: OvhAccount, call: OvhCaller, pools: readonly OvhNodePool[], nodes: readonly OvhNode[]): Promise<OvhNodePool[]> {
   const known = new Set(pools.map((p) => p.id));
@@ -73,7 +74,7 @@ async function poolsOnlyNodesName(account: OvhAccount, call: OvhCaller, pools: r
   const found = await Promise.all(
     missing.map((id) =>
       call(`reading node pool ${id}`, () => account.api.getNodePool(account.target, id)).catch((error: unknown) => {
-        if (isNodeClaimNotFoundError(error)) return undefined;
+        if (isOvhNotFound(error)) return undefined;
         throw error;
       }),
     ),

@@ -25,8 +25,8 @@ function taintsOf(nodeClaim: CloudProviderNodeClaim): OvhTaint[] {
   return all.map((t) => ({ key: t.key, value: t.value ?? '', effect: t.effect }));
 }
 
-/** The pool a NodeClaim launches into for this flavor and zone. */
-export function poolSettingsFor(nodeClaim: CloudProviderNodeClaim, nodeClass: OVHNodeClass, flavor: string, zone: string): PoolSettings {
+/** The pool a NodeClaim of cluster `clusterName` launches into for this flavor and zone. */
+export function poolSettingsFor(nodeClaim: CloudProviderNodeClaim, nodeClass: OVHNodeClass, flavor: string, zone: string, clusterName: string): PoolSettings {
   const spec = nodeClass.spec;
   const nodePool = nodeClaim.metadata?.labels?.[LabelNodePool] ?? '';
   return {
@@ -43,6 +43,7 @@ export function poolSettingsFor(nodeClaim: CloudProviderNodeClaim, nodeClass: OV
       [LabelNodeClassHash]: nodeClassHash(spec),
     },
     taints: taintsOf(nodeClaim),
+    clusterName,
   };
 }
 

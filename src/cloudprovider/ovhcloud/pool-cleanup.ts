@@ -16,14 +16,15 @@ export const DefaultEmptyPoolGraceMs = 10 * 60 * 1000;
 
 export interface PoolCleanupDeps {
   account: OvhAccount;
+  clusterName: string;
   call: OvhCaller;
   clock: Clock;
   lock: KeyedLock;
   graceMs: number;
 }
 
-export function isEmptyPastGrace(pool: OvhNodePool, now: number, graceMs: number): boolean {
-  if (!isManagedPool(pool) || pool.status === 'DELETING') return false;
+export function isEmptyPastGrace(pool: OvhNodePool, now: number, graceMs: number, clusterName: string): boolean {
+  if (!isManagedPool(pool, clusterName) || pool.status === 'DELETING') return false;
   if (pool.desiredNodes > 0 || pool.currentNodes > 0 || claimRecordsOf(pool.template).size > 0) return false;
   return now - Date.parse(pool.updatedAt) >= graceMs;
 }
@@ -32,10 +33,10 @@ export function isEmptyPastGrace(pool: OvhNodePool, now: number, graceMs: number
 export async function deleteEmptyPools(deps: PoolCleanupDeps, pools: readonly OvhNodePool[]): Promise<string[]> {
   const { api, target } = deps.account;
   const deleted: string[] = [];
-  for (const candidate of pools.filter((p) => isEmptyPastGrace(p, deps.clock.now(), deps.graceMs))) {
+  for (const candidate of pools.filter((p) => isEmptyPastGrace(p, deps.clock.now(), deps.graceMs, deps.clusterName))) {
     await deps.lock.run(familyLockKey(deps.account, familyOfPoolName(candidate.name)), async () => {
       const pool = await deps.call(`reading node pool ${candidate.name}`, () => api.getNodePool(target, candidate.id));
-      if (!isEmptyPastGrace(pool, deps.clock.now(), deps.graceMs)) return;
+      if (!isEmptyPastGrace(pool, deps.clock.now(), deps.graceMs, deps.clusterName)) return;
       await deps.call(`deleting empty node pool ${pool.name}`, () => api.deleteNodePool(target, pool.id));
       deleted.push(pool.name);
     });

@@ -5,17 +5,18 @@
  * record and waits for the same node, so one NodeClaim never yields two nodes.
  */
 import type { Clock } from '../../util/clock.js';
-import { CreateError, PermanentCloudError, isNodeClaimNotFoundError, type OfferingKey } from '../errors.js';
+import { CreateError, PermanentCloudError, type OfferingKey } from '../errors.js';
 import type { OvhAccount } from './accounts.js';
 import type { OvhNode, OvhNodePool, OvhPoolTemplate } from './api.js';
 import type { OvhCaller } from './calls.js';
 import { matchPendingClaims } from './claim-matching.js';
-import { NodeFailureStatuses, nodeFailureError, ovhStatusOf } from './errors.js';
+import { NodeFailureStatuses, isOvhNotFound, nodeFailureError, ovhStatusOf } from './errors.js';
 import type { KeyedLock } from './keyed-lock.js';
 import {
   claimRecordsOf,
   familyOfPoolName,
   formatClaimRecord,
+  isManagedPool,
   LabelPoolVariant,
   poolBaseName,
   poolNameAt,
@@ -28,6 +29,8 @@ import {
 
 export interface PoolLaunchDeps {
   account: OvhAccount;
+  /** Pools of other clusters in the same MKS cluster are never scaled or taken for ours. */
+  clusterName: string;
   call: OvhCaller;
   clock: Clock;
   lock: KeyedLock;
@@ -109,18 +112,18 @@ function hasRoom(deps: PoolLaunchDeps, pool: OvhNodePool, settings: PoolSettings
 async function recordAndScale(deps: PoolLaunchDeps, settings: PoolSettings, claimKey: string): Promise<OvhNodePool> {
   const base = poolBaseName(settings);
   const pools = await listPools(deps);
+  // Every pool of the family takes its name, ours or not; only ours may hold our records or be scaled.
   const family = pools.filter((p) => familyOfPoolName(p.name) === base);
-  const recorded = family.find((p) => claimRecordsOf(p.template).has(claimKey));
+  const recorded = family.find((p) => isManagedPool(p, deps.clusterName) && claimRecordsOf(p.template).has(claimKey));
   if (recorded) return recorded;
   const basePool = family.find((p) => p.name === base);
   const stem = poolStem(base, poolVariant(settings), basePool ? (basePool.template.metadata.labels[LabelPoolVariant] ?? '') : undefined);
-  const mine = family.filter((p) => p.name === stem || p.name.startsWith(`${stem}-p`));
   const pending: ClaimRecord = { kind: 'pending', since: deps.clock.now() };
   for (let index = 0; index < MaxPoolsPerFamily; index += 1) {
     const name = poolNameAt(stem, index);
-    const pool = mine.find((p) => p.name === name);
+    const pool = family.find((p) => p.name === name);
     if (!pool) return createPool(deps, settings, name, claimKey, pending);
-    if (hasRoom(deps, pool, settings)) return scalePool(deps, pool, claimKey, pending);
+    if (isManagedPool(pool, deps.clusterName) && hasRoom(deps, pool, settings)) return scalePool(deps, pool, claimKey, pending);
   }
   throw new CreateError(`launching ${settings.flavor} in ${settings.zone}: the ${MaxPoolsPerFamily} node pools of ${stem} are full`, {
     reason: 'NodePoolsFull',
@@ -128,11 +131,18 @@ async function recordAndScale(deps: PoolLaunchDeps, settings: PoolSettings, clai
   });
 }
 
-/** Under the family lock: removes the claim's record (and its node, if any) from the pool. */
+/** The template without any record bound to this node (garbage collection deletes by node, not by claim). */
+function withoutNodeRecords(template: OvhPoolTemplate, nodeId: string): OvhPoolTemplate {
+  const bound = [...claimRecordsOf(template)].filter(([, r]) => r.kind === 'node' && r.nodeId === nodeId).map(([key]) => key);
+  return bound.reduce((t, key) => withRecord(t, key, undefined), template);
+}
+
+/** Under the family lock: removes the claim's record (and its node, if any, with any record bound to it) from the pool. */
 export async function releaseClaim(deps: Pick<PoolLaunchDeps, 'account' | 'call'>, poolId: string, claimKey: string, node: OvhNode | undefined): Promise<void> {
   const { api, target } = deps.account;
   const pool = await deps.call(`reading node pool ${poolId}`, () => api.getNodePool(target, poolId));
-  const template = withRecord(pool.template, claimKey, undefined);
+  const released = withRecord(pool.template, claimKey, undefined);
+  const template = node ? withoutNodeRecords(released, node.id) : released;
   const removal = node && node.status !== 'DELETING' && node.status !== 'DELETED' ? { desiredNodes: Math.max(0, pool.desiredNodes - 1), nodesToRemove: [node.id] } : {};
   await deps.call(`releasing ${claimKey} from node pool ${pool.name}`, () => api.updateNodePool(target, pool.id, { ...removal, template }));
 }
@@ -152,7 +162,7 @@ async function readPool(deps: PoolLaunchDeps, poolId: string): Promise<{ pool: O
     const nodes = await deps.call(`listing nodes of node pool ${poolId}`, () => api.listPoolNodes(target, poolId));
     return { pool, nodes };
   } catch (error) {
-    if (isNodeClaimNotFoundError(error)) return undefined;
+    if (isOvhNotFound(error)) return undefined;
     throw error;
   }
 }

@@ -5,7 +5,9 @@
  * (NodePool, labels, taints) applies to all its nodes, so it is fingerprinted as the pool's *variant*
  * (label `karpenter-eu.io/pool-variant`): the first variant takes the plain name, another one uses
  * `…-{variant}`. An anti-affinity pool holds at most 5 nodes (MKS limit): when full, the next pool of the
- * same stem is `…-p2`, `…-p3`. All pools sharing a base name share one lock.
+ * same stem is `…-p2`, `…-p3`. All pools sharing a base name share one lock. A pool belongs to the cluster
+ * its template labels name (`karpenter-eu.io/cluster`); the cluster name is part of the variant, so a pool of
+ * another cluster in the same MKS cluster pushes ours to `…-{variant}` instead of being shared.
  *
  * Which node belongs to which NodeClaim is recorded on the pool itself, as template annotations
  * `claims.karpenter-eu.io/<nodeclaim>`: `pending:<epoch ms>` from the scale-up until the node is known, then
@@ -18,6 +20,11 @@ export const PoolNamePrefix = 'karpenter-';
 /** Label on every node of our pools, and the mark of a pool this service manages. */
 export const LabelManagedBy = 'karpenter-eu.io/managed-by';
 export const ManagedByValue = 'karpenter-eu';
+/**
+ * The Kubernetes cluster whose service owns the pool: two installations pointed at one MKS cluster (or a
+ * NodeClass naming another cluster's kubeId) must never list, scale or delete each other's pools.
+ */
+export const LabelCluster = 'karpenter-eu.io/cluster';
 /** The fingerprint of the pool's fixed settings and template. */
 export const LabelPoolVariant = 'karpenter-eu.io/pool-variant';
 export const ClaimAnnotationPrefix = 'claims.karpenter-eu.io/';
@@ -33,6 +40,8 @@ export interface PoolSettings {
   antiAffinity: boolean;
   /** Template labels (NodePool, well-known, NodeClass tags). */
   labels: Readonly<Record<string, string>>;
+  /** The owning cluster's name: part of the variant, so another cluster's pool never shares our pool names. */
+  clusterName: string;
   taints: readonly OvhTaint[];
 }
 
@@ -40,7 +49,7 @@ export interface PoolSettings {
 export function poolVariant(settings: PoolSettings): string {
   const labels = Object.entries(settings.labels).sort(([a], [b]) => a.localeCompare(b));
   const taints = [...settings.taints].map((t) => `${t.key}=${t.value}:${t.effect}`).sort();
-  const fingerprint = JSON.stringify({ m: settings.monthlyBilled, a: settings.antiAffinity, labels, taints });
+  const fingerprint = JSON.stringify({ m: settings.monthlyBilled, a: settings.antiAffinity, labels, taints, c: settings.clusterName });
   return createHash('sha256').update(fingerprint).digest('hex').slice(0, 6);
 }
 
@@ -67,14 +76,20 @@ export function familyOfPoolName(name: string): string {
   return name.replace(/-p\d+$/, '').replace(/-[0-9a-f]{6}$/, '');
 }
 
-export function isManagedPool(pool: { name: string; template?: OvhPoolTemplate }): boolean {
-  return pool.name.startsWith(PoolNamePrefix) && pool.template?.metadata.labels[LabelManagedBy] === ManagedByValue;
+/** A pool this service created for this cluster (name prefix, managed-by and cluster labels). */
+export function isManagedPool(pool: { name: string; template?: OvhPoolTemplate }, clusterName: string): boolean {
+  const labels = pool.template?.metadata.labels;
+  return pool.name.startsWith(PoolNamePrefix) && labels?.[LabelManagedBy] === ManagedByValue && labels[LabelCluster] === clusterName;
 }
 
 /** The full template MKS wants (all five inner fields), carrying the claim records. */
 export function poolTemplate(settings: PoolSettings, annotations: Readonly<Record<string, string>>): OvhPoolTemplate {
   return {
-    metadata: { labels: { ...settings.labels, [LabelManagedBy]: ManagedByValue, [LabelPoolVariant]: poolVariant(settings) }, annotations: { ...annotations }, finalizers: [] },
+    metadata: {
+      labels: { ...settings.labels, [LabelManagedBy]: ManagedByValue, [LabelCluster]: settings.clusterName, [LabelPoolVariant]: poolVariant(settings) },
+      annotations: { ...annotations },
+      finalizers: [],
+    },
     spec: { taints: settings.taints.map((t) => ({ ...t })), unschedulable: false },
   };
 }

@@ -43,6 +43,17 @@ export class ScalewayAccounts {
     return [this.operator, ...this.byCredentials.values()];
   }
 
+  /**
+   * Every account seen so far and every account an existing NodeClass names, the operator's first: right
+   * after a restart a server is found in its NodeClass's account before that NodeClass launched anything. A
+   * NodeClass whose credentials cannot be read fails the call: a search missing an account must not pass
+   * for "not found".
+   */
+  async known(): Promise<ScalewayInstances[]> {
+    for (const nodeClass of (await this.options.nodeClasses.listNodeClasses?.()) ?? []) await this.forNodeClass(nodeClass);
+    return this.all();
+  }
+
   async forNodeClass(nodeClass: ScalewayNodeClass): Promise<ScalewayInstances> {
     const ref = nodeClass.spec.credentialsSecretRef;
     if (!ref) return this.operator;

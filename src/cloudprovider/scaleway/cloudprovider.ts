@@ -72,7 +72,7 @@ export class ScalewayCloudProvider implements CloudProvider {
     if (!found) {
       this.created.delete(nodeClaim.metadata?.uid ?? name);
       // Gone: the root Block volume terminate only detached is deleted before saying so.
-      for (const account of this.options.accounts.all()) await account.deleteDetachedVolumes(this.options.zones, rootVolumeName(identity));
+      for (const account of await this.options.accounts.known()) await account.deleteDetachedVolumes(this.options.zones, rootVolumeName(identity));
       throw new NodeClaimNotFoundError(`deleting nodeclaim ${name}: its server is gone`);
     }
     await found.account.terminateStep(found.server);
@@ -89,9 +89,8 @@ export class ScalewayCloudProvider implements CloudProvider {
   async list(): Promise<CloudNodeClaim[]> {
     // Every account an existing NodeClass names, not only those used since the start (a restart): a NodeClass
     // whose credentials cannot be read fails the list rather than leaving its servers out of it.
-    for (const nodeClass of (await this.options.nodeClasses.listNodeClasses?.()) ?? []) await this.options.accounts.forNodeClass(nodeClass);
     const tags = [clusterTag(this.options.clusterName)];
-    const perAccount = await Promise.all(this.options.accounts.all().map((account) => account.list(this.options.zones, tags)));
+    const perAccount = await Promise.all((await this.options.accounts.known()).map((account) => account.list(this.options.zones, tags)));
     const servers = new Map(perAccount.flat().map((s) => [s.id, s]));
     return Promise.all([...servers.values()].map((s) => this.toCloudNodeClaim(s)));
   }
@@ -164,7 +163,7 @@ export class ScalewayCloudProvider implements CloudProvider {
 
   /** The server in whichever account has it; undefined when every account says it does not exist. */
   private async locate(location: ServerLocation): Promise<{ server: ScalewayServer; account: ScalewayInstances } | undefined> {
-    for (const account of this.options.accounts.all()) {
+    for (const account of await this.options.accounts.known()) {
       try {
         return { server: await account.get(location.zone, location.id), account };
       } catch (error) {
@@ -180,7 +179,7 @@ export class ScalewayCloudProvider implements CloudProvider {
     if (providerID) return this.locate(parseProviderID(providerID));
     const identity = { name: nodeClaim.metadata?.name ?? '', ...(nodeClaim.metadata?.uid ? { uid: nodeClaim.metadata.uid } : {}) };
     const tags = nodeClaimLookupTags(this.options.clusterName, identity);
-    for (const account of this.options.accounts.all()) {
+    for (const account of await this.options.accounts.known()) {
       const [server] = await account.list(this.options.zones, tags);
       if (server) return { server, account };
     }

@@ -12,7 +12,7 @@ import type { Kube } from '../../kube/types.js';
 import type { JsonObject, JsonPatchOperation } from '../../util/json-patch.js';
 import { AnnotationDeletionReason, type DeletionReason } from '../types.js';
 
-function resourceVersionTest(object: KubernetesObject): JsonPatchOperation[] {
+export function resourceVersionTest(object: KubernetesObject): JsonPatchOperation[] {
   const version = object.metadata?.resourceVersion;
   return version === undefined ? [] : [{ op: 'test', path: '/metadata/resourceVersion', value: version }];
 }
@@ -25,7 +25,7 @@ function isStaleWrite(err: unknown): boolean {
 const maxStaleRetries = 5;
 
 /** Runs read-modify-write `attempt` again (fresh read) when it lost a race, a few times, then gives up. */
-async function retryStale<T>(attempt: () => Promise<T>): Promise<T> {
+export async function retryStale<T>(attempt: () => Promise<T>): Promise<T> {
   for (let tries = 1; ; tries++) {
     try {
       return await attempt();

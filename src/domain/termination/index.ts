@@ -3,3 +3,4 @@ export * from './termination-facts.js';
 export * from './garbage-collection.js';
 export * from './volume-detachment.js';
 export * from './listing-shrink.js';
+export * from './nodeclass-finalizer.js';

@@ -13,7 +13,8 @@ import { buildCrd, CrdDefinitions } from '../../apis/index.js';
 /** A file of the project (`manifests/…`), found from this module whether run from src/ or a build. */
 export function projectFile(relative: string): string {
   let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, 'package.json'))) {
+  // The checkout's root (the build copies package.json into dist/ too, without the manifests).
+  while (!existsSync(join(dir, 'package.json')) || !existsSync(join(dir, 'manifests'))) {
     const parent = dirname(dir);
     if (parent === dir) return relative;
     dir = parent;

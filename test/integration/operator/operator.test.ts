@@ -51,6 +51,16 @@ describe('operator against the simulated cluster and the Scaleway emulator', () 
     expect(lease.spec?.holderIdentity).toBe('karpenter-eu-demo');
   });
 
+  it('holds every NodeClass of its clouds with the in-use finalizer (written through the admission webhooks)', async () => {
+    const custom = env.cluster.kubeConfig.makeApiClient(CustomObjectsApi);
+    type Listed = { items: { metadata: { name: string; finalizers?: string[] } }[] };
+    const held = await eventually(async () => {
+      const list = (await custom.listClusterCustomObject({ group: 'karpenter.scaleway.sh', version: 'v1alpha1', plural: 'scalewaynodeclasses' })) as Listed;
+      return list.items.length > 0 && list.items.every((n) => n.metadata.finalizers?.includes('karpenter-eu.io/nodeclass-in-use')) ? list.items : undefined;
+    }, 'nodeclass finalizers');
+    expect(held.length).toBeGreaterThan(0);
+  });
+
   it('turns a pending pod into a NodeClaim, a registered Node and a running pod', async () => {
     const core = env.cluster.kubeConfig.makeApiClient(CoreV1Api);
     const custom = env.cluster.kubeConfig.makeApiClient(CustomObjectsApi);
@@ -73,7 +83,7 @@ describe('operator against the simulated cluster and the Scaleway emulator', () 
   });
 
   it('runs a second replica that serves webhooks and metrics but does not lead', async () => {
-    const args = ['--bind-address=127.0.0.1', '--webhook-port=0', '--extender-port=0', '--metrics-port=0', '--leader-election-namespace=karpenter', '--leader-election-identity=replica-2'];
+    const args = ['--cluster-name=karpenter-eu-demo', '--bind-address=127.0.0.1', '--webhook-port=0', '--extender-port=0', '--metrics-port=0', '--leader-election-namespace=karpenter', '--leader-election-identity=replica-2'];
     const timing = ['--leader-election-lease-duration=3s', '--leader-election-renew-deadline=2s', '--leader-election-retry-period=200ms'];
     const second = await startOperator({
       config: parseOperatorOptions([...args, ...timing], env.operatorEnv),

@@ -14,10 +14,10 @@ function stateWith(...objects: { kind: string; name: string; deleting?: boolean 
 describe('stateNodeClassResolver', () => {
   const kube = {} as Kube;
 
-  it('lists the NodeClasses of its kind that are not being deleted', async () => {
-    const state = stateWith({ kind: 'OutscaleNodeClass', name: 'a' }, { kind: 'OutscaleNodeClass', name: 'gone', deleting: true }, { kind: 'ScalewayNodeClass', name: 'b' });
+  it('lists the NodeClasses of its kind, deleted ones its finalizer still holds included: their NodeClaims\' instances stay findable after a restart', async () => {
+    const state = stateWith({ kind: 'OutscaleNodeClass', name: 'a' }, { kind: 'OutscaleNodeClass', name: 'held', deleting: true }, { kind: 'ScalewayNodeClass', name: 'b' });
     const listed = await stateNodeClassResolver<{ metadata: { name: string } }>(state, kube, 'OutscaleNodeClass').listNodeClasses?.();
-    expect(listed?.map((n) => n.metadata.name)).toEqual(['a']);
+    expect(listed?.map((n) => n.metadata.name)).toEqual(['a', 'held']);
   });
 
   it('refuses a missing or deleting NodeClass with NodeClassNotReadyError naming it', async () => {

@@ -3,10 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { IncompleteCloudCredentialsError, InvalidOptionError, parseOperatorOptions, UnknownOptionError } from '../../../src/operator/options.js';
 import { parseDurationMs } from '../../../src/operator/option-values.js';
 
+/** Every run names its cluster; tests about other options pass this. */
+const cluster = { CLUSTER_NAME: 'prod-par' };
 const scw = { SCW_ACCESS_KEY: 'SCWXXXXXXXXXXXXXXXXX', SCW_SECRET_KEY: '11111111-1111-1111-1111-111111111111', SCW_DEFAULT_PROJECT_ID: '22222222-2222-2222-2222-222222222222' };
 
 describe('parseOperatorOptions defaults', () => {
-  const config = parseOperatorOptions([], {});
+  const config = parseOperatorOptions([], cluster);
 
   it.each([
     ['webhook port', config.webhook.port, 8443],
@@ -50,7 +52,7 @@ describe('parseOperatorOptions precedence', () => {
     ['extender TLS', ['--extender-cert-file', '/c', '--extender-key-file', '/k'], {}, (c) => c.extender.tls, { certFile: '/c', keyFile: '/k' }],
     ['compound duration', ['--gc-interval', '1m30s'], {}, (c) => c.garbageCollection.intervalMs, 90_000],
   ])('%s', (_name, argv, env, pick, expected) => {
-    expect(pick(parseOperatorOptions(argv, env))).toEqual(expected);
+    expect(pick(parseOperatorOptions(argv, { ...cluster, ...env }))).toEqual(expected);
   });
 });
 
@@ -70,25 +72,47 @@ describe('parseOperatorOptions errors name the source, the value and what is acc
     ['bad SCW URL', [], { ...scw, SCW_API_URL: 'ftp://x' }, /SCW_API_URL is "ftp:\/\/x"; accepted: an http:\/\/ or https:\/\/ URL/],
     ['bad OVH endpoint', [], { OVH_ENDPOINT: 'ovh-mars', OVH_APPLICATION_KEY: 'a', OVH_APPLICATION_SECRET: 's', OVH_CONSUMER_KEY: 'c' }, /OVH_ENDPOINT is "ovh-mars"; accepted: one of ovh-eu/],
   ])('%s', (_name, argv, env, message) => {
-    expect(() => parseOperatorOptions(argv, env)).toThrow(InvalidOptionError);
-    expect(() => parseOperatorOptions(argv, env)).toThrow(message);
+    expect(() => parseOperatorOptions(argv, { ...cluster, ...env })).toThrow(InvalidOptionError);
+    expect(() => parseOperatorOptions(argv, { ...cluster, ...env })).toThrow(message);
   });
 
   it('rejects an unknown flag and lists the accepted ones', () => {
-    expect(() => parseOperatorOptions(['--webhook-prot', '1'], {})).toThrow(UnknownOptionError);
-    expect(() => parseOperatorOptions(['--webhook-prot', '1'], {})).toThrow(/unknown flag --webhook-prot; accepted: --kubeconfig, .*--webhook-port/);
+    expect(() => parseOperatorOptions(['--webhook-prot', '1'], cluster)).toThrow(UnknownOptionError);
+    expect(() => parseOperatorOptions(['--webhook-prot', '1'], cluster)).toThrow(/unknown flag --webhook-prot; accepted: --kubeconfig, .*--webhook-port/);
   });
 
   it('names missing credentials of a half-configured cloud', () => {
-    const env = { OSC_ACCESS_KEY: 'AK', OSC_REGION: 'eu-west-2' };
+    const env = { ...cluster, OSC_ACCESS_KEY: 'AK', OSC_REGION: 'eu-west-2' };
     expect(() => parseOperatorOptions([], env)).toThrow(IncompleteCloudCredentialsError);
     expect(() => parseOperatorOptions([], env)).toThrow('outscale credentials are incomplete: OSC_ACCESS_KEY, OSC_REGION set but OSC_SECRET_KEY missing');
+  });
+});
+
+describe('the cluster name is required: two clusters sharing a default would garbage-collect each other\'s instances', () => {
+  it('refuses to start without one, naming the flag and the variable', () => {
+    expect(() => parseOperatorOptions([], {})).toThrow(InvalidOptionError);
+    expect(() => parseOperatorOptions([], {})).toThrow(/--cluster-name \/ CLUSTER_NAME is ""; accepted: this cluster's name, unique among the clusters sharing a cloud project/);
+    expect(() => parseOperatorOptions([], { CLUSTER_NAME: '  ' })).toThrow(/CLUSTER_NAME is " {2}"/);
+  });
+
+  it('takes it from the flag or the variable', () => {
+    expect(parseOperatorOptions(['--cluster-name', 'prod-par'], {}).clusterName).toBe('prod-par');
+    expect(parseOperatorOptions([], { CLUSTER_NAME: 'staging.eu' }).clusterName).toBe('staging.eu');
+  });
+
+  it.each([
+    ['upper case', 'Prod'],
+    ['a comma (Scaleway tags are comma-separated)', 'a,b'],
+    ['longer than a label value (63)', 'a'.repeat(64)],
+  ])('refuses %s', (_name, value) => {
+    expect(() => parseOperatorOptions(['--cluster-name', value], {})).toThrow(new RegExp(`--cluster-name is "${value}"; accepted: a lowercase DNS label of at most 63 characters`));
   });
 });
 
 describe('cloud settings', () => {
   it('reads the three clouds with their overrides', () => {
     const config = parseOperatorOptions([], {
+      ...cluster,
       ...scw,
       SCW_DEFAULT_REGION: 'nl-ams',
       SCW_API_URL: 'http://127.0.0.1:1234/',
@@ -107,12 +131,12 @@ describe('cloud settings', () => {
   });
 
   it('defaults OVH_ENDPOINT to ovh-eu and reads the OVH defaults for NodeClasses', () => {
-    const config = parseOperatorOptions([], { OVH_APPLICATION_KEY: 'ak', OVH_APPLICATION_SECRET: 'as', OVH_CONSUMER_KEY: 'ck', OVH_SERVICE_NAME: '0123456789abcdef0123456789abcdef', OVH_REGION: 'EU-WEST-PAR' });
+    const config = parseOperatorOptions([], { ...cluster, OVH_APPLICATION_KEY: 'ak', OVH_APPLICATION_SECRET: 'as', OVH_CONSUMER_KEY: 'ck', OVH_SERVICE_NAME: '0123456789abcdef0123456789abcdef', OVH_REGION: 'EU-WEST-PAR' });
     expect(config.clouds.ovhcloud).toEqual({ endpoint: 'ovh-eu', applicationKey: 'ak', applicationSecret: 'as', consumerKey: 'ck', serviceName: '0123456789abcdef0123456789abcdef', region: 'EU-WEST-PAR' });
   });
 
   it('treats empty variables as unset', () => {
-    expect(parseOperatorOptions([], { SCW_ACCESS_KEY: '', OSC_REGION: ' ' }).clouds).toEqual({});
+    expect(parseOperatorOptions([], { ...cluster, SCW_ACCESS_KEY: '', OSC_REGION: ' ' }).clouds).toEqual({});
   });
 });
 

@@ -15,9 +15,15 @@ describe('karpenter-eu run / demo argument handling', () => {
   });
 
   it('exits 2 with the option error before starting anything', async () => {
-    const { out, io: cli } = io({ METRICS_PORT: 'eighty' });
+    const { out, io: cli } = io({ CLUSTER_NAME: 'prod-par', METRICS_PORT: 'eighty' });
     expect(await main(['run'], cli)).toBe(2);
     expect(out.stderr).toBe('error: parsing options: METRICS_PORT is "eighty"; accepted: a port number from 0 to 65535\n');
+  });
+
+  it('exits 2 without a cluster name, saying how to give one', async () => {
+    const { out, io: cli } = io();
+    expect(await main(['run'], cli)).toBe(2);
+    expect(out.stderr).toBe('error: parsing options: --cluster-name / CLUSTER_NAME is ""; accepted: this cluster\'s name, unique among the clusters sharing a cloud project (Helm: clusterName)\n');
   });
 
   it('refuses an unknown demo cloud', async () => {

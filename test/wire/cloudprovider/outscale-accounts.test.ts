@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { OutscaleNodeClass } from '../../../src/apis/v1alpha1/outscale-nodeclass.js';
 import { loadCatalog } from '../../../src/catalog/index.js';
-import { NodeClassNotReadyError } from '../../../src/cloudprovider/errors.js';
+import { NodeClaimNotFoundError, NodeClassNotReadyError } from '../../../src/cloudprovider/errors.js';
 import { createOutscaleClient, OutscaleCloudProvider } from '../../../src/cloudprovider/outscale/index.js';
 import type { CloudProviderNodeClaim, NodeClassResolver } from '../../../src/cloudprovider/types.js';
 import { startOutscaleEmulator, type OutscaleEmulator } from '../../../src/testbed/emulators/outscale/index.js';
@@ -82,6 +82,24 @@ describe('Outscale per-NodeClass credentials', () => {
     bed.clock.step(60_000);
     expect(bed.live(bed.team)).toHaveLength(0);
     expect(bed.live(bed.operator)).toHaveLength(1);
+  });
+
+  it('deletes a VM no ReadVms shows yet in whichever account has it, not only the first (garbage collection knows no NodeClass)', async () => {
+    const bed = await twoAccounts();
+    bed.team.setConsistencyDelay(600_000);
+    const team = await bed.provider().create(bed.nodeClaim('b', 'team', '00000000-0000-4000-8000-00000000000b'));
+    const leaked: CloudProviderNodeClaim = { metadata: { name: 'b' }, spec: { nodeClassRef: { group: '', kind: '', name: '' }, requirements: [] }, status: { providerID: team.providerID } };
+    await bed.provider().delete(leaked);
+    expect(bed.live(bed.team)).toHaveLength(0);
+    expect(bed.team.calls.count({ action: 'DeleteVms' })).toBe(1);
+  });
+
+  it('says not found only when every account refuses the VM', async () => {
+    const bed = await twoAccounts();
+    const gone: CloudProviderNodeClaim = { metadata: { name: 'x' }, spec: { nodeClassRef: { group: '', kind: '', name: '' }, requirements: [] }, status: { providerID: 'aws:///eu-west-2a/i-00000000' } };
+    await expect(bed.provider().delete(gone)).rejects.toBeInstanceOf(NodeClaimNotFoundError);
+    expect(bed.operator.calls.count({ action: 'DeleteVms' })).toBe(1);
+    expect(bed.team.calls.count({ action: 'DeleteVms' })).toBe(1);
   });
 
   it('fails the whole list when one account cannot be listed, or when a NodeClass\'s credentials cannot be read', async () => {

@@ -5,7 +5,7 @@ import { isCreateError, isInsufficientCapacityError, isNodeClassNotReadyError, i
 import type { CloudProviderRequirement } from '../../../src/cloudprovider/types.js';
 import { UnavailableOfferings } from '../../../src/cloudprovider/unavailable-offerings.js';
 import { loadCatalog } from '../../../src/catalog/index.js';
-import { autoAdvancing, FastRetry, liveNodes, startOvhTestbed, type OvhTestbed } from './ovhcloud-testbed.js';
+import { autoAdvancing, FastRetry, liveNodes, OvhClusterName, startOvhTestbed, type OvhTestbed } from './ovhcloud-testbed.js';
 
 function pin(flavor: string, zones: string[]): CloudProviderRequirement[] {
   return [
@@ -77,7 +77,7 @@ describe('ovhcloud provider under faults', () => {
     bed = await startOvhTestbed({ emulator: { timings: { instanceIdMs: 30_000, nodeReadyMs: 30_000 } } });
     const claim = bed.nodeClaim('restart', pin('b3-8', ['eu-west-par-a']));
     const impatient = createOvhCloudProvider({
-      api: bed.api, nodeClasses: bed.resolver, catalog: loadCatalog('ovhcloud'), unavailableOfferings: new UnavailableOfferings({ clock: bed.clock }),
+      clusterName: OvhClusterName, api: bed.api, nodeClasses: bed.resolver, catalog: loadCatalog('ovhcloud'), unavailableOfferings: new UnavailableOfferings({ clock: bed.clock }),
       clock: autoAdvancing(bed.clock), random: () => 0.5, retryPolicy: FastRetry, pollIntervalMs: 1_000, launchTimeoutMs: 10_000,
     });
     expect(isCreateError(await rejection(impatient.create(claim)))).toBe(true);
@@ -90,7 +90,7 @@ describe('ovhcloud provider under faults', () => {
     bed = await startOvhTestbed({ emulator: { timings: { instanceIdMs: 30_000, nodeReadyMs: 30_000 } } });
     const claim = bed.nodeClaim('abandoned', pin('b3-8', ['eu-west-par-a']));
     const impatient = createOvhCloudProvider({
-      api: bed.api, nodeClasses: bed.resolver, catalog: loadCatalog('ovhcloud'), unavailableOfferings: new UnavailableOfferings({ clock: bed.clock }),
+      clusterName: OvhClusterName, api: bed.api, nodeClasses: bed.resolver, catalog: loadCatalog('ovhcloud'), unavailableOfferings: new UnavailableOfferings({ clock: bed.clock }),
       clock: autoAdvancing(bed.clock), random: () => 0.5, retryPolicy: FastRetry, pollIntervalMs: 1_000, launchTimeoutMs: 10_000,
     });
     expect(isCreateError(await rejection(impatient.create(claim)))).toBe(true);
@@ -144,7 +144,7 @@ describe('ovhcloud provider under faults', () => {
   it('list() without any known MKS cluster throws instead of answering an empty list', async () => {
     bed = await startOvhTestbed();
     const bare = createOvhCloudProvider({
-      api: bed.api, nodeClasses: bed.resolver, catalog: loadCatalog('ovhcloud'), unavailableOfferings: new UnavailableOfferings({ clock: bed.clock }),
+      clusterName: OvhClusterName, api: bed.api, nodeClasses: bed.resolver, catalog: loadCatalog('ovhcloud'), unavailableOfferings: new UnavailableOfferings({ clock: bed.clock }),
       clock: autoAdvancing(bed.clock), random: () => 0.5, retryPolicy: FastRetry,
     });
     await bed.provider.create(bed.nodeClaim('exists', pin('b3-8', ['eu-west-par-a'])));
@@ -159,7 +159,7 @@ describe('ovhcloud provider under faults', () => {
     await b.provider.create(b.nodeClaim('exists', pin('b3-8', ['eu-west-par-a'])));
     const listing = Object.assign(Object.create(b.resolver) as typeof b.resolver, { listNodeClasses: async () => [...b.resolver.nodeClasses.values()] });
     const restarted = () => createOvhCloudProvider({
-      api: b.api, nodeClasses: listing, catalog: loadCatalog('ovhcloud'), unavailableOfferings: new UnavailableOfferings({ clock: b.clock }),
+      clusterName: OvhClusterName, api: b.api, nodeClasses: listing, catalog: loadCatalog('ovhcloud'), unavailableOfferings: new UnavailableOfferings({ clock: b.clock }),
       clock: autoAdvancing(b.clock), random: () => 0.5, retryPolicy: FastRetry,
     });
     // Nothing launched by this process yet: the NodeClass alone makes its cluster known.

@@ -14,6 +14,7 @@ import { startOvhcloudEmulator, type OvhcloudEmulator, type OvhcloudEmulatorOpti
 import type { BackoffPolicy } from '../../../src/util/backoff.js';
 import { FakeClock, type Clock } from '../../../src/util/clock.js';
 
+export const OvhClusterName = 'wire-cluster';
 export const NodeClassRef = { group: 'karpenter.ovhcloud.sh', kind: 'OVHNodeClass', name: 'default' };
 export const FastRetry: BackoffPolicy = { baseDelayMs: 0, maxDelayMs: 0, maxAttempts: 3 };
 
@@ -88,6 +89,7 @@ export async function startOvhTestbed(options: OvhTestbedOptions = {}): Promise<
   const unavailable = new UnavailableOfferings({ clock });
   const warnings: string[] = [];
   const provider = createOvhCloudProvider({
+    clusterName: OvhClusterName,
     api,
     nodeClasses: resolver,
     catalog: loadCatalog('ovhcloud'),

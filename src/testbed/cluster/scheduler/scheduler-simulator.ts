@@ -148,6 +148,7 @@ export class SchedulerSimulator {
       .sort(byPriorityThenAge);
     if (pending.length === 0) return;
     this.stats.cycles++;
+    const mark = this.queue.eventMark();
     const snapshot = this.snapshot();
     const binds = new Set<Promise<void>>();
     for (const pod of pending) {
@@ -163,11 +164,11 @@ export class SchedulerSimulator {
         }
         this.assumed.set(key, outcome.nodeName);
         this.queue.forget(key);
-        const bind = this.bind(pod, outcome.nodeName, now).finally(() => binds.delete(bind));
+        const bind = this.bind(pod, outcome.nodeName, now, mark).finally(() => binds.delete(bind));
         binds.add(bind);
         if (binds.size >= (this.options.bindConcurrency ?? 32)) await Promise.race(binds);
       } else {
-        this.queue.markFailed(key, now);
+        this.queue.markFailed(key, now, mark);
         if (outcome.kind === 'unschedulable') this.stats.unschedulable++;
         else this.stats.schedulerErrors++;
         await this.reportFailure(pod, outcome.kind === 'unschedulable' ? 'Unschedulable' : 'SchedulerError', outcome.message, now);
@@ -176,7 +177,7 @@ export class SchedulerSimulator {
     await Promise.all(binds);
   }
 
-  private async bind(pod: V1Pod, nodeName: string, now: number): Promise<void> {
+  private async bind(pod: V1Pod, nodeName: string, now: number, mark: number): Promise<void> {
     const namespace = pod.metadata?.namespace ?? '';
     const name = pod.metadata?.name ?? '';
     try {
@@ -186,7 +187,7 @@ export class SchedulerSimulator {
       this.stats.bindFailures++;
       this.errors.push(error);
       this.assumed.delete(cacheKey(pod));
-      this.queue.markFailed(cacheKey(pod), now);
+      this.queue.markFailed(cacheKey(pod), now, mark);
     }
   }
 

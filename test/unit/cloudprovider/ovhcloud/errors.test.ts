@@ -8,11 +8,11 @@ import {
   findInChain,
 } from '../../../../src/cloudprovider/errors.js';
 import { ovhSdkParams } from '../../../../src/cloudprovider/ovhcloud/client.js';
-import { failureOf, nodeFailureError, ovhStatusOf, toCloudError } from '../../../../src/cloudprovider/ovhcloud/errors.js';
+import { failureOf, isOvhNotFound, nodeFailureError, ovhStatusOf, toCloudError } from '../../../../src/cloudprovider/ovhcloud/errors.js';
 
 describe('ovhcloud error mapping', () => {
   it.each([
-    [{ status: 404, message: 'Node x does not exist' }, NodeClaimNotFoundError],
+    [{ status: 404, message: 'Node x does not exist' }, PermanentCloudError],
     [{ status: 429, message: 'Too many requests' }, TransientCloudError],
     [{ status: 500, message: 'Internal server error' }, TransientCloudError],
     [{ status: 503, message: 'Service unavailable' }, TransientCloudError],
@@ -26,6 +26,16 @@ describe('ovhcloud error mapping', () => {
     expect(error).toBeInstanceOf(cls);
     expect(error.message).toMatch(/^doing something: /);
     expect(ovhStatusOf(error)).toBe(failure.status);
+  });
+
+  it.each([
+    ['the cluster', 'Cluster 6f1c9a52 does not exist'],
+    ['the project', 'This service does not exist'],
+    ['the node', 'Node x does not exist'],
+  ])('a 404 about %s is never NodeClaimNotFound by itself: only a caller that just read the cluster can call a node gone', (_what, message) => {
+    const error = toCloudError({ status: 404, message }, 'listing nodes of cluster k');
+    expect(error).not.toBeInstanceOf(NodeClaimNotFoundError);
+    expect(isOvhNotFound(error)).toBe(true);
   });
 
   it('names the cluster cap quota', () => {

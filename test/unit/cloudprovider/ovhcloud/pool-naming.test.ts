@@ -5,6 +5,7 @@ import {
   claimRecordsOf,
   familyOfPoolName,
   formatClaimRecord,
+  isManagedPool,
   parseClaimRecord,
   poolBaseName,
   poolNameAt,
@@ -14,7 +15,7 @@ import {
   type PoolSettings,
 } from '../../../../src/cloudprovider/ovhcloud/pool-naming.js';
 
-const base: PoolSettings = { flavor: 'b3-8', zone: 'eu-west-par-a', monthlyBilled: false, antiAffinity: false, labels: { 'karpenter.sh/nodepool': 'default' }, taints: [] };
+const base: PoolSettings = { flavor: 'b3-8', zone: 'eu-west-par-a', monthlyBilled: false, antiAffinity: false, labels: { 'karpenter.sh/nodepool': 'default' }, taints: [], clusterName: 'prod' };
 const MksPoolName = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 
 describe('ovhcloud pool naming', () => {
@@ -61,10 +62,22 @@ describe('ovhcloud pool naming', () => {
     );
   });
 
+  it('two clusters with the same pool settings get different variants, so they never share a pool name', () => {
+    expect(poolVariant({ ...base, clusterName: 'staging' })).not.toBe(poolVariant(base));
+    const stem = poolStem(poolBaseName(base), poolVariant({ ...base, clusterName: 'staging' }), poolVariant(base));
+    expect(stem).toBe(`karpenter-b3-8-eu-west-par-a-${poolVariant({ ...base, clusterName: 'staging' })}`);
+  });
+
+  it('a pool is ours only when its template names our cluster', () => {
+    const pool = { name: 'karpenter-b3-8-eu-west-par-a', template: poolTemplate(base, {}) };
+    expect(isManagedPool(pool, 'prod')).toBe(true);
+    expect(isManagedPool(pool, 'staging')).toBe(false);
+  });
+
   it('templates carry all five fields MKS requires, the managed-by label and the claim records', () => {
     const template = poolTemplate(base, { [claimAnnotationKey('a')]: 'pending:5' });
     expect(template).toEqual({
-      metadata: { labels: { 'karpenter.sh/nodepool': 'default', 'karpenter-eu.io/managed-by': 'karpenter-eu', 'karpenter-eu.io/pool-variant': poolVariant(base) }, annotations: { 'claims.karpenter-eu.io/a': 'pending:5' }, finalizers: [] },
+      metadata: { labels: { 'karpenter.sh/nodepool': 'default', 'karpenter-eu.io/managed-by': 'karpenter-eu', 'karpenter-eu.io/cluster': 'prod', 'karpenter-eu.io/pool-variant': poolVariant(base) }, annotations: { 'claims.karpenter-eu.io/a': 'pending:5' }, finalizers: [] },
       spec: { taints: [], unschedulable: false },
     });
     expect([...claimRecordsOf(template)]).toEqual([['claims.karpenter-eu.io/a', { kind: 'pending', since: 5 }]]);
