@@ -70,8 +70,12 @@ export interface CloudProvider {
   /**
    * Launches an instance for the NodeClaim, choosing among the instance types and offerings its
    * requirements allow (cheapest available first), and returns the launched instance.
-   * Idempotent per NodeClaim: a retry after a timeout, or a restart mid-create, must find the first
-   * instance again (by NodeClaim name / UID / client token), never launch a second one.
+   * Idempotent and resuming per NodeClaim: a retry after a timeout, or a restart mid-create (the lifecycle
+   * calls create again for every NodeClaim whose launch was requested but not recorded), must find what
+   * the cloud already holds for it (by NodeClaim name / UID / client token / pool record), never launch a
+   * second one, and finish it from whatever step it stopped at: power on, user data, accelerators (GPUs
+   * created for the claim are found again by their tags, never allocated twice), pool size accounted.
+   * It resolves only with an instance that is running or booting with everything it needs to join.
    * Errors: InsufficientCapacityError when every compatible offering tried was out of stock (those
    * offerings are marked unavailable); QuotaExceededError; NodeClassNotReadyError when the NodeClass or
    * its Secret cannot be used; CreateError for a launch failure with a condition to show the user.
