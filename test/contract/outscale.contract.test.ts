@@ -1,5 +1,6 @@
 import { describeCloudProviderContract, ContractRetryPolicy, type ContractSubject } from './cloudprovider.contract.js';
-import { startOutscaleTestbed } from '../wire/cloudprovider/outscale-testbed.js';
+import { haltAfter } from '../../src/testbed/emulators/faults.js';
+import { startOutscaleTestbed, unfinishedVm } from '../wire/cloudprovider/outscale-testbed.js';
 
 async function outscaleSubject(): Promise<ContractSubject> {
   const bed = await startOutscaleTestbed({ pageSize: 1, retryPolicy: ContractRetryPolicy });
@@ -23,7 +24,13 @@ async function outscaleSubject(): Promise<ContractSubject> {
         bed.emulator.faults.add({ match: { action: 'CreateVms', instanceType, zone }, fault: { kind: 'out-of-stock' } });
       },
       settle: async () => bed.settle(),
+      haltAfterCalls: (calls) => {
+        const rule = bed.emulator.faults.add(haltAfter(calls));
+        return () => bed.emulator.faults.remove(rule);
+      },
+      unfinished: async (providerID) => unfinishedVm(bed, providerID),
     },
+    restart: () => bed.restart(),
     close: () => bed.close(),
   };
 }

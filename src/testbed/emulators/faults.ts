@@ -38,6 +38,16 @@ export interface FaultRule {
   probability?: number;
   /** How many times the rule may still fire (default unlimited). */
   times?: number;
+  /** Matching requests let through untouched before the rule starts firing (default 0). */
+  after?: number;
+}
+
+/**
+ * "The process died after its `calls`-th call": every request after that many is dropped unanswered and
+ * never handled, as if its sender were gone (tests of a create resumed by a restarted process).
+ */
+export function haltAfter(calls: number): FaultRule {
+  return { fault: { kind: 'timeout', afterMs: 0 }, after: calls };
 }
 
 export interface CallRecord {
@@ -74,7 +84,7 @@ function matches(rule: FaultRule, req: RequestInfo): boolean {
 }
 
 export class FaultInjector {
-  private rules: { id: number; rule: FaultRule; remaining: number }[] = [];
+  private rules: { id: number; rule: FaultRule; remaining: number; skip: number }[] = [];
   private nextId = 1;
   private random: () => number;
 
@@ -85,7 +95,7 @@ export class FaultInjector {
   /** Adds a rule and returns its id (for `remove`). */
   add(rule: FaultRule): number {
     const id = this.nextId++;
-    this.rules.push({ id, rule, remaining: rule.times ?? Number.POSITIVE_INFINITY });
+    this.rules.push({ id, rule, remaining: rule.times ?? Number.POSITIVE_INFINITY, skip: rule.after ?? 0 });
     return id;
   }
 
@@ -110,6 +120,10 @@ export class FaultInjector {
       if (entry.remaining <= 0 || !matches(entry.rule, req)) continue;
       const capacity = entry.rule.fault.kind === 'out-of-stock' || entry.rule.fault.kind === 'quota-exceeded';
       if (capacity && !req.instanceType) continue;
+      if (entry.skip > 0) {
+        entry.skip -= 1;
+        continue;
+      }
       if (this.random() >= (entry.rule.probability ?? 1)) continue;
       entry.remaining -= 1;
       return entry.rule.fault;
