@@ -103,6 +103,11 @@ export class OutscaleClient {
     return this.call('ReadTags', request, options);
   }
 
+  /** Every page of ReadTags; fails as a whole when any page fails. */
+  readAllTags(request: T.ReadTagsRequest = {}, options?: CallOptions): Promise<T.Tag[]> {
+    return readAllPages('ReadTags', request, (r) => this.readTags(r, options), (res) => res.Tags);
+  }
+
   readVmTypes(request: T.ReadVmTypesRequest = {}, options?: CallOptions): Promise<T.ReadVmTypesResponse> {
     return this.call('ReadVmTypes', request, options);
   }

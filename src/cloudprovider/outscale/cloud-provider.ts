@@ -36,7 +36,7 @@ import { isNotFound } from './errors.js';
 import { ListedVmStates, TagManagedBy, isGone, toCloudNodeClaim } from './instances.js';
 import { buildOutscaleInstanceTypes } from './instancetypes.js';
 import { OutscaleAccounts, type OutscaleAccount, type OutscaleApiFactory } from './accounts.js';
-import { clientTokenOf, findByClientToken, launch, type LaunchContext } from './launch.js';
+import { clientTokenOf, findByClientToken, gpuOwnerOf, launch, releaseGpus, type LaunchContext } from './launch.js';
 import { driftReasonOf, resolveUserData, subregionsOf } from './nodeclass.js';
 import { PriceBook } from './prices.js';
 import { InvalidProviderIdError, parseProviderId } from './provider-id.js';
@@ -104,27 +104,35 @@ export class OutscaleCloudProvider implements CloudProvider {
     return launching;
   }
 
+  /** Also gives back the NodeClaim's flexible GPUs no VM holds (a launch stopped between creating and linking them). */
   async delete(nodeClaim: CloudProviderNodeClaim): Promise<void> {
     const name = nodeClaim.metadata?.name ?? '';
     const accounts = await this.accountsOf(nodeClaim);
+    const owner = gpuOwnerOf(this.options, nodeClaim);
     const providerID = nodeClaim.status?.providerID;
     if (!providerID) {
       for (const account of accounts) {
         const vm = await findByClientToken(account.launch, clientTokenOf(nodeClaim));
-        if (vm?.VmId) return this.deleteVm(account, vm.VmId, name);
+        if (!vm?.VmId) continue;
+        await releaseGpus(account.launch, owner, vm);
+        return this.deleteVm(account, vm.VmId, name);
       }
+      for (const account of accounts) await releaseGpus(account.launch, owner);
       throw new NodeClaimNotFoundError(`deleting nodeclaim ${name}: no vm was launched for it`);
     }
     const vmId = this.vmIdOf(providerID, `deleting nodeclaim ${name}`);
     for (const account of accounts) {
       const vm = await this.readVm(account, vmId);
       if (!vm) continue;
+      await releaseGpus(account.launch, owner, vm);
       if (isGone(vm)) throw new NodeClaimNotFoundError(`deleting nodeclaim ${name}: vm ${vmId} is terminated`);
       if (vm.State === 'shutting-down') return;
       return this.deleteVm(account, vmId, name);
     }
     // A VM ReadVms does not show yet (eventual consistency) is still deleted: only DeleteVms can say it is gone.
-    return this.deleteVm(accounts[0] as OutscaleAccount, vmId, name);
+    const first = accounts[0] as OutscaleAccount;
+    await releaseGpus(first.launch, owner);
+    return this.deleteVm(first, vmId, name);
   }
 
   async get(providerID: string): Promise<CloudNodeClaim> {
