@@ -45,6 +45,20 @@ export interface CloudNodeClaim {
   terminating?: boolean;
 }
 
+/**
+ * A cloud resource a provider allocated for a NodeClaim besides its instance (an Outscale flexible GPU),
+ * found by the tags it got at creation.
+ */
+export interface ClaimResource {
+  /** The cloud's id of the resource. */
+  id: string;
+  /** What it is, for logs and metrics (`flexible-gpu`). */
+  kind: string;
+  nodeClaimName: string;
+  /** Held by an instance: it goes with that instance. */
+  attached: boolean;
+}
+
 /** Why a launched NodeClaim no longer matches its NodeClass (`ImageDrifted`, `SecurityGroupsDrifted`…). */
 export type DriftReason = string;
 
@@ -115,6 +129,15 @@ export interface CloudProvider {
 
   /** Node conditions that make a node unhealthy enough to replace; empty disables auto-repair. */
   repairPolicies(): RepairPolicy[];
+
+  /**
+   * Optional, for providers that allocate more than the instance per NodeClaim: every such resource of this
+   * cluster, from every account. Like `list`, it THROWS when anything cannot be read — never a partial list.
+   */
+  listClaimResources?(): Promise<ClaimResource[]>;
+
+  /** Optional, with `listClaimResources`: releases one. Resolves when done or already gone. */
+  deleteClaimResource?(resource: ClaimResource): Promise<void>;
 }
 
 /** A reference to a Secret holding cloud credentials (`credentialsSecretRef` of the NodeClasses). */

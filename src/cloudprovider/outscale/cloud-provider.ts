@@ -18,6 +18,7 @@ import type { Clock } from '../../util/clock.js';
 import { NodeClaimNotFoundError, NodeClassNotReadyError, PermanentCloudError } from '../errors.js';
 import { DefaultCloudRetryPolicy } from '../retry.js';
 import type {
+  ClaimResource,
   CloudNodeClaim,
   CloudProvider,
   CloudProviderNodeClaim,
@@ -33,6 +34,7 @@ import type { OutscaleApi } from './api.js';
 import type { Vm } from './api-types.js';
 import { outscaleCaller, type OutscaleCaller } from './calls.js';
 import { isNotFound } from './errors.js';
+import { clusterGpus, deleteGpu, isUnlinked } from './gpu-claims.js';
 import { ListedVmStates, TagManagedBy, isGone, toCloudNodeClaim } from './instances.js';
 import { buildOutscaleInstanceTypes } from './instancetypes.js';
 import { OutscaleAccounts, type OutscaleAccount, type OutscaleApiFactory } from './accounts.js';
@@ -40,6 +42,9 @@ import { clientTokenOf, findByClientToken, gpuOwnerOf, launch, releaseGpus, type
 import { driftReasonOf, resolveUserData, subregionsOf } from './nodeclass.js';
 import { PriceBook } from './prices.js';
 import { InvalidProviderIdError, parseProviderId } from './provider-id.js';
+
+/** The `kind` of the claim resources this provider reports. */
+export const FlexibleGpuKind = 'flexible-gpu';
 
 export const OutscaleNodeClassKindRef: NodeClassKind = { group: OutscaleNodeClassGroup, version: OutscaleNodeClassVersion, kind: OutscaleNodeClassKind };
 
@@ -178,6 +183,25 @@ export class OutscaleCloudProvider implements CloudProvider {
 
   repairPolicies(): RepairPolicy[] {
     return [...(this.options.repairPolicies ?? [])];
+  }
+
+  /** The flexible GPUs tagged for this cluster's NodeClaims, in every account; throws when any read fails. */
+  async listClaimResources(): Promise<ClaimResource[]> {
+    const byId = new Map<string, ClaimResource>();
+    for (const account of await this.accounts.all()) {
+      for (const { gpu, nodeClaimName } of await clusterGpus(account.launch, this.options.clusterName)) {
+        byId.set(gpu.FlexibleGpuId, { id: gpu.FlexibleGpuId, kind: FlexibleGpuKind, nodeClaimName, attached: !isUnlinked(gpu) });
+      }
+    }
+    return [...byId.values()];
+  }
+
+  /** Deletes the GPU in whichever account holds it. */
+  async deleteClaimResource(resource: ClaimResource): Promise<void> {
+    for (const account of await this.accounts.all()) {
+      const [gpu] = (await this.call(`reading flexible gpu ${resource.id}`, () => account.launch.api.readFlexibleGpus({ Filters: { FlexibleGpuIds: [resource.id] } }))).FlexibleGpus;
+      if (gpu) return deleteGpu(account.launch, resource.id);
+    }
   }
 
   private async createOnce(nodeClaim: CloudProviderNodeClaim): Promise<CloudNodeClaim> {

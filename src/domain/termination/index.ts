@@ -2,3 +2,4 @@ export * from './drain-plan.js';
 export * from './termination-facts.js';
 export * from './garbage-collection.js';
 export * from './volume-detachment.js';
+export * from './claim-resources.js';
