@@ -40,14 +40,17 @@ export interface FaultRule {
   times?: number;
   /** Matching requests let through untouched before the rule starts firing (default 0). */
   after?: number;
+  /** With `after`: only requests matching this count towards it (the others pass untouched meanwhile). */
+  counting?: FaultRule['match'];
 }
 
 /**
- * "The process died after its `calls`-th call": every request after that many is dropped unanswered and
- * never handled, as if its sender were gone (tests of a create resumed by a restarted process).
+ * "The process died after its `calls`-th call" (of those matching `counting`, when given): every request
+ * after it is dropped unanswered and never handled, as if its sender were gone (tests of a create resumed
+ * by a restarted process).
  */
-export function haltAfter(calls: number): FaultRule {
-  return { fault: { kind: 'timeout', afterMs: 0 }, after: calls };
+export function haltAfter(calls: number, counting?: FaultRule['match']): FaultRule {
+  return { fault: { kind: 'timeout', afterMs: 0 }, after: calls, ...(counting ? { counting } : {}) };
 }
 
 export interface CallRecord {
@@ -72,7 +75,10 @@ function seededRandom(seed: number): () => number {
 }
 
 function matches(rule: FaultRule, req: RequestInfo): boolean {
-  const m = rule.match;
+  return matchesSpec(rule.match, req);
+}
+
+function matchesSpec(m: FaultRule['match'], req: RequestInfo): boolean {
   if (!m) return true;
   if (m.method && m.method.toUpperCase() !== req.method.toUpperCase()) return false;
   if (m.action && m.action !== req.action) return false;
@@ -121,7 +127,7 @@ export class FaultInjector {
       const capacity = entry.rule.fault.kind === 'out-of-stock' || entry.rule.fault.kind === 'quota-exceeded';
       if (capacity && !req.instanceType) continue;
       if (entry.skip > 0) {
-        entry.skip -= 1;
+        if (matchesSpec(entry.rule.counting, req)) entry.skip -= 1;
         continue;
       }
       if (this.random() >= (entry.rule.probability ?? 1)) continue;

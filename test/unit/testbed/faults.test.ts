@@ -19,6 +19,14 @@ describe('FaultInjector', () => {
     expect(faults.decide({ method: 'GET', path: '/servers' })).toEqual({ kind: 'timeout', afterMs: 0 });
   });
 
+  it('haltAfter with a counting match: other requests pass until that many matching ones went through, then all are dropped', () => {
+    const faults = new FaultInjector();
+    faults.add(haltAfter(1, { action: 'createServer' }));
+    expect(faults.decide({ method: 'GET', path: '/servers', action: 'listServers' })).toBeUndefined();
+    expect(faults.decide({ method: 'POST', path: '/servers', action: 'createServer' })).toBeUndefined();
+    expect(faults.decide({ method: 'GET', path: '/servers', action: 'listServers' })).toEqual({ kind: 'timeout', afterMs: 0 });
+  });
+
   it('matches paths by RegExp and method case-insensitively', () => {
     const faults = new FaultInjector();
     faults.add({ match: { method: 'get', path: /\/nodepool$/ }, fault: { kind: 'throttle', retryAfterSeconds: 2 } });
