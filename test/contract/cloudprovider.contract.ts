@@ -59,6 +59,8 @@ export interface ContractSubject {
   nodePool: CloudProviderNodePool;
   /** A NodeClaim of that NodePool with a fresh uid; `requirements` are added to the NodePool's. */
   nodeClaim(name: string, requirements?: CloudProviderRequirement[]): CloudProviderNodeClaim;
+  /** For providers that launch accelerators apart from the instance (Outscale flexible GPUs): a NodeClaim for one. */
+  acceleratorNodeClaim?(name: string): CloudProviderNodeClaim;
   /** A new provider on the same cloud with nothing in memory, as a restarted process builds it. */
   restart(): CloudProvider;
   close(): Promise<void>;
@@ -242,10 +244,11 @@ export function describeCloudProviderContract(name: string, factory: ContractFac
       expect(await subject.cloud.liveInstanceCount()).toBe(2);
     });
 
-    it('create resumes a create that stopped after each of its cloud calls: one instance per NodeClaim, running, with everything it needs', async () => {
+    /** Stops a create after each of its cloud calls in turn, and resumes it from a new provider each time. */
+    async function resumeAfterEachCall(nodeClaimFor: (calls: number) => CloudProviderNodeClaim): Promise<void> {
       let ranThrough = false;
       for (let calls = 0; calls < MaxCallsPerCreate && !ranThrough; calls += 1) {
-        const nodeClaim = subject.nodeClaim(`contract-resume-${calls}`, pin(target.name, target.zones.slice(0, 1)));
+        const nodeClaim = nodeClaimFor(calls);
         const release = subject.cloud.haltAfterCalls(calls);
         const killed = await outcome(subject.restart().create(nodeClaim));
         release();
@@ -257,6 +260,16 @@ export function describeCloudProviderContract(name: string, factory: ContractFac
         expect(await subject.cloud.unfinished(resumed.providerID), `resumed after a stop after call ${calls}`).toEqual([]);
       }
       expect(ranThrough, `a create still unfinished after ${MaxCallsPerCreate} calls`).toBe(true);
+    }
+
+    it('create resumes a create that stopped after each of its cloud calls: one instance per NodeClaim, running, with everything it needs', async () => {
+      await resumeAfterEachCall((calls) => subject.nodeClaim(`contract-resume-${calls}`, pin(target.name, target.zones.slice(0, 1))));
+    }, 60_000);
+
+    it('create resumes an accelerator launch stopped after each of its cloud calls: its accelerators linked, none left over', async (context) => {
+      const accelerated = subject.acceleratorNodeClaim?.bind(subject);
+      if (!accelerated) return context.skip('this provider launches no accelerator apart from the instance');
+      await resumeAfterEachCall((calls) => accelerated(`contract-resume-gpu-${calls}`));
     }, 60_000);
 
     it('isDrifted answers undefined for an instance launched from the current NodeClass', async () => {

@@ -1,13 +1,15 @@
 import { describeCloudProviderContract, ContractRetryPolicy, type ContractSubject } from './cloudprovider.contract.js';
+import { LabelInstanceGPUName, LabelTopologyZone } from '../../src/apis/v1/labels.js';
 import { haltAfter } from '../../src/testbed/emulators/faults.js';
 import { startOutscaleTestbed, unfinishedVm } from '../wire/cloudprovider/outscale-testbed.js';
 
 async function outscaleSubject(): Promise<ContractSubject> {
-  const bed = await startOutscaleTestbed({ pageSize: 1, retryPolicy: ContractRetryPolicy });
+  const bed = await startOutscaleTestbed({ pageSize: 1, retryPolicy: ContractRetryPolicy, autoAdvance: true });
   return {
     provider: bed.provider,
     nodePool: bed.nodePool,
     nodeClaim: (name, requirements) => bed.nodeClaim(name, requirements),
+    acceleratorNodeClaim: (name) => bed.nodeClaim(name, [{ key: LabelInstanceGPUName, operator: 'In', values: ['v100'] }, { key: LabelTopologyZone, operator: 'In', values: [bed.emulator.subregions[0] as string] }], { cpu: '1', 'nvidia.com/gpu': '1' }),
     cloud: {
       liveInstanceCount: async () => bed.liveVms().length,
       failReads: (mode) => {

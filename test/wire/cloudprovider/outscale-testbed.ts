@@ -11,6 +11,7 @@ import type { CloudProviderNodeClaim, CloudProviderNodePool, CloudProviderRequir
 import { startOutscaleEmulator, type OutscaleEmulator, type OutscaleEmulatorOptions } from '../../../src/testbed/emulators/outscale/index.js';
 import type { BackoffPolicy } from '../../../src/util/backoff.js';
 import { launchShapeOf } from '../../../src/cloudprovider/outscale/instancetypes.js';
+import { autoAdvancing } from './ovhcloud-testbed.js';
 import { FakeClock } from '../../../src/util/clock.js';
 
 export const ClusterName = 'wire-cluster';
@@ -42,6 +43,8 @@ export interface TestbedOptions {
   timeoutMs?: number;
   retryPolicy?: BackoffPolicy;
   nodeClass?: (base: OutscaleNodeClass) => OutscaleNodeClass;
+  /** The provider's sleeps move the fake clock (GPU launches wait for their VM to stop without a driver). */
+  autoAdvance?: boolean;
   secrets?: Record<string, Record<string, string>>;
 }
 
@@ -94,7 +97,7 @@ export async function startOutscaleTestbed(options: TestbedOptions = {}): Promis
     clusterName: ClusterName,
     nodeClasses: resolverOf(nodeClasses, options.secrets ?? {}),
     catalog: loadCatalog('outscale'),
-    clock,
+    clock: options.autoAdvance ? autoAdvancing(clock) : clock,
     random: () => 0.5,
     retryPolicy: options.retryPolicy ?? NoWaitRetries,
     gpuPollIntervalMs: 1_000,
@@ -126,7 +129,7 @@ export async function startOutscaleTestbed(options: TestbedOptions = {}): Promis
 
 /**
  * What the VM still lacks to join: running (or booting), user data, the cluster's tags, and every
- * flexible GPU its instance type bundles, linked.
+ * flexible GPU its instance type bundles, linked — and any GPU of the account linked to no VM (billed for nothing).
  */
 export function unfinishedVm(bed: OutscaleTestbed, providerID: string): string[] {
   const state = bed.emulator.state();
@@ -135,10 +138,12 @@ export function unfinishedVm(bed: OutscaleTestbed, providerID: string): string[]
   const flavor = loadCatalog('outscale').flavors.find((f) => f.name === vm.tags['karpenter-eu.io/instance-type']);
   const wanted = flavor ? (launchShapeOf(flavor).flexibleGpu?.count ?? 0) : 0;
   const linked = state.flexibleGpus.filter((g) => g.vmId === vm.id).length;
+  const leftOver = state.flexibleGpus.filter((g) => g.vmId === undefined).length;
   return [
     ...(vm.state === 'running' || vm.state === 'pending' ? [] : [vm.state]),
     ...(vm.userData ? [] : ['no user data']),
     ...(vm.tags['karpenter.sh/managed-by'] === ClusterName ? [] : ['not tagged for the cluster']),
     ...(linked === wanted ? [] : [`${linked} of ${wanted} gpus`]),
+    ...(leftOver === 0 ? [] : [`${leftOver} gpus allocated and linked to no vm`]),
   ];
 }
