@@ -122,15 +122,14 @@ export async function releaseUnlinked(deps: GpuClaimDeps, owner: GpuOwner): Prom
 
 /** Every GPU tagged for a NodeClaim of this cluster; throws when any read fails (never a partial answer). */
 export async function clusterGpus(deps: GpuClaimDeps, clusterName: string): Promise<ClaimedGpu[]> {
-  const tags = await deps.call(`reading flexible gpu tags of cluster ${clusterName}`, () => deps.api.readAllTags({ Filters: { Keys: [TagGpuNodeClaim, TagManagedBy] } }));
-  const byId = new Map<string, { cluster?: string; nodeClaimName?: string }>();
-  for (const t of tags) {
-    const entry = byId.get(t.ResourceId) ?? {};
-    if (t.Key === TagManagedBy) entry.cluster = t.Value;
-    else entry.nodeClaimName = t.Value;
-    byId.set(t.ResourceId, entry);
-  }
-  const ours = new Map([...byId].filter(([, e]) => e.cluster === clusterName && e.nodeClaimName !== undefined).map(([id, e]) => [id, e.nodeClaimName as string]));
-  const gpus = await gpusByIds(deps, [...ours.keys()]);
-  return gpus.map((gpu) => ({ gpu, nodeClaimName: ours.get(gpu.FlexibleGpuId) as string }));
+  const claimTags = await deps.call('reading flexible gpu claim tags', () => deps.api.readAllTags({ Filters: { Keys: [TagGpuNodeClaim] } }));
+  if (claimTags.length === 0) return [];
+  const claimOf = new Map(claimTags.map((t) => [t.ResourceId, t.Value]));
+  const ids = [...claimOf.keys()];
+  const clusterTags = await deps.call(`reading the cluster tags of flexible gpus ${ids.join(', ')}`, () =>
+    deps.api.readAllTags({ Filters: { Keys: [TagManagedBy], Values: [clusterName], ResourceIds: ids } }),
+  );
+  const ours = new Set(clusterTags.map((t) => t.ResourceId));
+  const gpus = await gpusByIds(deps, ids.filter((id) => ours.has(id)));
+  return gpus.map((gpu) => ({ gpu, nodeClaimName: claimOf.get(gpu.FlexibleGpuId) as string }));
 }
