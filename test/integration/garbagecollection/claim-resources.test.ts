@@ -11,7 +11,7 @@ import { TagManagedBy } from '../../../src/cloudprovider/outscale/instances.js';
 import { createGarbageCollectionController, type GarbageCollectionController } from '../../../src/controllers/nodeclaim/garbagecollection/garbage-collection-controller.js';
 import { Resources } from '../../../src/kube/index.js';
 import { ClusterName, startOutscaleTestbed, type OutscaleTestbed } from '../../wire/cloudprovider/outscale-testbed.js';
-import { nodeClaimManifest, startTerminationBed, type TerminationBed } from '../termination/termination-bed.js';
+import { metricValue, nodeClaimManifest, startTerminationBed, type TerminationBed } from '../termination/termination-bed.js';
 
 let cluster: TerminationBed | undefined;
 let cloud: OutscaleTestbed | undefined;
@@ -73,6 +73,7 @@ describe('garbage collection of flexible GPUs (Outscale emulator)', () => {
     expect(report.claimResourcesDeleted).toEqual([orphan]);
     expect(gpuIds(o)).toEqual([launching, otherCluster, untagged].sort());
     expect(b.logLines.some((l) => l.msg === 'deleted orphaned claim resource' && l.resource === orphan)).toBe(true);
+    expect(await metricValue(b.metrics, 'karpenter_eu_garbage_collection_claim_resources_deleted_total', { provider: 'outscale', kind: 'flexible-gpu' })).toBe(1);
   });
 
   it('keeps a GPU linked to a VM even when its NodeClaim is gone: it goes with its VM', async () => {

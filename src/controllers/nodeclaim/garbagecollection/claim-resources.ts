@@ -11,6 +11,8 @@ import type { Logger } from '../../../util/logger.js';
 
 export interface ClaimResourceSweepDeps {
   cloudProvider: CloudProvider;
+  /** Counts each resource deleted. */
+  onDeleted: (resource: ClaimResource) => void;
   clock: Clock;
   logger: Logger;
   gracePeriodMs: number;
@@ -41,6 +43,7 @@ export function createClaimResourceSweeper(deps: ClaimResourceSweepDeps): ClaimR
       deps.logger.warn('deleting orphaned claim resource failed, retrying next pass', { resource: resource.id, kind: resource.kind, error });
       return false;
     }
+    deps.onDeleted(resource);
     deps.logger.info('deleted orphaned claim resource', { resource: resource.id, kind: resource.kind, nodeClaim: resource.nodeClaimName, reason: 'garbage_collected' });
     return true;
   }

@@ -99,7 +99,10 @@ export function createGarbageCollectionController(deps: GarbageCollectionControl
   const gracePeriodMs = deps.options?.gracePeriodMs ?? DefaultGarbageCollectionGracePeriodMs;
   const eventObject = deps.options?.eventObject ?? { apiVersion: 'v1', kind: 'Namespace', name: 'default' };
   let previouslyMissing: ReadonlySet<string> = new Set();
-  const claimResources = createClaimResourceSweeper({ cloudProvider: deps.cloudProvider, clock: deps.clock, logger, gracePeriodMs });
+  const claimResources = createClaimResourceSweeper({
+    cloudProvider: deps.cloudProvider, clock: deps.clock, logger, gracePeriodMs,
+    onDeleted: (r) => gcMetrics.claimResourcesDeleted.inc({ provider: deps.cloudProvider.name, kind: r.kind }),
+  });
   let completedPasses = 0;
 
   function skip(reason: string, detail: string, error?: unknown): PassReport {
