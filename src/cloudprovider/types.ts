@@ -45,6 +45,20 @@ export interface CloudNodeClaim {
   terminating?: boolean;
 }
 
+/**
+ * A cloud resource a provider allocated for a NodeClaim besides its instance (an Outscale flexible GPU),
+ * found by the tags it got at creation.
+ */
+export interface ClaimResource {
+  /** The cloud's id of the resource. */
+  id: string;
+  /** What it is, for logs and metrics (`flexible-gpu`). */
+  kind: string;
+  nodeClaimName: string;
+  /** Held by an instance: it goes with that instance. */
+  attached: boolean;
+}
+
 /** Why a launched NodeClaim no longer matches its NodeClass (`ImageDrifted`, `SecurityGroupsDrifted`…). */
 export type DriftReason = string;
 
@@ -70,8 +84,12 @@ export interface CloudProvider {
   /**
    * Launches an instance for the NodeClaim, choosing among the instance types and offerings its
    * requirements allow (cheapest available first), and returns the launched instance.
-   * Idempotent per NodeClaim: a retry after a timeout, or a restart mid-create, must find the first
-   * instance again (by NodeClaim name / UID / client token), never launch a second one.
+   * Idempotent and resuming per NodeClaim: a retry after a timeout, or a restart mid-create (the lifecycle
+   * calls create again for every NodeClaim whose launch was requested but not recorded), must find what
+   * the cloud already holds for it (by NodeClaim name / UID / client token / pool record), never launch a
+   * second one, and finish it from whatever step it stopped at: power on, user data, accelerators (GPUs
+   * created for the claim are found again by their tags, never allocated twice), pool size accounted.
+   * It resolves only with an instance that is running or booting with everything it needs to join.
    * Errors: InsufficientCapacityError when every compatible offering tried was out of stock (those
    * offerings are marked unavailable); QuotaExceededError; NodeClassNotReadyError when the NodeClass or
    * its Secret cannot be used; CreateError for a launch failure with a condition to show the user.
@@ -111,6 +129,15 @@ export interface CloudProvider {
 
   /** Node conditions that make a node unhealthy enough to replace; empty disables auto-repair. */
   repairPolicies(): RepairPolicy[];
+
+  /**
+   * Optional, for providers that allocate more than the instance per NodeClaim: every such resource of this
+   * cluster, from every account. Like `list`, it THROWS when anything cannot be read — never a partial list.
+   */
+  listClaimResources?(): Promise<ClaimResource[]>;
+
+  /** Optional, with `listClaimResources`: releases one. Resolves when done or already gone. */
+  deleteClaimResource?(resource: ClaimResource): Promise<void>;
 }
 
 /** A reference to a Secret holding cloud credentials (`credentialsSecretRef` of the NodeClasses). */

@@ -40,6 +40,16 @@ export interface ContractCloudView {
   outOfStock(offering: { instanceType: string; zone: string }): void;
   /** Lets asynchronous cloud work finish (boots, terminations, eventual consistency). */
   settle(): Promise<void>;
+  /**
+   * "The process died after its `calls`-th cloud call": every later request is dropped unhandled until the
+   * returned function is called.
+   */
+  haltAfterCalls(calls: number): () => void;
+  /**
+   * What the instance still lacks to join the cluster, in words ("stopped", "no user data", "1 of 2 GPUs",
+   * "pool desiredNodes 2 for 1 node"); empty when it runs (or boots) with everything it needs.
+   */
+  unfinished(providerID: string): Promise<string[]>;
 }
 
 export interface ContractSubject {
@@ -49,6 +59,10 @@ export interface ContractSubject {
   nodePool: CloudProviderNodePool;
   /** A NodeClaim of that NodePool with a fresh uid; `requirements` are added to the NodePool's. */
   nodeClaim(name: string, requirements?: CloudProviderRequirement[]): CloudProviderNodeClaim;
+  /** For providers that launch accelerators apart from the instance (Outscale flexible GPUs): a NodeClaim for one. */
+  acceleratorNodeClaim?(name: string): CloudProviderNodeClaim;
+  /** A new provider on the same cloud with nothing in memory, as a restarted process builds it. */
+  restart(): CloudProvider;
   close(): Promise<void>;
 }
 
@@ -74,6 +88,17 @@ function pickMultiZoneType(instanceTypes: InstanceType[]): { name: string; zones
 
 function withProviderID(nodeClaim: CloudProviderNodeClaim, launched: CloudNodeClaim): CloudProviderNodeClaim {
   return { ...nodeClaim, status: { ...nodeClaim.status, providerID: launched.providerID } };
+}
+
+/** Stopping points tried before giving up: more cloud calls than any provider's create makes. */
+const MaxCallsPerCreate = 60;
+
+async function outcome<T>(promise: Promise<T>): Promise<{ ok: true; value: T } | { ok: false; error: unknown }> {
+  try {
+    return { ok: true, value: await promise };
+  } catch (error) {
+    return { ok: false, error };
+  }
 }
 
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
@@ -218,6 +243,34 @@ export function describeCloudProviderContract(name: string, factory: ContractFac
       await subject.cloud.settle();
       expect(await subject.cloud.liveInstanceCount()).toBe(2);
     });
+
+    /** Stops a create after each of its cloud calls in turn, and resumes it from a new provider each time. */
+    async function resumeAfterEachCall(nodeClaimFor: (calls: number) => CloudProviderNodeClaim): Promise<void> {
+      let ranThrough = false;
+      for (let calls = 0; calls < MaxCallsPerCreate && !ranThrough; calls += 1) {
+        const nodeClaim = nodeClaimFor(calls);
+        const release = subject.cloud.haltAfterCalls(calls);
+        const killed = await outcome(subject.restart().create(nodeClaim));
+        release();
+        ranThrough = killed.ok;
+        const resumed = await subject.restart().create(nodeClaim);
+        await subject.cloud.settle();
+        if (killed.ok) expect(resumed.providerID).toBe(killed.value.providerID);
+        expect(await subject.cloud.liveInstanceCount(), `instances after a stop after call ${calls}`).toBe(calls + 1);
+        expect(await subject.cloud.unfinished(resumed.providerID), `resumed after a stop after call ${calls}`).toEqual([]);
+      }
+      expect(ranThrough, `a create still unfinished after ${MaxCallsPerCreate} calls`).toBe(true);
+    }
+
+    it('create resumes a create that stopped after each of its cloud calls: one instance per NodeClaim, running, with everything it needs', async () => {
+      await resumeAfterEachCall((calls) => subject.nodeClaim(`contract-resume-${calls}`, pin(target.name, target.zones.slice(0, 1))));
+    }, 60_000);
+
+    it('create resumes an accelerator launch stopped after each of its cloud calls: its accelerators linked, none left over', async (context) => {
+      const accelerated = subject.acceleratorNodeClaim?.bind(subject);
+      if (!accelerated) return context.skip('this provider launches no accelerator apart from the instance');
+      await resumeAfterEachCall((calls) => accelerated(`contract-resume-gpu-${calls}`));
+    }, 60_000);
 
     it('isDrifted answers undefined for an instance launched from the current NodeClass', async () => {
       const { nodeClaim } = await launch('contract-not-drifted');

@@ -1,4 +1,5 @@
 import { FakeCloudProvider, FakeNodeClass, fakeInstanceTypes } from '../../src/cloudprovider/fake/index.js';
+import { TransientCloudError } from '../../src/cloudprovider/errors.js';
 import { offeringCacheKey } from '../../src/cloudprovider/unavailable-offerings.js';
 import type { CloudProviderNodePool } from '../../src/cloudprovider/types.js';
 import { FakeClock } from '../../src/util/clock.js';
@@ -38,7 +39,15 @@ async function fakeSubject(): Promise<ContractSubject> {
         provider.outOfStock.add(offeringCacheKey({ instanceType, zone, capacityType: 'on-demand' }));
       },
       settle: async () => {},
+      // The fake's create is one step: a process stopped before it made no instance, one stopped after it a whole one.
+      haltAfterCalls: (calls) => {
+        if (calls === 0) provider.nextCreateError = new TransientCloudError('injected: the process stopped before its first call');
+        return () => undefined;
+      },
+      unfinished: async (providerID) => (provider.instances.has(providerID) ? [] : ['no such instance']),
     },
+    // The fake is its own cloud: a restarted process finds the same one.
+    restart: () => provider,
     close: async () => provider.reset(),
   };
 }

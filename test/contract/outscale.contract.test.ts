@@ -1,12 +1,15 @@
 import { describeCloudProviderContract, ContractRetryPolicy, type ContractSubject } from './cloudprovider.contract.js';
-import { startOutscaleTestbed } from '../wire/cloudprovider/outscale-testbed.js';
+import { LabelInstanceGPUName, LabelTopologyZone } from '../../src/apis/v1/labels.js';
+import { haltAfter } from '../../src/testbed/emulators/faults.js';
+import { startOutscaleTestbed, unfinishedVm } from '../wire/cloudprovider/outscale-testbed.js';
 
 async function outscaleSubject(): Promise<ContractSubject> {
-  const bed = await startOutscaleTestbed({ pageSize: 1, retryPolicy: ContractRetryPolicy });
+  const bed = await startOutscaleTestbed({ pageSize: 1, retryPolicy: ContractRetryPolicy, autoAdvance: true });
   return {
     provider: bed.provider,
     nodePool: bed.nodePool,
     nodeClaim: (name, requirements) => bed.nodeClaim(name, requirements),
+    acceleratorNodeClaim: (name) => bed.nodeClaim(name, [{ key: LabelInstanceGPUName, operator: 'In', values: ['v100'] }, { key: LabelTopologyZone, operator: 'In', values: [bed.emulator.subregions[0] as string] }], { cpu: '1', 'nvidia.com/gpu': '1' }),
     cloud: {
       liveInstanceCount: async () => bed.liveVms().length,
       failReads: (mode) => {
@@ -23,7 +26,13 @@ async function outscaleSubject(): Promise<ContractSubject> {
         bed.emulator.faults.add({ match: { action: 'CreateVms', instanceType, zone }, fault: { kind: 'out-of-stock' } });
       },
       settle: async () => bed.settle(),
+      haltAfterCalls: (calls) => {
+        const rule = bed.emulator.faults.add(haltAfter(calls));
+        return () => bed.emulator.faults.remove(rule);
+      },
+      unfinished: async (providerID) => unfinishedVm(bed, providerID),
     },
+    restart: () => bed.restart(),
     close: () => bed.close(),
   };
 }

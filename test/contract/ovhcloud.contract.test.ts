@@ -1,4 +1,5 @@
 import { describeCloudProviderContract, type ContractSubject } from './cloudprovider.contract.js';
+import { haltAfter } from '../../src/testbed/emulators/faults.js';
 import { liveNodes, startOvhTestbed } from '../wire/cloudprovider/ovhcloud-testbed.js';
 
 async function ovhSubject(): Promise<ContractSubject> {
@@ -20,7 +21,23 @@ async function ovhSubject(): Promise<ContractSubject> {
         bed.emulator.setOutOfStock(instanceType, zone);
       },
       settle: async () => bed.settle(),
+      haltAfterCalls: (calls) => {
+        const rule = bed.emulator.faults.add(haltAfter(calls));
+        return () => bed.emulator.faults.remove(rule);
+      },
+      unfinished: async (providerID) => {
+        const state = bed.emulator.state();
+        const node = state.instances.find((i) => i.providerID === providerID);
+        if (!node) return ['no such node'];
+        const pool = state.pools.find((p) => p.id === node.nodePoolId);
+        const inPool = state.instances.filter((i) => i.nodePoolId === node.nodePoolId && (i.state === 'READY' || i.state === 'INSTALLING')).length;
+        return [
+          ...(node.state === 'READY' || node.state === 'INSTALLING' ? [] : [node.state]),
+          ...(pool?.desiredNodes === inPool ? [] : [`pool desiredNodes ${pool?.desiredNodes ?? 'gone'} for ${inPool} nodes`]),
+        ];
+      },
     },
+    restart: () => bed.restart(),
     close: () => bed.close(),
   };
 }

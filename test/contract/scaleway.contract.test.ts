@@ -1,4 +1,5 @@
 import { describeCloudProviderContract, type ContractSubject } from './cloudprovider.contract.js';
+import { haltAfter } from '../../src/testbed/emulators/faults.js';
 import { liveServers, startTestbed } from '../wire/cloudprovider/scaleway-testbed.js';
 
 async function scalewaySubject(): Promise<ContractSubject> {
@@ -22,7 +23,17 @@ async function scalewaySubject(): Promise<ContractSubject> {
         bed.emulator.faults.add({ match: { action: 'createServer', instanceType, zone }, fault: { kind: 'out-of-stock' } });
       },
       settle: async () => bed.settle(),
+      haltAfterCalls: (calls) => {
+        const rule = bed.emulator.faults.add(haltAfter(calls));
+        return () => bed.emulator.faults.remove(rule);
+      },
+      unfinished: async (providerID) => {
+        const server = bed.emulator.state().instances.find((i) => i.providerID === providerID);
+        if (!server) return ['no such server'];
+        return [...(server.state === 'running' || server.state === 'starting' ? [] : [server.state]), ...(server.userData ? [] : ['no user data'])];
+      },
     },
+    restart: () => bed.restart(),
     close: () => bed.close(),
   };
 }

@@ -12,6 +12,8 @@ export type OutscaleApi = Pick<
   | 'deleteVms'
   | 'startVms'
   | 'createTags'
+  | 'deleteTags'
+  | 'readAllTags'
   | 'readPublicCatalog'
   | 'createFlexibleGpu'
   | 'linkFlexibleGpu'

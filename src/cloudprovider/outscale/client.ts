@@ -113,6 +113,11 @@ export class OutscaleClient {
     return this.callFor('ReadTags', request, options, 'Tags');
   }
 
+  /** Every page of ReadTags; fails as a whole when any page fails. */
+  readAllTags(request: T.ReadTagsRequest = {}, options?: CallOptions): Promise<T.Tag[]> {
+    return readAllPages('ReadTags', request, (r: T.ReadTagsRequest) => this.readTags(r, options), 'Tags');
+  }
+
   readVmTypes(request: T.ReadVmTypesRequest = {}, options?: CallOptions): Promise<T.ReadVmTypesResponse> {
     return this.callFor('ReadVmTypes', request, options, 'VmTypes');
   }

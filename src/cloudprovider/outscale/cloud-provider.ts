@@ -18,6 +18,7 @@ import type { Clock } from '../../util/clock.js';
 import { isNodeClaimNotFoundError, NodeClaimNotFoundError, NodeClassNotReadyError, PermanentCloudError } from '../errors.js';
 import { DefaultCloudRetryPolicy } from '../retry.js';
 import type {
+  ClaimResource,
   CloudNodeClaim,
   CloudProvider,
   CloudProviderNodeClaim,
@@ -33,13 +34,17 @@ import type { OutscaleApi } from './api.js';
 import type { Vm } from './api-types.js';
 import { outscaleCaller, type OutscaleCaller } from './calls.js';
 import { isNotFound } from './errors.js';
+import { clusterGpus, deleteGpu, isUnlinked } from './gpu-claims.js';
 import { ListedVmStates, TagManagedBy, isGone, toCloudNodeClaim } from './instances.js';
 import { buildOutscaleInstanceTypes } from './instancetypes.js';
 import { OutscaleAccounts, type OutscaleAccount, type OutscaleApiFactory } from './accounts.js';
-import { clientTokenOf, findByClientToken, launch, type LaunchContext } from './launch.js';
+import { clientTokenOf, findByClientToken, gpuOwnerOf, launch, releaseGpus, type LaunchContext } from './launch.js';
 import { driftReasonOf, resolveUserData, subregionsOf } from './nodeclass.js';
 import { PriceBook } from './prices.js';
 import { InvalidProviderIdError, parseProviderId } from './provider-id.js';
+
+/** The `kind` of the claim resources this provider reports. */
+export const FlexibleGpuKind = 'flexible-gpu';
 
 export const OutscaleNodeClassKindRef: NodeClassKind = { group: OutscaleNodeClassGroup, version: OutscaleNodeClassVersion, kind: OutscaleNodeClassKind };
 
@@ -104,21 +109,27 @@ export class OutscaleCloudProvider implements CloudProvider {
     return launching;
   }
 
+  /** Also gives back the NodeClaim's flexible GPUs no VM holds (a launch stopped between creating and linking them). */
   async delete(nodeClaim: CloudProviderNodeClaim): Promise<void> {
     const name = nodeClaim.metadata?.name ?? '';
     const accounts = await this.accountsOf(nodeClaim);
+    const owner = gpuOwnerOf(this.options, nodeClaim);
     const providerID = nodeClaim.status?.providerID;
     if (!providerID) {
       for (const account of accounts) {
         const vm = await findByClientToken(account.launch, clientTokenOf(nodeClaim));
-        if (vm?.VmId) return this.deleteVm(account, vm.VmId, name);
+        if (!vm?.VmId) continue;
+        await releaseGpus(account.launch, owner, vm);
+        return this.deleteVm(account, vm.VmId, name);
       }
+      for (const account of accounts) await releaseGpus(account.launch, owner);
       throw new NodeClaimNotFoundError(`deleting nodeclaim ${name}: no vm was launched for it`);
     }
     const vmId = this.vmIdOf(providerID, `deleting nodeclaim ${name}`);
     for (const account of accounts) {
       const vm = await this.readVm(account, vmId);
       if (!vm) continue;
+      await releaseGpus(account.launch, owner, vm);
       if (isGone(vm)) throw new NodeClaimNotFoundError(`deleting nodeclaim ${name}: vm ${vmId} is terminated`);
       if (vm.State === 'shutting-down') return;
       return this.deleteVm(account, vmId, name);
@@ -127,6 +138,7 @@ export class OutscaleCloudProvider implements CloudProvider {
     // gone, and only in its own account — so every account is asked before calling it gone.
     for (const account of accounts) {
       try {
+        await releaseGpus(account.launch, owner);
         return await this.deleteVm(account, vmId, name);
       } catch (err) {
         if (!isNodeClaimNotFoundError(err)) throw err;
@@ -178,6 +190,25 @@ export class OutscaleCloudProvider implements CloudProvider {
 
   repairPolicies(): RepairPolicy[] {
     return [...(this.options.repairPolicies ?? [])];
+  }
+
+  /** The flexible GPUs tagged for this cluster's NodeClaims, in every account; throws when any read fails. */
+  async listClaimResources(): Promise<ClaimResource[]> {
+    const byId = new Map<string, ClaimResource>();
+    for (const account of await this.accounts.all()) {
+      for (const { gpu, nodeClaimName } of await clusterGpus(account.launch, this.options.clusterName)) {
+        byId.set(gpu.FlexibleGpuId, { id: gpu.FlexibleGpuId, kind: FlexibleGpuKind, nodeClaimName, attached: !isUnlinked(gpu) });
+      }
+    }
+    return [...byId.values()];
+  }
+
+  /** Deletes the GPU in whichever account holds it. */
+  async deleteClaimResource(resource: ClaimResource): Promise<void> {
+    for (const account of await this.accounts.all()) {
+      const [gpu] = (await this.call(`reading flexible gpu ${resource.id}`, () => account.launch.api.readFlexibleGpus({ Filters: { FlexibleGpuIds: [resource.id] } }))).FlexibleGpus;
+      if (gpu) return deleteGpu(account.launch, resource.id);
+    }
   }
 
   private async createOnce(nodeClaim: CloudProviderNodeClaim): Promise<CloudNodeClaim> {

@@ -1,15 +1,29 @@
 /**
  * GPU nodes through flexible GPUs: the VM is created stopped with performance highest (p1); once it is
- * stopped, the missing fGPUs are created (DeleteOnVmDeletion, so they go with the VM) and linked, then the
- * VM is started — a link only completes on a stopped VM. Every step is re-entrant: a retried create
- * counts the fGPUs already linked and starts the VM only when it is still stopped.
+ * stopped, the missing fGPUs are created (DeleteOnVmDeletion, so they go with the VM), tagged for the
+ * NodeClaim and linked, then the VM is started — a link only completes on a stopped VM. Every step is
+ * re-entrant: a retried or resumed create counts the fGPUs already linked, links the unlinked ones tagged
+ * for its NodeClaim before creating any (`gpu-claims.ts`), and starts the VM only when it is still stopped.
  */
 import type { Clock } from '../../util/clock.js';
 import { CreateError, type OfferingKey } from '../errors.js';
 import type { OutscaleApi } from './api.js';
 import type { Vm } from './api-types.js';
 import type { OutscaleCaller } from './calls.js';
+import {
+  adoptUntagged,
+  clearGpuPending,
+  deleteGpu,
+  gpusOf,
+  hasPendingGpu,
+  isUnlinked,
+  markGpuPending,
+  tagForOwner,
+  type GpuOwner,
+} from './gpu-claims.js';
 import type { LaunchShape } from './instancetypes.js';
+
+type FlexibleGpuShape = NonNullable<LaunchShape['flexibleGpu']>;
 
 export interface GpuAttachDeps {
   api: OutscaleApi;
@@ -43,7 +57,8 @@ async function waitUntilSettled(deps: GpuAttachDeps, vm: Vm): Promise<Vm> {
   return current;
 }
 
-async function linkOne(deps: GpuAttachDeps, vm: Vm, gpu: NonNullable<LaunchShape['flexibleGpu']>, offering: OfferingKey): Promise<void> {
+/** Creates one GPU for the VM and tags it for its NodeClaim at once; a GPU whose tagging failed is given back. */
+async function createTagged(deps: GpuAttachDeps, vm: Vm, gpu: FlexibleGpuShape, offering: OfferingKey, owner: GpuOwner): Promise<string> {
   const created = await deps.call(
     `creating flexible gpu ${gpu.modelName} for vm ${vm.VmId}`,
     () => deps.api.createFlexibleGpu({ ModelName: gpu.modelName, SubregionName: vm.Placement.SubregionName, Generation: gpu.generation, DeleteOnVmDeletion: true }),
@@ -51,16 +66,33 @@ async function linkOne(deps: GpuAttachDeps, vm: Vm, gpu: NonNullable<LaunchShape
   );
   const id = created.FlexibleGpu.FlexibleGpuId;
   try {
-    await deps.call(`linking flexible gpu ${id} to vm ${vm.VmId}`, () => deps.api.linkFlexibleGpu({ FlexibleGpuId: id, VmId: vm.VmId }));
+    await tagForOwner(deps, [id], owner);
   } catch (err) {
-    // An unlinked fGPU is billed while allocated and nothing else would ever find it: give it back.
-    await deps.api.deleteFlexibleGpu({ FlexibleGpuId: id }).catch(() => undefined);
+    await deleteGpu(deps, id).catch(() => undefined);
     throw err;
   }
+  return id;
+}
+
+/**
+ * The unlinked GPUs this launch can link: those tagged for its NodeClaim, then those a dead process created
+ * without tagging, then new ones (the VM marked while any may be untagged).
+ */
+async function gpusToLink(deps: GpuAttachDeps, vm: Vm, gpu: FlexibleGpuShape, missing: number, offering: OfferingKey, owner: GpuOwner): Promise<string[]> {
+  const spare = (await gpusOf(deps, owner)).filter((g) => isUnlinked(g) && g.ModelName === gpu.modelName && g.SubregionName === vm.Placement.SubregionName);
+  spare.push(...(await adoptUntagged(deps, vm, gpu.modelName, missing - spare.length, owner)));
+  const ids = spare.slice(0, missing).map((g) => g.FlexibleGpuId);
+  if (ids.length === missing && !hasPendingGpu(vm)) return ids;
+  if (ids.length < missing) {
+    if (!hasPendingGpu(vm)) await markGpuPending(deps, vm.VmId);
+    while (ids.length < missing) ids.push(await createTagged(deps, vm, gpu, offering, owner));
+  }
+  await clearGpuPending(deps, vm.VmId);
+  return ids;
 }
 
 /** Links the fGPUs the launch shape wants and boots the VM; resolves with the VM as last read. */
-export async function attachFlexibleGpus(deps: GpuAttachDeps, vm: Vm, shape: LaunchShape, offering: OfferingKey): Promise<Vm> {
+export async function attachFlexibleGpus(deps: GpuAttachDeps, vm: Vm, shape: LaunchShape, offering: OfferingKey, owner: GpuOwner): Promise<Vm> {
   const gpu = shape.flexibleGpu;
   if (!gpu) return vm;
   const settled = await waitUntilSettled(deps, vm);
@@ -72,7 +104,12 @@ export async function attachFlexibleGpus(deps: GpuAttachDeps, vm: Vm, shape: Lau
       message: `vm ${vm.VmId} booted before its ${gpu.modelName} gpus were linked`,
     });
   }
-  for (let i = 0; i < missing; i += 1) await linkOne(deps, settled, gpu, offering);
+  if (missing > 0) {
+    // A GPU whose link fails stays tagged for the NodeClaim: the next attempt links it, a delete releases it.
+    for (const id of await gpusToLink(deps, settled, gpu, missing, offering, owner)) {
+      await deps.call(`linking flexible gpu ${id} to vm ${vm.VmId}`, () => deps.api.linkFlexibleGpu({ FlexibleGpuId: id, VmId: vm.VmId }));
+    }
+  }
   if (settled.State === 'stopped') {
     await deps.call(`starting vm ${vm.VmId}`, () => deps.api.startVms({ VmIds: [vm.VmId] }));
   }

@@ -15,6 +15,7 @@ import type { OutscaleApi } from './api.js';
 import type { Vm, VmState } from './api-types.js';
 import type { OutscaleCaller } from './calls.js';
 import { attachFlexibleGpus, type GpuAttachDeps } from './gpu.js';
+import { adoptUntagged, releaseUnlinked, type GpuOwner } from './gpu-claims.js';
 import { TagInstanceType, launchTags, missingTags, tagValue, toCloudNodeClaim } from './instances.js';
 import { launchShapeOf } from './instancetypes.js';
 import { launchFields } from './nodeclass.js';
@@ -141,19 +142,36 @@ async function finishLaunch(ctx: LaunchContext, vm: Vm, request: LaunchRequest, 
   let tagged: Vm = { ...vm, Tags: [...vm.Tags.filter((t) => !missing.some((m) => m.Key === t.Key)), ...missing] };
   const flavor = ctx.flavors.get(candidate.instanceType.name);
   const shape = flavor ? launchShapeOf(flavor) : { vmType: vm.VmType };
-  if (shape.flexibleGpu) tagged = await attachGpusOrRelease(ctx, tagged, shape, offeringKey(candidate));
+  if (shape.flexibleGpu) tagged = await attachGpusOrRelease(ctx, tagged, shape, offeringKey(candidate), gpuOwnerOf(ctx, request.nodeClaim));
   return toCloudNodeClaim(tagged, ctx.instanceTypeIndex);
 }
 
-/** Out of GPU stock: the offering is marked and the stopped VM given back, so nothing waits on it. */
-async function attachGpusOrRelease(ctx: LaunchContext, vm: Vm, shape: ReturnType<typeof launchShapeOf>, offering: OfferingKey): Promise<Vm> {
+/** Whose flexible GPUs these are: the tags that find them again after a restart. */
+export function gpuOwnerOf(ctx: Pick<LaunchContext, 'clusterName'>, nodeClaim: CloudProviderNodeClaim): GpuOwner {
+  return { clusterName: ctx.clusterName, nodeClaimName: nameOf(nodeClaim), token: clientTokenOf(nodeClaim) };
+}
+
+/**
+ * Deletes the NodeClaim's GPUs no VM holds; with its `vm`, first adopts the one GPU a process that died
+ * between creating and tagging it may have left (GPUs are created and tagged one at a time).
+ */
+export async function releaseGpus(ctx: LaunchContext, owner: GpuOwner, vm?: Vm): Promise<void> {
+  const flavor = vm ? ctx.flavors.get(tagValue(vm, TagInstanceType) ?? '') : undefined;
+  const gpu = flavor ? launchShapeOf(flavor).flexibleGpu : undefined;
+  if (vm && gpu) await adoptUntagged(ctx.gpu, vm, gpu.modelName, 1, owner);
+  await releaseUnlinked(ctx.gpu, owner);
+}
+
+/** Out of GPU stock: the offering is marked and the stopped VM and the GPUs made for it given back, so nothing waits on them. */
+async function attachGpusOrRelease(ctx: LaunchContext, vm: Vm, shape: ReturnType<typeof launchShapeOf>, offering: OfferingKey, owner: GpuOwner): Promise<Vm> {
   try {
-    const attached = await attachFlexibleGpus(ctx.gpu, vm, shape, offering);
+    const attached = await attachFlexibleGpus(ctx.gpu, vm, shape, offering, owner);
     return { ...attached, Tags: attached.Tags.length > 0 ? attached.Tags : vm.Tags };
   } catch (err) {
     if (findInChain(err, InsufficientCapacityError)) {
       ctx.unavailableOfferings.markFromError(err);
       await ctx.api.deleteVms({ VmIds: [vm.VmId] }).catch(() => undefined);
+      await releaseUnlinked(ctx.gpu, owner).catch(() => undefined);
     }
     throw err;
   }

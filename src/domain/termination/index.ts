@@ -4,3 +4,4 @@ export * from './garbage-collection.js';
 export * from './volume-detachment.js';
 export * from './listing-shrink.js';
 export * from './nodeclass-finalizer.js';
+export * from './claim-resources.js';

@@ -59,7 +59,13 @@ export interface DemoEnvironment {
   ovhcloud?: OvhcloudEmulator;
   scaleway?: ScalewayEmulator;
   outscale?: OutscaleEmulator;
-  operator: RunningOperator;
+  /** The operator running now (the restarted one after `restartOperator`). */
+  readonly operator: RunningOperator;
+  /**
+   * Stops the operator and starts another from the same configuration and webhook certificate, as a
+   * restarted pod would be; the API server calls the new one's webhooks from then on.
+   */
+  restartOperator(logger?: Logger): Promise<RunningOperator>;
   /** The environment `run` was configured from (credentials + endpoint overrides). */
   operatorEnv: Env;
   kubeconfigPath?: string;
@@ -188,14 +194,24 @@ export async function startDemoEnvironment(options: DemoEnvironmentOptions): Pro
     await seedSecrets(cluster, emulators);
     const operatorEnv = operatorEnvFor(emulators);
     const config = parseOperatorOptions(operatorArgs(extenderPort, timings), operatorEnv);
-    const operator = await startOperator({ config, kubeConfig: cluster.kubeConfig, clock: options.clock, logger: options.logger, controllers: options.controllers, webhookTls: certificate });
+    const start = (logger: Logger) => startOperator({ config, kubeConfig: cluster.kubeConfig, clock: options.clock, logger, controllers: options.controllers, webhookTls: certificate });
+    let operator = await start(options.logger);
     closers.push(() => operator.stop());
     webhook.url = operator.webhookUrl;
+    const restartOperator = async (logger = options.logger): Promise<RunningOperator> => {
+      await operator.stop();
+      operator = await start(logger);
+      webhook.url = operator.webhookUrl;
+      return operator;
+    };
     await installWebhookConfigurations(cluster.kubeConfig, options.webhookConfigurationsFile ?? projectFile('manifests/webhooks/webhook-configurations.yaml'), certificate.caPem);
     return {
       cluster,
       ...emulators,
-      operator,
+      get operator() {
+        return operator;
+      },
+      restartOperator,
       operatorEnv,
       ...(cluster.apiServer.kubeconfigPath ? { kubeconfigPath: cluster.apiServer.kubeconfigPath } : {}),
       close: closeAll,

@@ -82,6 +82,19 @@ export interface FaultRule {
   probability?: number;
   /** How many times the rule may still fire (default unlimited). */
   times?: number;
+  /** Matching requests let through untouched before the rule starts firing (default 0). */
+  after?: number;
+  /** With `after`: only requests matching this count towards it (the others pass untouched meanwhile). */
+  counting?: FaultRule['match'];
+}
+
+/**
+ * "The process died after its `calls`-th call" (of those matching `counting`, when given): every request
+ * after it is dropped unanswered and never handled, as if its sender were gone (tests of a create resumed
+ * by a restarted process).
+ */
+export function haltAfter(calls: number, counting?: FaultRule['match']): FaultRule {
+  return { fault: { kind: 'timeout', afterMs: 0 }, after: calls, ...(counting ? { counting } : {}) };
 }
 
 export interface CallRecord {
@@ -106,7 +119,10 @@ function seededRandom(seed: number): () => number {
 }
 
 function matches(rule: FaultRule, req: RequestInfo): boolean {
-  const m = rule.match;
+  return matchesSpec(rule.match, req);
+}
+
+function matchesSpec(m: FaultRule['match'], req: RequestInfo): boolean {
   if (!m) return true;
   if (m.method && m.method.toUpperCase() !== req.method.toUpperCase()) return false;
   if (m.action && m.action !== req.action) return false;
@@ -118,7 +134,7 @@ function matches(rule: FaultRule, req: RequestInfo): boolean {
 }
 
 export class FaultInjector {
-  private rules: { id: number; rule: FaultRule; remaining: number }[] = [];
+  private rules: { id: number; rule: FaultRule; remaining: number; skip: number }[] = [];
   private nextId = 1;
   private random: () => number;
 
@@ -129,7 +145,7 @@ export class FaultInjector {
   /** Adds a rule and returns its id (for `remove`). */
   add(rule: FaultRule): number {
     const id = this.nextId++;
-    this.rules.push({ id, rule, remaining: rule.times ?? Number.POSITIVE_INFINITY });
+    this.rules.push({ id, rule, remaining: rule.times ?? Number.POSITIVE_INFINITY, skip: rule.after ?? 0 });
     return id;
   }
 
@@ -154,6 +170,10 @@ export class FaultInjector {
       if (entry.remaining <= 0 || !matches(entry.rule, req)) continue;
       const capacity = entry.rule.fault.kind === 'out-of-stock' || entry.rule.fault.kind === 'quota-exceeded';
       if (capacity && !req.instanceType) continue;
+      if (entry.skip > 0) {
+        if (matchesSpec(entry.rule.counting, req)) entry.skip -= 1;
+        continue;
+      }
       if (this.random() >= (entry.rule.probability ?? 1)) continue;
       entry.remaining -= 1;
       return entry.rule.fault;

@@ -23,12 +23,13 @@ async function pendingClaim(b: ProvisioningBed): Promise<NodeClaim> {
 }
 
 describe('NodeClaim lifecycle', () => {
-  it('adopts the instance after a restart mid-launch instead of creating a second one', async () => {
+  it('a restart mid-launch sends the NodeClaim back through create(), which finishes the instance instead of adopting it from list()', async () => {
     bed = await startProvisioningBed({ manual: true });
     const b = bed;
     const claim = await pendingClaim(b);
     const name = claim.metadata?.name ?? '';
-    // The previous process wrote its intent, called create, and died before recording the result.
+    // The previous process wrote its intent, called create, and died before recording the result: what the
+    // cloud holds may be half launched (stopped, no user data, no GPU); only create() knows how to finish it.
     await b.kube.patch(Resources.NodeClaim, { name }, { type: 'merge', body: { metadata: { annotations: { [AnnotationLaunchRequested]: new Date().toISOString() } } } });
     const first = await b.provider.create(claim);
     b.startControllers();
@@ -37,7 +38,8 @@ describe('NodeClaim lifecycle', () => {
       return c.status?.conditions?.find((x) => x.type === 'Initialized')?.status === 'True' && c;
     }, 20_000);
     expect(launched.status?.providerID).toBe(first.providerID);
-    expect(b.provider.createCalls).toHaveLength(1);
+    expect(b.provider.createCalls.map((c) => c.metadata?.name)).toEqual([name, name]);
+    expect(b.provider.listCalls).toBe(0);
     expect(b.provider.instances.size).toBe(1);
     await b.until('the pod running', async () => (await b.pods()).every((p) => p.status?.phase === 'Running'));
   }, 30_000);
@@ -77,18 +79,18 @@ describe('NodeClaim lifecycle', () => {
     await b.kube.patch(Resources.NodeClaim, { name }, { type: 'merge', body: { metadata: { finalizers: null } } });
   }, 20_000);
 
-  it('does not create blind when the cloud cannot be listed after a launch was requested', async () => {
+  it('a failed create of a NodeClaim whose launch was requested before is retried, never recorded as launched', async () => {
     bed = await startProvisioningBed({ manual: true });
     const b = bed;
     const claim = await pendingClaim(b);
     const name = claim.metadata?.name ?? '';
     await b.kube.patch(Resources.NodeClaim, { name }, { type: 'merge', body: { metadata: { annotations: { [AnnotationLaunchRequested]: new Date().toISOString() } } } });
-    b.provider.listError = new Error('cloud unreadable');
+    b.provider.nextCreateError = new TransientCloudError('listing servers: 503 service unavailable');
     const outcome = await b.lifecycle.reconcile(name);
     expect(outcome.kind).toBe('retry');
-    expect(b.provider.createCalls).toHaveLength(0);
-    b.provider.listError = undefined;
+    expect((await b.kube.get<NodeClaim>(Resources.NodeClaim, { name })).status?.providerID).toBeUndefined();
     expect((await b.lifecycle.reconcile(name)).kind).toBe('launched');
-    expect(b.provider.createCalls).toHaveLength(1);
+    expect(b.provider.createCalls).toHaveLength(2);
+    expect(b.provider.instances.size).toBe(1);
   }, 20_000);
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CallLog, FaultInjector } from '../../../src/testbed/emulators/faults.js';
+import { CallLog, FaultInjector, haltAfter } from '../../../src/testbed/emulators/faults.js';
 
 describe('FaultInjector', () => {
   it('fires the first matching rule and honours times', () => {
@@ -8,6 +8,23 @@ describe('FaultInjector', () => {
     expect(faults.decide({ method: 'POST', path: '/api/v1/CreateVms', action: 'CreateVms' })).toBeUndefined();
     expect(faults.decide({ method: 'POST', path: '/api/v1/CreateTags', action: 'CreateTags' })).toEqual({ kind: 'server-error', status: 503 });
     expect(faults.decide({ method: 'POST', path: '/api/v1/CreateTags', action: 'CreateTags' })).toBeUndefined();
+  });
+
+  it('haltAfter lets exactly that many requests through, then drops every later one', () => {
+    const faults = new FaultInjector();
+    faults.add(haltAfter(2));
+    const request = { method: 'POST', path: '/api/v1/CreateVms', action: 'CreateVms' };
+    expect([faults.decide(request), faults.decide(request)]).toEqual([undefined, undefined]);
+    expect(faults.decide(request)).toEqual({ kind: 'timeout', afterMs: 0 });
+    expect(faults.decide({ method: 'GET', path: '/servers' })).toEqual({ kind: 'timeout', afterMs: 0 });
+  });
+
+  it('haltAfter with a counting match: other requests pass until that many matching ones went through, then all are dropped', () => {
+    const faults = new FaultInjector();
+    faults.add(haltAfter(1, { action: 'createServer' }));
+    expect(faults.decide({ method: 'GET', path: '/servers', action: 'listServers' })).toBeUndefined();
+    expect(faults.decide({ method: 'POST', path: '/servers', action: 'createServer' })).toBeUndefined();
+    expect(faults.decide({ method: 'GET', path: '/servers', action: 'listServers' })).toEqual({ kind: 'timeout', afterMs: 0 });
   });
 
   it('matches paths by RegExp and method case-insensitively', () => {

@@ -10,6 +10,8 @@ import { createOutscaleCloudProvider, type OutscaleCloudProvider } from '../../.
 import type { CloudProviderNodeClaim, CloudProviderNodePool, CloudProviderRequirement, NodeClassResolver } from '../../../src/cloudprovider/types.js';
 import { startOutscaleEmulator, type OutscaleEmulator, type OutscaleEmulatorOptions } from '../../../src/testbed/emulators/outscale/index.js';
 import type { BackoffPolicy } from '../../../src/util/backoff.js';
+import { launchShapeOf } from '../../../src/cloudprovider/outscale/instancetypes.js';
+import { autoAdvancing } from './ovhcloud-testbed.js';
 import { FakeClock } from '../../../src/util/clock.js';
 
 export const ClusterName = 'wire-cluster';
@@ -18,6 +20,8 @@ export const NoWaitRetries: BackoffPolicy = { baseDelayMs: 0, maxDelayMs: 0, max
 export interface OutscaleTestbed {
   emulator: OutscaleEmulator;
   provider: OutscaleCloudProvider;
+  /** A new provider on the same cloud, with nothing in memory: what a restarted process builds. */
+  restart(): OutscaleCloudProvider;
   clock: FakeClock;
   nodeClass: OutscaleNodeClass;
   nodePool: CloudProviderNodePool;
@@ -41,6 +45,8 @@ export interface TestbedOptions {
   timeoutMs?: number;
   retryPolicy?: BackoffPolicy;
   nodeClass?: (base: OutscaleNodeClass) => OutscaleNodeClass;
+  /** The provider's sleeps move the fake clock (GPU launches wait for their VM to stop without a driver). */
+  autoAdvance?: boolean;
   secrets?: Record<string, Record<string, string>>;
 }
 
@@ -88,24 +94,26 @@ export async function startOutscaleTestbed(options: TestbedOptions = {}): Promis
     }
     return fetch(input, init);
   };
-  const provider = createOutscaleCloudProvider({
+  const makeProvider = (): OutscaleCloudProvider => createOutscaleCloudProvider({
     client: { endpoint: emulator.url, region: emulator.region, ...emulator.credentials, fetch: recordingFetch, ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}) },
     clusterName: ClusterName,
     nodeClasses: resolverOf(nodeClasses, options.secrets ?? {}),
     catalog: loadCatalog('outscale'),
-    clock,
+    clock: options.autoAdvance ? autoAdvancing(clock) : clock,
     random: () => 0.5,
     retryPolicy: options.retryPolicy ?? NoWaitRetries,
     gpuPollIntervalMs: 1_000,
     gpuStopTimeoutMs: 60_000,
     ...(options.pageSize !== undefined ? { pageSize: options.pageSize } : {}),
   });
+  const provider = makeProvider();
   const nodeClassRef = { group: 'karpenter.outscale.sh', kind: 'OutscaleNodeClass', name: nodeClass.metadata?.name ?? 'default' };
   const nodePool: CloudProviderNodePool = { metadata: { name: 'default' }, spec: { template: { spec: { nodeClassRef, requirements: [] } } } };
   let uid = 0;
   return {
     emulator,
     provider,
+    restart: makeProvider,
     clock,
     nodeClass,
     nodePool,
@@ -119,4 +127,25 @@ export async function startOutscaleTestbed(options: TestbedOptions = {}): Promis
     liveVms: () => emulator.state().instances.filter((i) => i.state !== 'terminated' && i.state !== 'shutting-down'),
     close: () => emulator.close(),
   };
+}
+
+/**
+ * What the VM still lacks to join: running (or booting), user data, the cluster's tags, and every
+ * flexible GPU its instance type bundles, linked — and any GPU of the account linked to no VM (billed for nothing).
+ */
+export function unfinishedVm(bed: OutscaleTestbed, providerID: string): string[] {
+  const state = bed.emulator.state();
+  const vm = state.instances.find((i) => i.providerID === providerID);
+  if (!vm) return ['no such vm'];
+  const flavor = loadCatalog('outscale').flavors.find((f) => f.name === vm.tags['karpenter-eu.io/instance-type']);
+  const wanted = flavor ? (launchShapeOf(flavor).flexibleGpu?.count ?? 0) : 0;
+  const linked = state.flexibleGpus.filter((g) => g.vmId === vm.id).length;
+  const leftOver = state.flexibleGpus.filter((g) => g.vmId === undefined).length;
+  return [
+    ...(vm.state === 'running' || vm.state === 'pending' ? [] : [vm.state]),
+    ...(vm.userData ? [] : ['no user data']),
+    ...(vm.tags['karpenter.sh/managed-by'] === ClusterName ? [] : ['not tagged for the cluster']),
+    ...(linked === wanted ? [] : [`${linked} of ${wanted} gpus`]),
+    ...(leftOver === 0 ? [] : [`${leftOver} gpus allocated and linked to no vm`]),
+  ];
 }

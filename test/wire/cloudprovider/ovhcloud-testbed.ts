@@ -52,6 +52,8 @@ export interface OvhTestbed {
   clock: FakeClock;
   api: OvhApi;
   provider: OvhCloudProvider;
+  /** A new provider on the same cloud, with nothing in memory: what a restarted process builds. */
+  restart(): OvhCloudProvider;
   resolver: MapResolver;
   unavailable: UnavailableOfferings;
   nodePool: CloudProviderNodePool;
@@ -88,12 +90,12 @@ export async function startOvhTestbed(options: OvhTestbedOptions = {}): Promise<
   resolver.nodeClasses.set('default', nodeClass);
   const unavailable = new UnavailableOfferings({ clock });
   const warnings: string[] = [];
-  const provider = createOvhCloudProvider({
+  const makeProvider = (offerings: UnavailableOfferings): OvhCloudProvider => createOvhCloudProvider({
     clusterName: OvhClusterName,
     api,
     nodeClasses: resolver,
     catalog: loadCatalog('ovhcloud'),
-    unavailableOfferings: unavailable,
+    unavailableOfferings: offerings,
     clock: autoAdvancing(clock),
     serviceName: emulator.cluster.serviceName,
     kubeId: emulator.cluster.kubeId,
@@ -104,10 +106,12 @@ export async function startOvhTestbed(options: OvhTestbedOptions = {}): Promise<
     ...(options.emptyPoolGraceMs !== undefined ? { emptyPoolGraceMs: options.emptyPoolGraceMs } : {}),
     onWarning: (message) => warnings.push(message),
   });
+  const provider = makeProvider(unavailable);
   const nodePool: CloudProviderNodePool = { metadata: { name: 'default' }, spec: { template: { spec: { nodeClassRef: NodeClassRef, requirements: [] } } } };
   let uid = 0;
   return {
     emulator, clock, api, provider, resolver, unavailable, nodePool, nodeClass, warnings,
+    restart: () => makeProvider(new UnavailableOfferings({ clock })),
     nodeClaim: (name, requirements = [], requests = { cpu: '100m', memory: '128Mi' }) => ({
       metadata: { name, uid: `00000000-0000-4000-8000-${String(++uid).padStart(12, '0')}`, labels: { 'karpenter.sh/nodepool': 'default' } },
       spec: { nodeClassRef: NodeClassRef, requirements, resources: { requests } },

@@ -43,6 +43,8 @@ export interface Testbed {
   clock: FakeClock;
   api: ScalewayApi;
   provider: ScalewayCloudProvider;
+  /** A new provider on the same cloud, with nothing in memory: what a restarted process builds. */
+  restart(): ScalewayCloudProvider;
   resolver: MapResolver;
   unavailable: UnavailableOfferings;
   nodePool: CloudProviderNodePool;
@@ -93,13 +95,13 @@ export async function startTestbed(options: TestbedOptions = {}): Promise<Testbe
   resolver.nodeClasses.set('default', nodeClass);
   resolver.secrets.set('kube-system/join', { token: 'abcdef.0123456789abcdef' });
   const unavailable = new UnavailableOfferings({ clock });
-  const build = (retryPolicy?: BackoffPolicy): ScalewayCloudProvider => createScalewayCloudProvider({
+  const makeProvider = (offerings: UnavailableOfferings, retryPolicy?: BackoffPolicy): ScalewayCloudProvider => createScalewayCloudProvider({
     clusterName: ClusterName,
     region: 'fr-par',
     catalog: loadCatalog('scaleway'),
     api,
     nodeClasses: resolver,
-    unavailableOfferings: unavailable,
+    unavailableOfferings: offerings,
     clock,
     random: () => 0.5,
     retryPolicy: retryPolicy ?? options.retryPolicy ?? FastRetry,
@@ -108,12 +110,13 @@ export async function startTestbed(options: TestbedOptions = {}): Promise<Testbe
       : {}),
     ...(options.listPageSize ? { listPageSize: options.listPageSize } : {}),
   });
-  const provider = build();
+  const provider = makeProvider(unavailable);
   const nodePool: CloudProviderNodePool = { metadata: { name: 'default' }, spec: { template: { spec: { nodeClassRef: NodeClassRef, requirements: [] } } } };
   let uid = 0;
   return {
     emulator, clock, api, provider, resolver, unavailable, nodePool, nodeClass,
-    restartedProvider: build,
+    restartedProvider: (retryPolicy?: BackoffPolicy) => makeProvider(unavailable, retryPolicy),
+    restart: () => makeProvider(new UnavailableOfferings({ clock })),
     nodeClaim: (name, requirements = [], requests = { cpu: '100m', memory: '128Mi' }) => ({
       metadata: { name, uid: `00000000-0000-4000-8000-${String(++uid).padStart(12, '0')}`, labels: { 'karpenter.sh/nodepool': 'default' } },
       spec: { nodeClassRef: NodeClassRef, requirements, resources: { requests } },

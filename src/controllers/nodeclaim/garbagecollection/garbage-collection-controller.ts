@@ -4,6 +4,8 @@
  * (b) launched NodeClaims whose instance the listing lacks AND the cloud's get calls not-found on two
  *     consecutive passes → the NodeClaim is deleted with reason `garbage_collected` (termination then removes
  *     its Node and finalizer).
+ * (c) claim resources (Outscale flexible GPUs) no instance holds whose NodeClaim is gone, orphaned over
+ *     consecutive passes for the grace period → deleted (`claim-resources.ts`).
  * Order matters: the cloud is listed first and the NodeClaims read fresh from the API after, so a NodeClaim
  * created meanwhile is seen. A listing that fails, times out or is partial deletes nothing: metric, Event, log.
  * Nor does one that shrank sharply since the last (`listing-shrink.ts`) until the next pass confirms it.
@@ -34,6 +36,7 @@ import type { Logger } from '../../../util/logger.js';
 import { deleteNode, deleteNodeClaimWithReason } from '../../termination/object-operations.js';
 import { nodeClaimObject } from '../../termination/termination-reporting.js';
 import type { Controller } from '../../types.js';
+import { createClaimResourceSweeper } from './claim-resources.js';
 import { readCloudListing } from './cloud-listing.js';
 import { garbageCollectionMetrics, type GarbageCollectionMetrics } from './metrics.js';
 
@@ -67,6 +70,8 @@ export interface PassReport {
   nodeClaimsDeleted: string[];
   /** NodeClaims the cloud called missing once; deleted if it says so again next pass. */
   nodeClaimsSuspected: string[];
+  /** Ids of claim resources (flexible GPUs) deleted as orphans. */
+  claimResourcesDeleted?: string[];
 }
 
 export interface GarbageCollectionController extends Controller {
@@ -103,10 +108,15 @@ export function createGarbageCollectionController(deps: GarbageCollectionControl
   const eventObject = deps.options?.eventObject ?? { apiVersion: 'v1', kind: 'Namespace', name: 'default' };
   let previouslyMissing: ReadonlySet<string> = new Set();
   let listingMemory: ListingMemory = { awaitingConfirmation: false };
+  const claimResources = createClaimResourceSweeper({
+    cloudProvider: deps.cloudProvider, clock: deps.clock, logger, gracePeriodMs,
+    onDeleted: (r) => gcMetrics.claimResourcesDeleted.inc({ provider: deps.cloudProvider.name, kind: r.kind }),
+  });
   let completedPasses = 0;
 
   function skip(reason: string, detail: string, error?: unknown): PassReport {
     previouslyMissing = new Set(); // consecutive means consecutive readable passes
+    claimResources.forget();
     gcMetrics.skippedPasses.inc({ reason, provider: deps.cloudProvider.name });
     logger.error('garbage collection deleted nothing: the listing cannot be trusted', { skipReason: reason, detail, error });
     void deps.events.publish({ involvedObject: eventObject, type: 'Warning', reason: 'GarbageCollectionSkipped', message: `Garbage collection deleted nothing (${deps.cloudProvider.name}): ${detail}` });
@@ -174,6 +184,7 @@ export function createGarbageCollectionController(deps: GarbageCollectionControl
     if (shrink.kind === 'await-confirmation') {
       return skip('list_shrank', `the listing lacks ${shrink.lost} of the ${shrink.trustedCount} instances of the last one; waiting for the next listing to confirm it`);
     }
+    const resources = await claimResources.list();
     let claims: NodeClaim[];
     try {
       claims = (await deps.kube.list<NodeClaim>(Resources.NodeClaim)).items;
@@ -189,8 +200,10 @@ export function createGarbageCollectionController(deps: GarbageCollectionControl
     for (const name of confirmation.confirmed) {
       await collectNodeClaim(byName.get(name) as NodeClaim).catch((err: unknown) => logger.warn('deleting nodeclaim failed, retrying next pass', { nodeClaim: name, error: err }));
     }
+    const resourcesDeleted = await claimResources.collect(resources, new Set(byName.keys()));
     completedPasses += 1;
     return {
+      ...(resourcesDeleted.length > 0 ? { claimResourcesDeleted: resourcesDeleted } : {}),
       instancesDeleted: deleted.flat(),
       nodeClaimsDeleted: confirmation.confirmed,
       nodeClaimsSuspected: [...confirmation.missing].filter((n) => !confirmation.confirmed.includes(n)),

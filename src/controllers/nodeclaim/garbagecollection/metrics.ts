@@ -9,6 +9,8 @@ export interface GarbageCollectionMetrics {
   skippedPasses: Counter<'reason' | 'provider'>;
   /** Leaked cloud instances deleted. */
   instancesDeleted: Counter<'provider'>;
+  /** Orphaned claim resources (Outscale flexible GPUs) deleted. */
+  claimResourcesDeleted: Counter<'provider' | 'kind'>;
 }
 
 function counter<L extends string>(registry: Registry, name: string, help: string, labelNames: readonly L[]): Counter<L> {
@@ -20,5 +22,6 @@ export function garbageCollectionMetrics(registry: Registry): GarbageCollectionM
   return {
     skippedPasses: counter(registry, 'karpenter_eu_garbage_collection_skipped_total', 'Garbage collection passes that deleted nothing because a listing was failed, timed out or partial. Labeled by reason and provider.', ['reason', 'provider']),
     instancesDeleted: counter(registry, 'karpenter_eu_garbage_collection_instances_deleted_total', 'Cloud instances without a NodeClaim deleted by garbage collection. Labeled by provider.', ['provider']),
+    claimResourcesDeleted: counter(registry, 'karpenter_eu_garbage_collection_claim_resources_deleted_total', 'Resources allocated for a NodeClaim besides its instance (flexible GPUs), held by no instance, whose NodeClaim is gone, deleted by garbage collection. Labeled by provider and kind.', ['provider', 'kind']),
   };
 }

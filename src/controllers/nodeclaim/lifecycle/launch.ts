@@ -1,13 +1,14 @@
 /**
- * Launch (Karpenter's lifecycle `launch.go`): CloudProvider.create exactly once per NodeClaim. Before the
- * first create the NodeClaim is annotated with the intent; a NodeClaim carrying that annotation (a restart,
- * or a status write that failed after create) is first looked up in the cloud by providerID or by name, so
- * a restart mid-launch adopts the instance instead of launching a second one.
+ * Launch (Karpenter's lifecycle `launch.go`): CloudProvider.create until the launch is recorded. Before the
+ * first create the NodeClaim is annotated with the intent. A NodeClaim carrying that annotation (a restart,
+ * or a status write that failed after create) goes through create again: create is idempotent and resuming
+ * per the port's contract, so it finds what the cloud half did and finishes it (power on, user data, GPUs)
+ * — an instance merely found by name could be stopped, without user data or without its GPU.
  * Insufficient capacity marks the offering unavailable and deletes the NodeClaim so its pods are re-planned
  * onto the next cheapest offering; other failures are retried with backoff and shown as Events.
  */
 import { type NodeClaim } from '../../../apis/index.js';
-import { findInChain, InsufficientCapacityError, isNodeClaimNotFoundError } from '../../../cloudprovider/errors.js';
+import { findInChain, InsufficientCapacityError } from '../../../cloudprovider/errors.js';
 import type { CloudNodeClaim, CloudProvider } from '../../../cloudprovider/types.js';
 import type { UnavailableOfferings } from '../../../cloudprovider/unavailable-offerings.js';
 import { ConditionLaunched } from '../../../domain/provisioning/index.js';
@@ -37,42 +38,23 @@ export interface LaunchDeps {
   onCapacityShortage?: () => void;
 }
 
-export type LaunchOutcome = { kind: 'launched'; claim: NodeClaim; adopted: boolean } | { kind: 'deleted' } | { kind: 'failed'; error: Error };
+/** `resumed`: a launch was requested before (a restart or a lost status write); create finished it. */
+export type LaunchOutcome = { kind: 'launched'; claim: NodeClaim; resumed: boolean } | { kind: 'deleted' } | { kind: 'failed'; error: Error };
 
 export async function launch(deps: LaunchDeps, claim: NodeClaim): Promise<LaunchOutcome> {
   const name = claim.metadata?.name ?? '';
-  let instance: CloudNodeClaim | undefined;
-  let adopted = false;
+  const resumed = claim.metadata?.annotations?.[AnnotationLaunchRequested] !== undefined || Boolean(claim.status?.providerID);
+  let instance: CloudNodeClaim;
   try {
-    if (claim.metadata?.annotations?.[AnnotationLaunchRequested] !== undefined || claim.status?.providerID) {
-      instance = await findLaunched(deps.cloudProvider, claim);
-      adopted = instance !== undefined;
-    } else {
-      await markLaunchRequested(deps, claim);
-    }
-    instance ??= await deps.cloudProvider.create(claim);
+    if (!resumed) await markLaunchRequested(deps, claim);
+    instance = await deps.cloudProvider.create(claim);
   } catch (error) {
     return launchFailed(deps, claim, error as Error);
   }
-  if (adopted) deps.logger.info('adopted instance launched before', { nodeclaim: name, providerID: instance.providerID });
+  if (resumed) deps.logger.info('resumed a launch requested before', { nodeclaim: name, providerID: instance.providerID });
   const launched = await recordLaunch(deps, claim, instance);
   void deps.events?.publish({ involvedObject: nodeClaimRef(claim), type: 'Normal', reason: 'Launched', message: `Status condition transitioned, Type: Launched, Status: True, instance ${instance.providerID} (${instance.instanceType} in ${instance.zone})` });
-  return { kind: 'launched', claim: launched, adopted };
-}
-
-/** The instance launched for this NodeClaim, if any: by providerID, else by name in the cloud's list. */
-async function findLaunched(cloud: CloudProvider, claim: NodeClaim): Promise<CloudNodeClaim | undefined> {
-  const providerID = claim.status?.providerID;
-  if (providerID) {
-    try {
-      return await cloud.get(providerID);
-    } catch (error) {
-      if (!isNodeClaimNotFoundError(error)) throw error;
-    }
-  }
-  const name = claim.metadata?.name;
-  // A failing list throws: never create blind when the cloud cannot say whether an instance exists.
-  return (await cloud.list()).find((i) => i.nodeClaimName === name && !i.terminating);
+  return { kind: 'launched', claim: launched, resumed };
 }
 
 async function markLaunchRequested(deps: LaunchDeps, claim: NodeClaim): Promise<void> {
