@@ -79,7 +79,6 @@ export async function provisionPass(deps: ProvisionPassDeps): Promise<Provisioni
   const schedulingPools = [...pools.values()].flatMap((p) => schedulingPoolOf(deps, snapshot, p, seen) ?? []);
   const started = performance.now();
   const result = solve({ pods, existingNodes, nodePools: schedulingPools, daemonSets: snapshot.daemonSets.map(daemonSetPod) });
-  if (process.env.DBG_PASS) deps.logger.info('DBG pass', { pods: pods.map(podKey), existing: existingNodes.map((e) => ({ n: e.name, a: e.allocatable, l: e.labels, t: e.taints, f: e.inFlight, m: e.markedForDeletion, p: e.pods.length })), unsched: result.unschedulable, claims: result.newNodeClaims.map((c) => [c.zone, c.pods]), seen: [...seen], inflight: [...deps.inFlight.keys()], existingAssign: result.existingNodeAssignments });
   deps.metrics?.schedulingDuration.observe({ controller: 'provisioner' }, (performance.now() - started) / 1000);
   deps.metrics?.schedulerUnschedulablePods.set({ controller: 'provisioner' }, result.unschedulable.length);
 
