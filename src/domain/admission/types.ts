@@ -32,6 +32,12 @@ export interface AdmissionContext {
   nodeClasses: readonly KubeObject[];
   nodeClaims: readonly KubeObject[];
   catalogs: Readonly<Partial<Record<CloudName, CatalogFile>>>;
+  /**
+   * Clouds whose catalog above was read from the cloud itself (the running service, once its providers have
+   * listed the instance types). Only those are proof that a region or flavor does not exist: against a
+   * bundled catalog an unknown value may just be newer than the file, so it is a warning, not a denial.
+   */
+  liveCatalogs?: Readonly<Partial<Record<CloudName, boolean>>>;
   defaults: AdmissionDefaults;
 }
 
