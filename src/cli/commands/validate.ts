@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import { CloudNames, type CloudName } from '../../apis/v1/labels.js';
 import { loadCatalog } from '../../catalog/index.js';
 import type { CatalogFile } from '../../catalog/types.js';
-import { admit, isOwnedKind, type AdmissionContext, type AdmissionDefaults, type KubeObject } from '../../domain/admission/index.js';
+import { admitOffline, type AdmissionDefaults, type KubeObject } from '../../domain/admission/index.js';
 import type { JsonPatchOperation } from '../../util/json-patch.js';
 import { readManifestPaths } from '../../util/manifest-files.js';
 import { type Command, type CommandIO, UsageError } from '../errors.js';
@@ -90,26 +90,18 @@ function defaultsFrom(options: Options, env: CommandIO['env']): AdmissionDefault
 }
 
 const nameOf = (o: KubeObject): string => String((o.metadata as { name?: unknown } | undefined)?.name ?? '');
-const nodeClassKinds = new Set(['OVHNodeClass', 'ScalewayNodeClass', 'OutscaleNodeClass']);
 
 /** Admits every owned object (and Pod) against the others in the set. */
 export function validateObjects(objects: readonly KubeObject[], defaults: AdmissionDefaults): ValidateEntry[] {
   const catalogs = Object.fromEntries(CloudNames.map((c) => [c, loadCatalog(c)])) as Record<CloudName, CatalogFile>;
-  return objects
-    .filter((o) => isOwnedKind(String(o.kind)) || o.kind === 'Pod')
-    .map((object) => {
-      const others = objects.filter((o) => o !== object && !(o.kind === object.kind && nameOf(o) === nameOf(object)));
-      const context: AdmissionContext = {
-        operation: 'CREATE',
-        nodePools: others.filter((o) => o.kind === 'NodePool'),
-        nodeClasses: others.filter((o) => nodeClassKinds.has(String(o.kind))),
-        nodeClaims: others.filter((o) => o.kind === 'NodeClaim'),
-        catalogs,
-        defaults,
-      };
-      const outcome = admit(object, context);
-      return { kind: String(object.kind), name: nameOf(object), allowed: outcome.allowed, message: outcome.message, warnings: outcome.warnings, patch: outcome.patch };
-    });
+  return admitOffline(objects, catalogs, defaults).map(({ original, outcome }) => ({
+    kind: String(original.kind),
+    name: nameOf(original),
+    allowed: outcome.allowed,
+    message: outcome.message,
+    warnings: outcome.warnings,
+    patch: outcome.patch,
+  }));
 }
 
 function printText(entries: readonly ValidateEntry[], io: CommandIO): void {

@@ -123,7 +123,7 @@ describe('admission rules', () => {
   });
 
   it.each([
-    ['an OVH flavor newer than the file', nodePool('p', { requirements: [req(IT, 'In', 'b3-8', 'b4-16')] }), 'spec.template.spec.requirements[0].values[1]: "b4-16": unknown ovhcloud flavor'],
+    ['an OVH flavor newer than the file', nodePool('p', { limits: { cpu: '64' }, requirements: [req(IT, 'In', 'b3-8', 'b4-16')] }), 'spec.template.spec.requirements[0].values[1]: "b4-16": unknown ovhcloud flavor'],
     ['an OVH region newer than the file', ovhClass('c', { region: 'RBX-B' }), 'spec.region: "RBX-B": unknown ovhcloud region'],
     ['a Scaleway zone newer than the file', scw({ zones: ['fr-par-4'] }), 'spec.zones[0]: "fr-par-4": unknown Scaleway zone'],
     ['an Outscale region newer than the file', osc({ region: 'eu-west-3', subnets: [{ subregion: 'eu-west-3a', subnetId: 'subnet-0123abcd' }] }), 'spec.region: "eu-west-3": unknown outscale region'],
@@ -143,8 +143,29 @@ describe('admission rules', () => {
     expect(validate(nodePool('p', { requirements: [req(IT, 'In', 'b4-16')] }), liveContext).allowed).toBe(false);
   });
 
+  it('warns about a NodePool without limits, naming a limit sized on its largest flavor', () => {
+    const result = validate(nodePool('p', { requirements: [req(IT, 'In', 'b3-8', 'b3-16')] }), context());
+    expect(result.allowed).toBe(true);
+    expect(result.warnings).toEqual([expect.stringContaining('NodePool "p": spec.limits is not set')]);
+    expect(result.warnings[0]).toContain('suggested: limits: {cpu: "40", memory: "148Gi"} (10 of its largest flavor, b3-16)');
+    expect(validate(nodePool('p', { limits: { cpu: '40' }, requirements: [req(IT, 'In', 'b3-8')] }), context()).warnings).toEqual([]);
+  });
+
+  it('reads a pod selecting the Scaleway GPU controller label as the GPU name it means, with the fix', () => {
+    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'gpu-test' }, spec: { nodeSelector: { 'karpenter.sh/instance-type': 'l4' }, containers: [{ name: 'c', image: 'i' }] } };
+    const warning = 'pod "gpu-test": spec.nodeSelector karpenter.sh/instance-type=l4 is the Scaleway GPU controller\'s label, which no node carries; read as karpenter-eu.io/instance-gpu-name=l4 — write that instead';
+    expect(validate(pod, context()).warnings).toEqual([warning]);
+    const admitted = admit(pod, context());
+    expect(admitted.warnings).toEqual([warning]);
+    expect((admitted.object.spec as { nodeSelector: unknown }).nodeSelector).toEqual({ 'karpenter-eu.io/instance-gpu-name': 'l4' });
+    const byFlavor = admit({ ...pod, spec: { ...pod.spec, nodeSelector: { 'karpenter.sh/instance-type': '3070' } } }, context());
+    expect((byFlavor.object.spec as { nodeSelector: unknown }).nodeSelector).toEqual({ 'karpenter-eu.io/instance-gpu-name': 'rtx3070' });
+    const plain = admit({ ...pod, spec: { ...pod.spec, nodeSelector: { 'karpenter.sh/instance-type': 'b3-8' } } }, context());
+    expect((plain.object.spec as { nodeSelector: unknown }).nodeSelector).toEqual({ 'node.kubernetes.io/instance-type': 'b3-8' });
+  });
+
   it('warns, without denying, when the NodeClass does not exist yet', () => {
-    const result = validate(nodePool('p', { nodeClass: 'later' }), context());
+    const result = validate(nodePool('p', { nodeClass: 'later', limits: { cpu: '64' } }), context());
     expect(result.warnings).toEqual([expect.stringContaining('OVHNodeClass "later" does not exist yet')]);
   });
 
