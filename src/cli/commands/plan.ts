@@ -14,6 +14,7 @@ import { type NodeClassObject, schedulingInputFromManifests } from '../../domain
 import { solve, type SchedulingResult } from '../../domain/scheduling/index.js';
 import { readManifestPaths } from '../../util/manifest-files.js';
 import { type Command, type CommandIO, InputError, UsageError } from '../errors.js';
+import { admittedManifests, offlineDefaults } from './admitted-manifests.js';
 import { formatResources } from './catalog.js';
 
 const HELP = `usage: karpenter-eu plan -f PATH [-f PATH…] [--output table|json]
@@ -108,7 +109,10 @@ export const planCommand: Command = async (argv: string[], io: CommandIO): Promi
   const manifests = readManifestPaths(parsed.files);
   for (const e of manifests.errors) io.stderr(`error: ${e.source}: ${e.message}\n`);
   if (manifests.objects.length === 0) throw new InputError(`plan: no object could be read from ${parsed.files.join(', ')}`);
-  const { input, errors } = schedulingInputFromManifests(manifests.objects, bundledInstanceTypes);
+  const admitted = admittedManifests(manifests.objects, offlineDefaults(io.env));
+  for (const w of admitted.warnings) io.stderr(`warning: ${w.source}: ${w.message}\n`);
+  for (const d of admitted.denied) io.stderr(`error: ${d.source}: ${d.message}\n`);
+  const { input, errors } = schedulingInputFromManifests(admitted.objects, bundledInstanceTypes);
   for (const e of errors) io.stderr(`error: ${e.source}: ${e.message}\n`);
   if (input.nodePools.length === 0 && (input.existingNodes ?? []).length === 0) {
     throw new InputError('plan: the input has no usable NodePool (with its NodeClass) and no Node: nothing to place pods on');

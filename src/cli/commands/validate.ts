@@ -4,13 +4,11 @@
  * checks see the other objects of the files. Exit 0 all admitted, 1 any denied, 2 usage or parse error.
  */
 import { parseArgs } from 'node:util';
-import { CloudNames, type CloudName } from '../../apis/v1/labels.js';
-import { loadCatalog } from '../../catalog/index.js';
-import type { CatalogFile } from '../../catalog/types.js';
 import { admitOffline, type AdmissionDefaults, type KubeObject } from '../../domain/admission/index.js';
 import type { JsonPatchOperation } from '../../util/json-patch.js';
 import { readManifestPaths } from '../../util/manifest-files.js';
 import { type Command, type CommandIO, UsageError } from '../errors.js';
+import { bundledCatalogs, offlineDefaults } from './admitted-manifests.js';
 
 const HELP = `usage: karpenter-eu validate -f PATH... [--output text|json] [--default-limits cpu=1000,memory=1000Gi] [--no-gpu-taint]
 
@@ -82,19 +80,14 @@ function parse(argv: string[]): Options | 'help' {
 }
 
 function defaultsFrom(options: Options, env: CommandIO['env']): AdmissionDefaults {
-  return {
-    gpuTaint: options.gpuTaint,
-    globalCredentials: { ovhcloud: Boolean(env.OVH_APPLICATION_KEY), scaleway: Boolean(env.SCW_SECRET_KEY), outscale: Boolean(env.OSC_ACCESS_KEY) },
-    ...(options.defaultLimits ? { limits: options.defaultLimits } : {}),
-  };
+  return offlineDefaults(env, { gpuTaint: options.gpuTaint, ...(options.defaultLimits ? { limits: options.defaultLimits } : {}) });
 }
 
 const nameOf = (o: KubeObject): string => String((o.metadata as { name?: unknown } | undefined)?.name ?? '');
 
 /** Admits every owned object (and Pod) against the others in the set. */
 export function validateObjects(objects: readonly KubeObject[], defaults: AdmissionDefaults): ValidateEntry[] {
-  const catalogs = Object.fromEntries(CloudNames.map((c) => [c, loadCatalog(c)])) as Record<CloudName, CatalogFile>;
-  return admitOffline(objects, catalogs, defaults).map(({ original, outcome }) => ({
+  return admitOffline(objects, bundledCatalogs(), defaults).map(({ original, outcome }) => ({
     kind: String(original.kind),
     name: nameOf(original),
     allowed: outcome.allowed,
