@@ -23,7 +23,7 @@ export interface PoolScope {
   cloud?: CloudName;
   nodeClass?: KubeObject;
   catalog?: CatalogFile;
-  /** True when `catalog` was read from the cloud (then an unknown value is proof it does not exist). */
+  /** True when the region's flavors were read from the cloud (then an unknown flavor is proof it is not sold there). */
   live: boolean;
   region?: CatalogRegion;
   /** Instance types of the region (or of the whole cloud when the region is unknown). */
@@ -110,11 +110,11 @@ export function resolvePoolScope(pool: KubeObject, context: AdmissionContext): P
   const cloud = ref ? NodeClassGroups[ref.group]?.cloud : undefined;
   const nodeClass = ref ? findNodeClass(context, ref) : undefined;
   const catalog = cloud ? context.catalogs[cloud] : undefined;
-  const live = isLiveCatalog(context, cloud);
-  if (!catalog) return { ref, cloud, nodeClass, live, instanceTypes: [], allowed: [] };
+  if (!catalog) return { ref, cloud, nodeClass, live: false, instanceTypes: [], allowed: [] };
   const regionName = nodeClass ? nodeClassRegion(nodeClass, context) : undefined;
   const region = regionName ? catalog.regions.find((r) => r.name.toLowerCase() === regionName.toLowerCase()) : undefined;
   const instanceTypes = instanceTypesOf(catalog, region);
+  const live = region !== undefined && isLiveCatalog(context, cloud, region.name);
   const compiled = compile(requirementsOf(pool).map((r) => r.spec));
   return { ref, cloud, nodeClass, catalog, live, region, instanceTypes, allowed: instanceTypes.filter((t) => satisfies(compiled, t)) };
 }

@@ -7,8 +7,11 @@ import type { CloudName } from '../../../apis/v1/labels.js';
 import type { CatalogFile } from '../../../catalog/types.js';
 import type { AdmissionContext, RuleFindings, Violation } from '../types.js';
 
-export function isLiveCatalog(context: Pick<AdmissionContext, 'liveCatalogs'>, cloud: CloudName | undefined): boolean {
-  return cloud !== undefined && context.liveCatalogs?.[cloud] === true;
+/** Whether the cloud's region list (no `region`), or a region's flavor list, was read from the cloud. */
+export function isLiveCatalog(context: Pick<AdmissionContext, 'liveCatalogs'>, cloud: CloudName | undefined, region?: string): boolean {
+  const scope = cloud === undefined ? undefined : context.liveCatalogs?.[cloud];
+  if (!scope) return false;
+  return region === undefined ? scope.regionsListed : scope.flavorsOf.some((r) => r.toLowerCase() === region.toLowerCase());
 }
 
 /** Denies when the catalog is live; otherwise warns with the same facts, saying why it is not a denial. */

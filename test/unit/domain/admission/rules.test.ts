@@ -43,7 +43,8 @@ interface Case {
 }
 
 /** The running service once its providers have read the clouds: only then is an unknown value proof. */
-const liveContext = context(undefined, { liveCatalogs: { ovhcloud: true, scaleway: true, outscale: true } });
+const everything = { regionsListed: true, flavorsOf: ['EU-WEST-PAR', 'GRA7', 'fr-par', 'eu-west-2'] };
+const liveContext = context(undefined, { liveCatalogs: { ovhcloud: everything, scaleway: everything, outscale: everything } });
 
 const cases: Case[] = [
   // limits
