@@ -1,6 +1,8 @@
 // NodeClass Ready on the simulated cluster, written by the service's nodeclass.status controller: the
 // demo's OVH classes (credentials Secret present) are Ready; a class whose Secret does not exist is not,
 // with the reason and the fix, and the NodePool on it reports NodeClassReady False.
+import { get as httpGet, type IncomingMessage } from 'node:http';
+import { get as httpsGet } from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CustomObjectsApi, type KubernetesObject } from '@kubernetes/client-node';
 import { defaultControllers } from '../../../src/operator/default-controllers.js';
@@ -44,6 +46,21 @@ afterAll(async () => {
   await env?.close();
 });
 
+/** GET as kubectl asks for `kubectl get`: a meta.k8s.io/v1 Table. */
+function getTable(path: string): Promise<{ columnDefinitions: { name: string }[]; rows: { cells: unknown[] }[] }> {
+  const server = env.cluster.kubeConfig.getCurrentCluster()?.server ?? '';
+  const headers = { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json', authorization: 'Bearer simulated' };
+  return new Promise((resolve, reject) => {
+    const onResponse = (res: IncomingMessage) => {
+      let body = '';
+      res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      res.on('end', () => resolve(JSON.parse(body) as never));
+    };
+    const request = server.startsWith('https:') ? httpsGet(`${server}${path}`, { headers, rejectUnauthorized: false }, onResponse) : httpGet(`${server}${path}`, { headers }, onResponse);
+    request.on('error', reject);
+  });
+}
+
 describe('NodeClass status on the simulated cluster', () => {
   const ready = async (plural: string, name: string, group = 'karpenter.ovhcloud.sh', version = 'v1alpha1') => {
     const custom = env.cluster.kubeConfig.makeApiClient(CustomObjectsApi);
@@ -66,5 +83,15 @@ describe('NodeClass status on the simulated cluster', () => {
       return c?.status === 'False' ? c : undefined;
     }, 'NodePool NodeClassReady False');
     expect(pool.message).toContain('Secret karpenter/no-such-secret does not exist');
+  });
+
+  it("answers kubectl's Table request with the CRD's printer columns, READY included", async () => {
+    await eventually(async () => ready('ovhnodeclasses', 'broken'), 'broken Ready written');
+    const table = await getTable('/apis/karpenter.ovhcloud.sh/v1alpha1/ovhnodeclasses');
+    expect(table.columnDefinitions.map((c) => c.name)).toEqual(['Name', 'Region', 'Monthly', 'Ready', 'Age', 'Project', 'Cluster']);
+    const rows = new Map(table.rows.map((r) => [r.cells[0], r.cells]));
+    expect(rows.get('default')?.slice(1, 4)).toEqual(['EU-WEST-PAR', false, 'True']);
+    expect([rows.get('broken')?.[1], rows.get('broken')?.[3]]).toEqual(['EU-WEST-PAR', 'False']);
+    expect(rows.get('broken')?.[6]).toBe('<none>');
   });
 });
