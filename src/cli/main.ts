@@ -9,6 +9,7 @@ import { type Command, type CommandIO, InputError, UsageError } from './errors.j
 const commands: Record<string, { summary: string; load: () => Promise<Command> }> = {
   catalog: { summary: 'print the instance types of a cloud/region with capacity, allocatable, labels and prices', load: async () => (await import('./commands/catalog.js')).catalogCommand },
   validate: { summary: 'offline admission: run the webhooks\' mutate + validate on NodePools/NodeClasses in files', load: async () => (await import('./commands/validate.js')).validateCommand },
+  convert: { summary: 'migration: a v1alpha5 Provisioner, the Scaleway GPU controller\'s labels, the OVHcloud provider\'s NodeClass → NodePool/NodeClass YAML', load: async () => (await import('./commands/convert.js')).convertCommand },
   plan: { summary: 'offline provisioning plan: where pending pods would run and what new nodes would cost', load: async () => (await import('./commands/plan.js')).planCommand },
   run: { summary: 'the service: webhooks, scheduler extender, metrics and (while leading) the controllers', load: async () => (await import('./commands/run.js')).runCommand },
   version: { summary: 'print the version (also: --version)', load: async () => (await import('./commands/version.js')).versionCommand },

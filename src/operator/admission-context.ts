@@ -3,11 +3,14 @@ import type { CloudName } from '../apis/v1/labels.js';
 import type { CatalogFile } from '../catalog/types.js';
 import type { AdmissionContext, AdmissionDefaults, AdmissionOperation, KubeObject } from '../domain/admission/index.js';
 import type { ClusterState } from '../state/cluster-state.js';
+import type { LiveCatalogs } from './live-catalogs.js';
 import type { AdmissionContextProvider } from '../../webhooks/admission/context-provider.js';
 
 export interface StateAdmissionContextOptions {
   state: ClusterState;
   catalogs: Readonly<Partial<Record<CloudName, CatalogFile>>>;
+  /** The catalogs as the providers read them from the clouds; `catalogs` alone (bundled) when absent. */
+  live?: LiveCatalogs;
   defaults: AdmissionDefaults;
 }
 
@@ -42,7 +45,8 @@ export function stateAdmissionContext(options: StateAdmissionContextOptions): Ad
   };
   return {
     contextFor(operation: AdmissionOperation, oldObject: KubeObject | undefined): AdmissionContext {
-      return { operation, ...(oldObject ? { oldObject } : {}), ...objects(), catalogs: options.catalogs, defaults: options.defaults };
+      const catalogs = options.live?.current() ?? { catalogs: options.catalogs, liveCatalogs: {} };
+      return { operation, ...(oldObject ? { oldObject } : {}), ...objects(), ...catalogs, defaults: options.defaults };
     },
     ready: () => state.synced(),
   };

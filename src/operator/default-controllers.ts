@@ -9,6 +9,7 @@ import { createDisruptionController } from '../controllers/disruption/index.js';
 import { createGarbageCollectionController } from '../controllers/nodeclaim/garbagecollection/garbage-collection-controller.js';
 import { createLifecycleController } from '../controllers/nodeclaim/lifecycle/index.js';
 import { createNodeClassFinalizerController } from '../controllers/nodeclass/finalizer-controller.js';
+import { createNodeClassStatusController } from '../controllers/nodeclass/status-controller.js';
 import { createNodePoolStatusController } from '../controllers/nodepool/status-controller.js';
 import { createPendingPodInformer, createProvisioningController } from '../controllers/provisioning/index.js';
 import { createTerminationController } from '../controllers/termination/termination-controller.js';
@@ -88,6 +89,17 @@ export const defaultControllers: readonly ControllerPlugin[] = [
         recorder: deps.recorder,
         onNodeClaimCreated: (name) => deps.signals.nodeClaimCreated.emit(name),
         options: { pollIntervalMs: deps.config.disruption.intervalMs, validationDelayMs: deps.config.disruption.validationDelayMs, driftCheckIntervalMs: deps.config.disruption.driftCheckIntervalMs },
+      }),
+  },
+  {
+    name: 'nodeclass.status',
+    create: (deps) =>
+      createNodeClassStatusController({
+        kube: deps.kube,
+        state: deps.state,
+        clock: deps.clock,
+        logger: deps.logger,
+        globalCredentials: { ovhcloud: Boolean(deps.config.clouds.ovhcloud), scaleway: Boolean(deps.config.clouds.scaleway), outscale: Boolean(deps.config.clouds.outscale) },
       }),
   },
   {

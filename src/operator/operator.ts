@@ -30,6 +30,7 @@ import { clusterStateExtenderView } from './extender-view.js';
 import { type Leadership, startLeadership } from './leadership.js';
 import { type RunningMetricsServer, startMetricsServer } from './metrics-server.js';
 import type { OperatorConfig } from './options.js';
+import { LiveCatalogs } from './live-catalogs.js';
 import { CatalogPriceBook } from './price-book.js';
 import { type ControllerSignals, createControllerSignals } from './relay.js';
 
@@ -86,6 +87,8 @@ interface Core {
   cloudProvider: CloudProvider;
   unavailableOfferings: UnavailableOfferings;
   signals: ControllerSignals;
+  /** Admission's catalogs: bundled, then each region as the providers read it. */
+  liveCatalogs: LiveCatalogs;
 }
 
 function buildCore(options: OperatorOptions, logger: Logger): Core {
@@ -103,10 +106,12 @@ function buildCore(options: OperatorOptions, logger: Logger): Core {
   });
   const recorder = new EventRecorder({ kube, clock, component: 'karpenter', instance: config.leaderElection.identity, logger });
   const unavailableOfferings = new UnavailableOfferings({ clock });
-  const cloudProvider =
+  const liveCatalogs = new LiveCatalogs(loadCatalogs());
+  const cloudProvider = liveCatalogs.recording(
     options.cloudProvider ??
-    buildCloudProvider(config.clouds, { clusterName: config.clusterName, kube, state, clock, registry, unavailableOfferings }, options.cloudProviderFactories ?? defaultCloudProviderFactories);
-  return { registry, metrics, kube, state, informers, recorder, cloudProvider, unavailableOfferings, signals: createControllerSignals() };
+      buildCloudProvider(config.clouds, { clusterName: config.clusterName, kube, state, clock, registry, unavailableOfferings }, options.cloudProviderFactories ?? defaultCloudProviderFactories),
+  );
+  return { registry, metrics, kube, state, informers, recorder, cloudProvider, unavailableOfferings, signals: createControllerSignals(), liveCatalogs };
 }
 
 async function startServers(options: OperatorOptions, core: Core, logger: Logger): Promise<Servers> {
@@ -118,6 +123,7 @@ async function startServers(options: OperatorOptions, core: Core, logger: Logger
     contextProvider: stateAdmissionContext({
       state: core.state,
       catalogs,
+      live: core.liveCatalogs,
       defaults: { gpuTaint: true, globalCredentials: { ovhcloud: Boolean(config.clouds.ovhcloud), scaleway: Boolean(config.clouds.scaleway), outscale: Boolean(config.clouds.outscale) } },
     }),
     onError,

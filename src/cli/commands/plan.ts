@@ -15,6 +15,7 @@ import { type Command, type CommandIO, InputError, UsageError } from '../errors.
 import { helpFlag, type OutputFormat, outputFlag, outputFormat, parseFlags } from '../flags.js';
 import { readInputs } from '../inputs.js';
 import { columns, formatData } from '../output.js';
+import { admittedManifests, offlineDefaults } from './admitted-manifests.js';
 import { formatResources } from './catalog.js';
 
 const HELP = `usage: karpenter-eu plan -f PATH [-f PATH…] [-o table|wide|json|yaml]
@@ -104,7 +105,10 @@ export const planCommand: Command = async (argv: string[], io: CommandIO): Promi
   const manifests = await readInputs('plan', parsed.files, io);
   for (const e of manifests.errors) io.stderr(`error: ${e.source}: ${e.message}\n`);
   if (manifests.objects.length === 0) throw new InputError(`plan: no object could be read from ${parsed.files.map((f) => (f === '-' ? 'standard input' : f)).join(', ')}`);
-  const { input, errors } = schedulingInputFromManifests(manifests.objects, bundledInstanceTypes);
+  const admitted = admittedManifests(manifests.objects, offlineDefaults(io.env));
+  for (const w of admitted.warnings) io.stderr(`warning: ${w.source}: ${w.message}\n`);
+  for (const d of admitted.denied) io.stderr(`error: ${d.source}: ${d.message}\n`);
+  const { input, errors } = schedulingInputFromManifests(admitted.objects, bundledInstanceTypes);
   for (const e of errors) io.stderr(`error: ${e.source}: ${e.message}\n`);
   if (input.nodePools.length === 0 && (input.existingNodes ?? []).length === 0) {
     throw new InputError('plan: the input has no usable NodePool (with its NodeClass) and no Node: nothing to place pods on');

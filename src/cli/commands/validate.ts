@@ -3,15 +3,13 @@
  * validate on every NodePool, NodeClaim, NodeClass (and Pod, warnings only) in the files; cross-object
  * checks see the other objects of the files. Exit 0 all admitted, 1 any denied, 2 usage or parse error.
  */
-import { CloudNames, type CloudName } from '../../apis/v1/labels.js';
-import { loadCatalog } from '../../catalog/index.js';
-import type { CatalogFile } from '../../catalog/types.js';
-import { admit, isOwnedKind, type AdmissionContext, type AdmissionDefaults, type KubeObject } from '../../domain/admission/index.js';
+import { admitOffline, type AdmissionDefaults, isReviewedOffline, type KubeObject } from '../../domain/admission/index.js';
 import type { JsonPatchOperation } from '../../util/json-patch.js';
 import { type Command, type CommandIO, UsageError } from '../errors.js';
 import { helpFlag, type OutputFormat, outputFlag, outputFormat, parseFlags } from '../flags.js';
 import { readInputs } from '../inputs.js';
 import { formatData } from '../output.js';
+import { bundledCatalogs, offlineDefaults } from './admitted-manifests.js';
 
 const HELP = `usage: karpenter-eu validate -f PATH... [-o table|json|yaml|name] [--default-limits cpu=1000,memory=1000Gi] [--no-gpu-taint]
 
@@ -71,35 +69,21 @@ function parse(argv: string[]): Options | 'help' {
 }
 
 function defaultsFrom(options: Options, env: CommandIO['env']): AdmissionDefaults {
-  return {
-    gpuTaint: options.gpuTaint,
-    globalCredentials: { ovhcloud: Boolean(env.OVH_APPLICATION_KEY), scaleway: Boolean(env.SCW_SECRET_KEY), outscale: Boolean(env.OSC_ACCESS_KEY) },
-    ...(options.defaultLimits ? { limits: options.defaultLimits } : {}),
-  };
+  return offlineDefaults(env, { gpuTaint: options.gpuTaint, ...(options.defaultLimits ? { limits: options.defaultLimits } : {}) });
 }
 
 const nameOf = (o: KubeObject): string => String((o.metadata as { name?: unknown } | undefined)?.name ?? '');
-const isChecked = (o: KubeObject): boolean => isOwnedKind(String(o.kind)) || o.kind === 'Pod';
-const nodeClassKinds = new Set(['OVHNodeClass', 'ScalewayNodeClass', 'OutscaleNodeClass']);
 
 /** Admits every owned object (and Pod) against the others in the set. */
 export function validateObjects(objects: readonly KubeObject[], defaults: AdmissionDefaults): ValidateEntry[] {
-  const catalogs = Object.fromEntries(CloudNames.map((c) => [c, loadCatalog(c)])) as Record<CloudName, CatalogFile>;
-  return objects
-    .filter(isChecked)
-    .map((object) => {
-      const others = objects.filter((o) => o !== object && !(o.kind === object.kind && nameOf(o) === nameOf(object)));
-      const context: AdmissionContext = {
-        operation: 'CREATE',
-        nodePools: others.filter((o) => o.kind === 'NodePool'),
-        nodeClasses: others.filter((o) => nodeClassKinds.has(String(o.kind))),
-        nodeClaims: others.filter((o) => o.kind === 'NodeClaim'),
-        catalogs,
-        defaults,
-      };
-      const outcome = admit(object, context);
-      return { kind: String(object.kind), name: nameOf(object), allowed: outcome.allowed, message: outcome.message, warnings: outcome.warnings, patch: outcome.patch };
-    });
+  return admitOffline(objects, bundledCatalogs(), defaults).map(({ original, outcome }) => ({
+    kind: String(original.kind),
+    name: nameOf(original),
+    allowed: outcome.allowed,
+    message: outcome.message,
+    warnings: outcome.warnings,
+    patch: outcome.patch,
+  }));
 }
 
 /** kubectl's `-o name`: `nodepool.karpenter.sh/default`, `pod/web` (core group). */
@@ -120,7 +104,7 @@ function printTable(entries: readonly ValidateEntry[], io: CommandIO): void {
 
 /** Admitted objects' names on stdout (for `| xargs`), the denied ones with their reason on stderr. */
 function printNames(objects: readonly KubeObject[], entries: readonly ValidateEntry[], io: CommandIO): void {
-  const checked = objects.filter(isChecked);
+  const checked = objects.filter(isReviewedOffline);
   entries.forEach((e, i) => {
     const object = checked[i] as KubeObject;
     if (e.allowed) io.stdout(`${resourceName(object)}\n`);

@@ -3,6 +3,7 @@ import { deepCopy } from '../../util/json-copy.js';
 import { createJsonPatch, type JsonValue } from '../../util/json-patch.js';
 import { kindOf } from './object-access.js';
 import { defaultNodePool, defaultOVHNodeClass } from './rules/defaults.js';
+import { rewriteLegacyPodSelectors } from './rules/pod-selectors.js';
 import type { AdmissionContext, KubeObject, MutationResult } from './types.js';
 
 export function mutate(object: KubeObject, context: AdmissionContext): MutationResult {
@@ -15,6 +16,9 @@ export function mutate(object: KubeObject, context: AdmissionContext): MutationR
       break;
     case 'OVHNodeClass':
       warnings = defaultOVHNodeClass(mutated, context);
+      break;
+    case 'Pod':
+      warnings = rewriteLegacyPodSelectors(mutated);
       break;
     default:
       return { patch: [], warnings: [] };

@@ -9,6 +9,7 @@ import type { InstanceType, RequirementSpec } from '../instancetypes/types.js';
 import { Requirement } from '../requirements/requirement.js';
 import { normalizeLabelKey, WellKnownLabels } from '../requirements/well-known.js';
 import { asArray, asString, field, kindOf, nameOf, nodeClassRefOf, requirementsOf, type NodeClassRef } from './object-access.js';
+import { isLiveCatalog } from './rules/catalog-authority.js';
 import type { AdmissionContext, KubeObject } from './types.js';
 
 export const NodeClassGroups: Readonly<Record<string, { cloud: CloudName; kind: string }>> = {
@@ -22,6 +23,8 @@ export interface PoolScope {
   cloud?: CloudName;
   nodeClass?: KubeObject;
   catalog?: CatalogFile;
+  /** True when the region's flavors were read from the cloud (then an unknown flavor is proof it is not sold there). */
+  live: boolean;
   region?: CatalogRegion;
   /** Instance types of the region (or of the whole cloud when the region is unknown). */
   instanceTypes: readonly InstanceType[];
@@ -107,10 +110,11 @@ export function resolvePoolScope(pool: KubeObject, context: AdmissionContext): P
   const cloud = ref ? NodeClassGroups[ref.group]?.cloud : undefined;
   const nodeClass = ref ? findNodeClass(context, ref) : undefined;
   const catalog = cloud ? context.catalogs[cloud] : undefined;
-  if (!catalog) return { ref, cloud, nodeClass, instanceTypes: [], allowed: [] };
+  if (!catalog) return { ref, cloud, nodeClass, live: false, instanceTypes: [], allowed: [] };
   const regionName = nodeClass ? nodeClassRegion(nodeClass, context) : undefined;
   const region = regionName ? catalog.regions.find((r) => r.name.toLowerCase() === regionName.toLowerCase()) : undefined;
   const instanceTypes = instanceTypesOf(catalog, region);
+  const live = region !== undefined && isLiveCatalog(context, cloud, region.name);
   const compiled = compile(requirementsOf(pool).map((r) => r.spec));
-  return { ref, cloud, nodeClass, catalog, region, instanceTypes, allowed: instanceTypes.filter((t) => satisfies(compiled, t)) };
+  return { ref, cloud, nodeClass, catalog, live, region, instanceTypes, allowed: instanceTypes.filter((t) => satisfies(compiled, t)) };
 }

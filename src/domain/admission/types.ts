@@ -23,6 +23,14 @@ export interface AdmissionDefaults {
   ovh?: { region?: string; kubeId?: string };
 }
 
+/** What of a cloud's catalog was read from the cloud itself. */
+export interface LiveCatalogScope {
+  /** The region (and zone) list came from the cloud: an unknown region or zone does not exist. */
+  regionsListed: boolean;
+  /** Regions whose flavors came from the cloud: a flavor unknown there is not sold there. */
+  flavorsOf: readonly string[];
+}
+
 export interface AdmissionContext {
   operation: AdmissionOperation;
   /** The stored object on UPDATE. */
@@ -32,6 +40,12 @@ export interface AdmissionContext {
   nodeClasses: readonly KubeObject[];
   nodeClaims: readonly KubeObject[];
   catalogs: Readonly<Partial<Record<CloudName, CatalogFile>>>;
+  /**
+   * Clouds whose catalog above was read from the cloud itself (the running service, once its providers have
+   * listed the instance types). Only those are proof that a region or flavor does not exist: against a
+   * bundled catalog an unknown value may just be newer than the file, so it is a warning, not a denial.
+   */
+  liveCatalogs?: Readonly<Partial<Record<CloudName, LiveCatalogScope>>>;
   defaults: AdmissionDefaults;
 }
 

@@ -13,6 +13,7 @@ import { checkInstanceTypes } from './rules/instance-types.js';
 import { checkLimits } from './rules/limits.js';
 import { checkNodeClass } from './rules/nodeclasses.js';
 import { checkPod } from './rules/pod.js';
+import { rewriteLegacyPodSelectors } from './rules/pod-selectors.js';
 import { checkNodeClassRef } from './rules/references.js';
 import { checkZones } from './rules/zones.js';
 import type { AdmissionContext, KubeObject, RuleFindings, ValidationResult, Violation } from './types.js';
@@ -60,7 +61,8 @@ export function verdict(violations: Violation[], warnings: string[]): Validation
 
 export function validate(object: KubeObject, context: AdmissionContext): ValidationResult {
   const kind = kindOf(object);
-  if (kind === 'Pod') return verdict([], checkPod(object, context).warnings);
+  // Pods are only warned about: the pod webhook fails open, and a pod is never the autoscaler's to refuse.
+  if (kind === 'Pod') return verdict([], [...rewriteLegacyPodSelectors(structuredClone(object)), ...checkPod(object, context).warnings]);
   if (!isOwnedKind(kind) || context.operation === 'DELETE' || context.operation === 'CONNECT') return verdict([], []);
   const schemaErrors = validateObject(applyDefaults(object), context.oldObject ? { oldObject: applyDefaults(context.oldObject) } : {});
   if (schemaErrors.length > 0) {

@@ -21,12 +21,19 @@ export interface ResolvedPrice {
   note?: string;
 }
 
-function listedPrice(flavor: CatalogFlavor, region: string, billing: Billing): { value: number | null; estimated: boolean } | undefined {
+interface Listed {
+  value: number | null;
+  estimated: boolean;
+  note?: string;
+}
+
+function listedPrice(flavor: CatalogFlavor, region: string, billing: Billing): Listed | undefined {
   const entry = flavor.prices.find((p) => p.region === region) ?? flavor.prices.find((p) => p.region === '*');
   if (!entry) return undefined;
-  if (billing === 'hourly') return { value: entry.hourly, estimated: entry.estimated ?? false };
+  const flags = { estimated: entry.estimated ?? false, ...(entry.note ? { note: entry.note } : {}) };
+  if (billing === 'hourly') return { value: entry.hourly, ...flags };
   if (entry.monthly === undefined) return undefined;
-  return { value: entry.monthly === null ? null : entry.monthly / HOURS_PER_MONTH, estimated: entry.estimated ?? false };
+  return { value: entry.monthly === null ? null : entry.monthly / HOURS_PER_MONTH, ...flags };
 }
 
 /** True when the flavor can be billed this way in this region (monthly needs a monthly plan). */
@@ -41,7 +48,8 @@ export function resolvePrice(catalog: CatalogFile, flavor: CatalogFlavor, region
   const own = listedPrice(flavor, region, billing);
   if (!own) return undefined;
   if (own.value !== null) {
-    return own.estimated ? { pricePerHour: own.value, note: 'estimated: derived from placeholder unit prices (see the catalog notes)' } : { pricePerHour: own.value };
+    // An estimated catalog price carries its own derivation in its note (the validator requires one).
+    return own.estimated ? { pricePerHour: own.value, note: own.note ?? 'estimated (see the catalog notes)' } : { pricePerHour: own.value };
   }
   let best: { flavor: CatalogFlavor; value: number; distance: number } | undefined;
   for (const sibling of catalog.flavors) {

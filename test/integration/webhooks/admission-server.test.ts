@@ -69,7 +69,7 @@ describe('admission webhook server over HTTPS', () => {
   });
 
   it('admits a valid NodePool with warnings and no patch from /validate', async () => {
-    const body = (await send(server, cert.caPem, 'POST', '/validate', review(nodePool('np', { nodeClass: 'missing' })))).json();
+    const body = (await send(server, cert.caPem, 'POST', '/validate', review(nodePool('np', { nodeClass: 'missing', limits: { cpu: '64' } })))).json();
     expect(body.response).toMatchObject({ uid: 'a1b2-c3', allowed: true });
     expect(body.response.warnings).toEqual([expect.stringContaining('does not exist yet')]);
     expect(body.response).not.toHaveProperty('patch');

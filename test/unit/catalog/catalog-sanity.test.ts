@@ -42,7 +42,32 @@ describe('bundled catalogs', () => {
     expect(byName.get('b3-8')).toMatchObject({ hourly: 0.0508 });
     expect(byName.get('b2-7')).toMatchObject({ hourly: 0.07, monthly: 24.2 });
     expect(byName.get('l4-90')).toMatchObject({ hourly: 0.75, monthly: 540 });
-    expect(byName.get('t1-45')).toMatchObject({ hourly: null });
+    expect(byName.get('c2-7')).toMatchObject({ hourly: 0.1, monthly: 35.2 });
+    expect(byName.get('t2-45')).toMatchObject({ hourly: 0.8, estimated: true });
+  });
+
+  it.each(CloudNames)('%s: every flavor is priced in every region it is offered in, or says why not ("not sold here: …" / "unpriced offline: …")', (cloud) => {
+    const catalog = loadCatalog(cloud);
+    const unexplained: string[] = [];
+    for (const region of catalog.regions) {
+      for (const type of buildInstanceTypes(catalog, region.name)) {
+        if (type.offerings.length > 0) continue;
+        const flavor = catalog.flavors.find((f) => f.name === type.name);
+        const price = flavor?.prices.find((p) => p.region === region.name || p.region === '*');
+        if (!price?.note || !/^(not sold here|unpriced offline): /.test(price.note)) unexplained.push(`${type.name} in ${region.name}`);
+      }
+    }
+    expect(unexplained).toEqual([]);
+  });
+
+  it.each([
+    ['ovhcloud', 'GRA7', ['t2-45', 't2-90', 't2-180', 'c2-7', 'r2-15', 'd2-8', 'i1-45', 't1-45', 'b3-512', 'c3-256', 'r3-1024']],
+    ['ovhcloud', 'GRA11', ['a100-180', 'rtx5000-28', 'a10-180']],
+    ['ovhcloud', 'RBX-A', ['b3-8', 'b2-7']],
+    ['scaleway', 'fr-par', ['GPU-3070-S']],
+  ] as const)('%s %s sells %j with a price', (cloud, region, names) => {
+    const types = buildInstanceTypes(loadCatalog(cloud), region);
+    for (const name of names) expect(types.find((t) => t.name === name)?.offerings[0]?.pricePerHour, name).toBeGreaterThan(0);
   });
 
   it.each([

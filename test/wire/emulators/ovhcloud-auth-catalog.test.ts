@@ -145,8 +145,9 @@ describe('ovhcloud emulator: authentication, cluster and catalogs through the ov
     expect(b38?.blobs.technical.name).toBe('b3-8');
     const monthly = catalog.addons.find((a) => a.planCode === 'b2-7.monthly.postpaid');
     expect(monthly?.pricings[0]).toMatchObject({ price: 2_420_000_000, intervalUnit: 'month' });
-    // Flavors whose price the bundled catalog does not know are not published with an invented one.
-    expect(catalog.addons.some((a) => a.planCode === 'b2-60.consumption')).toBe(false);
+    expect(catalog.addons.find((a) => a.planCode === 'b2-60.consumption')?.pricings[0]).toMatchObject({ price: 51_000_000, intervalUnit: 'hour' });
+    // Flavors whose price the bundled catalog only estimates are not published with an invented one.
+    expect(catalog.addons.some((a) => a.planCode === 't2-45.consumption')).toBe(false);
     const missing = await rejectionOf(client.requestPromised('GET', '/order/catalog/public/cloud'));
     expect(missing).toEqual({ error: 400, message: 'Missing parameter(s): ovhSubsidiary' });
   });

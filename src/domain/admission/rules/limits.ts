@@ -5,7 +5,7 @@
 import { ACCEPTED_QUANTITY_FORMS } from '../../quantity/errors.js';
 import { parseResourceQuantity, resourceAmount, formatResourceList } from '../../quantity/resource-list.js';
 import type { InstanceType } from '../../instancetypes/types.js';
-import { asRecord, field } from '../object-access.js';
+import { asRecord, field, nameOf } from '../object-access.js';
 import type { PoolScope } from '../pool-scope.js';
 import { didYouMean } from '../suggest.js';
 import { emptyFindings, type KubeObject, type RuleFindings } from '../types.js';
@@ -56,8 +56,26 @@ function exceededLimit(instanceType: InstanceType, limits: Record<string, number
   return Object.keys(limits).find((resource) => capacityOf(instanceType, resource) > (limits[resource] ?? Infinity));
 }
 
+/** How many of its largest flavor a suggested limit allows: room to scale, a ceiling on a runaway Deployment. */
+const SUGGESTED_NODES = 10;
+const GiB = 1024 ** 3;
+
+/** A NodePool without limits can launch nodes without end: warn, naming a limit sized on what it may launch. */
+function warnWithoutLimits(pool: KubeObject, scope: PoolScope, findings: RuleFindings): void {
+  if (field(pool, 'spec', 'limits') !== undefined) return;
+  const largest = [...scope.allowed].sort((a, b) => (b.capacity.cpu ?? 0) - (a.capacity.cpu ?? 0) || (b.capacity.memory ?? 0) - (a.capacity.memory ?? 0))[0];
+  const suggestion = largest
+    ? formatResourceList({ cpu: (largest.capacity.cpu ?? 0) * SUGGESTED_NODES, memory: Math.ceil(((largest.capacity.memory ?? 0) * SUGGESTED_NODES) / GiB) * GiB })
+    : { cpu: '100', memory: '400Gi' };
+  const basis = largest ? `${SUGGESTED_NODES} of its largest flavor, ${largest.name}` : 'a starting point';
+  findings.warnings.push(
+    `NodePool ${JSON.stringify(nameOf(pool))}: spec.limits is not set, so nothing caps the nodes (and the bill) a runaway workload can cause; suggested: limits: {cpu: "${suggestion.cpu}", memory: "${suggestion.memory}"} (${basis})`,
+  );
+}
+
 export function checkLimits(pool: KubeObject, scope: PoolScope): RuleFindings {
   const findings = emptyFindings();
+  warnWithoutLimits(pool, scope, findings);
   const limits = parseLimits(pool, findings);
   if (findings.violations.length > 0 || scope.allowed.length === 0 || Object.keys(limits).length === 0) return findings;
   if (scope.allowed.some((t) => exceededLimit(t, limits) === undefined)) return findings;

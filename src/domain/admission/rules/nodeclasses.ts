@@ -6,6 +6,7 @@
 import type { CloudName } from '../../../apis/v1/labels.js';
 import { asArray, asRecord, asString, field, kindOf, nameOf, nodeClassRefOf, quoteList } from '../object-access.js';
 import { didYouMean } from '../suggest.js';
+import { isLiveCatalog, reportUnknownValue } from './catalog-authority.js';
 import { emptyFindings, type AdmissionContext, type KubeObject, type RuleFindings } from '../types.js';
 
 const cloudOfKind: Readonly<Record<string, CloudName>> = { OVHNodeClass: 'ovhcloud', ScalewayNodeClass: 'scaleway', OutscaleNodeClass: 'outscale' };
@@ -25,7 +26,8 @@ function checkRegion(path: string, region: string | undefined, cloud: CloudName,
   if (region === undefined || !catalog) return;
   const names = catalog.regions.map((r) => r.name);
   if (names.includes(region)) return;
-  findings.violations.push({ path, message: `Unsupported value: ${JSON.stringify(region)}: unknown ${cloud} region${didYouMean(region, names)}; accepted: ${quoteList(names)}` });
+  const violation = { path, message: `Unsupported value: ${JSON.stringify(region)}: unknown ${cloud} region${didYouMean(region, names)}; accepted: ${quoteList(names)}` };
+  reportUnknownValue(findings, violation, catalog, isLiveCatalog(context, cloud));
 }
 
 function checkScalewayZones(nodeClass: KubeObject, context: AdmissionContext, findings: RuleFindings): void {
@@ -34,7 +36,9 @@ function checkScalewayZones(nodeClass: KubeObject, context: AdmissionContext, fi
   const all = catalog.regions.flatMap((r) => r.zones);
   const zones = asArray(field(nodeClass, 'spec', 'zones')).filter((z): z is string => typeof z === 'string');
   zones.forEach((zone, i) => {
-    if (!all.includes(zone)) findings.violations.push({ path: `spec.zones[${i}]`, message: `Unsupported value: ${JSON.stringify(zone)}: unknown Scaleway zone${didYouMean(zone, all)}; accepted: ${quoteList(all)}` });
+    if (all.includes(zone)) return;
+    const violation = { path: `spec.zones[${i}]`, message: `Unsupported value: ${JSON.stringify(zone)}: unknown Scaleway zone${didYouMean(zone, all)}; accepted: ${quoteList(all)}` };
+    reportUnknownValue(findings, violation, catalog, isLiveCatalog(context, 'scaleway'));
   });
   const regions = new Set(zones.map((z) => z.replace(/-[0-9]+$/, '')));
   if (regions.size > 1) findings.violations.push({ path: 'spec.zones', message: `Invalid value: ${JSON.stringify(zones.join(','))}: all zones must be in one region (found ${[...regions].join(', ')}); use one ScalewayNodeClass per region` });

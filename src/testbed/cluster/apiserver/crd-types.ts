@@ -1,13 +1,13 @@
 /** CustomResourceDefinition → served ResourceTypes, and the checks kube-apiserver makes on a CRD's names. */
 import { invalid } from './errors.js';
 import { type KubeObject } from './kube-object.js';
-import { type ResourceType } from './resource-type.js';
+import { type PrinterColumnSpec, type ResourceType } from './resource-type.js';
 
 interface CrdSpec {
   group?: string;
   scope?: string;
   names?: { kind?: string; listKind?: string; plural?: string; singular?: string; shortNames?: string[]; categories?: string[] };
-  versions?: Array<{ name?: string; served?: boolean; storage?: boolean; subresources?: { status?: object; scale?: object } }>;
+  versions?: Array<{ name?: string; served?: boolean; storage?: boolean; subresources?: { status?: object; scale?: object }; additionalPrinterColumns?: PrinterColumnSpec[] }>;
 }
 
 export function crdSpec(crd: KubeObject): CrdSpec {
@@ -54,6 +54,7 @@ export function typesFromCrd(crd: KubeObject): ResourceType[] {
       subresources: v.subresources?.status ? ['status'] : [],
       strategicMerge: false,
       crdName: crd.metadata.name ?? '',
+      ...(v.additionalPrinterColumns?.length ? { printerColumns: v.additionalPrinterColumns } : {}),
     }));
 }
 

@@ -15,6 +15,17 @@ export interface ResourceType {
   strategicMerge: boolean;
   /** Set for types served because a CustomResourceDefinition exists. */
   crdName?: string;
+  /** The CRD version's additionalPrinterColumns: what `kubectl get` shows for it. */
+  printerColumns?: PrinterColumnSpec[];
+}
+
+export interface PrinterColumnSpec {
+  name: string;
+  type: string;
+  jsonPath: string;
+  description?: string;
+  format?: string;
+  priority?: number;
 }
 
 export function apiVersionOf(type: Pick<ResourceType, 'group' | 'version'>): string {

@@ -74,6 +74,8 @@ export function orderCatalog(catalog: CatalogFile, subsidiary: string): Record<s
   const addons: Record<string, unknown>[] = [];
   for (const flavor of catalog.flavors) {
     const price = genericPrice(flavor);
+    // A price the bundled file only estimates is not one the real catalog is known to publish.
+    if (price?.estimated) continue;
     if (typeof price?.hourly === 'number') addons.push(addon(flavor, `${flavor.name}.consumption`, price.hourly, 'hour'));
     if (typeof price?.monthly === 'number') addons.push(addon(flavor, `${flavor.name}.monthly.postpaid`, price.monthly, 'month'));
   }

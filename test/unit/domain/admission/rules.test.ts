@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { admit, validate, type AdmissionContext, type KubeObject } from '../../../../src/domain/admission/index.js';
-import { context, nodePool, ovhClass, req } from './fixtures.js';
+import { catalogs, context, nodePool, ovhClass, req } from './fixtures.js';
 
 const IT = 'node.kubernetes.io/instance-type';
 const ZONE = 'topology.kubernetes.io/zone';
@@ -42,6 +42,10 @@ interface Case {
   denied?: string[];
 }
 
+/** The running service once its providers have read the clouds: only then is an unknown value proof. */
+const everything = { regionsListed: true, flavorsOf: ['EU-WEST-PAR', 'GRA7', 'fr-par', 'eu-west-2'] };
+const liveContext = context(undefined, { liveCatalogs: { ovhcloud: everything, scaleway: everything, outscale: everything } });
+
 const cases: Case[] = [
   // limits
   { rule: 'limits: fits the smallest flavor', object: nodePool('p', { limits: { cpu: '2', memory: '8Gi' }, requirements: [req(IT, 'In', 'b3-8', 'b3-16')] }) },
@@ -56,8 +60,8 @@ const cases: Case[] = [
   { rule: 'zones: typo gets a suggestion', object: nodePool('p', { requirements: [req(ZONE, 'In', 'eu-west-par-1')] }), denied: ['did you mean "eu-west-par-a"'] },
   // instance types and capacity type
   { rule: 'instance types: known flavors', object: nodePool('p', { requirements: [req(IT, 'In', 'b3-8', 'c3-16')] }) },
-  { rule: 'instance types: unknown flavor', object: nodePool('p', { requirements: [req(IT, 'In', 'b3-9')] }), denied: ['requirements[0].values[0]', '"b3-9"', 'did you mean "b3-8"'] },
-  { rule: 'instance types: another cloud’s flavor', object: nodePool('p', { requirements: [req(IT, 'In', 'PRO2-S')] }), denied: ['"PRO2-S"', 'unknown ovhcloud flavor'] },
+  { rule: 'instance types: unknown flavor (live catalog)', ctx: liveContext, object: nodePool('p', { requirements: [req(IT, 'In', 'b3-9')] }), denied: ['requirements[0].values[0]', '"b3-9"', 'did you mean "b3-8"'] },
+  { rule: 'instance types: another cloud’s flavor (live catalog)', ctx: liveContext, object: nodePool('p', { requirements: [req(IT, 'In', 'PRO2-S')] }), denied: ['"PRO2-S"', 'unknown ovhcloud flavor'] },
   { rule: 'instance types: nothing left', object: nodePool('p', { requirements: [req(IT, 'In', 'b3-8'), req('karpenter-eu.io/instance-cpu', 'Gt', '64')] }), denied: ['spec.template.spec.requirements', 'no ovhcloud flavor'] },
   { rule: 'capacity type: on-demand', object: nodePool('p', { requirements: [req('karpenter.sh/capacity-type', 'In', 'on-demand')] }) },
   { rule: 'capacity type: spot refused', object: nodePool('p', { requirements: [req('karpenter.sh/capacity-type', 'In', 'on-demand', 'spot')] }), denied: ['values[1]', '"spot"', 'accepted: "on-demand"'] },
@@ -93,17 +97,17 @@ const cases: Case[] = [
   { rule: 'ovh: valid class', object: ovhClass('c') },
   { rule: 'ovh: serviceName not 32 hex (schema)', object: ovhClass('c', { serviceName: 'abc123' }), denied: ['spec.serviceName', 'abc123'] },
   { rule: 'ovh: kubeId not a UUID (schema)', object: ovhClass('c', { kubeId: 'cluster-xyz' }), denied: ['spec.kubeId'] },
-  { rule: 'ovh: unknown region', object: ovhClass('c', { region: 'GRA77' }), denied: ['spec.region', '"GRA77"', 'did you mean "GRA7"'] },
+  { rule: 'ovh: unknown region (live catalog)', ctx: liveContext, object: ovhClass('c', { region: 'GRA77' }), denied: ['spec.region', '"GRA77"', 'did you mean "GRA7"'] },
   { rule: 'ovh: no credentials and none global', object: ovhClass('c', { credentialsSecretRef: undefined }), denied: ['spec.credentialsSecretRef', 'global credentials'] },
   { rule: 'ovh: global credentials', object: ovhClass('c', { credentialsSecretRef: undefined }), ctx: { ...context(), defaults: { gpuTaint: true, globalCredentials: { ovhcloud: true } } } },
   { rule: 'ovh: region immutable while claims exist', object: ovhClass('default', { region: 'GRA7' }), ctx: { ...context([claim('default')]), operation: 'UPDATE', oldObject: ovhClass('default') }, denied: ['spec.region', 'immutable', '1 NodeClaim'] },
   { rule: 'ovh: region changes freely without claims', object: ovhClass('default', { region: 'GRA7' }), ctx: { ...context([]), operation: 'UPDATE', oldObject: ovhClass('default') } },
   { rule: 'scaleway: valid class', object: scw({ zones: ['fr-par-1', 'fr-par-2'] }) },
-  { rule: 'scaleway: unknown zone', object: scw({ zones: ['fr-par-4'] }), denied: ['spec.zones[0]', '"fr-par-4"', 'did you mean'] },
+  { rule: 'scaleway: unknown zone (live catalog)', ctx: liveContext, object: scw({ zones: ['fr-par-4'] }), denied: ['spec.zones[0]', '"fr-par-4"', 'did you mean'] },
   { rule: 'scaleway: zones of two regions', object: scw({ zones: ['fr-par-1', 'nl-ams-1'] }), denied: ['spec.zones', 'region'] },
   { rule: 'outscale: valid class', object: osc({ tags: { team: 'a' } }) },
   { rule: 'outscale: reserved CCM tag', object: osc({ tags: { 'OscK8sClusterID/my-cluster': 'owned' } }), denied: ['spec.tags[OscK8sClusterID/my-cluster]', 'remove it'] },
-  { rule: 'outscale: unknown region', object: osc({ region: 'eu-west-3', subnets: [{ subregion: 'eu-west-3a', subnetId: 'subnet-0123abcd' }] }), denied: ['spec.region', 'did you mean "eu-west-2"'] },
+  { rule: 'outscale: unknown region (live catalog)', ctx: liveContext, object: osc({ region: 'eu-west-3', subnets: [{ subregion: 'eu-west-3a', subnetId: 'subnet-0123abcd' }] }), denied: ['spec.region', 'did you mean "eu-west-2"'] },
   { rule: 'outscale: bad image id (schema)', object: osc({ imageId: 'ami-xyz' }), denied: ['spec.imageId'] },
 ];
 
@@ -119,8 +123,50 @@ describe('admission rules', () => {
     for (const part of denied) expect(result.message).toContain(part);
   });
 
+  it.each([
+    ['an OVH flavor newer than the file', nodePool('p', { limits: { cpu: '64' }, requirements: [req(IT, 'In', 'b3-8', 'b4-16')] }), 'spec.template.spec.requirements[0].values[1]: "b4-16": unknown ovhcloud flavor'],
+    ['an OVH region newer than the file', ovhClass('c', { region: 'RBX-B' }), 'spec.region: "RBX-B": unknown ovhcloud region'],
+    ['a Scaleway zone newer than the file', scw({ zones: ['fr-par-4'] }), 'spec.zones[0]: "fr-par-4": unknown Scaleway zone'],
+    ['an Outscale region newer than the file', osc({ region: 'eu-west-3', subnets: [{ subregion: 'eu-west-3a', subnetId: 'subnet-0123abcd' }] }), 'spec.region: "eu-west-3": unknown outscale region'],
+  ])('admits %s with a warning naming the value, where it is and the bundled catalog date', (_, object, expected) => {
+    const result = validate(object, context());
+    expect(result.message).toBe('');
+    expect(result.allowed).toBe(true);
+    const cloud = expected.includes('Scaleway') ? 'scaleway' : expected.includes('outscale') ? 'outscale' : 'ovhcloud';
+    expect(result.warnings).toEqual([expect.stringContaining(expected)]);
+    expect(result.warnings[0]).toContain(`bundled ${cloud} catalog of ${catalogs[cloud].retrieved}`);
+  });
+
+  it('admits a NodePool whose only flavors the bundled catalog does not know, warning that nothing it knows is left', () => {
+    const result = validate(nodePool('p', { requirements: [req(IT, 'In', 'b4-16')] }), context());
+    expect(result.allowed).toBe(true);
+    expect(result.warnings.join('\n')).toMatch(/no ovhcloud flavor in region EU-WEST-PAR satisfies these requirements.*unless the flavors the bundled catalog/);
+    expect(validate(nodePool('p', { requirements: [req(IT, 'In', 'b4-16')] }), liveContext).allowed).toBe(false);
+  });
+
+  it('warns about a NodePool without limits, naming a limit sized on its largest flavor', () => {
+    const result = validate(nodePool('p', { requirements: [req(IT, 'In', 'b3-8', 'b3-16')] }), context());
+    expect(result.allowed).toBe(true);
+    expect(result.warnings).toEqual([expect.stringContaining('NodePool "p": spec.limits is not set')]);
+    expect(result.warnings[0]).toContain('suggested: limits: {cpu: "40", memory: "148Gi"} (10 of its largest flavor, b3-16)');
+    expect(validate(nodePool('p', { limits: { cpu: '40' }, requirements: [req(IT, 'In', 'b3-8')] }), context()).warnings).toEqual([]);
+  });
+
+  it('reads a pod selecting the Scaleway GPU controller label as the GPU name it means, with the fix', () => {
+    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'gpu-test' }, spec: { nodeSelector: { 'karpenter.sh/instance-type': 'l4' }, containers: [{ name: 'c', image: 'i' }] } };
+    const warning = 'pod "gpu-test": spec.nodeSelector karpenter.sh/instance-type=l4 is the Scaleway GPU controller\'s label, which no node carries; read as karpenter-eu.io/instance-gpu-name=l4 — write that instead';
+    expect(validate(pod, context()).warnings).toEqual([warning]);
+    const admitted = admit(pod, context());
+    expect(admitted.warnings).toEqual([warning]);
+    expect((admitted.object.spec as { nodeSelector: unknown }).nodeSelector).toEqual({ 'karpenter-eu.io/instance-gpu-name': 'l4' });
+    const byFlavor = admit({ ...pod, spec: { ...pod.spec, nodeSelector: { 'karpenter.sh/instance-type': '3070' } } }, context());
+    expect((byFlavor.object.spec as { nodeSelector: unknown }).nodeSelector).toEqual({ 'karpenter-eu.io/instance-gpu-name': 'rtx3070' });
+    const plain = admit({ ...pod, spec: { ...pod.spec, nodeSelector: { 'karpenter.sh/instance-type': 'b3-8' } } }, context());
+    expect((plain.object.spec as { nodeSelector: unknown }).nodeSelector).toEqual({ 'node.kubernetes.io/instance-type': 'b3-8' });
+  });
+
   it('warns, without denying, when the NodeClass does not exist yet', () => {
-    const result = validate(nodePool('p', { nodeClass: 'later' }), context());
+    const result = validate(nodePool('p', { nodeClass: 'later', limits: { cpu: '64' } }), context());
     expect(result.warnings).toEqual([expect.stringContaining('OVHNodeClass "later" does not exist yet')]);
   });
 

@@ -41,9 +41,9 @@ describe('buildInstanceTypes', () => {
   });
 
   it('estimates an unpriced size from its family and says so', () => {
-    const b3128 = buildInstanceTypes(loadCatalog('ovhcloud'), 'GRA11').find((t) => t.name === 'b3-128')!;
-    expect(b3128.offerings[0]?.pricePerHour).toBeCloseTo(0.82, 6);
-    expect(b3128.priceNote).toMatch(/scaled from b3-64/);
+    const pico = buildInstanceTypes(loadCatalog('scaleway'), 'fr-par').find((t) => t.name === 'PLAY2-PICO')!;
+    expect(pico.offerings[0]?.pricePerHour).toBeCloseTo(0.02754 / 2, 6);
+    expect(pico.priceNote).toMatch(/scaled from PLAY2-NANO/);
   });
 
   it('monthly billing keeps only flavors with a monthly plan, at monthly ÷ 730', () => {

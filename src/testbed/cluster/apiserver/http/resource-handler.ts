@@ -56,7 +56,7 @@ export async function handleResource(req: IncomingMessage, res: ServerResponse, 
     if (method === 'GET' && target.watch) return startWatch(res, target, deps);
     if (method === 'GET') {
       const list = listObjects(deps.objects.store, type, parseListOptions(type, namespace, query));
-      const reply = wantsTable(req.headers.accept) ? toTable(type.kind, list.items, list.metadata.resourceVersion, deps.clock.now()) : list;
+      const reply = wantsTable(req.headers.accept) ? toTable(type.kind, list.items, list.metadata.resourceVersion, deps.clock.now(), type.printerColumns) : list;
       return sendJson(res, 200, reply);
     }
     if (method === 'POST') return sendJson(res, 201, await deps.objects.create(type, namespace, body, ctx), ctx.warnings);
@@ -71,7 +71,7 @@ export async function handleResource(req: IncomingMessage, res: ServerResponse, 
   switch (method) {
     case 'GET': {
       const obj = deps.objects.get(type, namespace, name);
-      return sendJson(res, 200, wantsTable(req.headers.accept) ? toTable(type.kind, [obj], obj.metadata.resourceVersion ?? '', deps.clock.now()) : obj);
+      return sendJson(res, 200, wantsTable(req.headers.accept) ? toTable(type.kind, [obj], obj.metadata.resourceVersion ?? '', deps.clock.now(), type.printerColumns) : obj);
     }
     case 'PUT':
       return sendJson(res, 200, await deps.objects.update(type, namespace, name, body, subresource, ctx), ctx.warnings);

@@ -1,5 +1,11 @@
-/** meta.k8s.io/v1 Table output for `kubectl get` (Name and Age, plus a few kind-specific columns). */
+/**
+ * meta.k8s.io/v1 Table output for `kubectl get`: for a custom resource, Name then the CRD's
+ * additionalPrinterColumns, as kube-apiserver serves them; otherwise Name and Age plus a few kind-specific
+ * columns.
+ */
 import { type KubeObject } from '../kube-object.js';
+import { type PrinterColumnSpec } from '../resource-type.js';
+import { evaluateJsonPath } from './printer-jsonpath.js';
 
 export function wantsTable(accept: string | undefined): boolean {
   return (accept ?? '').split(',')[0]?.includes('as=Table') ?? false;
@@ -29,7 +35,34 @@ function extraColumns(kind: string): Array<{ name: string; cell: (o: KubeObject)
   return [];
 }
 
-export function toTable(kind: string, items: readonly KubeObject[], resourceVersion: string, nowMs: number): object {
+/** A column's cell as kube-apiserver formats it: one number or boolean as is, dates as an age, else values joined by commas. */
+function printerCell(column: PrinterColumnSpec, object: KubeObject, nowMs: number): unknown {
+  const values = evaluateJsonPath(object, column.jsonPath);
+  if (values.length === 0) return '<none>';
+  if (column.type === 'date') return age(String(values[0]), nowMs);
+  if (values.length === 1 && (typeof values[0] === 'number' || typeof values[0] === 'boolean')) return values[0];
+  return values.map((v) => (typeof v === 'object' ? JSON.stringify(v) : String(v))).join(',');
+}
+
+function printerColumnsTable(columns: readonly PrinterColumnSpec[], items: readonly KubeObject[], resourceVersion: string, nowMs: number): object {
+  return {
+    kind: 'Table',
+    apiVersion: 'meta.k8s.io/v1',
+    metadata: { resourceVersion },
+    columnDefinitions: [
+      { name: 'Name', type: 'string', format: 'name', description: 'Name must be unique within a namespace.', priority: 0 },
+      // Dates are sent as ages already, so they are strings to the client.
+      ...columns.map((c) => ({ name: c.name, type: c.type === 'date' ? 'string' : c.type, format: c.format ?? '', description: c.description ?? c.name, priority: c.priority ?? 0 })),
+    ],
+    rows: items.map((o) => ({
+      cells: [o.metadata.name ?? '', ...columns.map((c) => printerCell(c, o, nowMs))],
+      object: { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: o.metadata },
+    })),
+  };
+}
+
+export function toTable(kind: string, items: readonly KubeObject[], resourceVersion: string, nowMs: number, printerColumns?: readonly PrinterColumnSpec[]): object {
+  if (printerColumns && printerColumns.length > 0) return printerColumnsTable(printerColumns, items, resourceVersion, nowMs);
   const extra = extraColumns(kind);
   return {
     kind: 'Table',

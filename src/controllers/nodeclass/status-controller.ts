@@ -1,0 +1,111 @@
+/**
+ * Writes every NodeClass's `Ready` condition (credentials configured, their Secret present with the keys the
+ * cloud's client reads), on a modest period and only when it changes; `kubectl describe ovhnodeclass` shows
+ * the reason and the fix, and NodePools referencing a class that is not Ready report NodeClassReady False.
+ */
+import type { V1Secret } from '@kubernetes/client-node';
+import type { CloudName } from '../../apis/v1/labels.js';
+import type { Condition } from '../../apis/v1/common.js';
+import { nodeClassReadyCondition } from '../../domain/nodeclass/readiness.js';
+import { isKubeNotFound, type Kube, Resources } from '../../kube/index.js';
+import type { ClusterState } from '../../state/index.js';
+import type { Clock } from '../../util/clock.js';
+import { type Logger, silentLogger } from '../../util/logger.js';
+import type { Controller } from '../types.js';
+
+/** The Secret keys each cloud's client reads (docs/install.md). */
+export const CredentialKeys: Readonly<Record<string, { cloud: CloudName; keys: readonly string[] }>> = {
+  OVHNodeClass: { cloud: 'ovhcloud', keys: ['applicationKey', 'applicationSecret', 'consumerKey'] },
+  ScalewayNodeClass: { cloud: 'scaleway', keys: ['SCW_ACCESS_KEY', 'SCW_SECRET_KEY'] },
+  OutscaleNodeClass: { cloud: 'outscale', keys: ['OSC_ACCESS_KEY', 'OSC_SECRET_KEY'] },
+};
+
+const resourceOf = { OVHNodeClass: Resources.OVHNodeClass, ScalewayNodeClass: Resources.ScalewayNodeClass, OutscaleNodeClass: Resources.OutscaleNodeClass } as const;
+
+export interface NodeClassStatusControllerDeps {
+  kube: Kube;
+  state: ClusterState;
+  clock: Clock;
+  globalCredentials: Readonly<Partial<Record<CloudName, boolean>>>;
+  logger?: Logger;
+  options?: { intervalMs?: number };
+}
+
+export interface NodeClassStatusController extends Controller {
+  /** One pass; resolves with `Kind/name` of the classes whose status was written. */
+  reconcile(): Promise<string[]>;
+}
+
+interface NodeClassObject {
+  metadata?: { name?: string; generation?: number; deletionTimestamp?: string };
+  spec?: { credentialsSecretRef?: { name?: string; namespace?: string } };
+  status?: { conditions?: Condition[] };
+}
+
+async function secretKeys(kube: Kube, ref: { name: string; namespace: string }): Promise<{ keys: string[] } | 'missing'> {
+  try {
+    const secret = await kube.get<V1Secret>(Resources.Secret, ref);
+    return { keys: [...Object.keys(secret.data ?? {}), ...Object.keys(secret.stringData ?? {})] };
+  } catch (error) {
+    if (isKubeNotFound(error)) return 'missing';
+    throw error;
+  }
+}
+
+export function createNodeClassStatusController(deps: NodeClassStatusControllerDeps): NodeClassStatusController {
+  const logger = (deps.logger ?? silentLogger).child({ controller: 'nodeclass.status' });
+
+  const reconcileOne = async (kind: keyof typeof resourceOf, object: NodeClassObject): Promise<boolean> => {
+    const contract = CredentialKeys[kind];
+    const name = object.metadata?.name ?? '';
+    if (!contract || !name || object.metadata?.deletionTimestamp) return false;
+    const raw = object.spec?.credentialsSecretRef;
+    const ref = raw?.name && raw.namespace ? { name: raw.name, namespace: raw.namespace } : undefined;
+    const secret = ref ? await secretKeys(deps.kube, ref) : undefined;
+    const previous = object.status?.conditions ?? [];
+    const ready = nodeClassReadyCondition({
+      kind,
+      credentials: { ...(ref ? { ref } : {}), ...(secret ? { secret } : {}), requiredKeys: contract.keys, globalCredentials: deps.globalCredentials[contract.cloud] === true },
+      previous,
+      ...(object.metadata?.generation !== undefined ? { generation: object.metadata.generation } : {}),
+      now: deps.clock.now(),
+    });
+    const before = previous.find((c) => c.type === 'Ready');
+    if (before && before.status === ready.status && before.reason === ready.reason && before.message === ready.message && before.observedGeneration === ready.observedGeneration) return false;
+    if (ready.status === 'False') logger.warn('nodeclass not ready', { kind, name, reason: ready.reason, message: ready.message });
+    const conditions = [...previous.filter((c) => c.type !== 'Ready'), ready];
+    await deps.kube.patch(resourceOf[kind], { name }, { type: 'merge', body: { status: { conditions } } }, { status: true });
+    return true;
+  };
+
+  const reconcile = async (): Promise<string[]> => {
+    if (!deps.state.synced()) return [];
+    const written: string[] = [];
+    for (const entry of deps.state.nodeClassList()) {
+      if (!(entry.kind in resourceOf)) continue;
+      const kind = entry.kind as keyof typeof resourceOf;
+      try {
+        if (await reconcileOne(kind, entry.object as NodeClassObject)) written.push(`${kind}/${(entry.object as NodeClassObject).metadata?.name ?? ''}`);
+      } catch (error) {
+        if (!isKubeNotFound(error)) throw error;
+      }
+    }
+    return written;
+  };
+
+  return {
+    name: 'nodeclass.status',
+    reconcile,
+    async start(signal: AbortSignal): Promise<void> {
+      while (!signal.aborted) {
+        try {
+          await reconcile();
+        } catch (error) {
+          if (signal.aborted) break;
+          logger.warn('updating nodeclass status failed; retrying', { error: error as Error });
+        }
+        await deps.clock.sleep(deps.options?.intervalMs ?? 5_000, signal).catch(() => undefined);
+      }
+    },
+  };
+}

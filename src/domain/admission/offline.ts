@@ -1,0 +1,51 @@
+/**
+ * Admission over a set of files, as the API server would run it on each object with the others stored: the
+ * one path `validate` reports and `plan` plans from, so a plan uses exactly the objects the webhooks would
+ * store (defaults applied) and leaves out what they would refuse.
+ */
+import type { CloudName } from '../../apis/v1/labels.js';
+import type { CatalogFile } from '../../catalog/types.js';
+import { admit, type AdmissionOutcome } from './admit.js';
+import { foreignKarpenterKind } from './foreign-kinds.js';
+import { kindOf, nameOf } from './object-access.js';
+import type { AdmissionContext, AdmissionDefaults, KubeObject } from './types.js';
+import { isOwnedKind, verdict } from './validate.js';
+
+const nodeClassKinds = new Set(['OVHNodeClass', 'ScalewayNodeClass', 'OutscaleNodeClass']);
+
+export interface OfflineAdmission {
+  /** The object as written. */
+  original: KubeObject;
+  outcome: AdmissionOutcome;
+}
+
+/** Whether admission has something to say about the object (owned kinds, Pods, kinds users migrate from). */
+export function isReviewedOffline(object: KubeObject): boolean {
+  return isOwnedKind(kindOf(object)) || kindOf(object) === 'Pod' || foreignKarpenterKind(object) !== undefined;
+}
+
+function contextFor(object: KubeObject, objects: readonly KubeObject[], catalogs: OfflineCatalogs, defaults: AdmissionDefaults): AdmissionContext {
+  const others = objects.filter((o) => o !== object && !(kindOf(o) === kindOf(object) && nameOf(o) === nameOf(object)));
+  return {
+    operation: 'CREATE',
+    nodePools: others.filter((o) => kindOf(o) === 'NodePool'),
+    nodeClasses: others.filter((o) => nodeClassKinds.has(kindOf(o))),
+    nodeClaims: others.filter((o) => kindOf(o) === 'NodeClaim'),
+    catalogs,
+    defaults,
+  };
+}
+
+export type OfflineCatalogs = Readonly<Partial<Record<CloudName, CatalogFile>>>;
+
+/** mutate + validate every reviewed object against the others of the set; other objects are left out. */
+export function admitOffline(objects: readonly KubeObject[], catalogs: OfflineCatalogs, defaults: AdmissionDefaults): OfflineAdmission[] {
+  return objects.filter(isReviewedOffline).map((original) => {
+    const foreign = foreignKarpenterKind(original);
+    if (foreign) {
+      const denied = verdict([foreign], []);
+      return { original, outcome: { allowed: false, message: denied.message, warnings: [], patch: [], object: original } };
+    }
+    return { original, outcome: admit(original, contextFor(original, objects, catalogs, defaults)) };
+  });
+}

@@ -1,0 +1,48 @@
+/**
+ * A NodeClass's `Ready` condition from what can be checked without a cloud call: where its credentials come
+ * from and whether that Secret holds the keys the cloud's client needs. The reason names the cause and the
+ * message the fix, as upstream's EC2NodeClass does; the NodePool status controller reads it (NodeClassReady).
+ */
+import type { Condition } from '../../apis/v1/common.js';
+
+export interface CredentialFacts {
+  /** `spec.credentialsSecretRef`, when set. */
+  ref?: { name: string; namespace: string };
+  /** The referenced Secret's keys, or `missing` when it does not exist. */
+  secret?: { keys: readonly string[] } | 'missing';
+  /** Keys the cloud's client reads from the Secret. */
+  requiredKeys: readonly string[];
+  /** The service has this cloud's credentials itself (then the class may omit credentialsSecretRef). */
+  globalCredentials: boolean;
+}
+
+export interface ReadinessInput {
+  kind: string;
+  credentials: CredentialFacts;
+  previous: readonly Condition[];
+  generation?: number;
+  now: number;
+}
+
+function verdict(input: ReadinessInput): { ok: boolean; reason: string; message: string } {
+  const { ref, secret, requiredKeys, globalCredentials } = input.credentials;
+  if (!ref) {
+    return globalCredentials
+      ? { ok: true, reason: 'Ready', message: "using the service's credentials" }
+      : { ok: false, reason: 'CredentialsNotConfigured', message: `no credentialsSecretRef and no credentials configured for the service: set spec.credentialsSecretRef to a Secret with ${requiredKeys.join(', ')}` };
+  }
+  const where = `Secret ${ref.namespace}/${ref.name}`;
+  if (secret === undefined || secret === 'missing') return { ok: false, reason: 'CredentialsSecretNotFound', message: `${where} does not exist: create it with keys ${requiredKeys.join(', ')}` };
+  const missing = requiredKeys.filter((k) => !secret.keys.includes(k));
+  if (missing.length > 0) return { ok: false, reason: 'CredentialsIncomplete', message: `${where} lacks ${missing.join(', ')}: add ${missing.length === 1 ? 'it' : 'them'} (keys read: ${requiredKeys.join(', ')})` };
+  return { ok: true, reason: 'Ready', message: `credentials from ${where}` };
+}
+
+/** The Ready condition, keeping lastTransitionTime while the status does not change. */
+export function nodeClassReadyCondition(input: ReadinessInput): Condition {
+  const { ok, reason, message } = verdict(input);
+  const status = ok ? 'True' : 'False';
+  const before = input.previous.find((c) => c.type === 'Ready');
+  const lastTransitionTime = before?.status === status ? before.lastTransitionTime : new Date(input.now).toISOString();
+  return { type: 'Ready', status, reason, message, lastTransitionTime, ...(input.generation !== undefined ? { observedGeneration: input.generation } : {}) };
+}

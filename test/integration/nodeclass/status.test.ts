@@ -1,0 +1,97 @@
+// NodeClass Ready on the simulated cluster, written by the service's nodeclass.status controller: the
+// demo's OVH classes (credentials Secret present) are Ready; a class whose Secret does not exist is not,
+// with the reason and the fix, and the NodePool on it reports NodeClassReady False.
+import { get as httpGet, type IncomingMessage } from 'node:http';
+import { get as httpsGet } from 'node:https';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CustomObjectsApi, type KubernetesObject } from '@kubernetes/client-node';
+import { defaultControllers } from '../../../src/operator/default-controllers.js';
+import { type DemoEnvironment, startDemoEnvironment } from '../../../src/testbed/demo/environment.js';
+import { applyObjects, readManifest } from '../../../src/testbed/demo/install.js';
+import { SystemClock } from '../../../src/util/clock.js';
+import { silentLogger } from '../../../src/util/logger.js';
+
+let env: DemoEnvironment;
+
+type Conditions = { status?: { conditions?: { type: string; status: string; reason?: string; message?: string }[] } };
+
+async function eventually<T>(check: () => Promise<T | undefined>, what: string, attempts = 200): Promise<T> {
+  for (let i = 0; i < attempts; i++) {
+    const value = await check();
+    if (value !== undefined) return value;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${what}: not reached`);
+}
+
+const broken = {
+  apiVersion: 'karpenter.ovhcloud.sh/v1alpha1',
+  kind: 'OVHNodeClass',
+  metadata: { name: 'broken' },
+  spec: { serviceName: '0123456789abcdef0123456789abcdef', region: 'EU-WEST-PAR', credentialsSecretRef: { name: 'no-such-secret', namespace: 'karpenter' } },
+};
+const brokenPool = {
+  apiVersion: 'karpenter.sh/v1',
+  kind: 'NodePool',
+  metadata: { name: 'on-broken' },
+  spec: { limits: { cpu: '10' }, template: { spec: { nodeClassRef: { group: 'karpenter.ovhcloud.sh', kind: 'OVHNodeClass', name: 'broken' }, requirements: [] } } },
+};
+
+beforeAll(async () => {
+  env = await startDemoEnvironment({ clouds: ['ovhcloud'], clock: new SystemClock(), logger: silentLogger, controllers: defaultControllers });
+  await applyObjects(env.cluster.kubeConfig, [...readManifest('manifests/examples/ovhcloud/nodeclass.yaml'), broken as KubernetesObject, brokenPool as KubernetesObject]);
+});
+
+afterAll(async () => {
+  await env?.close();
+});
+
+/** GET as kubectl asks for `kubectl get`: a meta.k8s.io/v1 Table. */
+function getTable(path: string): Promise<{ columnDefinitions: { name: string }[]; rows: { cells: unknown[] }[] }> {
+  const server = env.cluster.kubeConfig.getCurrentCluster()?.server ?? '';
+  const headers = { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json', authorization: 'Bearer simulated' };
+  return new Promise((resolve, reject) => {
+    const onResponse = (res: IncomingMessage) => {
+      let body = '';
+      res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      res.on('end', () => resolve(JSON.parse(body) as never));
+    };
+    const request = server.startsWith('https:') ? httpsGet(`${server}${path}`, { headers, rejectUnauthorized: false }, onResponse) : httpGet(`${server}${path}`, { headers }, onResponse);
+    request.on('error', reject);
+  });
+}
+
+describe('NodeClass status on the simulated cluster', () => {
+  const ready = async (plural: string, name: string, group = 'karpenter.ovhcloud.sh', version = 'v1alpha1') => {
+    const custom = env.cluster.kubeConfig.makeApiClient(CustomObjectsApi);
+    const object = (await custom.getClusterCustomObject({ group, version, plural, name })) as Conditions;
+    return object.status?.conditions?.find((c) => c.type === (plural === 'nodepools' ? 'NodeClassReady' : 'Ready'));
+  };
+
+  it("marks the demo's OVH classes Ready", async () => {
+    for (const name of ['default', 'monthly', 'anti-affinity']) {
+      const condition = await eventually(async () => ready('ovhnodeclasses', name), `${name} Ready written`);
+      expect(condition, name).toMatchObject({ status: 'True', reason: 'Ready', message: 'credentials from Secret karpenter/ovh-credentials' });
+    }
+  });
+
+  it('marks a class whose credentials Secret is missing not Ready, naming the Secret and the keys, and its NodePool NodeClassReady False', async () => {
+    const condition = await eventually(async () => ready('ovhnodeclasses', 'broken'), 'broken Ready written');
+    expect(condition).toMatchObject({ status: 'False', reason: 'CredentialsSecretNotFound', message: 'Secret karpenter/no-such-secret does not exist: create it with keys applicationKey, applicationSecret, consumerKey' });
+    const pool = await eventually(async () => {
+      const c = await ready('nodepools', 'on-broken', 'karpenter.sh', 'v1');
+      return c?.status === 'False' ? c : undefined;
+    }, 'NodePool NodeClassReady False');
+    expect(pool.message).toContain('Secret karpenter/no-such-secret does not exist');
+  });
+
+  it("answers kubectl's Table request with the CRD's printer columns, READY included", async () => {
+    await eventually(async () => ready('ovhnodeclasses', 'broken'), 'broken Ready written');
+    const table = await getTable('/apis/karpenter.ovhcloud.sh/v1alpha1/ovhnodeclasses');
+    expect(table.columnDefinitions.map((c) => c.name)).toEqual(['Name', 'Region', 'Monthly', 'Ready', 'Age', 'Project', 'Cluster']);
+    const rows = new Map(table.rows.map((r) => [r.cells[0], r.cells]));
+    expect(rows.get('default')?.slice(1, 4)).toEqual(['EU-WEST-PAR', false, 'True']);
+    expect([rows.get('broken')?.[1], rows.get('broken')?.[3]]).toEqual(['EU-WEST-PAR', 'False']);
+    expect(rows.get('broken')?.[6]).toBe('<none>');
+  });
+});

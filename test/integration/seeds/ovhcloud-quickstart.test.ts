@@ -1,0 +1,51 @@
+// Seed 002's quick start (the existing OVHcloud provider's README), applied as written to the simulated
+// cluster with the service running against the OVH emulator: the OVHNodeClass, the NodePool without
+// limits and the 5-replica inflate Deployment end with 5 pods running on the b3 flavors the NodePool names.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CoreV1Api, CustomObjectsApi, type KubernetesObject } from '@kubernetes/client-node';
+import { defaultControllers } from '../../../src/operator/default-controllers.js';
+import { type DemoEnvironment, startDemoEnvironment } from '../../../src/testbed/demo/environment.js';
+import { applyObjects } from '../../../src/testbed/demo/install.js';
+import { SystemClock } from '../../../src/util/clock.js';
+import { silentLogger } from '../../../src/util/logger.js';
+import { readManifestPaths } from '../../../src/util/manifest-files.js';
+
+let env: DemoEnvironment;
+
+async function eventually<T>(check: () => Promise<T | undefined>, what: string, attempts = 300): Promise<T> {
+  for (let i = 0; i < attempts; i++) {
+    const value = await check();
+    if (value !== undefined) return value;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${what}: not reached`);
+}
+
+beforeAll(async () => {
+  env = await startDemoEnvironment({ clouds: ['ovhcloud'], clock: new SystemClock(), logger: silentLogger, controllers: defaultControllers });
+});
+
+afterAll(async () => {
+  await env?.close();
+});
+
+describe("seed 002's quick start on the simulated cluster", () => {
+  it('is admitted as written and runs the 5 inflate pods on b3 flavors', async () => {
+    const { objects, errors } = readManifestPaths(['test/fixtures/seeds/002-ovhcloud-provider-readme.yaml']);
+    expect(errors).toEqual([]);
+    await applyObjects(env.cluster.kubeConfig, objects.map((o) => o.object as KubernetesObject));
+    const core = env.cluster.kubeConfig.makeApiClient(CoreV1Api);
+    const pods = await eventually(async () => {
+      const list = (await core.listNamespacedPod({ namespace: 'default', labelSelector: 'app=inflate' })).items;
+      return list.length === 5 && list.every((p) => p.status?.phase === 'Running') ? list : undefined;
+    }, '5 inflate pods running');
+    const custom = env.cluster.kubeConfig.makeApiClient(CustomObjectsApi);
+    const claims = ((await custom.listClusterCustomObject({ group: 'karpenter.sh', version: 'v1', plural: 'nodeclaims' })) as { items: { metadata: { labels?: Record<string, string> } }[] }).items;
+    expect(claims.length).toBeGreaterThan(0);
+    for (const claim of claims) {
+      expect(claim.metadata.labels?.['karpenter.sh/nodepool']).toBe('default');
+      expect(claim.metadata.labels?.['node.kubernetes.io/instance-type']).toMatch(/^b3-(8|16|32)$/);
+    }
+    expect(new Set(pods.map((p) => p.spec?.nodeName)).size).toBe(claims.length);
+  });
+});

@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { nodeClassReadyCondition, type CredentialFacts } from '../../../../src/domain/nodeclass/readiness.js';
+
+const keys = ['SCW_ACCESS_KEY', 'SCW_SECRET_KEY'];
+const ref = { name: 'scw', namespace: 'karpenter' };
+const at = (credentials: CredentialFacts, previous = [] as Parameters<typeof nodeClassReadyCondition>[0]['previous']) => nodeClassReadyCondition({ kind: 'ScalewayNodeClass', credentials, previous, generation: 3, now: Date.parse('2026-11-26T05:00:00Z') });
+
+describe('NodeClass Ready', () => {
+  it.each([
+    ['service credentials, no ref', { requiredKeys: keys, globalCredentials: true }, 'True', 'Ready', "using the service's credentials"],
+    ['no ref, no service credentials', { requiredKeys: keys, globalCredentials: false }, 'False', 'CredentialsNotConfigured', 'set spec.credentialsSecretRef to a Secret with SCW_ACCESS_KEY, SCW_SECRET_KEY'],
+    ['Secret missing', { ref, secret: 'missing' as const, requiredKeys: keys, globalCredentials: true }, 'False', 'CredentialsSecretNotFound', 'Secret karpenter/scw does not exist'],
+    ['Secret without a key', { ref, secret: { keys: ['SCW_ACCESS_KEY'] }, requiredKeys: keys, globalCredentials: false }, 'False', 'CredentialsIncomplete', 'Secret karpenter/scw lacks SCW_SECRET_KEY: add it'],
+    ['Secret complete', { ref, secret: { keys }, requiredKeys: keys, globalCredentials: false }, 'True', 'Ready', 'credentials from Secret karpenter/scw'],
+  ])('%s', (_, credentials, status, reason, message) => {
+    const condition = at(credentials as CredentialFacts);
+    expect(condition).toMatchObject({ type: 'Ready', status, reason, observedGeneration: 3 });
+    expect(condition.message).toContain(message);
+  });
+
+  it('keeps lastTransitionTime while the status holds, and moves it when it flips', () => {
+    const earlier = { type: 'Ready', status: 'False' as const, reason: 'CredentialsSecretNotFound', message: 'x', lastTransitionTime: '2026-11-01T00:00:00.000Z' };
+    expect(at({ ref, secret: 'missing', requiredKeys: keys, globalCredentials: false }, [earlier]).lastTransitionTime).toBe('2026-11-01T00:00:00.000Z');
+    expect(at({ ref, secret: { keys }, requiredKeys: keys, globalCredentials: false }, [earlier]).lastTransitionTime).toBe('2026-11-26T05:00:00.000Z');
+  });
+});
