@@ -105,7 +105,7 @@ function buildCore(options: OperatorOptions, logger: Logger): Core {
   const unavailableOfferings = new UnavailableOfferings({ clock });
   const cloudProvider =
     options.cloudProvider ??
-    buildCloudProvider(config.clouds, { clusterName: config.clusterName, kube, state, clock, registry, unavailableOfferings }, options.cloudProviderFactories ?? defaultCloudProviderFactories);
+    buildCloudProvider(config.clouds, { clusterName: config.clusterName, kube, state, clock, registry, unavailableOfferings, nodeClassSecrets: config.nodeClassSecrets }, options.cloudProviderFactories ?? defaultCloudProviderFactories);
   return { registry, metrics, kube, state, informers, recorder, cloudProvider, unavailableOfferings, signals: createControllerSignals() };
 }
 
@@ -118,7 +118,11 @@ async function startServers(options: OperatorOptions, core: Core, logger: Logger
     contextProvider: stateAdmissionContext({
       state: core.state,
       catalogs,
-      defaults: { gpuTaint: true, globalCredentials: { ovhcloud: Boolean(config.clouds.ovhcloud), scaleway: Boolean(config.clouds.scaleway), outscale: Boolean(config.clouds.outscale) } },
+      defaults: {
+        gpuTaint: true,
+        globalCredentials: { ovhcloud: Boolean(config.clouds.ovhcloud), scaleway: Boolean(config.clouds.scaleway), outscale: Boolean(config.clouds.outscale) },
+        secretAccess: config.nodeClassSecrets,
+      },
     }),
     onError,
   }).listen(config.webhook.port, config.bindAddress);
