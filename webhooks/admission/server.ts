@@ -4,7 +4,7 @@
  */
 import express, { type Express, type Request, type Response, type NextFunction } from 'express';
 import { type CertificateSource, loadCertificate, watchCertificate } from '../shared/certificate-source.js';
-import { type ErrorWriter, refuseBodiesOverLimit } from '../shared/body-limit.js';
+import { type ErrorWriter, LargeBodyBudget, refuseBodiesOverLimit } from '../shared/body-limit.js';
 import { expressServerClasses } from '../shared/express-classes.js';
 import { checkJsonDepth } from '../shared/json-depth.js';
 import { listenHttps, type RunningHttpsServer } from '../shared/https-listener.js';
@@ -64,8 +64,10 @@ function createApp(options: AdmissionServerOptions): Express {
     res.status(ready ? 200 : 503).type('text/plain').send(ready ? 'ok' : 'caches not synced');
   });
   const limit = options.bodyLimit ?? AdmissionBodyLimit;
+  // One maximum-size review at a time; the NodePools and NodeClasses reviewed here (KiB) never wait.
+  const budget = new LargeBodyBudget(limit, 1024 * 1024);
   const json = [
-    refuseBodiesOverLimit(limit, writeError),
+    refuseBodiesOverLimit(limit, writeError, budget),
     requireJson,
     express.json({ limit, type: () => true, verify: (_req, _res, body: Buffer) => checkJsonDepth(body) }),
   ];

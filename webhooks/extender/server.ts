@@ -8,7 +8,7 @@ import https from 'node:https';
 import type { Socket } from 'node:net';
 import express, { type Express, type RequestHandler } from 'express';
 import type { ExtenderClusterView } from '../../src/domain/extender/index.js';
-import { type ErrorWriter, refuseBodiesOverLimit } from '../shared/body-limit.js';
+import { type ErrorWriter, LargeBodyBudget, refuseBodiesOverLimit } from '../shared/body-limit.js';
 import { expressServerClasses } from '../shared/express-classes.js';
 import { checkJsonDepth } from '../shared/json-depth.js';
 import { errorHandler, filterHandler, prioritizeHandler } from './handlers.js';
@@ -87,7 +87,9 @@ function createApp(options: ExtenderServerOptions): Express {
   app.get('/healthz', (_req, res) => {
     res.type('text/plain').send('ok');
   });
-  const body = [refuseBodiesOverLimit(ExtenderBodyLimit, writeError), bodyParser()];
+  // One maximum-size call at a time (kube-scheduler sends one call at a time); NodeNames calls never wait.
+  const budget = new LargeBodyBudget(ExtenderBodyLimit, WalkedBodyLimit);
+  const body = [refuseBodiesOverLimit(ExtenderBodyLimit, writeError, budget), bodyParser()];
   app.post('/scheduler/filter', ...body, filterHandler(deps));
   app.post('/scheduler/prioritize', ...body, prioritizeHandler(deps));
   app.use(errorHandler(deps));

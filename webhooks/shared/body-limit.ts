@@ -3,7 +3,8 @@
  * it), but answers only after reading the whole request off the socket, so a 100 MB body was still received
  * in full before its 413, and an endless chunked one never was. Here a declared Content-Length over the limit
  * is answered at once, a chunked body as soon as it passes the limit, and the connection is closed instead
- * of read further.
+ * of read further. Large bodies also share a byte budget per server: a parsed body takes about 2.5 times its
+ * size in heap, so a few concurrent maximum-size requests would do what one 100 MB request did.
  */
 import type { Request, RequestHandler, Response } from 'express';
 
@@ -15,21 +16,56 @@ export function tooLargeMessage(limit: number, length?: number): string {
   return `the body is ${size} the ${limit}-byte limit of this endpoint; accepted: at most ${limit} bytes`;
 }
 
-function refuse(req: Request, res: Response, write: ErrorWriter, message: string): void {
+function refuse(req: Request, res: Response, write: ErrorWriter, status: number, message: string): void {
   res.setHeader('Connection', 'close');
   // Node then ends the connection after the answer instead of reading the rest of the body.
   res.on('finish', () => req.socket.destroySoon());
-  write(res, 413, message);
+  write(res, status, message);
 }
 
-/** Answers 413 to a request whose body is over `limit`: before reading it when its length is declared. */
-export function refuseBodiesOverLimit(limit: number, write: ErrorWriter): RequestHandler {
+/**
+ * The bytes of large bodies a server reads and parses at once. Bodies up to `exemptUpTo` (the usual calls)
+ * never wait on it; a larger one that would take the total past `bytes` is answered 503 with Retry-After.
+ */
+export class LargeBodyBudget {
+  private inFlight = 0;
+
+  constructor(
+    readonly bytes: number,
+    readonly exemptUpTo: number,
+  ) {}
+
+  /** Whether a body of `size` bytes may be read now; if so, `release` must be called when it is done with. */
+  take(size: number): boolean {
+    if (size <= this.exemptUpTo) return true;
+    if (this.inFlight + size > this.bytes) return false;
+    this.inFlight += size;
+    return true;
+  }
+
+  release(size: number): void {
+    if (size > this.exemptUpTo) this.inFlight -= size;
+  }
+}
+
+/**
+ * Answers 413 to a request whose body is over `limit` (before reading it when its length is declared), and
+ * 503 to a large one the budget has no room for (a chunked body counts as `limit` bytes).
+ */
+export function refuseBodiesOverLimit(limit: number, write: ErrorWriter, budget?: LargeBodyBudget): RequestHandler {
   return (req, res, next) => {
     const declared = req.headers['content-length'];
     if (Number(declared) > limit) {
-      refuse(req, res, write, tooLargeMessage(limit, Number(declared)));
+      refuse(req, res, write, 413, tooLargeMessage(limit, Number(declared)));
       return;
     }
+    const size = declared === undefined ? limit : Number(declared) || 0;
+    if (budget && !budget.take(size)) {
+      res.setHeader('Retry-After', '1');
+      refuse(req, res, write, 503, `busy: other large bodies are being read (at most ${budget.bytes} bytes at once); retry`);
+      return;
+    }
+    if (budget) res.once('close', () => budget.release(size));
     next();
     if (declared !== undefined) return;
     // Counted after next(): the body parser has attached its own reader by then, so no chunk is missed.
@@ -38,7 +74,7 @@ export function refuseBodiesOverLimit(limit: number, write: ErrorWriter): Reques
       received += chunk.length;
       if (received <= limit) return;
       req.off('data', count);
-      if (!res.headersSent) refuse(req, res, write, tooLargeMessage(limit));
+      if (!res.headersSent) refuse(req, res, write, 413, tooLargeMessage(limit));
     };
     req.on('data', count);
   };
