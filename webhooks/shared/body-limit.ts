@@ -2,8 +2,8 @@
  * Refusing bodies larger than an endpoint takes. body-parser enforces its limit too (and never buffers past
  * it), but answers only after reading the whole request off the socket, so a 100 MB body was still received
  * in full before its 413, and an endless chunked one never was. Here a declared Content-Length over the limit
- * is answered at once, a chunked body as soon as it passes the limit, and the connection is closed instead
- * of read further. Large bodies also share a byte budget per server: a parsed body takes about 2.5 times its
+ * is answered at once, a chunked body as soon as it passes UndeclaredBodyLimit, and the connection is closed
+ * instead of read further. Large bodies also share a byte budget per server: a parsed body takes about 2.5 times its
  * size in heap, so a few concurrent maximum-size requests would do what one 100 MB request did.
  */
 import type { Request, RequestHandler, Response } from 'express';
@@ -14,6 +14,10 @@ export type ErrorWriter = (res: Response, status: number, message: string) => vo
 export function tooLargeMessage(limit: number, length?: number): string {
   const size = length === undefined ? 'larger than' : `${length} bytes, over`;
   return `the body is ${size} the ${limit}-byte limit of this endpoint; accepted: at most ${limit} bytes`;
+}
+
+function undeclaredTooLargeMessage(limit: number, declaredLimit: number): string {
+  return `the body, sent without Content-Length, is larger than the ${limit} bytes accepted that way; accepted: at most ${declaredLimit} bytes with a Content-Length`;
 }
 
 function refuse(req: Request, res: Response, write: ErrorWriter, status: number, message: string): void {
@@ -49,16 +53,23 @@ export class LargeBodyBudget {
 }
 
 /**
- * Answers 413 to a request whose body is over `limit` (before reading it when its length is declared), and
- * 503 to a large one the budget has no room for (a chunked body counts as `limit` bytes).
+ * A body sent without Content-Length (chunked) may be at most this large. kube-scheduler and the API server
+ * always declare the length; only a large body of unknown size would have to be read before it is refused.
  */
-export function refuseBodiesOverLimit(limit: number, write: ErrorWriter, budget?: LargeBodyBudget): RequestHandler {
+export const UndeclaredBodyLimit = 1024 * 1024;
+
+/**
+ * Answers 413 to a request whose body is over `limit`, or over UndeclaredBodyLimit without a Content-Length
+ * (before reading it when its length is declared), and 503 to a large one the budget has no room for.
+ */
+export function refuseBodiesOverLimit(declaredLimit: number, write: ErrorWriter, budget?: LargeBodyBudget): RequestHandler {
   return (req, res, next) => {
     const declared = req.headers['content-length'];
-    if (Number(declared) > limit) {
-      refuse(req, res, write, 413, tooLargeMessage(limit, Number(declared)));
+    if (Number(declared) > declaredLimit) {
+      refuse(req, res, write, 413, tooLargeMessage(declaredLimit, Number(declared)));
       return;
     }
+    const limit = declared === undefined ? Math.min(declaredLimit, UndeclaredBodyLimit) : declaredLimit;
     const size = declared === undefined ? limit : Number(declared) || 0;
     if (budget && !budget.take(size)) {
       res.setHeader('Retry-After', '1');
@@ -74,7 +85,7 @@ export function refuseBodiesOverLimit(limit: number, write: ErrorWriter, budget?
       received += chunk.length;
       if (received <= limit) return;
       req.off('data', count);
-      if (!res.headersSent) refuse(req, res, write, 413, tooLargeMessage(limit));
+      if (!res.headersSent) refuse(req, res, write, 413, undeclaredTooLargeMessage(limit, declaredLimit));
     };
     req.on('data', count);
   };

@@ -72,9 +72,10 @@ describe('extender under hostile requests', () => {
     await healthy();
   });
 
-  it('answers 413 to a chunked body once it passes the limit, without buffering all of it', async () => {
+  it('answers 413 to a body without Content-Length once it passes 1 MiB, without waiting for the rest', async () => {
     const answer = await upload(`${server.url}/scheduler/prioritize`, undefined, ExtenderBodyLimit + 4 * 1024 * 1024);
     expect(answer.status).toBe(413);
+    expect(JSON.parse(answer.body)).toEqual({ Error: expect.stringContaining('sent without Content-Length, is larger than the 1048576 bytes accepted that way') as unknown });
     await healthy();
   });
 
