@@ -71,12 +71,15 @@ export function refuseBodiesOverLimit(declaredLimit: number, write: ErrorWriter,
     }
     const limit = declared === undefined ? Math.min(declaredLimit, UndeclaredBodyLimit) : declaredLimit;
     const size = declared === undefined ? limit : Number(declared) || 0;
-    if (budget && !budget.take(size)) {
-      res.setHeader('Retry-After', '1');
-      refuse(req, res, write, 503, `busy: other large bodies are being read (at most ${budget.bytes} bytes at once); retry`);
-      return;
+    // The usual small calls skip the budget entirely (no listener per request on the hot path).
+    if (budget && size > budget.exemptUpTo) {
+      if (!budget.take(size)) {
+        res.setHeader('Retry-After', '1');
+        refuse(req, res, write, 503, `busy: other large bodies are being read (at most ${budget.bytes} bytes at once); retry`);
+        return;
+      }
+      res.once('close', () => budget.release(size));
     }
-    if (budget) res.once('close', () => budget.release(size));
     next();
     if (declared !== undefined) return;
     // Counted after next(): the body parser has attached its own reader by then, so no chunk is missed.
