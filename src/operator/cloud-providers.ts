@@ -18,6 +18,7 @@ import { findRegion } from '../domain/instancetypes/build.js';
 import type { Kube } from '../kube/types.js';
 import { Resources } from '../kube/resources.js';
 import type { ClusterState } from '../state/cluster-state.js';
+import type { SecretAccessPolicy } from '../domain/secrets/secret-access.js';
 import type { Clock } from '../util/clock.js';
 import type { CloudSettings, OutscaleSettings, OvhSettings, ScalewaySettings } from './cloud-settings.js';
 import { CloudProviderRouter, routedByName } from './cloud-provider-router.js';
@@ -30,6 +31,8 @@ export interface CloudProviderDeps {
   clock: Clock;
   registry: Registry;
   unavailableOfferings: UnavailableOfferings;
+  /** Which Secrets NodeClasses may have the providers read. */
+  nodeClassSecrets: SecretAccessPolicy;
 }
 
 /** Builds one cloud's provider from its settings; the OVH one is passed in by whoever links it. */
@@ -70,7 +73,7 @@ export const scalewayProviderFactory: CloudProviderFactory<ScalewaySettings> = (
     catalog,
     api: apiFactory(settings),
     apiFactory,
-    nodeClasses: stateNodeClassResolver<ScalewayNodeClass>(deps.state, deps.kube, Resources.ScalewayNodeClass.kind),
+    nodeClasses: stateNodeClassResolver<ScalewayNodeClass>(deps.state, deps.kube, Resources.ScalewayNodeClass.kind, deps.nodeClassSecrets),
     unavailableOfferings: deps.unavailableOfferings,
     clock: deps.clock,
   });
@@ -85,7 +88,7 @@ export const outscaleProviderFactory: CloudProviderFactory<OutscaleSettings> = (
       secretKey: settings.secretKey,
     },
     clusterName: deps.clusterName,
-    nodeClasses: stateNodeClassResolver<OutscaleNodeClass>(deps.state, deps.kube, Resources.OutscaleNodeClass.kind),
+    nodeClasses: stateNodeClassResolver<OutscaleNodeClass>(deps.state, deps.kube, Resources.OutscaleNodeClass.kind, deps.nodeClassSecrets),
     clock: deps.clock,
     random: Math.random,
     unavailableOfferings: deps.unavailableOfferings,
@@ -97,7 +100,7 @@ export const ovhProviderFactory: CloudProviderFactory<OvhSettings> = (settings, 
     api: createOvhClient({ endpoint: settings.endpoint, applicationKey: settings.applicationKey, applicationSecret: settings.applicationSecret, consumerKey: settings.consumerKey }),
     // NodeClasses with their own credentialsSecretRef get a client built from the Secret's settings.
     apiFactory: createOvhClient,
-    nodeClasses: stateNodeClassResolver<OVHNodeClass>(deps.state, deps.kube, Resources.OVHNodeClass.kind),
+    nodeClasses: stateNodeClassResolver<OVHNodeClass>(deps.state, deps.kube, Resources.OVHNodeClass.kind, deps.nodeClassSecrets),
     catalog: loadCatalog('ovhcloud'),
     unavailableOfferings: deps.unavailableOfferings,
     clock: deps.clock,

@@ -1,16 +1,18 @@
 /**
- * NodeClassResolver backed by the informer cache (NodeClasses) and the API (credentials Secrets, read on
- * demand: the service does not watch every Secret of the cluster).
+ * NodeClassResolver backed by the informer cache (NodeClasses) and the API (Secrets, read on demand: the
+ * service does not watch every Secret of the cluster), within the configured Secret access policy.
  */
 import type { V1Secret } from '@kubernetes/client-node';
 import { NodeClassNotReadyError } from '../cloudprovider/errors.js';
 import type { NodeClassResolver, SecretReference } from '../cloudprovider/types.js';
+import { type SecretAccessPolicy, secretLabelRefusal, secretReferenceRefusal } from '../domain/secrets/secret-access.js';
 import { isKubeNotFound } from '../kube/errors.js';
 import { Resources } from '../kube/resources.js';
 import type { Kube } from '../kube/types.js';
 import type { ClusterState } from '../state/cluster-state.js';
 
-export function stateNodeClassResolver<T>(state: ClusterState, kube: Kube, kind: string): NodeClassResolver<T> {
+/** `secrets`: which Secrets NodeClasses may have read; others fail with NodeClassNotReadyError naming why. */
+export function stateNodeClassResolver<T>(state: ClusterState, kube: Kube, kind: string, secrets: SecretAccessPolicy): NodeClassResolver<T> {
   return {
     getNodeClass(name: string): Promise<T> {
       const entry = state.nodeClass(kind, name);
@@ -25,14 +27,18 @@ export function stateNodeClassResolver<T>(state: ClusterState, kube: Kube, kind:
       return Promise.resolve(state.nodeClassesOfKind(kind).map((e) => e.object as T));
     },
     async getSecretData(ref: SecretReference): Promise<Readonly<Record<string, string>>> {
+      const what = `reading secret ${ref.namespace}/${ref.name}`;
+      const refused = secretReferenceRefusal(secrets, ref);
+      if (refused) throw new NodeClassNotReadyError(`${what}: ${refused}`);
       let secret: V1Secret;
       try {
         secret = await kube.get<V1Secret>(Resources.Secret, { namespace: ref.namespace, name: ref.name });
       } catch (error) {
-        const what = `reading secret ${ref.namespace}/${ref.name}`;
         if (isKubeNotFound(error)) throw new NodeClassNotReadyError(`${what}: it does not exist`, { cause: error });
         throw new NodeClassNotReadyError(`${what}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
       }
+      const unlabelled = secretLabelRefusal(secrets, ref, secret.metadata?.labels);
+      if (unlabelled) throw new NodeClassNotReadyError(`${what}: ${unlabelled}`);
       const decoded: Record<string, string> = {};
       for (const [key, value] of Object.entries(secret.data ?? {})) decoded[key] = Buffer.from(value, 'base64').toString('utf8');
       for (const [key, value] of Object.entries(secret.stringData ?? {})) decoded[key] = value;

@@ -109,7 +109,7 @@ function buildCore(options: OperatorOptions, logger: Logger): Core {
   const liveCatalogs = new LiveCatalogs(loadCatalogs());
   const cloudProvider = liveCatalogs.recording(
     options.cloudProvider ??
-      buildCloudProvider(config.clouds, { clusterName: config.clusterName, kube, state, clock, registry, unavailableOfferings }, options.cloudProviderFactories ?? defaultCloudProviderFactories),
+      buildCloudProvider(config.clouds, { clusterName: config.clusterName, kube, state, clock, registry, unavailableOfferings, nodeClassSecrets: config.nodeClassSecrets }, options.cloudProviderFactories ?? defaultCloudProviderFactories),
   );
   return { registry, metrics, kube, state, informers, recorder, cloudProvider, unavailableOfferings, signals: createControllerSignals(), liveCatalogs };
 }
@@ -124,7 +124,11 @@ async function startServers(options: OperatorOptions, core: Core, logger: Logger
       state: core.state,
       catalogs,
       live: core.liveCatalogs,
-      defaults: { gpuTaint: true, globalCredentials: { ovhcloud: Boolean(config.clouds.ovhcloud), scaleway: Boolean(config.clouds.scaleway), outscale: Boolean(config.clouds.outscale) } },
+      defaults: {
+        gpuTaint: true,
+        globalCredentials: { ovhcloud: Boolean(config.clouds.ovhcloud), scaleway: Boolean(config.clouds.scaleway), outscale: Boolean(config.clouds.outscale) },
+        secretAccess: config.nodeClassSecrets,
+      },
     }),
     onError,
   }).listen(config.webhook.port, config.bindAddress);

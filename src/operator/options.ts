@@ -6,7 +6,9 @@
  */
 import { LogLevels, type LogLevel } from '../util/logger.js';
 import { type CloudSettings, type Env, parseCloudSettings } from './cloud-settings.js';
+import type { SecretAccessPolicy } from '../domain/secrets/secret-access.js';
 import { InvalidOptionError, parseBoolean, parseClusterName, parseName, parsePort, parsePositiveDurationMs } from './option-values.js';
+import { DefaultNodeClassSecretLabel, parseSecretAccess } from './secret-access-options.js';
 
 export type { CloudSettings, Env, OutscaleSettings, OvhSettings, ScalewaySettings } from './cloud-settings.js';
 export { IncompleteCloudCredentialsError } from './cloud-settings.js';
@@ -42,6 +44,8 @@ export interface OperatorConfig {
   };
   logLevel: LogLevel;
   clouds: CloudSettings;
+  /** Which Secrets NodeClasses may reference (secret-access-options.ts). */
+  nodeClassSecrets: SecretAccessPolicy;
 }
 
 export class UnknownOptionError extends Error {
@@ -87,6 +91,9 @@ export const optionTable: readonly OptionSpec[] = [
   { flag: 'leader-election-retry-period', env: 'LEADER_ELECTION_RETRY_PERIOD', kind: 'string', default: '2s', help: 'pause between attempts to acquire or renew' },
   { flag: 'leader-election-identity', env: 'POD_NAME', kind: 'string', help: 'this replica\'s name in the Lease (default: HOSTNAME)' },
   { flag: 'log-level', env: 'LOG_LEVEL', kind: 'string', default: 'info', help: `one of ${LogLevels.join(', ')}` },
+  { flag: 'nodeclass-secret-namespaces', env: 'NODECLASS_SECRET_NAMESPACES', kind: 'string', help: 'comma-separated namespaces whose Secrets NodeClasses may reference (default: the operator\'s namespace)' },
+  { flag: 'nodeclass-secret-label', env: 'NODECLASS_SECRET_LABEL', kind: 'string', default: DefaultNodeClassSecretLabel, help: 'key=value label a Secret must carry to be read for a NodeClass' },
+  { flag: 'operator-credentials-secrets', env: 'OPERATOR_CREDENTIALS_SECRETS', kind: 'string', help: 'comma-separated Secrets of the operator\'s namespace holding its own cloud credentials; never readable through a NodeClass' },
 ];
 
 const specByFlag = new Map(optionTable.map((o) => [o.flag, o]));
@@ -204,6 +211,10 @@ export function parseOperatorOptions(argv: readonly string[], env: Env): Operato
     leaderElection: leaderElection(get, env),
     logLevel: logLevel(must('log-level')),
     clouds: parseCloudSettings(env),
+    nodeClassSecrets: parseSecretAccess(
+      { ...optional('namespaces', get('nodeclass-secret-namespaces')), label: must('nodeclass-secret-label'), ...optional('credentials', get('operator-credentials-secrets')) },
+      parseName(must('leader-election-namespace').source, must('leader-election-namespace').value),
+    ),
   };
 }
 

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { chartCrdDifferences } from '../../scripts/chart-crds.js';
 import { certModes, clouds, ofKind, only, render, repoRoot, valuesFor } from './chart-fixtures.js';
+import { parseOperatorOptions } from '../../src/operator/options.js';
 import { schemaProblems } from './kube-schema.js';
 import { type RenderedChart } from './render/chart.js';
 
@@ -93,6 +94,23 @@ describe('the karpenter-eu chart', () => {
     const container = containerOf(await render(valuesFor(cloud, 'selfSigned')));
     const cloudEnv = (container.env ?? []).map((e) => e.name).filter((n: string) => /^(OVH|SCW|OSC)_/.test(n));
     expect(cloudEnv).toEqual(names);
+  });
+
+  it("limits NodeClass Secret references to the Role's namespaces and the label, and never to the enabled clouds' own credentials Secrets", async () => {
+    const values = valuesFor('scaleway', 'selfSigned', { rbac: { credentialsSecretNamespaces: ['karpenter', 'node-bootstrap'] } });
+    const chart = await render({ ...values, cloud: { ...(values.cloud as object), outscale: { enabled: true, region: 'eu-west-2', credentialsSecret: { name: 'osc-keys', accessKeyKey: 'AK', secretKeyKey: 'SK' } } } });
+    const secretOptions = ['NODECLASS_SECRET_NAMESPACES', 'NODECLASS_SECRET_LABEL', 'OPERATOR_CREDENTIALS_SECRETS'];
+    const env = Object.fromEntries((containerOf(chart).env ?? []).filter((e) => secretOptions.includes(e.name)).map((e) => [e.name, e.value]));
+    expect(Object.keys(env)).toEqual(secretOptions);
+    const config = parseOperatorOptions([], { ...env, POD_NAMESPACE: 'karpenter' });
+    expect(config.nodeClassSecrets).toEqual({
+      namespaces: ['karpenter', 'node-bootstrap'],
+      label: { key: 'karpenter-eu.io/nodeclass-secret', value: 'true' },
+      forbidden: [
+        { namespace: 'karpenter', name: 'scaleway-credentials' },
+        { namespace: 'karpenter', name: 'osc-keys' },
+      ],
+    });
   });
 
   it('passes the controller settings through', async () => {

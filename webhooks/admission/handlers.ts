@@ -2,6 +2,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { type AdmissionContext, isOwnedKind, mutate, validate, type KubeObject } from '../../src/domain/admission/index.js';
 import type { AdmissionContextProvider } from './context-provider.js';
+import { tooLargeMessage } from '../shared/body-limit.js';
 import { decodeReview, encodeReview, ReviewError } from './review.js';
 
 export interface AdmissionHandlerDeps {
@@ -46,12 +47,16 @@ export function mutateHandler(deps: AdmissionHandlerDeps) {
 /** Body-parser and decoding problems are the caller's: 400 with the reason. Anything else is ours: 500, reported. */
 export function errorHandler(deps: Pick<AdmissionHandlerDeps, 'onError'>) {
   return (error: unknown, _req: Request, res: Response, _next: NextFunction): void => {
+    // Already answered (a body refused while the parser was still reading it).
+    if (res.headersSent) return;
     const status = (error as { status?: unknown }).status;
     const type = (error as { type?: unknown }).type;
     let message: string;
     if (error instanceof ReviewError) message = error.message;
-    else if (type === 'entity.too.large') message = `decoding AdmissionReview: the body is larger than the ${(error as { limit?: number }).limit ?? ''} byte limit`;
-    else if (type === 'entity.parse.failed') message = `decoding AdmissionReview: malformed JSON: ${(error as Error).message}`;
+    else if (type === 'entity.too.large') {
+      res.status(413).type('text/plain').send(`decoding AdmissionReview: ${tooLargeMessage((error as { limit: number }).limit)}`);
+      return;
+    } else if (type === 'entity.parse.failed') message = `decoding AdmissionReview: malformed JSON: ${(error as Error).message}`;
     else if (typeof status === 'number' && status >= 400 && status < 500) message = `decoding AdmissionReview: ${(error as Error).message}`;
     else {
       deps.onError(error);

@@ -4,13 +4,23 @@
  */
 import express, { type Express, type Request, type Response, type NextFunction } from 'express';
 import { type CertificateSource, loadCertificate, watchCertificate } from '../shared/certificate-source.js';
+import { type ErrorWriter, LargeBodyBudget, refuseBodiesOverLimit } from '../shared/body-limit.js';
 import { expressServerClasses } from '../shared/express-classes.js';
+import { checkJsonDepth } from '../shared/json-depth.js';
 import { listenHttps, type RunningHttpsServer } from '../shared/https-listener.js';
 import type { AdmissionContextProvider } from './context-provider.js';
 import { errorHandler, mutateHandler, validateHandler } from './handlers.js';
 
-/** NodePools and NodeClasses are small; a Pod with many containers stays well under 3 MiB (etcd's object limit is 1.5 MiB). */
-export const AdmissionBodyLimit = 3 * 1024 * 1024;
+/**
+ * The largest AdmissionReview the API server sends: an UPDATE carries the object and the stored one, each at
+ * most 3 MiB (the API server's request-body limit; etcd's default object limit is 1.5 MiB), plus the envelope
+ * (user info, options) — 6 MiB and 64 KiB. The NodePools and NodeClasses reviewed here are a few KiB.
+ */
+export const AdmissionBodyLimit = 2 * 3 * 1024 * 1024 + 64 * 1024;
+
+const writeError: ErrorWriter = (res, status, message) => {
+  res.status(status).type('text/plain').send(`decoding AdmissionReview: ${message}`);
+};
 
 export interface AdmissionServerOptions {
   tls: CertificateSource;
@@ -53,9 +63,16 @@ function createApp(options: AdmissionServerOptions): Express {
     const ready = options.contextProvider.ready();
     res.status(ready ? 200 : 503).type('text/plain').send(ready ? 'ok' : 'caches not synced');
   });
-  const json = express.json({ limit: options.bodyLimit ?? AdmissionBodyLimit, type: () => true });
-  app.post('/validate', requireJson, json, validateHandler(deps));
-  app.post('/mutate', requireJson, json, mutateHandler(deps));
+  const limit = options.bodyLimit ?? AdmissionBodyLimit;
+  // One maximum-size review at a time; the NodePools and NodeClasses reviewed here (KiB) never wait.
+  const budget = new LargeBodyBudget(limit, 1024 * 1024);
+  const json = [
+    refuseBodiesOverLimit(limit, writeError, budget),
+    requireJson,
+    express.json({ limit, type: () => true, verify: (_req, _res, body: Buffer) => checkJsonDepth(body) }),
+  ];
+  app.post('/validate', ...json, validateHandler(deps));
+  app.post('/mutate', ...json, mutateHandler(deps));
   app.use(errorHandler(deps));
   return app;
 }

@@ -77,6 +77,8 @@ function statusOf(error: unknown): number {
 /** Express error middleware: a JSON `{Error}` body, the shape the scheduler decodes results from. */
 export function errorHandler(deps: Pick<ExtenderHandlerDeps, 'onError'>) {
   return (error: unknown, _req: Request, res: Response, _next: NextFunction): void => {
+    // Already answered (a body refused while the parser was still reading it).
+    if (res.headersSent) return;
     const status = statusOf(error);
     if (status === 500) deps.onError(error);
     const message = status === 500 ? 'handling extender request: internal error' : `handling extender request: ${(error as Error).message}`;

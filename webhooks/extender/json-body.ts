@@ -15,6 +15,7 @@
 import { isAscii } from 'node:buffer';
 import type { NameSpans } from '../../src/util/byte-names.js';
 import { grown } from '../../src/util/typed-arrays.js';
+import { checkJsonDepth, JsonDepthError, MaxJsonDepth } from '../shared/json-depth.js';
 
 const Tab = 0x09;
 const LineFeed = 0x0a;
@@ -226,12 +227,14 @@ function valueEnd(bytes: Buffer, start: number): number {
     while (i < bytes.length && !isWhitespace(bytes[i]) && bytes[i] !== Comma && bytes[i] !== CloseBrace && bytes[i] !== CloseBracket) i++;
     return i;
   }
-  let depth = 0;
+  // A member of the top-level object: one level is open around it.
+  let depth = 1;
   for (let i = start; i < bytes.length; i++) {
     const byte = bytes[i];
     if (byte === Quote) i = stringEnd(bytes, i) - 1;
-    else if (byte === OpenBrace || byte === OpenBracket) depth++;
-    else if ((byte === CloseBrace || byte === CloseBracket) && --depth === 0) return i + 1;
+    else if (byte === OpenBrace || byte === OpenBracket) {
+      if (++depth > MaxJsonDepth) throw new JsonDepthError(i);
+    } else if ((byte === CloseBrace || byte === CloseBracket) && --depth === 1) return i + 1;
   }
   return notOnFastPath();
 }
@@ -267,7 +270,8 @@ export function walkNodeNamesBody(bytes: Buffer): WalkedNodeNames | undefined {
   try {
     const members = walk.document();
     return walk.names ? { members, names: walk.names } : undefined;
-  } catch {
+  } catch (error) {
+    if (error instanceof JsonDepthError) throw error;
     return undefined;
   }
 }
@@ -276,9 +280,11 @@ export function walkNodeNamesBody(bytes: Buffer): WalkedNodeNames | undefined {
 export function parseJsonBody(bytes: Buffer): unknown {
   try {
     return new BodyWalk(bytes).document();
-  } catch {
+  } catch (error) {
+    if (error instanceof JsonDepthError) throw error;
     // Not the extender's usual shape, or not JSON: JSON.parse decides, and names the problem.
   }
+  checkJsonDepth(bytes);
   const text = bytes.toString('utf8');
   try {
     return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);

@@ -8,14 +8,22 @@ import https from 'node:https';
 import type { Socket } from 'node:net';
 import express, { type Express, type RequestHandler } from 'express';
 import type { ExtenderClusterView } from '../../src/domain/extender/index.js';
+import { type ErrorWriter, LargeBodyBudget, refuseBodiesOverLimit } from '../shared/body-limit.js';
 import { expressServerClasses } from '../shared/express-classes.js';
+import { checkJsonDepth } from '../shared/json-depth.js';
 import { errorHandler, filterHandler, prioritizeHandler } from './handlers.js';
 
 /**
- * Large enough for ExtenderArgs with 5,000 full Node objects (nodeCacheCapable=false): a real Node is
- * 4–15 KiB (its image list dominates), so 5,000 of them stay under ~75 MiB.
+ * The largest ExtenderArgs kube-scheduler sends. It hands the extender only the nodes its own filters found
+ * feasible, and stops after `percentageOfNodesToScore` of the cluster: by default 50 % − nodes/125 (at least
+ * 5 %, integer arithmetic), at most 812 nodes (clusters of 3,124–3,249 nodes). A full Node object
+ * (`nodeCacheCapable: false`) is 4–15 KiB (kubelet reports at most 50 images): 812 × 16 KiB plus the Pod
+ * (the API server takes at most 3 MiB per object) is under 16 MiB. Node names (the shipped configuration)
+ * stay under 5 MiB even for 5,000 names of the longest node name (253 bytes). Full Nodes with
+ * `percentageOfNodesToScore: 100` on thousands of nodes are over the limit: 413, and kube-scheduler goes on
+ * without the extender. 16 MiB keeps one request's parsed objects far inside the chart's 192 MB heap.
  */
-export const ExtenderBodyLimit = '100mb';
+export const ExtenderBodyLimit = 16 * 1024 * 1024;
 
 /**
  * Longer than Go's client side (http.Transport IdleConnTimeout 90 s is the upper bound; the scheduler
@@ -52,11 +60,17 @@ export interface ExtenderServer {
  */
 export const WalkedBodyLimit = 1024 * 1024;
 
+/** The error body the scheduler decodes (extender/v1 `Error`), for answers given before the handlers run. */
+const writeError: ErrorWriter = (res, status, message) => {
+  res.status(status).json({ Error: `handling extender request: ${message}` });
+};
+
 function bodyParser(): RequestHandler {
   // Any content type: the scheduler sends application/json, and a wrong header should not turn a usable body into a 400.
   const options = { limit: ExtenderBodyLimit, type: () => true };
   const bytes = express.raw(options);
-  const parsed = express.json(options);
+  // Bodies parsed here never reach json-body.ts, whose walk checks the depth of the small ones.
+  const parsed = express.json({ ...options, verify: (_req, _res, body: Buffer) => checkJsonDepth(body) });
   return (req, res, next) => {
     // The scheduler's Go client always sends Content-Length; a chunked body goes the general way.
     const length = Number(req.headers['content-length']);
@@ -73,9 +87,11 @@ function createApp(options: ExtenderServerOptions): Express {
   app.get('/healthz', (_req, res) => {
     res.type('text/plain').send('ok');
   });
-  const body = bodyParser();
-  app.post('/scheduler/filter', body, filterHandler(deps));
-  app.post('/scheduler/prioritize', body, prioritizeHandler(deps));
+  // One maximum-size call at a time (kube-scheduler sends one call at a time); NodeNames calls never wait.
+  const budget = new LargeBodyBudget(ExtenderBodyLimit, WalkedBodyLimit);
+  const body = [refuseBodiesOverLimit(ExtenderBodyLimit, writeError, budget), bodyParser()];
+  app.post('/scheduler/filter', ...body, filterHandler(deps));
+  app.post('/scheduler/prioritize', ...body, prioritizeHandler(deps));
   app.use(errorHandler(deps));
   return app;
 }

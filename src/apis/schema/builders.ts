@@ -2,6 +2,7 @@
  * TypeBox helpers that produce CRD-structural schema nodes (TypeBox's own Record/Union/Literal emit
  * patternProperties/anyOf-of-const, which a CRD's structural schema does not allow).
  */
+import { MaxQuantityLength } from './string-limits.js';
 import { type SchemaOptions, type Static, type TSchema, Type } from '@sinclair/typebox';
 import type { V1ObjectMeta } from '@kubernetes/client-node';
 import type { CelValidationRule, OpenApiSchema } from './openapi-schema.js';
@@ -25,6 +26,7 @@ export function Quantity(options: SchemaOptions = {}) {
   return Type.Unsafe<number | string>({
     ...options,
     anyOf: [{ type: 'integer' }, { type: 'string' }],
+    maxLength: MaxQuantityLength,
     pattern: QuantityPattern,
     'x-kubernetes-int-or-string': true,
   });

@@ -1,4 +1,5 @@
 /** Schema pieces shared by NodePool and NodeClaim (karpenter.sh/v1). */
+import { MaxDnsSubdomainLength, MaxLabelValueLength, MaxQualifiedNameLength } from '../schema/string-limits.js';
 import { type Static, Type } from '@sinclair/typebox';
 import { StringEnum, StringMap, rules } from '../schema/builders.js';
 import {
@@ -15,9 +16,9 @@ export type TaintEffect = (typeof TaintEffects)[number];
 export const TaintSchema = Type.Object(
   {
     effect: StringEnum(TaintEffects, { description: 'The effect of the taint on pods that do not tolerate it.' }),
-    key: Type.String({ description: 'The taint key to be applied to a node.', minLength: 1, pattern: QualifiedNamePattern }),
+    key: Type.String({ description: 'The taint key to be applied to a node.', minLength: 1, maxLength: MaxQualifiedNameLength, pattern: QualifiedNamePattern }),
     timeAdded: Type.Optional(Type.String({ description: 'When the taint was added.', format: 'date-time' })),
-    value: Type.Optional(Type.String({ description: 'The taint value corresponding to the taint key.', pattern: QualifiedNamePattern })),
+    value: Type.Optional(Type.String({ description: 'The taint value corresponding to the taint key.', maxLength: MaxLabelValueLength, pattern: QualifiedNamePattern })),
   },
   { description: 'A taint: the node repels pods that do not tolerate it.' },
 );
@@ -94,7 +95,7 @@ export function nodeClassReferenceSchema(owner: 'NodePool' | 'NodeClaim') {
       : {};
   return Type.Object(
     {
-      group: Type.String({ description: 'API group of the referent.', pattern: '^[^/]*$', ...nonEmpty('group') }),
+      group: Type.String({ description: 'API group of the referent.', maxLength: MaxDnsSubdomainLength, pattern: '^[^/]*$', ...nonEmpty('group') }),
       kind: Type.String({ description: 'Kind of the referent.', ...nonEmpty('kind') }),
       name: Type.String({ description: 'Name of the referent.', ...nonEmpty('name') }),
     },

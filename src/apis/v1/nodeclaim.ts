@@ -1,4 +1,5 @@
 /** karpenter.sh/v1 NodeClaim, schema-compatible with upstream Karpenter (pkg/apis/v1/nodeclaim.go + hack/validation). */
+import { MaxDurationLength } from '../schema/string-limits.js';
 import { type Static, Type } from '@sinclair/typebox';
 import { ObjectMeta, ResourceList, rules } from '../schema/builders.js';
 import { TaintListSchema, conditionsSchema, nodeClassReferenceSchema, requirementsSchema } from './common.js';
@@ -12,7 +13,7 @@ export const NodeClaimPlural = 'nodeclaims';
 
 export const NodeClaimSpecSchema = Type.Object(
   {
-    expireAfter: Type.Optional(Type.String({ default: '720h', description: 'How long the node lives before it is replaced; Never disables expiry.', pattern: NillableDurationPattern })),
+    expireAfter: Type.Optional(Type.String({ default: '720h', description: 'How long the node lives before it is replaced; Never disables expiry.', maxLength: MaxDurationLength, pattern: NillableDurationPattern })),
     nodeClassRef: nodeClassReferenceSchema('NodeClaim'),
     requirements: requirementsSchema('NodeClaim'),
     resources: Type.Optional(
@@ -23,7 +24,7 @@ export const NodeClaimSpecSchema = Type.Object(
     ),
     startupTaints: Type.Optional(TaintListSchema('Taints expected to be removed shortly after startup; ignored for provisioning.')),
     taints: Type.Optional(TaintListSchema("Taints applied to the NodeClaim's node.")),
-    terminationGracePeriod: Type.Optional(Type.String({ description: 'The longest the controller waits for pods to drain before forcing deletion.', pattern: DurationPattern })),
+    terminationGracePeriod: Type.Optional(Type.String({ description: 'The longest the controller waits for pods to drain before forcing deletion.', maxLength: MaxDurationLength, pattern: DurationPattern })),
   },
   { description: 'The desired state of a NodeClaim; immutable once created.', ...rules(['self == oldSelf', 'spec is immutable']) },
 );

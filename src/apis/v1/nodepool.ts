@@ -1,4 +1,5 @@
 /** karpenter.sh/v1 NodePool, schema-compatible with upstream Karpenter (pkg/apis/v1/nodepool.go + hack/validation). */
+import { MaxBudgetNodesLength, MaxDurationLength, MaxScheduleLength } from '../schema/string-limits.js';
 import { type Static, Type } from '@sinclair/typebox';
 import { ObjectMeta, ResourceList, StringEnum, StringMap, rules } from '../schema/builders.js';
 import {
@@ -23,8 +24,8 @@ export type DisruptionReason = (typeof DisruptionReasons)[number];
 
 export const BudgetSchema = Type.Object(
   {
-    duration: Type.Optional(Type.String({ description: 'How long the budget is active after each schedule hit (minutes and hours only).', pattern: BudgetDurationPattern })),
-    nodes: Type.String({ default: '10%', description: 'The most NodeClaims of this NodePool that may be disrupted at once: a count or a percentage.', pattern: BudgetNodesPattern }),
+    duration: Type.Optional(Type.String({ description: 'How long the budget is active after each schedule hit (minutes and hours only).', maxLength: MaxDurationLength, pattern: BudgetDurationPattern })),
+    nodes: Type.String({ default: '10%', description: 'The most NodeClaims of this NodePool that may be disrupted at once: a count or a percentage.', maxLength: MaxBudgetNodesLength, pattern: BudgetNodesPattern }),
     reasons: Type.Optional(
       Type.Array(StringEnum(DisruptionReasons, { description: 'A disruption reason a budget applies to.' }), {
         description: 'The disruption methods this budget applies to; all when unset.',
@@ -32,7 +33,7 @@ export const BudgetSchema = Type.Object(
         'x-kubernetes-list-type': 'set',
       }),
     ),
-    schedule: Type.Optional(Type.String({ description: 'Cron schedule (UTC) at which the budget becomes active.', pattern: BudgetSchedulePattern })),
+    schedule: Type.Optional(Type.String({ description: 'Cron schedule (UTC) at which the budget becomes active.', maxLength: MaxScheduleLength, pattern: BudgetSchedulePattern })),
   },
   { description: 'A limit on how many NodeClaims may be disrupted simultaneously.' },
 );
@@ -49,7 +50,7 @@ export const DisruptionSchema = Type.Object(
         ...rules(['self.all(x, has(x.schedule) == has(x.duration))', "'schedule' must be set with 'duration'"]),
       }),
     ),
-    consolidateAfter: Type.Optional(Type.String({ default: '0s', description: 'How long to wait before consolidating an underutilized node.', pattern: NillableDurationPattern })),
+    consolidateAfter: Type.Optional(Type.String({ default: '0s', description: 'How long to wait before consolidating an underutilized node.', maxLength: MaxDurationLength, pattern: NillableDurationPattern })),
     consolidationPolicy: Type.Optional(
       StringEnum(ConsolidationPolicies, { default: 'WhenEmptyOrUnderutilized', description: 'Which nodes consolidation may disrupt.' }),
     ),
@@ -60,12 +61,12 @@ export type Disruption = Static<typeof DisruptionSchema>;
 
 export const NodeClaimTemplateSpecSchema = Type.Object(
   {
-    expireAfter: Type.Optional(Type.String({ default: '720h', description: 'How long a node lives before it is replaced; Never disables expiry.', pattern: NillableDurationPattern })),
+    expireAfter: Type.Optional(Type.String({ default: '720h', description: 'How long a node lives before it is replaced; Never disables expiry.', maxLength: MaxDurationLength, pattern: NillableDurationPattern })),
     nodeClassRef: nodeClassReferenceSchema('NodePool'),
     requirements: requirementsSchema('NodePool'),
     startupTaints: Type.Optional(TaintListSchema('Taints expected to be removed shortly after startup; ignored for provisioning.')),
     taints: Type.Optional(TaintListSchema("Taints applied to the NodeClaim's node.")),
-    terminationGracePeriod: Type.Optional(Type.String({ description: 'The longest the controller waits for pods to drain before forcing deletion.', pattern: DurationPattern })),
+    terminationGracePeriod: Type.Optional(Type.String({ description: 'The longest the controller waits for pods to drain before forcing deletion.', maxLength: MaxDurationLength, pattern: DurationPattern })),
   },
   { description: 'The desired state of the NodeClaims this NodePool launches.' },
 );

@@ -1,4 +1,5 @@
 /** Regular expressions of the karpenter.sh/v1 schema, as upstream's CRDs spell them (Go RE2 syntax that JS shares). */
+import { isBudgetSchedule } from './budget-schedule.js';
 
 /** A qualified name: optional DNS-subdomain prefix and `/`, then a name (label keys, taint keys/values). */
 export const QualifiedNamePattern =
@@ -28,3 +29,9 @@ export const ConditionTypePattern =
 export const ConditionReasonPattern = '^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$';
 /** NodeClaim's status conditions accept an empty reason (their schema is generated from a different Go type). */
 export const ConditionReasonOrEmptyPattern = '^([A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?|)$';
+
+/**
+ * Patterns a backtracking engine cannot run in linear time, with a matcher for the same strings that can.
+ * Validation uses these instead of compiling the pattern; the CRDs keep upstream's pattern for RE2.
+ */
+export const LinearPatternMatchers: ReadonlyMap<string, (value: string) => boolean> = new Map([[BudgetSchedulePattern, isBudgetSchedule]]);

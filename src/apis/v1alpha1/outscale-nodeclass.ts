@@ -18,8 +18,8 @@ export const UserDataFormats = ['CloudInit', 'TalosMachineConfig'] as const;
 
 export const OutscaleSubnetSchema = Type.Object(
   {
-    subnetId: Type.String({ description: 'The subnet for VMs in this subregion.', pattern: '^subnet-[0-9a-f]{8}$' }),
-    subregion: Type.String({ description: 'The subregion (availability zone) of the subnet.', pattern: OutscaleSubregionPattern }),
+    subnetId: Type.String({ description: 'The subnet for VMs in this subregion.', maxLength: 15, pattern: '^subnet-[0-9a-f]{8}$' }),
+    subregion: Type.String({ description: 'The subregion (availability zone) of the subnet.', maxLength: 32, pattern: OutscaleSubregionPattern }),
   },
   { description: 'The subnet VMs use in one subregion.' },
 );
@@ -40,7 +40,7 @@ export const OutscaleBsuSchema = Type.Object(
 export const OutscaleBlockDeviceMappingSchema = Type.Object(
   {
     bsu: OutscaleBsuSchema,
-    deviceName: Type.String({ description: 'Device name, /dev/sda1 for the root volume.', pattern: '^/dev/(sd|xvd)[a-z][0-9]*$' }),
+    deviceName: Type.String({ description: 'Device name, /dev/sda1 for the root volume.', maxLength: 32, pattern: '^/dev/(sd|xvd)[a-z][0-9]*$' }),
   },
   { description: 'A volume attached to each VM.' },
 );
@@ -77,10 +77,10 @@ export const OutscaleNodeClassSpecSchema = Type.Object(
         description: 'Secret with the Outscale access key and secret key (OSC_ACCESS_KEY, OSC_SECRET_KEY); the operator-wide credentials when unset.',
       }),
     ),
-    imageId: Type.String({ description: 'The OMI of the node OS.', pattern: '^ami-[0-9a-f]{8}$' }),
+    imageId: Type.String({ description: 'The OMI of the node OS.', maxLength: 12, pattern: '^ami-[0-9a-f]{8}$' }),
     keypairName: Type.Optional(Type.String({ description: 'Keypair for SSH access (debugging).', maxLength: 255, minLength: 1 })),
-    region: Type.String({ description: 'The Outscale region (eu-west-2, cloudgouv-eu-west-1…).', pattern: OutscaleRegionPattern }),
-    securityGroupIds: Type.Array(Type.String({ pattern: '^sg-[0-9a-f]{8}$' }), {
+    region: Type.String({ description: 'The Outscale region (eu-west-2, cloudgouv-eu-west-1…).', maxLength: 32, pattern: OutscaleRegionPattern }),
+    securityGroupIds: Type.Array(Type.String({ maxLength: 11, pattern: '^sg-[0-9a-f]{8}$' }), {
       description: 'Security groups of each VM.',
       maxItems: 5,
       minItems: 1,

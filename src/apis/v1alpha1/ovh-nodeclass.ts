@@ -13,7 +13,7 @@ export const OVHNodeClassKind = 'OVHNodeClass';
 export const OVHNodeClassPlural = 'ovhnodeclasses';
 
 /** OVHcloud region names as the API spells them: GRA7, SBG5, RBX-A, EU-WEST-PAR, EU-SOUTH-MIL… */
-export const OVHRegionPattern = '^[A-Z]+[A-Z0-9]*(-[A-Z0-9]+)*$';
+export const OVHRegionPattern = '^[A-Z][A-Z0-9]*(-[A-Z0-9]+)*$';
 
 export const OVHNodeClassSpecSchema = Type.Object(
   {
@@ -23,10 +23,10 @@ export const OVHNodeClassSpecSchema = Type.Object(
         description: 'Secret with the OVH API credentials (endpoint, applicationKey, applicationSecret, consumerKey); the operator-wide credentials when unset.',
       }),
     ),
-    kubeId: Type.Optional(Type.String({ description: 'The MKS cluster id (a UUID); detected from the cluster when unset.', pattern: UuidPattern })),
+    kubeId: Type.Optional(Type.String({ description: 'The MKS cluster id (a UUID); detected from the cluster when unset.', maxLength: 36, pattern: UuidPattern })),
     monthlyBilled: Type.Optional(Type.Boolean({ default: false, description: 'Bill nodes monthly instead of hourly; only gen2 flavors (b2, c2, d2, r2) offer it.' })),
     region: Type.Optional(Type.String({ description: 'The OVHcloud region of the MKS cluster (GRA7, EU-WEST-PAR…); detected when unset.', maxLength: 32, pattern: OVHRegionPattern })),
-    serviceName: Type.String({ description: 'The Public Cloud project id: 32 lowercase hexadecimal characters.', pattern: '^[0-9a-f]{32}$' }),
+    serviceName: Type.String({ description: 'The Public Cloud project id: 32 lowercase hexadecimal characters.', maxLength: 32, pattern: '^[0-9a-f]{32}$' }),
     tags: Type.Optional(tagsSchema({ maxTags: 50, maxKeyLength: 128, maxValueLength: 256 })),
   },
   { description: 'OVHcloud MKS settings for the nodes of the NodePools that reference this class.' },

@@ -31,8 +31,8 @@ export const ScalewayRootVolumeSchema = Type.Object(
 export const ScalewayJoinSchema = Type.Object(
   {
     apiServerEndpoint: Type.String({ description: 'HTTPS URL of the Kubernetes API server the node joins.', maxLength: 2048, pattern: '^https://[^\\s/:]+(:[0-9]{1,5})?(/[^\\s]*)?$' }),
-    caBundle: Type.Optional(Type.String({ description: "Base64 PEM bundle of the cluster CA; the cluster-info ConfigMap's when unset.", pattern: '^[A-Za-z0-9+/]*={0,2}$' })),
-    kubernetesVersion: Type.Optional(Type.String({ description: 'Kubelet version to install (v1.31, 1.31.4…); the control plane version when unset.', pattern: '^v?[0-9]+\\.[0-9]+(\\.[0-9]+)?$' })),
+    caBundle: Type.Optional(Type.String({ description: "Base64 PEM bundle of the cluster CA; the cluster-info ConfigMap's when unset.", maxLength: 65536, pattern: '^[A-Za-z0-9+/]*={0,2}$' })),
+    kubernetesVersion: Type.Optional(Type.String({ description: 'Kubelet version to install (v1.31, 1.31.4…); the control plane version when unset.', maxLength: 32, pattern: '^v?[0-9]+\\.[0-9]+(\\.[0-9]+)?$' })),
     tokenSecretRef: Type.Object(SecretKeySelectorSchema.properties, { description: 'Secret key holding the bootstrap token (abcdef.0123456789abcdef).' }),
   },
   { description: 'How the generated cloud-init joins the node to the cluster.' },
@@ -47,14 +47,14 @@ export const ScalewayNodeClassSpecSchema = Type.Object(
     ),
     image: Type.String({ description: 'Image UUID or marketplace label of the node OS.', maxLength: 128, pattern: ScalewayImagePattern }),
     join: Type.Optional(ScalewayJoinSchema),
-    placementGroupId: Type.Optional(Type.String({ description: 'Placement group (UUID) of every instance.', pattern: UuidPattern })),
-    privateNetworkId: Type.Optional(Type.String({ description: 'Private Network (UUID) every instance is attached to.', pattern: UuidPattern })),
-    projectId: Type.String({ description: 'The Scaleway project (UUID) the instances belong to.', pattern: UuidPattern }),
+    placementGroupId: Type.Optional(Type.String({ description: 'Placement group (UUID) of every instance.', maxLength: 36, pattern: UuidPattern })),
+    privateNetworkId: Type.Optional(Type.String({ description: 'Private Network (UUID) every instance is attached to.', maxLength: 36, pattern: UuidPattern })),
+    projectId: Type.String({ description: 'The Scaleway project (UUID) the instances belong to.', maxLength: 36, pattern: UuidPattern }),
     rootVolume: Type.Optional(ScalewayRootVolumeSchema),
-    securityGroupId: Type.Optional(Type.String({ description: 'Security group (UUID) of every instance; the project default when unset.', pattern: UuidPattern })),
+    securityGroupId: Type.Optional(Type.String({ description: 'Security group (UUID) of every instance; the project default when unset.', maxLength: 36, pattern: UuidPattern })),
     tags: Type.Optional(tagsSchema({ maxTags: 50, maxKeyLength: 128, maxValueLength: 256 })),
     userData: Type.Optional(Type.String({ description: 'Cloud-init user data: extra parts merged with the join config, or the whole boot config when join is unset.', maxLength: 1048576 })),
-    zones: Type.Array(Type.String({ pattern: ScalewayZonePattern }), {
+    zones: Type.Array(Type.String({ maxLength: 16, pattern: ScalewayZonePattern }), {
       description: 'Zones the instances may be created in, all in one region.',
       maxItems: 3,
       minItems: 1,

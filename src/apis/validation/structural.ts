@@ -15,6 +15,7 @@ import {
   tooMany,
   unknownField,
 } from './field-error.js';
+import { LinearPatternMatchers } from '../v1/patterns.js';
 import { type JsonObject, isObject, jsonEqual } from './json-value.js';
 
 export interface StructuralOptions {
@@ -24,12 +25,17 @@ export interface StructuralOptions {
 
 const Int32Range = [-2147483648, 2147483647] as const;
 const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
-const patternCache = new Map<string, RegExp>();
+const patternCache = new Map<string, PatternMatcher>();
 
-function regex(pattern: string): RegExp {
+interface PatternMatcher {
+  test(value: string): boolean;
+}
+
+function regex(pattern: string): PatternMatcher {
   let compiled = patternCache.get(pattern);
   if (!compiled) {
-    compiled = compilePattern(pattern);
+    const linear = LinearPatternMatchers.get(pattern);
+    compiled = linear ? { test: linear } : compilePattern(pattern);
     patternCache.set(pattern, compiled);
   }
   return compiled;
@@ -94,7 +100,11 @@ function codePointLength(value: string): number {
 
 function validateString(schema: OpenApiSchema, value: string, path: string, errors: FieldError[]): void {
   const length = schema.maxLength !== undefined || schema.minLength !== undefined ? codePointLength(value) : 0;
-  if (schema.maxLength !== undefined && length > schema.maxLength) errors.push(tooLong(path, value, schema.maxLength));
+  if (schema.maxLength !== undefined && length > schema.maxLength) {
+    // Too long is reason enough; no pattern runs over a string longer than the field allows.
+    errors.push(tooLong(path, value, schema.maxLength));
+    return;
+  }
   if (schema.minLength !== undefined && length < schema.minLength) {
     errors.push(invalid(path, value, `${path} in body should be at least ${schema.minLength} chars long`));
   }

@@ -5,6 +5,7 @@
 import type { CloudName } from '../../apis/v1/labels.js';
 import type { CatalogFile } from '../../catalog/types.js';
 import type { JsonPatchOperation } from '../../util/json-patch.js';
+import type { SecretAccessPolicy } from '../secrets/secret-access.js';
 
 export type AdmissionOperation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
 
@@ -21,6 +22,8 @@ export interface AdmissionDefaults {
   globalCredentials: Readonly<Partial<Record<CloudName, boolean>>>;
   /** OVH region / kubeId of the service's configuration or auto-detection. */
   ovh?: { region?: string; kubeId?: string };
+  /** Which Secrets NodeClasses may reference; unset (offline `validate`): not checked. */
+  secretAccess?: SecretAccessPolicy;
 }
 
 /** What of a cloud's catalog was read from the cloud itself. */

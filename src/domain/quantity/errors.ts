@@ -4,7 +4,14 @@ export const ACCEPTED_QUANTITY_FORMS =
   "a number with an optional sign, fraction and suffix: decimal SI n u m k M G T P E, binary Ki Mi Gi Ti Pi Ei, " +
   "or an exponent e<N>/E<N> (e.g. 500m, 1.5, 2Gi, 1e3, 100M), matching '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
 
-export type QuantityErrorReason = 'format' | 'suffix' | 'numeric' | 'range';
+export type QuantityErrorReason = 'format' | 'suffix' | 'numeric' | 'range' | 'length';
+
+/** How much of a refused value an error message quotes: enough to recognise it, never the whole of a huge one. */
+const QuotedLength = 40;
+
+function quoted(input: string): string {
+  return input.length <= QuotedLength ? JSON.stringify(input) : `${JSON.stringify(input.slice(0, QuotedLength))}…`;
+}
 
 export class QuantityParseError extends Error {
   override readonly name = 'QuantityParseError';
@@ -14,7 +21,7 @@ export class QuantityParseError extends Error {
     readonly reason: QuantityErrorReason,
     detail: string,
   ) {
-    super(`parsing quantity ${JSON.stringify(input)}: ${detail}; accepted: ${ACCEPTED_QUANTITY_FORMS}`);
+    super(`parsing quantity ${quoted(input)}: ${detail}; accepted: ${ACCEPTED_QUANTITY_FORMS}`);
   }
 }
 

@@ -6,6 +6,7 @@
  * only for two observable quirks we reproduce: which inputs keep their original text when printed, and
  * that a numeric part without any digit ("Ei", "-Pi", "e-10") is rejected only on the slow path.
  */
+import { MaxQuantityLength } from '../../apis/schema/string-limits.js';
 import { QuantityParseError } from './errors.js';
 import { type Quantity, NANOS_PER_UNIT } from './quantity.js';
 import { interpretSuffix } from './suffix.js';
@@ -29,6 +30,10 @@ const maxDecimalExponent = 4000;
 
 export function parseQuantity(input: string): Quantity {
   if (input.length === 0) throw new QuantityParseError(input, 'format', 'the value is empty');
+  // No legitimate quantity comes near the cap; a longer one would cost BigInt work in proportion to its digits.
+  if (input.length > MaxQuantityLength) {
+    throw new QuantityParseError(input, 'length', `the value is ${input.length} characters long; at most ${MaxQuantityLength} are accepted`);
+  }
   if (input === '0') return { nanos: 0n, format: 'DecimalSI', text: '0' };
   const scanned = scanQuantity(input);
   const meaning = interpretSuffix(scanned.suffix);

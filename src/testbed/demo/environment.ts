@@ -5,6 +5,7 @@
  */
 import type { V1Namespace, V1Secret } from '@kubernetes/client-node';
 import type { CloudName } from '../../apis/v1/labels.js';
+import { NodeClassSecretLabel } from '../../domain/secrets/secret-access.js';
 import { startOperator, type RunningOperator } from '../../operator/operator.js';
 import type { ControllerPlugin } from '../../operator/controllers.js';
 import { parseOperatorOptions, type Env } from '../../operator/options.js';
@@ -120,20 +121,22 @@ function operatorEnvFor(emulators: Emulators): Env {
   return env;
 }
 
+/** A Secret of the operator's namespace, labelled as meant for NodeClasses (the operator reads no other for them). */
 function secret(name: string, data: Record<string, string>): V1Secret {
-  return { apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace: 'karpenter' }, stringData: data };
+  const labels = { [NodeClassSecretLabel.key]: NodeClassSecretLabel.value };
+  return { apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace: 'karpenter', labels }, stringData: data };
 }
 
-/** The Secrets the example NodeClasses name (credentials and the kubeadm join token). */
+/** The Secrets the example NodeClasses name (their own credentials and the kubeadm join token). */
 async function seedSecrets(cluster: SimulatedCluster, emulators: Emulators): Promise<void> {
   const namespace: V1Namespace = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'karpenter' } };
   const secrets: V1Secret[] = [secret('bootstrap-token', { token: 'abcdef.0123456789abcdef' })];
   if (emulators.ovhcloud) {
     const c = emulators.ovhcloud.credentials;
-    secrets.push(secret('ovh-credentials', { applicationKey: c.applicationKey, applicationSecret: c.applicationSecret, consumerKey: c.consumerKey, endpoint: emulators.ovhcloud.url }));
+    secrets.push(secret('ovh-nodeclass-credentials', { applicationKey: c.applicationKey, applicationSecret: c.applicationSecret, consumerKey: c.consumerKey, endpoint: emulators.ovhcloud.url }));
   }
-  if (emulators.scaleway) secrets.push(secret('scaleway-credentials', { SCW_ACCESS_KEY: emulators.scaleway.credentials.accessKey, SCW_SECRET_KEY: emulators.scaleway.credentials.secretKey }));
-  if (emulators.outscale) secrets.push(secret('outscale-credentials', { OSC_ACCESS_KEY: emulators.outscale.credentials.accessKey, OSC_SECRET_KEY: emulators.outscale.credentials.secretKey }));
+  if (emulators.scaleway) secrets.push(secret('scaleway-nodeclass-credentials', { SCW_ACCESS_KEY: emulators.scaleway.credentials.accessKey, SCW_SECRET_KEY: emulators.scaleway.credentials.secretKey }));
+  if (emulators.outscale) secrets.push(secret('outscale-nodeclass-credentials', { OSC_ACCESS_KEY: emulators.outscale.credentials.accessKey, OSC_SECRET_KEY: emulators.outscale.credentials.secretKey }));
   await applyObjects(cluster.kubeConfig, [namespace, ...secrets]);
 }
 

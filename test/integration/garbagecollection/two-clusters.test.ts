@@ -2,6 +2,7 @@
 // against ONE emulated cloud project (on OVH: one MKS cluster both NodeClasses name). Each cluster has a node
 // and the first has one leaked instance: garbage collection in each deletes only its own leak, never the
 // other cluster's nodes. On OVH there is no operator-wide MKS cluster: the NodeClass alone names it.
+import { NodeClassSecretLabel } from '../../../src/domain/secrets/secret-access.js';
 import https from 'node:https';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiextensionsV1Api, type KubernetesObject, type V1CustomResourceDefinition } from '@kubernetes/client-node';
@@ -67,7 +68,7 @@ async function startCluster(clock: FakeClock, clusterName: string, cloud: CloudS
   await informers.waitForSync();
   for (const object of cloud.objects) await kube.create(resourceOf(object), object);
   await eventually(() => state.nodeClass(cloud.nodeClassRef.kind, cloud.nodeClassRef.name));
-  const provider = cloud.provider({ clusterName, kube, state, clock: autoAdvancing(clock), registry: new Registry(), unavailableOfferings: new UnavailableOfferings({ clock }) });
+  const provider = cloud.provider({ clusterName, kube, state, clock: autoAdvancing(clock), registry: new Registry(), unavailableOfferings: new UnavailableOfferings({ clock }), nodeClassSecrets: { namespaces: ['default'], label: NodeClassSecretLabel, forbidden: [] } });
   const metrics = createMetrics(new Registry());
   const events = new EventRecorder({ kube, clock, component: 'karpenter' });
   const gc = createGarbageCollectionController({ kube, state, cloudProvider: provider, clock, logger: silentLogger, metrics, events, options: { gracePeriodMs: 30_000 } });
@@ -104,7 +105,7 @@ function resourceOf(object: KubernetesObject) {
 }
 
 function secret(name: string, data: Record<string, string>): KubernetesObject {
-  return { apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace: 'default' }, stringData: data } as KubernetesObject;
+  return { apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace: 'default', labels: { [NodeClassSecretLabel.key]: NodeClassSecretLabel.value } }, stringData: data } as KubernetesObject;
 }
 
 const joinToken = secret('join', { token: 'abcdef.0123456789abcdef' });

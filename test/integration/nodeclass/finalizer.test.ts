@@ -1,5 +1,6 @@
 // A NodeClass deleted while NodeClaims use it stays (finalizer) until they are gone: its account is how their
 // instances are listed and deleted, and the resolver keeps listing it so a restarted service still finds them.
+import { NodeClassSecretLabel } from '../../../src/domain/secrets/secret-access.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { FinalizerNodeClassInUse } from '../../../src/apis/v1/labels.js';
@@ -63,7 +64,7 @@ describe('NodeClass in-use finalizer on the simulated cluster', () => {
     await eventually(() => (b.state.nodeClass(ScalewayNodeClassKind, 'team')?.object.metadata as { deletionTimestamp?: string } | undefined)?.deletionTimestamp);
     expect(await controller.reconcile()).toEqual([]);
     expect((await readNodeClass(b))?.metadata?.deletionTimestamp).toBeDefined();
-    const listed = await stateNodeClassResolver<{ metadata: { name: string } }>(b.state, b.kube, ScalewayNodeClassKind).listNodeClasses?.();
+    const listed = await stateNodeClassResolver<{ metadata: { name: string } }>(b.state, b.kube, ScalewayNodeClassKind, { namespaces: ['karpenter'], label: NodeClassSecretLabel, forbidden: [] }).listNodeClasses?.();
     expect(listed?.map((n) => n.metadata.name)).toEqual(['team']);
 
     await b.kube.delete(Resources.NodeClaim, { name: 'team-1' });

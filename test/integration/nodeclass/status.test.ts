@@ -71,7 +71,7 @@ describe('NodeClass status on the simulated cluster', () => {
   it("marks the demo's OVH classes Ready", async () => {
     for (const name of ['default', 'monthly', 'anti-affinity']) {
       const condition = await eventually(async () => ready('ovhnodeclasses', name), `${name} Ready written`);
-      expect(condition, name).toMatchObject({ status: 'True', reason: 'Ready', message: 'credentials from Secret karpenter/ovh-credentials' });
+      expect(condition, name).toMatchObject({ status: 'True', reason: 'Ready', message: 'credentials from Secret karpenter/ovh-nodeclass-credentials' });
     }
   });
 

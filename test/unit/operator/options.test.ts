@@ -154,3 +154,39 @@ describe('parseDurationMs', () => {
     expect(() => parseDurationMs('X', text)).toThrow(InvalidOptionError);
   });
 });
+
+describe('which Secrets NodeClasses may reference', () => {
+  it("defaults to the operator's namespace and the karpenter-eu.io/nodeclass-secret=true label, forbidding no name", () => {
+    expect(parseOperatorOptions([], { ...cluster, POD_NAMESPACE: 'karpenter' }).nodeClassSecrets).toEqual({
+      namespaces: ['karpenter'],
+      label: { key: 'karpenter-eu.io/nodeclass-secret', value: 'true' },
+      forbidden: [],
+    });
+  });
+
+  it("reads namespaces, label and the operator's own credentials Secrets (in its namespace) from flags or env", () => {
+    const config = parseOperatorOptions(['--nodeclass-secret-label', 'example.com/for-nodes=yes'], {
+      ...cluster,
+      POD_NAMESPACE: 'karpenter',
+      NODECLASS_SECRET_NAMESPACES: 'karpenter, node-bootstrap',
+      OPERATOR_CREDENTIALS_SECRETS: 'ovh-credentials,scaleway-credentials',
+    });
+    expect(config.nodeClassSecrets).toEqual({
+      namespaces: ['karpenter', 'node-bootstrap'],
+      label: { key: 'example.com/for-nodes', value: 'yes' },
+      forbidden: [
+        { namespace: 'karpenter', name: 'ovh-credentials' },
+        { namespace: 'karpenter', name: 'scaleway-credentials' },
+      ],
+    });
+  });
+
+  it.each([
+    ['a label without a value', { NODECLASS_SECRET_LABEL: 'karpenter-eu.io/nodeclass-secret' }, 'NODECLASS_SECRET_LABEL'],
+    ['a label with two =', { NODECLASS_SECRET_LABEL: 'a=b=c' }, 'NODECLASS_SECRET_LABEL'],
+    ['a namespace that is not a DNS name', { NODECLASS_SECRET_NAMESPACES: 'Kube_System' }, 'NODECLASS_SECRET_NAMESPACES'],
+  ])('refuses %s, naming the variable', (_name, env, source) => {
+    expect(() => parseOperatorOptions([], { ...cluster, ...env })).toThrow(InvalidOptionError);
+    expect(() => parseOperatorOptions([], { ...cluster, ...env })).toThrow(source);
+  });
+});

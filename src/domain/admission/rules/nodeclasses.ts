@@ -1,10 +1,11 @@
 /**
  * NodeClass rules beyond the schema: regions and zones the catalogs know, Outscale tags that would override
- * the CCM's and the controller's own, credentials present unless configured globally, and identity fields
- * frozen while NodeClaims use the class.
+ * the CCM's and the controller's own, credentials present unless configured globally, Secret references the
+ * operator's configuration allows, and identity fields frozen while NodeClaims use the class.
  */
 import type { CloudName } from '../../../apis/v1/labels.js';
 import { asArray, asRecord, asString, field, kindOf, nameOf, nodeClassRefOf, quoteList } from '../object-access.js';
+import { nodeClassSecretReferences, secretReferenceRefusal } from '../../secrets/secret-access.js';
 import { didYouMean } from '../suggest.js';
 import { isLiveCatalog, reportUnknownValue } from './catalog-authority.js';
 import { emptyFindings, type AdmissionContext, type KubeObject, type RuleFindings } from '../types.js';
@@ -63,6 +64,16 @@ function checkCredentials(nodeClass: KubeObject, cloud: CloudName, context: Admi
   findings.violations.push({ path: 'spec.credentialsSecretRef', message: `Required value: no ${cloud} credentials are configured for the service; reference a Secret with {name, namespace}, or configure global credentials` });
 }
 
+/** Secret references the operator's configuration does not allow (run time refuses them too, and by label). */
+function checkSecretReferences(nodeClass: KubeObject, context: AdmissionContext, findings: RuleFindings): void {
+  const policy = context.defaults.secretAccess;
+  if (!policy) return;
+  for (const { path, ref } of nodeClassSecretReferences(nodeClass)) {
+    const refusal = secretReferenceRefusal(policy, ref);
+    if (refusal) findings.violations.push({ path, message: `Forbidden: ${refusal}` });
+  }
+}
+
 function checkIdentity(nodeClass: KubeObject, context: AdmissionContext, findings: RuleFindings): void {
   const old = context.oldObject;
   if (context.operation !== 'UPDATE' || !old) return;
@@ -92,6 +103,7 @@ export function checkNodeClass(nodeClass: KubeObject, context: AdmissionContext)
     checkOutscale(nodeClass, context, findings);
   }
   checkCredentials(nodeClass, cloud, context, findings);
+  checkSecretReferences(nodeClass, context, findings);
   checkIdentity(nodeClass, context, findings);
   return findings;
 }

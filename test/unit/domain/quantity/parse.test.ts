@@ -154,3 +154,25 @@ describe('properties', () => {
     );
   });
 });
+
+describe('quantity length cap', () => {
+  it('refuses a quantity longer than 64 characters before reading its digits, quoting only its start', () => {
+    const huge = '1'.repeat(1024 * 1024);
+    let error: unknown;
+    try {
+      parseQuantity(huge);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(QuantityParseError);
+    expect((error as QuantityParseError).reason).toBe('length');
+    expect((error as Error).message).toMatch(/^parsing quantity "1{40}"…: the value is 1048576 characters long; at most 64 are accepted; accepted: /);
+  });
+
+  it('still parses the longest legitimate forms', () => {
+    for (const text of ['9223372036854775807', '-9223372036854775807m', '0.000000001', '9.223372036854775807E+18', `0.${'0'.repeat(60)}1`]) {
+      expect(text.length).toBeLessThanOrEqual(64);
+      expect(() => parseQuantity(text)).not.toThrow();
+    }
+  });
+});

@@ -1,0 +1,63 @@
+/**
+ * Which Secrets a NodeClass may make the operator read. NodeClasses name Secrets for cloud credentials, a
+ * join token and user data, and the operator ships the last two into instance user data: without a limit,
+ * anyone allowed to write a NodeClass could read any Secret the operator can, its own cloud credentials
+ * included. So a referenced Secret must be in one of the configured namespaces, carry the configured label
+ * (a mark its owner sets on purpose), and never be one of the operator's own credentials Secrets.
+ */
+import { asRecord, asString, field, kindOf } from '../admission/object-access.js';
+
+export interface SecretName {
+  namespace: string;
+  name: string;
+}
+
+export interface SecretAccessPolicy {
+  /** Namespaces whose Secrets NodeClasses may reference. */
+  namespaces: readonly string[];
+  /** The label a Secret must carry to be read for a NodeClass. */
+  label: { key: string; value: string };
+  /** The operator's own credentials Secrets: never readable through a NodeClass. */
+  forbidden: readonly SecretName[];
+}
+
+/** The default label that marks a Secret as meant for NodeClasses. */
+export const NodeClassSecretLabel = { key: 'karpenter-eu.io/nodeclass-secret', value: 'true' } as const;
+
+/** Why the policy refuses the reference before the Secret is read (namespace, or the operator's own); undefined: allowed so far. */
+export function secretReferenceRefusal(policy: SecretAccessPolicy, ref: SecretName): string | undefined {
+  const what = `Secret ${ref.namespace}/${ref.name}`;
+  if (policy.forbidden.some((f) => f.namespace === ref.namespace && f.name === ref.name)) {
+    return `${what} holds the operator's own cloud credentials and is never readable through a NodeClass; reference a Secret of your own`;
+  }
+  if (!policy.namespaces.includes(ref.namespace)) {
+    return `${what} is in a namespace NodeClasses may not read from; accepted namespaces: ${policy.namespaces.map((n) => JSON.stringify(n)).join(', ')} (option --nodeclass-secret-namespaces)`;
+  }
+  return undefined;
+}
+
+/** Why the policy refuses a Secret it has read, by its labels; undefined: allowed. */
+export function secretLabelRefusal(policy: SecretAccessPolicy, ref: SecretName, labels: Readonly<Record<string, string>> | undefined): string | undefined {
+  const { key, value } = policy.label;
+  if (labels?.[key] === value) return undefined;
+  return `Secret ${ref.namespace}/${ref.name} does not carry the label ${key}=${value} that marks Secrets NodeClasses may read; add it (kubectl label secret -n ${ref.namespace} ${ref.name} ${key}=${value}) if this Secret is meant for NodeClasses`;
+}
+
+/** Where each NodeClass kind names Secrets. */
+const secretFields: Readonly<Record<string, readonly (readonly string[])[]>> = {
+  OVHNodeClass: [['credentialsSecretRef']],
+  ScalewayNodeClass: [['credentialsSecretRef'], ['join', 'tokenSecretRef']],
+  OutscaleNodeClass: [['credentialsSecretRef'], ['userData', 'secretRef']],
+};
+
+/** The Secret references of a NodeClass, with the path of each; fields that are not references are skipped (the schema reports them). */
+export function nodeClassSecretReferences(nodeClass: Record<string, unknown>): { path: string; ref: SecretName }[] {
+  const found: { path: string; ref: SecretName }[] = [];
+  for (const path of secretFields[kindOf(nodeClass)] ?? []) {
+    const ref = asRecord(field(nodeClass, 'spec', ...path));
+    const namespace = asString(ref?.namespace);
+    const name = asString(ref?.name);
+    if (namespace !== undefined && name !== undefined) found.push({ path: `spec.${path.join('.')}`, ref: { namespace, name } });
+  }
+  return found;
+}
