@@ -22,7 +22,7 @@ import type { Clock } from '../util/clock.js';
 import type { Logger } from '../util/logger.js';
 import { createAdmissionServer, type RunningAdmissionServer } from '../../webhooks/admission/index.js';
 import { createExtenderServer, type RunningExtenderServer } from '../../webhooks/extender/index.js';
-import { loadCertificate, type TlsMaterial } from '../../webhooks/shared/certificate-source.js';
+import { type TlsMaterial } from '../../webhooks/shared/certificate-source.js';
 import { stateAdmissionContext } from './admission-context.js';
 import { buildCloudProvider, type CloudProviderFactories, defaultCloudProviderFactories } from './cloud-providers.js';
 import { type ControllerDeps, type ControllerPlugin, runControllers } from './controllers.js';
@@ -122,11 +122,10 @@ async function startServers(options: OperatorOptions, core: Core, logger: Logger
     }),
     onError,
   }).listen(config.webhook.port, config.bindAddress);
-  const extenderTls = config.extender.tls ? loadCertificate(config.extender.tls) : undefined;
   const extender = await createExtenderServer({
     view: clusterStateExtenderView(core.state, new CatalogPriceBook(catalogs)),
     onNeedsCapacity: (podKey) => core.signals.needsCapacity.emit(podKey),
-    ...(extenderTls ? { tls: extenderTls } : {}),
+    ...(config.extender.tls ? { tls: config.extender.tls } : {}),
     onError,
   }).listen(config.extender.port, config.bindAddress);
   const metrics = await startMetricsServer(
