@@ -133,18 +133,18 @@ describe('the karpenter-eu chart', () => {
     const chart = await render(valuesFor('ovhcloud', mode), { namespace: 'autoscaling' });
     const configurations = [...ofKind<Configuration>(chart, 'MutatingWebhookConfiguration'), ...ofKind<Configuration>(chart, 'ValidatingWebhookConfiguration')];
     const webhooks = configurations.flatMap((c) => c.webhooks ?? []);
-    expect(webhooks.map((w) => w.name)).toEqual(['defaulting.karpenter-eu.io', 'validation.karpenter-eu.io', 'pods.validation.karpenter-eu.io']);
+    expect(webhooks.map((w) => w.name)).toEqual(['defaulting.karpenter-eu.io', 'validation.karpenter-eu.io', 'nodeclaims.validation.karpenter-eu.io', 'pods.validation.karpenter-eu.io']);
     for (const webhook of webhooks) {
       expect(webhook.sideEffects).toBe('None');
       expect(webhook.admissionReviewVersions).toEqual(['v1']);
       expect(webhook.clientConfig.service).toMatchObject({ name: 'karpenter-eu', namespace: 'autoscaling', port: 8443 });
-      expect(webhook.namespaceSelector?.matchExpressions?.[0]?.values).toContain('autoscaling');
+      if (webhook.namespaceSelector) expect(webhook.namespaceSelector.matchExpressions?.[0]?.values).toContain('autoscaling');
     }
-    expect(webhooks.map((w) => w.failurePolicy)).toEqual(['Fail', 'Fail', 'Ignore']);
+    expect(webhooks.map((w) => w.failurePolicy)).toEqual(['Fail', 'Fail', 'Fail', 'Ignore']);
     const bundles = webhooks.map((w) => w.clientConfig.caBundle);
     const injected = configurations.map((c) => c.metadata?.annotations?.['cert-manager.io/inject-ca-from']);
     if (mode === 'certManager') {
-      expect(bundles).toEqual([undefined, undefined, undefined]);
+      expect(bundles).toEqual([undefined, undefined, undefined, undefined]);
       expect(injected).toEqual(['autoscaling/karpenter-eu-webhook', 'autoscaling/karpenter-eu-webhook']);
       expect(only(chart, 'Certificate').spec).toMatchObject({ secretName: 'karpenter-eu-cert', dnsNames: expect.arrayContaining(['karpenter-eu.autoscaling.svc']) });
       expect(only(chart, 'Issuer').spec).toEqual({ selfSigned: {} });
