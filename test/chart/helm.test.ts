@@ -2,10 +2,13 @@
  * The chart as users install it: real `helm lint --strict` and `helm template` (Helm 3.17) over the value sets of
  * the docs and of the users' guides, and the values Helm must refuse, each with a message naming the value.
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type * as k8s from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import { chartDir, merged, only, render, testClusterName, valuesFor } from './chart-fixtures.js';
-import { helm, HelmError, helmWithValues } from './helm.js';
+import YAML from 'yaml';
+import { chartDir, merged, ofKind, only, render, repoRoot, testClusterName, valuesFor } from './chart-fixtures.js';
+import { helm, HelmError, helmOrThrow, helmWithValues, parseManifests } from './helm.js';
 
 const clusterName = { controller: { clusterName: testClusterName } };
 
@@ -105,5 +108,23 @@ describe('the chart under real Helm', () => {
     expect(pod?.containers[0]?.image).toBe('ghcr.io/karpenter-eu/karpenter-eu:1.10');
     expect(pod?.tolerations).toEqual([{ key: 'dedicated', operator: 'Exists' }]);
     expect(pod?.affinity).toBeUndefined();
+  });
+});
+
+describe('the CRD chart (manifests/chart-crd): CRDs that helm upgrade updates', () => {
+  const crdChart = join(repoRoot, 'manifests', 'chart-crd');
+  const generated = readdirSync(join(repoRoot, 'manifests', 'crds')).sort().map((f) => YAML.parse(readFileSync(join(repoRoot, 'manifests', 'crds', f), 'utf8')) as unknown);
+
+  it('lints clean and renders, as templates, exactly the generated CRDs', () => {
+    helmOrThrow(['lint', '--strict', crdChart]);
+    const rendered = parseManifests(helmOrThrow(['template', 'karpenter-eu-crd', crdChart]).stdout);
+    expect(rendered.every((d) => d.source.startsWith('templates/'))).toBe(true);
+    expect(rendered.map((d) => d.object)).toEqual(generated);
+  });
+
+  it('the main chart installed with --skip-crds next to it renders no CRD', async () => {
+    const args = ['template', 'karpenter-eu', chartDir, '--skip-crds', '--set', `controller.clusterName=${testClusterName}`, '--set', 'ovh.serviceName=p1'];
+    expect(parseManifests(helmOrThrow(args).stdout).filter((d) => d.object.kind === 'CustomResourceDefinition')).toEqual([]);
+    expect(ofKind(await render(valuesFor('ovhcloud', 'selfSigned')), 'CustomResourceDefinition')).toHaveLength(generated.length);
   });
 });
