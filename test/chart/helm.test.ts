@@ -67,7 +67,8 @@ describe('the chart under real Helm', () => {
     for (const name of ['OVH_APPLICATION_KEY', 'SCW_SECRET_KEY', 'OSC_SECRET_KEY']) expect(env[name], name).toMatchObject({ secretKeyRef: expect.anything() });
   });
 
-  it.each(seedInstallLines)('the install line of guide %s drives OVHcloud with its values', async (_seed, set, expected) => {
+  it.each(seedInstallLines)('the install line of guide %s lints clean and drives OVHcloud with its values', async (_seed, set, expected) => {
+    helmWithValues(['lint', '--strict', chartDir], { values: clusterName, set });
     const env = envOf(only<k8s.V1Deployment>(await render(clusterName, { namespace: 'karpenter', set }), 'Deployment'));
     expect(env).toMatchObject(expected);
     expect(env.OVH_APPLICATION_KEY).toEqual({ secretKeyRef: { name: 'ovh-credentials', key: 'applicationKey' } });
