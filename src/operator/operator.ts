@@ -15,7 +15,7 @@ import type { Controller } from '../controllers/types.js';
 import { createKube } from '../kube/client.js';
 import { EventRecorder } from '../kube/events.js';
 import type { Kube } from '../kube/types.js';
-import { createMetrics, type Metrics } from '../metrics/registry.js';
+import { createMetrics, type Metrics, registerProcessMetrics } from '../metrics/registry.js';
 import { ClusterState } from '../state/cluster-state.js';
 import { createClusterStateInformers, type ClusterStateInformers } from '../state/informers.js';
 import type { Clock } from '../util/clock.js';
@@ -92,6 +92,7 @@ function buildCore(options: OperatorOptions, logger: Logger): Core {
   const { config, clock } = options;
   const registry = new Registry();
   const metrics = createMetrics(registry);
+  registerProcessMetrics(registry);
   const kube = createKube(options.kubeConfig);
   const state = new ClusterState({ clock, nominationWindowMs: 2 * config.batch.maxMs });
   const informers = createClusterStateInformers({
@@ -113,6 +114,7 @@ async function startServers(options: OperatorOptions, core: Core, logger: Logger
   const { config } = options;
   const catalogs = loadCatalogs();
   const onError = (error: unknown): void => logger.error('serving request', { error });
+  const onRequest = (path: string, status: number, seconds: number): void => core.metrics.requestDuration.observe({ path, code: String(status) }, seconds);
   const webhook = await createAdmissionServer({
     tls: options.webhookTls ?? config.webhook.tls,
     contextProvider: stateAdmissionContext({
@@ -121,12 +123,14 @@ async function startServers(options: OperatorOptions, core: Core, logger: Logger
       defaults: { gpuTaint: true, globalCredentials: { ovhcloud: Boolean(config.clouds.ovhcloud), scaleway: Boolean(config.clouds.scaleway), outscale: Boolean(config.clouds.outscale) } },
     }),
     onError,
+    onRequest,
   }).listen(config.webhook.port, config.bindAddress);
   const extender = await createExtenderServer({
     view: clusterStateExtenderView(core.state, new CatalogPriceBook(catalogs)),
     onNeedsCapacity: (podKey) => core.signals.needsCapacity.emit(podKey),
     ...(config.extender.tls ? { tls: config.extender.tls } : {}),
     onError,
+    onRequest,
   }).listen(config.extender.port, config.bindAddress);
   const metrics = await startMetricsServer(
     { registry: core.registry, notReadyReason: () => (core.state.synced() ? undefined : 'informer caches not synced'), onError },

@@ -5,6 +5,7 @@
 import express, { type Express, type Request, type Response, type NextFunction } from 'express';
 import { type CertificateSource, loadCertificate, watchCertificate } from '../shared/certificate-source.js';
 import { expressServerClasses } from '../shared/express-classes.js';
+import { type RequestObserver, timed } from '../shared/request-timing.js';
 import { listenHttps, type RunningHttpsServer } from '../shared/https-listener.js';
 import type { AdmissionContextProvider } from './context-provider.js';
 import { errorHandler, mutateHandler, validateHandler } from './handlers.js';
@@ -18,6 +19,8 @@ export interface AdmissionServerOptions {
   bodyLimit?: number;
   /** Errors that are not the caller's fault (bugs, certificate reload failures); default: ignored. */
   onError?(error: unknown): void;
+  /** Sees every /validate and /mutate answer with its duration (the latency metric). */
+  onRequest?: RequestObserver;
 }
 
 export interface RunningAdmissionServer {
@@ -54,8 +57,8 @@ function createApp(options: AdmissionServerOptions): Express {
     res.status(ready ? 200 : 503).type('text/plain').send(ready ? 'ok' : 'caches not synced');
   });
   const json = express.json({ limit: options.bodyLimit ?? AdmissionBodyLimit, type: () => true });
-  app.post('/validate', requireJson, json, validateHandler(deps));
-  app.post('/mutate', requireJson, json, mutateHandler(deps));
+  app.post('/validate', timed('/validate', options.onRequest), requireJson, json, validateHandler(deps));
+  app.post('/mutate', timed('/mutate', options.onRequest), requireJson, json, mutateHandler(deps));
   app.use(errorHandler(deps));
   return app;
 }

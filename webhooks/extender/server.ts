@@ -10,6 +10,7 @@ import type { ExtenderClusterView } from '../../src/domain/extender/index.js';
 import { type CertificateSource, loadCertificate, watchCertificate } from '../shared/certificate-source.js';
 import { expressServerClasses } from '../shared/express-classes.js';
 import { listenHttps } from '../shared/https-listener.js';
+import { type RequestObserver, timed } from '../shared/request-timing.js';
 import { errorHandler, filterHandler, prioritizeHandler } from './handlers.js';
 
 /**
@@ -35,6 +36,8 @@ export interface ExtenderServerOptions {
   tls?: CertificateSource;
   /** Receives errors that are not the caller's fault (a failing onNeedsCapacity, a bug); default: ignored. */
   onError?(error: unknown): void;
+  /** Sees every filter and prioritize answer with its duration (the latency metric). */
+  onRequest?: RequestObserver;
 }
 
 export interface RunningExtenderServer {
@@ -78,8 +81,8 @@ function createApp(options: ExtenderServerOptions): Express {
     res.type('text/plain').send('ok');
   });
   const body = bodyParser();
-  app.post('/scheduler/filter', body, filterHandler(deps));
-  app.post('/scheduler/prioritize', body, prioritizeHandler(deps));
+  app.post('/scheduler/filter', timed('/scheduler/filter', options.onRequest), body, filterHandler(deps));
+  app.post('/scheduler/prioritize', timed('/scheduler/prioritize', options.onRequest), body, prioritizeHandler(deps));
   app.use(errorHandler(deps));
   return app;
 }
