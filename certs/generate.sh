@@ -28,5 +28,5 @@ rm -f "$out/tls.csr" "$out/san.ext" "$out/ca.srl"
 chmod 644 "$out/ca.crt" "$out/tls.crt"
 
 echo "wrote $out/{ca.crt,ca.key,tls.crt,tls.key} for ${service}.${namespace}.svc"
-echo "secret:   kubectl -n ${namespace} create secret tls ${service}-webhook-tls --cert=$out/tls.crt --key=$out/tls.key"
+echo "secret:   kubectl -n ${namespace} create secret generic ${service}-cert --type=kubernetes.io/tls --from-file=tls.crt=$out/tls.crt --from-file=tls.key=$out/tls.key --from-file=ca.crt=$out/ca.crt"
 echo "caBundle: the base64 of $out/ca.crt on one line, e.g. base64 -w0 $out/ca.crt"

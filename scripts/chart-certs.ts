@@ -74,11 +74,12 @@ async function main(argv: string[]): Promise<number> {
   const { service, namespace, out, days } = parseCertificateArguments(argv, defaultOut);
   const certs = await generateWebhookCertificates(service, namespace, days);
   const files = writeCertificateFiles(out, certs);
-  const secret = `${service}-webhook-tls`;
+  // The chart's own name for it, with ca.crt too: the second scheduler of manifests/scheduler/ reads the CA there.
+  const secret = `${service}-cert`;
   process.stdout.write(
     [
       `wrote ${files.join(', ')} for ${certs.dnsNames.join(', ')} (valid ${days} days)`,
-      `secret:   kubectl -n ${namespace} create secret tls ${secret} --cert=${join(out, 'tls.crt')} --key=${join(out, 'tls.key')}`,
+      `secret:   kubectl -n ${namespace} create secret generic ${secret} --type=kubernetes.io/tls --from-file=tls.crt=${join(out, 'tls.crt')} --from-file=tls.key=${join(out, 'tls.key')} --from-file=ca.crt=${join(out, 'ca.crt')}`,
       `chart:    --set webhook.cert.mode=provided --set webhook.cert.provided.secretName=${secret} --set webhook.cert.provided.caBundle=<caBundle>`,
       `caBundle: ${certs.caBundle}`,
       '',

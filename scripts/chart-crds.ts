@@ -1,18 +1,21 @@
 /**
  * Copies the generated CRDs (manifests/crds/, from `npm run gen:crds`) into the chart's crds/ folder, which
- * Helm installs before the templates. The chart's copies are never edited by hand.
+ * Helm installs before the templates (first install only), and into the templates/ of the CRD chart
+ * (manifests/chart-crd/), which `helm upgrade` does update. The copies are never edited by hand.
  *   npx tsx scripts/chart-crds.ts           copy
  *   npx tsx scripts/chart-crds.ts --check   exit 1, naming each stale, missing or extra file
  */
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const sourceDir = join(repoRoot, 'manifests', 'crds');
-const chartCrdDir = join(repoRoot, 'manifests', 'chart', 'crds');
+/** Where the copies go, relative to manifests/. */
+const targets = [join('chart', 'crds'), join('chart-crd', 'templates')];
 
 interface Difference {
+  /** `chart/crds/<file>` or `chart-crd/templates/<file>`, relative to manifests/. */
   file: string;
   problem: 'missing' | 'stale' | 'extra';
 }
@@ -21,16 +24,21 @@ function yamlFiles(dir: string): string[] {
   return existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort() : [];
 }
 
-export function chartCrdDifferences(): Difference[] {
+function differencesIn(target: string): Difference[] {
+  const targetDir = join(repoRoot, 'manifests', target);
   const sources = yamlFiles(sourceDir);
-  const copies = new Set(yamlFiles(chartCrdDir));
+  const copies = new Set(yamlFiles(targetDir));
   const differences: Difference[] = sources.flatMap((file): Difference[] => {
-    if (!copies.has(file)) return [{ file, problem: 'missing' }];
-    const same = readFileSync(join(sourceDir, file), 'utf8') === readFileSync(join(chartCrdDir, file), 'utf8');
-    return same ? [] : [{ file, problem: 'stale' }];
+    if (!copies.has(file)) return [{ file: join(target, file), problem: 'missing' }];
+    const same = readFileSync(join(sourceDir, file), 'utf8') === readFileSync(join(targetDir, file), 'utf8');
+    return same ? [] : [{ file: join(target, file), problem: 'stale' }];
   });
-  for (const file of copies) if (!sources.includes(file)) differences.push({ file, problem: 'extra' });
+  for (const file of copies) if (!sources.includes(file)) differences.push({ file: join(target, file), problem: 'extra' });
   return differences;
+}
+
+export function chartCrdDifferences(): Difference[] {
+  return targets.flatMap(differencesIn);
 }
 
 function main(argv: string[]): number {
@@ -41,15 +49,16 @@ function main(argv: string[]): number {
   }
   const differences = chartCrdDifferences();
   if (argv.includes('--check')) {
-    for (const d of differences) console.error(`manifests/chart/crds/${d.file}: ${d.problem}`);
-    if (differences.length > 0) console.error('the chart CRDs differ from manifests/crds/: run `npx tsx scripts/chart-crds.ts`');
+    for (const d of differences) console.error(`manifests/${d.file}: ${d.problem}`);
+    if (differences.length > 0) console.error('the charts\' CRDs differ from manifests/crds/: run `npx tsx scripts/chart-crds.ts`');
     return differences.length === 0 ? 0 : 1;
   }
-  mkdirSync(chartCrdDir, { recursive: true });
+  for (const target of targets) mkdirSync(join(repoRoot, 'manifests', target), { recursive: true });
   for (const d of differences) {
-    if (d.problem === 'extra') rmSync(join(chartCrdDir, d.file));
-    else copyFileSync(join(sourceDir, d.file), join(chartCrdDir, d.file));
-    console.log(`${d.problem === 'extra' ? 'removed' : 'wrote'} manifests/chart/crds/${d.file}`);
+    const copy = join(repoRoot, 'manifests', d.file);
+    if (d.problem === 'extra') rmSync(copy);
+    else copyFileSync(join(sourceDir, basename(d.file)), copy);
+    console.log(`${d.problem === 'extra' ? 'removed' : 'wrote'} manifests/${d.file}`);
   }
   return 0;
 }

@@ -3,7 +3,7 @@
  * the composition root passes in. No default registry and no global: two services in one process (tests,
  * the demo) keep their numbers apart. Creating twice on one registry returns the metrics already there.
  */
-import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import { cloudProviderMetrics, type CloudProviderMetrics } from '../cloudprovider/metrics.js';
 
 /** Karpenter's DurationBuckets: controller-runtime's up to 1 s, then up to 10 min. */
@@ -11,6 +11,12 @@ export const DurationBuckets: readonly number[] = [
   0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 1.25, 1.5, 1.75, 2, 2.5, 3, 3.5, 4, 4.5, 5, 6, 7, 8, 9, 10, 15, 20, 25, 30,
   40, 50, 60, 120, 150, 300, 450, 600,
 ];
+
+/**
+ * Request latency of the webhooks and the extender: they answer inside the API server's request and the
+ * scheduler's cycle in about a millisecond, so the buckets start at 0.5 ms and end at the webhooks' 10 s timeout.
+ */
+export const RequestBuckets: readonly number[] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 /** Values of the `reason` label (Karpenter's constants plus the disruption reasons and our GC/user cases). */
 export const MetricReasons = {
@@ -63,6 +69,8 @@ export interface Metrics {
   leaderElectionMaster: Gauge<'name'>;
   informerRestarts: Counter<'resource'>;
   nodeClaimsTerminatedUnused: Counter<'reason' | 'nodepool'>;
+  /** `path`: /validate, /mutate, /scheduler/filter, /scheduler/prioritize; `code`: the HTTP status. */
+  requestDuration: Histogram<'path' | 'code'>;
 }
 
 function counter<L extends string>(registry: Registry, name: string, help: string, labelNames: readonly L[]): Counter<L> {
@@ -129,9 +137,26 @@ function nodePoolAndStateMetrics(r: Registry): Pick<Metrics, 'nodePoolsUsage' | 
   };
 }
 
+function requestDuration(r: Registry): Histogram<'path' | 'code'> {
+  const name = 'karpenter_eu_request_duration_seconds';
+  const existing = r.getSingleMetric(name) as Histogram<'path' | 'code'> | undefined;
+  const help = 'Time to answer an admission review or a scheduler extender call, in seconds. Labeled by path and HTTP status code.';
+  return existing ?? new Histogram({ name, help, labelNames: ['path', 'code'], buckets: [...RequestBuckets], registers: [r] });
+}
+
+/**
+ * prom-client's Node.js process metrics (process_* memory, CPU and file descriptors; nodejs_* heap, GC, event-loop
+ * lag), once per registry. Only the service calls it: each call starts an event-loop monitor for its registry.
+ */
+export function registerProcessMetrics(registry: Registry): void {
+  if (registry.getSingleMetric('process_cpu_user_seconds_total')) return;
+  collectDefaultMetrics({ register: registry });
+}
+
 export function createMetrics(registry: Registry): Metrics {
   return {
     registry,
+    requestDuration: requestDuration(registry),
     ...nodeClaimAndNodeMetrics(registry),
     ...podAndSchedulerMetrics(registry),
     ...disruptionMetrics(registry),

@@ -15,14 +15,14 @@ import type { Controller } from '../controllers/types.js';
 import { createKube } from '../kube/client.js';
 import { EventRecorder } from '../kube/events.js';
 import type { Kube } from '../kube/types.js';
-import { createMetrics, type Metrics } from '../metrics/registry.js';
+import { createMetrics, type Metrics, registerProcessMetrics } from '../metrics/registry.js';
 import { ClusterState } from '../state/cluster-state.js';
 import { createClusterStateInformers, type ClusterStateInformers } from '../state/informers.js';
 import type { Clock } from '../util/clock.js';
 import type { Logger } from '../util/logger.js';
 import { createAdmissionServer, type RunningAdmissionServer } from '../../webhooks/admission/index.js';
 import { createExtenderServer, type RunningExtenderServer } from '../../webhooks/extender/index.js';
-import { loadCertificate, type TlsMaterial } from '../../webhooks/shared/certificate-source.js';
+import { type TlsMaterial } from '../../webhooks/shared/certificate-source.js';
 import { stateAdmissionContext } from './admission-context.js';
 import { buildCloudProvider, type CloudProviderFactories, defaultCloudProviderFactories } from './cloud-providers.js';
 import { type ControllerDeps, type ControllerPlugin, runControllers } from './controllers.js';
@@ -95,6 +95,7 @@ function buildCore(options: OperatorOptions, logger: Logger): Core {
   const { config, clock } = options;
   const registry = new Registry();
   const metrics = createMetrics(registry);
+  registerProcessMetrics(registry);
   const kube = createKube(options.kubeConfig);
   const state = new ClusterState({ clock, nominationWindowMs: 2 * config.batch.maxMs });
   const informers = createClusterStateInformers({
@@ -118,6 +119,7 @@ async function startServers(options: OperatorOptions, core: Core, logger: Logger
   const { config } = options;
   const catalogs = loadCatalogs();
   const onError = (error: unknown): void => logger.error('serving request', { error });
+  const onRequest = (path: string, status: number, seconds: number): void => core.metrics.requestDuration.observe({ path, code: String(status) }, seconds);
   const webhook = await createAdmissionServer({
     tls: options.webhookTls ?? config.webhook.tls,
     contextProvider: stateAdmissionContext({
@@ -131,13 +133,14 @@ async function startServers(options: OperatorOptions, core: Core, logger: Logger
       },
     }),
     onError,
+    onRequest,
   }).listen(config.webhook.port, config.bindAddress);
-  const extenderTls = config.extender.tls ? loadCertificate(config.extender.tls) : undefined;
   const extender = await createExtenderServer({
     view: clusterStateExtenderView(core.state, new CatalogPriceBook(catalogs)),
     onNeedsCapacity: (podKey) => core.signals.needsCapacity.emit(podKey),
-    ...(extenderTls ? { tls: extenderTls } : {}),
+    ...(config.extender.tls ? { tls: config.extender.tls } : {}),
     onError,
+    onRequest,
   }).listen(config.extender.port, config.bindAddress);
   const metrics = await startMetricsServer(
     { registry: core.registry, notReadyReason: () => (core.state.synced() ? undefined : 'informer caches not synced'), onError },

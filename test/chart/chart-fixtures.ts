@@ -1,7 +1,9 @@
-/** Renders the karpenter-eu chart for tests, once per values set. */
+/** Renders the karpenter-eu chart for tests with the real `helm template`, once per values set. */
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type RenderedChart, type RenderedDocument, renderChart, type RenderOptions } from './render/chart.js';
+import { helmWithValues, parseManifests, type RenderedDocument, type ValuesArguments } from './helm.js';
+
+export type { RenderedDocument } from './helm.js';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const chartDir = join(repoRoot, 'manifests', 'chart');
@@ -9,14 +11,45 @@ export const chartDir = join(repoRoot, 'manifests', 'chart');
 export const clouds = ['ovhcloud', 'scaleway', 'outscale'] as const;
 export const certModes = ['selfSigned', 'certManager', 'provided'] as const;
 
+/** The cluster name every value set carries: the chart requires one. */
+export const testClusterName = 'test-cluster';
+
+/** A PEM CA for provided mode (any real certificate: the chart passes it through). */
+const providedCa = '-----BEGIN CERTIFICATE-----\nMIIBdjCCAR2gAwIBAgIUZ3Jvd24tdXAtY2EtZm9yLXRlc3RzMAoGCCqGSM49BAMC\n-----END CERTIFICATE-----\n';
+
 /** Values for one cloud and one cert mode (provided mode gets a Secret name and a CA). */
 export function valuesFor(cloud: (typeof clouds)[number], certMode: (typeof certModes)[number], extra: Record<string, unknown> = {}): Record<string, unknown> {
-  const cert = certMode === 'provided' ? { mode: certMode, provided: { secretName: 'my-webhook-tls', caBundle: Buffer.from('-----BEGIN CERTIFICATE-----').toString('base64') } } : { mode: certMode };
-  return { cloud: { [cloud]: { enabled: true } }, webhook: { cert }, controller: { clusterName: 'prod-par' }, ...extra };
+  const cert = certMode === 'provided' ? { mode: certMode, provided: { secretName: 'my-webhook-tls', caBundle: Buffer.from(providedCa).toString('base64') } } : { mode: certMode };
+  return merged({ controller: { clusterName: testClusterName }, cloud: { [cloud]: { enabled: true } }, webhook: { cert } }, extra);
 }
 
-export function render(values: Record<string, unknown>, options: Omit<RenderOptions, 'values'> = {}): Promise<RenderedChart> {
-  return renderChart(chartDir, { ...options, values });
+function isMap(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Maps merged key by key, as Helm merges `-f` files; anything else in `over` replaces. */
+export function merged(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
+  const out = { ...base };
+  for (const [key, value] of Object.entries(over)) out[key] = isMap(value) && isMap(out[key]) ? merged(out[key], value) : value;
+  return out;
+}
+
+export interface RenderOptions {
+  releaseName?: string;
+  namespace?: string;
+  /** `--set` lines, as a user types them. */
+  set?: string[];
+}
+
+export interface RenderedChart {
+  documents: RenderedDocument[];
+}
+
+/** `helm template --include-crds`; a refusal rejects with Helm's own message. */
+export async function render(values: Record<string, unknown>, options: RenderOptions = {}): Promise<RenderedChart> {
+  const args = ['template', options.releaseName ?? 'karpenter-eu', chartDir, '--namespace', options.namespace ?? 'karpenter', '--include-crds'];
+  const valueArgs: ValuesArguments = { values, ...(options.set ? { set: options.set } : {}) };
+  return { documents: parseManifests(helmWithValues(args, valueArgs).stdout) };
 }
 
 /** The rendered objects of one kind, typed as the caller's model (client-node's V1… types). */

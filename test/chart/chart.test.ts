@@ -5,10 +5,9 @@ import type * as k8s from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { chartCrdDifferences } from '../../scripts/chart-crds.js';
-import { certModes, clouds, ofKind, only, render, repoRoot, valuesFor } from './chart-fixtures.js';
+import { certModes, clouds, ofKind, only, type RenderedChart, render, repoRoot, valuesFor } from './chart-fixtures.js';
 import { parseOperatorOptions } from '../../src/operator/options.js';
 import { schemaProblems } from './kube-schema.js';
-import { type RenderedChart } from './render/chart.js';
 
 type Configuration = k8s.V1MutatingWebhookConfiguration | k8s.V1ValidatingWebhookConfiguration;
 
@@ -79,7 +78,7 @@ describe('the karpenter-eu chart', () => {
     expect(container.readinessProbe?.httpGet).toEqual({ path: '/readyz', port: 'https-webhook', scheme: 'HTTPS' });
     expect(pod.topologySpreadConstraints?.map((t) => t.topologyKey)).toEqual(['kubernetes.io/hostname', 'topology.kubernetes.io/zone']);
     const env = Object.fromEntries((container.env ?? []).map((e) => [e.name, e.value ?? e.valueFrom]));
-    expect(env).toMatchObject({ LEADER_ELECT: 'true', BATCH_IDLE_DURATION: '1s', BATCH_MAX_DURATION: '10s', LOG_LEVEL: 'info', SCW_DEFAULT_REGION: 'fr-par' });
+    expect(env).toMatchObject({ LEADER_ELECT: 'true', BATCH_IDLE_DURATION: '1s', BATCH_MAX_DURATION: '10s', LOG_LEVEL: 'info', CLUSTER_NAME: 'test-cluster' });
     // The heap cap that keeps the idle RSS under the 512Mi limit (bench:operator).
     expect(env.NODE_OPTIONS).toBe('--max-old-space-size=192');
     expect(env.SCW_SECRET_KEY).toEqual({ secretKeyRef: { name: 'scaleway-credentials', key: 'SCW_SECRET_KEY' } });
@@ -87,8 +86,8 @@ describe('the karpenter-eu chart', () => {
   });
 
   it.each([
-    ['ovhcloud', ['OVH_ENDPOINT', 'OVH_APPLICATION_KEY', 'OVH_APPLICATION_SECRET', 'OVH_CONSUMER_KEY']],
-    ['scaleway', ['SCW_DEFAULT_REGION', 'SCW_ACCESS_KEY', 'SCW_SECRET_KEY', 'SCW_DEFAULT_PROJECT_ID']],
+    ['ovhcloud', ['OVH_APPLICATION_KEY', 'OVH_APPLICATION_SECRET', 'OVH_CONSUMER_KEY']],
+    ['scaleway', ['SCW_ACCESS_KEY', 'SCW_SECRET_KEY', 'SCW_DEFAULT_PROJECT_ID']],
     ['outscale', ['OSC_REGION', 'OSC_ACCESS_KEY', 'OSC_SECRET_KEY']],
   ] as const)('passes the %s account as that SDK\'s environment variables, from the named Secret', async (cloud, names) => {
     const container = containerOf(await render(valuesFor(cloud, 'selfSigned')));
@@ -152,20 +151,20 @@ describe('the karpenter-eu chart', () => {
     const chart = await render(valuesFor('ovhcloud', mode), { namespace: 'autoscaling' });
     const configurations = [...ofKind<Configuration>(chart, 'MutatingWebhookConfiguration'), ...ofKind<Configuration>(chart, 'ValidatingWebhookConfiguration')];
     const webhooks = configurations.flatMap((c) => c.webhooks ?? []);
-    expect(webhooks.map((w) => w.name)).toEqual(['defaulting.karpenter-eu.io', 'validation.karpenter-eu.io', 'pods.validation.karpenter-eu.io']);
+    expect(webhooks.map((w) => w.name)).toEqual(['defaulting.karpenter-eu.io', 'validation.karpenter-eu.io', 'nodeclaims.validation.karpenter-eu.io', 'pods.validation.karpenter-eu.io']);
     for (const webhook of webhooks) {
       expect(webhook.sideEffects).toBe('None');
       expect(webhook.admissionReviewVersions).toEqual(['v1']);
       expect(webhook.clientConfig.service).toMatchObject({ name: 'karpenter-eu', namespace: 'autoscaling', port: 8443 });
-      expect(webhook.namespaceSelector?.matchExpressions?.[0]?.values).toContain('autoscaling');
+      if (webhook.namespaceSelector) expect(webhook.namespaceSelector.matchExpressions?.[0]?.values).toContain('autoscaling');
     }
-    expect(webhooks.map((w) => w.failurePolicy)).toEqual(['Fail', 'Fail', 'Ignore']);
+    expect(webhooks.map((w) => w.failurePolicy)).toEqual(['Fail', 'Fail', 'Fail', 'Ignore']);
     const bundles = webhooks.map((w) => w.clientConfig.caBundle);
     const injected = configurations.map((c) => c.metadata?.annotations?.['cert-manager.io/inject-ca-from']);
     if (mode === 'certManager') {
-      expect(bundles).toEqual([undefined, undefined, undefined]);
+      expect(bundles).toEqual([undefined, undefined, undefined, undefined]);
       expect(injected).toEqual(['autoscaling/karpenter-eu-webhook', 'autoscaling/karpenter-eu-webhook']);
-      expect(only(chart, 'Certificate').spec).toMatchObject({ secretName: 'karpenter-eu-webhook-tls', dnsNames: expect.arrayContaining(['karpenter-eu.autoscaling.svc']) });
+      expect(only(chart, 'Certificate').spec).toMatchObject({ secretName: 'karpenter-eu-cert', dnsNames: expect.arrayContaining(['karpenter-eu.autoscaling.svc']) });
       expect(only(chart, 'Issuer').spec).toEqual({ selfSigned: {} });
     } else {
       expect(injected).toEqual([undefined, undefined]);
@@ -205,8 +204,8 @@ describe('the karpenter-eu chart', () => {
   });
 
   it.each([
-    [{ cloud: {} }, 'no cloud enabled'],
-    [valuesFor('ovhcloud', 'selfSigned', { webhook: { cert: { mode: 'vault' } } }), 'webhook.cert.mode is "vault"; accepted: selfSigned, certManager, provided'],
+    [{ controller: { clusterName: 'a' } }, 'no cloud enabled'],
+    [valuesFor('ovhcloud', 'selfSigned', { webhook: { cert: { mode: 'vault' } } }), 'webhook.cert.mode: webhook.cert.mode must be one of the following: "selfSigned", "certManager", "provided"'],
     [valuesFor('ovhcloud', 'provided', { webhook: { cert: { mode: 'provided', provided: { secretName: 'x', caBundle: '' } } } }), 'webhook.cert.provided.caBundle is required'],
     [valuesFor('ovhcloud', 'selfSigned', { serviceAccount: { create: false } }), 'serviceAccount.name is required'],
     [valuesFor('ovhcloud', 'selfSigned', { controller: {} }), 'controller.clusterName is required'],
@@ -214,10 +213,9 @@ describe('the karpenter-eu chart', () => {
     await expect(render(values as Record<string, unknown>)).rejects.toThrow(message);
   });
 
-  it('names objects after the release and prints NOTES with the extender URL', async () => {
+  it('names objects after the release', async () => {
     const chart = await render(valuesFor('scaleway', 'selfSigned'), { releaseName: 'autoscaler', namespace: 'kube-system' });
     expect(only<k8s.V1Deployment>(chart, 'Deployment').metadata?.name).toBe('autoscaler-karpenter-eu');
-    expect(chart.notes).toContain('http://autoscaler-karpenter-eu.kube-system.svc:8444/scheduler');
-    expect(chart.notes).toContain('scaleway (Secret scaleway-credentials)');
+    expect(only<k8s.V1Secret>(chart, 'Secret').metadata?.name).toBe('autoscaler-karpenter-eu-cert');
   });
 });

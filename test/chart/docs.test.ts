@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
-import { MetricReasons, createMetrics } from '../../src/metrics/registry.js';
+import { MetricReasons, createMetrics, registerProcessMetrics } from '../../src/metrics/registry.js';
 import { repoRoot } from './chart-fixtures.js';
 
 const read = (path: string): string => readFileSync(join(repoRoot, path), 'utf8');
@@ -11,9 +11,10 @@ describe('user documentation stays in step with the code', () => {
   it('docs/metrics.md lists every metric the service registers, with its type, and no other', async () => {
     const registry = new Registry();
     createMetrics(registry);
+    registerProcessMetrics(registry);
     const registered = (await registry.getMetricsAsJSON()).map((m) => [m.name, String(m.type)]);
     const page = read('docs/metrics.md');
-    const documented = [...page.matchAll(/^\| `([a-z_]+)` \| (counter|gauge|histogram) \|/gm)].map((m) => [m[1], m[2]]);
+    const documented = [...page.matchAll(/^\| `([a-z0-9_]+)` \| (counter|gauge|histogram) \|/gm)].map((m) => [m[1], m[2]]);
     expect(documented.sort()).toEqual(registered.sort());
     for (const reason of Object.values(MetricReasons)) expect(page).toContain(`\`${reason}\``);
   });

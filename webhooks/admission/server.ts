@@ -7,6 +7,7 @@ import { type CertificateSource, loadCertificate, watchCertificate } from '../sh
 import { type ErrorWriter, LargeBodyBudget, refuseBodiesOverLimit } from '../shared/body-limit.js';
 import { expressServerClasses } from '../shared/express-classes.js';
 import { checkJsonDepth } from '../shared/json-depth.js';
+import { type RequestObserver, timed } from '../shared/request-timing.js';
 import { listenHttps, type RunningHttpsServer } from '../shared/https-listener.js';
 import type { AdmissionContextProvider } from './context-provider.js';
 import { errorHandler, mutateHandler, validateHandler } from './handlers.js';
@@ -28,6 +29,8 @@ export interface AdmissionServerOptions {
   bodyLimit?: number;
   /** Errors that are not the caller's fault (bugs, certificate reload failures); default: ignored. */
   onError?(error: unknown): void;
+  /** Sees every /validate and /mutate answer with its duration (the latency metric). */
+  onRequest?: RequestObserver;
 }
 
 export interface RunningAdmissionServer {
@@ -71,8 +74,8 @@ function createApp(options: AdmissionServerOptions): Express {
     requireJson,
     express.json({ limit, type: () => true, verify: (_req, _res, body: Buffer) => checkJsonDepth(body) }),
   ];
-  app.post('/validate', ...json, validateHandler(deps));
-  app.post('/mutate', ...json, mutateHandler(deps));
+  app.post('/validate', timed('/validate', options.onRequest), ...json, validateHandler(deps));
+  app.post('/mutate', timed('/mutate', options.onRequest), ...json, mutateHandler(deps));
   app.use(errorHandler(deps));
   return app;
 }

@@ -4,13 +4,15 @@
  * src/domain/extender; this file only wires express, TLS and connection handling.
  */
 import http from 'node:http';
-import https from 'node:https';
 import type { Socket } from 'node:net';
 import express, { type Express, type RequestHandler } from 'express';
 import type { ExtenderClusterView } from '../../src/domain/extender/index.js';
 import { type ErrorWriter, LargeBodyBudget, refuseBodiesOverLimit } from '../shared/body-limit.js';
+import { type CertificateSource, loadCertificate, watchCertificate } from '../shared/certificate-source.js';
 import { expressServerClasses } from '../shared/express-classes.js';
+import { listenHttps } from '../shared/https-listener.js';
 import { checkJsonDepth } from '../shared/json-depth.js';
+import { type RequestObserver, timed } from '../shared/request-timing.js';
 import { errorHandler, filterHandler, prioritizeHandler } from './handlers.js';
 
 /**
@@ -35,10 +37,15 @@ export interface ExtenderServerOptions {
   view: ExtenderClusterView;
   /** The provisioner's signal: the pod `namespace/name` has no node left. Must return quickly. */
   onNeedsCapacity(podKey: string): void | Promise<void>;
-  /** Serving certificate for HTTPS (PEM); plain HTTP without it. */
-  tls?: { certPem: string; keyPem: string };
+  /**
+   * Serving certificate for HTTPS, the webhooks' source: PEM, or files watched and re-read when the Secret
+   * volume is rotated. Plain HTTP without it.
+   */
+  tls?: CertificateSource;
   /** Receives errors that are not the caller's fault (a failing onNeedsCapacity, a bug); default: ignored. */
   onError?(error: unknown): void;
+  /** Sees every filter and prioritize answer with its duration (the latency metric). */
+  onRequest?: RequestObserver;
 }
 
 export interface RunningExtenderServer {
@@ -90,15 +97,14 @@ function createApp(options: ExtenderServerOptions): Express {
   // One maximum-size call at a time (kube-scheduler sends one call at a time); NodeNames calls never wait.
   const budget = new LargeBodyBudget(ExtenderBodyLimit, WalkedBodyLimit);
   const body = [refuseBodiesOverLimit(ExtenderBodyLimit, writeError, budget), bodyParser()];
-  app.post('/scheduler/filter', ...body, filterHandler(deps));
-  app.post('/scheduler/prioritize', ...body, prioritizeHandler(deps));
+  app.post('/scheduler/filter', timed('/scheduler/filter', options.onRequest), ...body, filterHandler(deps));
+  app.post('/scheduler/prioritize', timed('/scheduler/prioritize', options.onRequest), ...body, prioritizeHandler(deps));
   app.use(errorHandler(deps));
   return app;
 }
 
-function serve(app: Express, tls: ExtenderServerOptions['tls'], port: number, host: string): Promise<RunningExtenderServer> {
-  const classes = expressServerClasses(app);
-  const server = tls ? https.createServer({ cert: tls.certPem, key: tls.keyPem, ...classes }, app) : http.createServer(classes, app);
+function serveHttp(app: Express, port: number, host: string): Promise<RunningExtenderServer> {
+  const server = http.createServer(expressServerClasses(app), app);
   server.keepAliveTimeout = KeepAliveTimeoutMs;
   const sockets = new Set<Socket>();
   server.on('connection', (socket: Socket) => {
@@ -110,9 +116,8 @@ function serve(app: Express, tls: ExtenderServerOptions['tls'], port: number, ho
     server.listen(port, host, () => {
       server.off('error', reject);
       const bound = (server.address() as { port: number }).port;
-      const hostPart = host.includes(':') ? `[${host}]` : host;
       resolve({
-        url: `${tls ? 'https' : 'http'}://${hostPart}:${bound}`,
+        url: `http://${host.includes(':') ? `[${host}]` : host}:${bound}`,
         port: bound,
         close: () =>
           new Promise<void>((done, fail) => {
@@ -124,7 +129,22 @@ function serve(app: Express, tls: ExtenderServerOptions['tls'], port: number, ho
   });
 }
 
+/** The webhooks' HTTPS listener: same keep-alive, same live certificate swap when the files change. */
+async function serveHttps(app: Express, tls: CertificateSource, port: number, host: string, onError: (error: unknown) => void): Promise<RunningExtenderServer> {
+  const running = await listenHttps(app, loadCertificate(tls), port, host, expressServerClasses(app));
+  const stopWatching = watchCertificate(tls, (material) => running.setCertificate(material), onError);
+  return {
+    url: running.url,
+    port: running.port,
+    close: async () => {
+      stopWatching();
+      await running.close();
+    },
+  };
+}
+
 export function createExtenderServer(options: ExtenderServerOptions): ExtenderServer {
   const app = createApp(options);
-  return { app, listen: (port = 0, host = '127.0.0.1') => serve(app, options.tls, port, host) };
+  const onError = options.onError ?? ((): void => undefined);
+  return { app, listen: (port = 0, host = '127.0.0.1') => (options.tls ? serveHttps(app, options.tls, port, host, onError) : serveHttp(app, port, host)) };
 }

@@ -37,14 +37,27 @@ helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version }}
 {{- end -}}
 {{- end -}}
 
-{{/* Secret holding the webhook serving certificate (tls.crt, tls.key). */}}
+{{/* Secret holding the serving certificate of the webhooks and the extender (tls.crt, tls.key, ca.crt). */}}
 {{- define "karpenter-eu.webhookSecretName" -}}
 {{- if eq .Values.webhook.cert.mode "provided" -}}
 {{- required "webhook.cert.provided.secretName is required when webhook.cert.mode is provided" .Values.webhook.cert.provided.secretName -}}
 {{- else -}}
-{{- printf "%s-webhook-tls" (include "karpenter-eu.fullname" .) -}}
+{{- printf "%s-cert" (include "karpenter-eu.fullname" .) -}}
 {{- end -}}
 {{- end -}}
+
+{{/* "true" when a cloud is driven: enabled, or any of its settings (ovh.*, scaleway.*, outscale.*) set. */}}
+{{- define "karpenter-eu.ovhcloudEnabled" -}}
+{{- $s := .Values.ovh -}}
+{{- if or .Values.cloud.ovhcloud.enabled $s.serviceName $s.kubeId $s.region $s.endpoint -}}true{{- end -}}
+{{- end -}}
+{{- define "karpenter-eu.scalewayEnabled" -}}
+{{- if or .Values.cloud.scaleway.enabled .Values.scaleway.region .Values.scaleway.endpoint -}}true{{- end -}}
+{{- end -}}
+{{- define "karpenter-eu.outscaleEnabled" -}}
+{{- if or .Values.cloud.outscale.enabled .Values.outscale.region .Values.outscale.endpoint -}}true{{- end -}}
+{{- end -}}
+
 
 {{/* Fails on an unknown cert mode, naming the accepted ones. */}}
 {{- define "karpenter-eu.certMode" -}}

@@ -18,6 +18,7 @@ export { outscaleInstanceSource } from './kubelet/sources/outscale-source.js';
 export { ovhcloudInstanceSource } from './kubelet/sources/ovhcloud-source.js';
 export { SchedulerSimulator, DefaultSchedulerName } from './scheduler/scheduler-simulator.js';
 export { type ExtenderConfig, validateExtenderConfig } from './scheduler/extender-config.js';
+export { type ExtenderConfigurationEntry, extenderFromConfiguration, extendersFromConfiguration } from './scheduler/scheduler-configuration.js';
 
 export interface SimulatedClusterOptions {
   clock?: Clock;

@@ -61,6 +61,23 @@ describe('operator against the simulated cluster and the Scaleway emulator', () 
     expect(held.length).toBeGreaterThan(0);
   });
 
+  it('exports the Node.js process metrics and the request latency of the webhooks and the extender', async () => {
+    // The calls kube-scheduler makes (ExtenderArgs, nodeCacheCapable); the webhooks were called when beforeAll applied
+    // the NodeClasses and NodePools.
+    const args = JSON.stringify({ Pod: { ...pod, metadata: { name: 'probe', namespace: 'default', uid: 'u-probe' } }, Nodes: null, NodeNames: [] });
+    for (const verb of ['filter', 'prioritize']) {
+      const res = await fetch(`${env.operator.extenderUrl}/scheduler/${verb}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: args });
+      expect(res.status, verb).toBe(200);
+    }
+    const text = await (await fetch(`${env.operator.metricsUrl}/metrics`)).text();
+    const count = (path: string): number => Number(new RegExp(`^karpenter_eu_request_duration_seconds_count\\{path="${path}",code="200"\\} (\\d+)`, 'm').exec(text)?.[1] ?? 0);
+    for (const path of ['/validate', '/mutate', '/scheduler/filter', '/scheduler/prioritize']) expect(count(path), path).toBeGreaterThan(0);
+    expect(text).toContain('# TYPE karpenter_eu_request_duration_seconds histogram');
+    expect(text).toMatch(/^process_resident_memory_bytes \d/m);
+    expect(text).toMatch(/^nodejs_eventloop_lag_p99_seconds \d/m);
+    expect(text).toContain('# TYPE nodejs_gc_duration_seconds histogram');
+  });
+
   it('turns a pending pod into a NodeClaim, a registered Node and a running pod', async () => {
     const core = env.cluster.kubeConfig.makeApiClient(CoreV1Api);
     const custom = env.cluster.kubeConfig.makeApiClient(CustomObjectsApi);

@@ -101,7 +101,8 @@ export class ExtenderClient {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) },
         timeout: timeoutMs,
-        ...(url.protocol === 'https:' ? { ca: tls?.caData, rejectUnauthorized: !(tls?.insecure ?? !tls?.caData), servername: tls?.serverName } : {}),
+        // Go's transport: the given CA (else the system roots), verified unless explicitly insecure.
+        ...(url.protocol === 'https:' ? { ...(tls?.caData ? { ca: tls.caData } : {}), rejectUnauthorized: tls?.insecure !== true, ...(tls?.serverName ? { servername: tls.serverName } : {}) } : {}),
       }, (response) => {
         const chunks: Buffer[] = [];
         response.on('data', (c: Buffer) => chunks.push(c));

@@ -14,6 +14,7 @@ export interface ExtenderConfig {
   httpTimeoutMs?: number;
   /** When set, only pods requesting one of these resources are sent to the extender. */
   managedResources?: Array<{ name: string; ignoredByScheduler?: boolean }>;
+  /** caData: the PEM itself (scheduler-configuration.ts decodes the YAML's base64). */
   tlsConfig?: { insecure?: boolean; caData?: string; serverName?: string };
 }
 
