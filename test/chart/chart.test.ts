@@ -97,11 +97,11 @@ describe('the karpenter-eu chart', () => {
 
   it("limits NodeClass Secret references to the Role's namespaces and the label, and never to the enabled clouds' own credentials Secrets", async () => {
     const values = valuesFor('scaleway', 'selfSigned', { rbac: { credentialsSecretNamespaces: ['karpenter', 'node-bootstrap'] } });
-    const chart = await render({ ...values, cloud: { ...(values.cloud as object), outscale: { enabled: true, region: 'eu-west-2', credentialsSecret: { name: 'osc-keys', accessKeyKey: 'AK', secretKeyKey: 'SK' } } } });
+    const chart = await render({ ...values, outscale: { region: 'eu-west-2' }, cloud: { ...(values.cloud as object), outscale: { enabled: true, credentialsSecret: { name: 'osc-keys', accessKeyKey: 'AK', secretKeyKey: 'SK' } } } });
     const secretOptions = ['NODECLASS_SECRET_NAMESPACES', 'NODECLASS_SECRET_LABEL', 'OPERATOR_CREDENTIALS_SECRETS'];
     const env = Object.fromEntries((containerOf(chart).env ?? []).filter((e) => secretOptions.includes(e.name)).map((e) => [e.name, e.value]));
     expect(Object.keys(env)).toEqual(secretOptions);
-    const config = parseOperatorOptions([], { ...env, POD_NAMESPACE: 'karpenter' });
+    const config = parseOperatorOptions([], { ...env, CLUSTER_NAME: 'prod-par', POD_NAMESPACE: 'karpenter' });
     expect(config.nodeClassSecrets).toEqual({
       namespaces: ['karpenter', 'node-bootstrap'],
       label: { key: 'karpenter-eu.io/nodeclass-secret', value: 'true' },
@@ -208,7 +208,7 @@ describe('the karpenter-eu chart', () => {
     [valuesFor('ovhcloud', 'selfSigned', { webhook: { cert: { mode: 'vault' } } }), 'webhook.cert.mode: webhook.cert.mode must be one of the following: "selfSigned", "certManager", "provided"'],
     [valuesFor('ovhcloud', 'provided', { webhook: { cert: { mode: 'provided', provided: { secretName: 'x', caBundle: '' } } } }), 'webhook.cert.provided.caBundle is required'],
     [valuesFor('ovhcloud', 'selfSigned', { serviceAccount: { create: false } }), 'serviceAccount.name is required'],
-    [valuesFor('ovhcloud', 'selfSigned', { controller: {} }), 'controller.clusterName is required'],
+    [valuesFor('ovhcloud', 'selfSigned', { controller: { clusterName: '' } }), 'controller.clusterName'],
   ])('refuses unusable values with a message naming the value (%#)', async (values, message) => {
     await expect(render(values as Record<string, unknown>)).rejects.toThrow(message);
   });
