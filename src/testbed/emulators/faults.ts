@@ -1,3 +1,5 @@
+import type { ServerResponse } from 'node:http';
+
 /**
  * Fault injection shared by the three cloud emulators. Each emulator asks `decide()` before handling a
  * request and renders the returned fault in its own cloud's wire format (OVH `{class,message}`, Scaleway
@@ -28,7 +30,47 @@ export type Fault =
   /** The cloud has no stock of this flavor in this zone. */
   | { kind: 'out-of-stock' }
   /** The account's quota refuses the launch. */
-  | { kind: 'quota-exceeded' };
+  | { kind: 'quota-exceeded' }
+  /** The cloud does what was asked, then the connection drops before the answer: the caller cannot know it happened. */
+  | { kind: 'lost-reply' }
+  /** The cloud does what was asked and answers 200 with this body instead of its own (an empty body or `{}`). */
+  | { kind: 'empty-ok'; body: '' | '{}' }
+  /** The cloud does what was asked and answers 200 with the first half of its own body. */
+  | { kind: 'truncated-ok' }
+  /**
+   * Calls `run` at this request, for tests that act at an exact point of a caller's work (kill the caller).
+   * `then: 'drop'`: the request is dropped unhandled once `run` settles (the caller died before the cloud acted);
+   * `'answer'`: the cloud acts, `run` is awaited, then the answer is sent (the caller died waiting for it).
+   */
+  | { kind: 'hook'; then: 'drop' | 'answer'; run: (req: RequestInfo) => void | Promise<void> };
+
+/** Faults applied once the request has been handled: the cloud acted, its answer is spoiled or held. */
+export type ReplyFault = Extract<Fault, { kind: 'lost-reply' | 'empty-ok' | 'truncated-ok' | 'hook' }>;
+
+export function isReplyFault(fault: Fault): fault is ReplyFault {
+  return fault.kind === 'lost-reply' || fault.kind === 'empty-ok' || fault.kind === 'truncated-ok' || (fault.kind === 'hook' && fault.then === 'answer');
+}
+
+/** What to send once a reply fault has fired: the payload as the handler made it, another one, or nothing. */
+export type ReplyOutcome = { send: 'as-is' } | { send: 'none' } | { send: 'replaced'; status: number; payload: string };
+
+/**
+ * Applies a reply fault to a handled request. Error answers pass unspoiled (only a success can be emptied or
+ * cut); a hook runs whatever the answer.
+ */
+export async function applyReplyFault(fault: ReplyFault, req: RequestInfo, status: number, payload: string): Promise<ReplyOutcome> {
+  switch (fault.kind) {
+    case 'hook':
+      await fault.run(req);
+      return { send: 'as-is' };
+    case 'lost-reply':
+      return { send: 'none' };
+    case 'empty-ok':
+      return status >= 300 ? { send: 'as-is' } : { send: 'replaced', status: 200, payload: fault.body };
+    case 'truncated-ok':
+      return status >= 300 ? { send: 'as-is' } : { send: 'replaced', status: 200, payload: payload.slice(0, Math.floor(payload.length / 2)) };
+  }
+}
 
 export interface FaultRule {
   /** Every given field must match; `path` may be a RegExp. */
@@ -47,6 +89,11 @@ export interface CallRecord {
   action?: string;
   status: number;
   fault?: Fault['kind'];
+}
+
+/** Kinds a request-level fault can have before the handler runs (the rest act on the answer). */
+export function isDropHook(fault: Fault): fault is Extract<Fault, { kind: 'hook' }> {
+  return fault.kind === 'hook' && fault.then === 'drop';
 }
 
 /** mulberry32: tiny, seedable, good enough to spread injected faults. */
@@ -116,6 +163,13 @@ export class FaultInjector {
     }
     return undefined;
   }
+}
+
+/** Writes a spoiled answer as JSON, whatever the cloud's own replies look like. */
+export function writeSpoiled(res: ServerResponse, status: number, payload: string): void {
+  if (res.destroyed) return;
+  res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(payload)) });
+  res.end(payload);
 }
 
 /** Append-only log of what an emulator answered, for tests that assert on the wire traffic. */

@@ -4,7 +4,7 @@
  * would, run the handler, add `ResponseContext.RequestId`, log the call. Nothing a client sends makes it 500.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { CallLog, Fault, FaultInjector } from '../faults.js';
+import { applyReplyFault, type CallLog, type Fault, type FaultInjector, isDropHook, isReplyFault, type ReplyFault, type RequestInfo } from '../faults.js';
 import type { EmulatorContext } from './context.js';
 import { launchTargetOf } from './create-vms.js';
 import { ACTIONS, PUBLIC_ACTIONS } from './routes.js';
@@ -23,6 +23,13 @@ export interface PipelineDeps {
 
 /** Thrown to hold a request and then drop its connection (the timeout fault). */
 class DropConnection extends Error {}
+
+interface LogFields {
+  action?: string;
+  fault?: Fault['kind'];
+  /** A fault that acts on the answer, with the request it matched. */
+  reply?: { fault: ReplyFault; request: RequestInfo };
+}
 
 /** Above the 500 KiB user data limit once base64-encoded, with room for the rest of a CreateVms. */
 const MAX_BODY_BYTES = 2 * 1024 * 1024;
@@ -77,10 +84,12 @@ async function applyFault(deps: PipelineDeps, fault: Fault, action: string, targ
     case 'timeout':
       await deps.ctx.clock.sleep(fault.afterMs, deps.closing).catch(() => undefined);
       throw new DropConnection();
+    default:
+      return;
   }
 }
 
-async function dispatch(deps: PipelineDeps, req: IncomingMessage, log: { action?: string; fault?: Fault['kind'] }): Promise<Record<string, unknown>> {
+async function dispatch(deps: PipelineDeps, req: IncomingMessage, log: LogFields): Promise<Record<string, unknown>> {
   const { ctx } = deps;
   const url = new URL(req.url ?? '/', 'http://emulator.invalid');
   const raw = await readBody(req);
@@ -95,10 +104,16 @@ async function dispatch(deps: PipelineDeps, req: IncomingMessage, log: { action?
   }
   const body = parseBody(raw);
   const target = launchTarget(ctx, action, body);
-  const fault = deps.faults.decide({ method: 'POST', path: url.pathname, action, ...target });
+  const request: RequestInfo = { method: 'POST', path: url.pathname, action, ...target };
+  const fault = deps.faults.decide(request);
   if (fault) {
     log.fault = fault.kind;
-    await applyFault(deps, fault, action, target);
+    if (isDropHook(fault)) {
+      await fault.run(request);
+      throw new DropConnection();
+    }
+    if (isReplyFault(fault)) log.reply = { fault, request };
+    else await applyFault(deps, fault, action, target);
   }
   return (ACTIONS[action] as (typeof ACTIONS)[string])(ctx, body);
 }
@@ -114,11 +129,14 @@ export async function handleRequest(deps: PipelineDeps, req: IncomingMessage, re
   const method = (req.method ?? 'POST').toUpperCase();
   const path = (req.url ?? '/').split('?')[0] ?? '/';
   const requestId = deps.ctx.ids.requestId();
-  const log: { action?: string; fault?: Fault['kind'] } = {};
+  const log: LogFields = {};
   let status = 200;
   try {
     const result = await dispatch(deps, req, log);
-    send(res, 200, JSON.stringify({ ...result, ResponseContext: { RequestId: requestId } }));
+    const payload = JSON.stringify({ ...result, ResponseContext: { RequestId: requestId } });
+    const outcome = log.reply ? await applyReplyFault(log.reply.fault, log.reply.request, 200, payload) : ({ send: 'as-is' } as const);
+    if (outcome.send === 'none') throw new DropConnection();
+    send(res, 200, outcome.send === 'replaced' ? outcome.payload : payload);
   } catch (err) {
     if (err instanceof DropConnection) {
       deps.calls.add({ at, method, path, action: log.action, status: 0, fault: log.fault });

@@ -3,7 +3,7 @@
  * ask the fault injector, render the fault in Scaleway's wire format or run the handler, log the call.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { CallLog, Fault, FaultInjector } from '../faults.js';
+import { applyReplyFault, type CallLog, type Fault, type FaultInjector, isDropHook, isReplyFault, type ReplyFault, type RequestInfo, writeSpoiled } from '../faults.js';
 import {
   ScalewayApiError, deniedAuthentication, invalidArgument, invalidRequest, outOfStock, quotaResourceName, quotasExceeded, serverError, tooManyRequests,
 } from './api-error.js';
@@ -32,6 +32,13 @@ function authenticate(req: IncomingMessage, credentials: ScalewayCredential[]): 
   return credential;
 }
 
+interface LogFields {
+  action?: string;
+  fault?: Fault['kind'];
+  /** A fault that acts on the answer, with the request it matched. */
+  reply?: { fault: ReplyFault; request: RequestInfo };
+}
+
 async function applyFault(deps: PipelineDeps, fault: Fault, ctx: RequestContext, instanceType: string | undefined): Promise<void> {
   switch (fault.kind) {
     case 'server-error':
@@ -52,10 +59,12 @@ async function applyFault(deps: PipelineDeps, fault: Fault, ctx: RequestContext,
     case 'timeout':
       await deps.emu.clock.sleep(fault.afterMs, deps.closing).catch(() => undefined);
       throw new DropConnection();
+    default:
+      return;
   }
 }
 
-async function route(deps: PipelineDeps, req: IncomingMessage, log: { action?: string; fault?: Fault['kind'] }): Promise<Reply> {
+async function route(deps: PipelineDeps, req: IncomingMessage, log: LogFields): Promise<Reply> {
   const { emu } = deps;
   const method = (req.method ?? 'GET').toUpperCase();
   const url = new URL(req.url ?? '/', 'http://emulator.invalid');
@@ -70,10 +79,16 @@ async function route(deps: PipelineDeps, req: IncomingMessage, log: { action?: s
   const ctx: RequestContext = { method, path: url.pathname, params: match.params, query: url.searchParams, rawBody, zone, credential, now: emu.clock.now() };
   const described = match.route.describe?.(emu, ctx) ?? {};
   if (described.action) log.action = described.action;
-  const fault = deps.faults.decide({ method, path: url.pathname, action: log.action, instanceType: described.instanceType, zone });
+  const request: RequestInfo = { method, path: url.pathname, action: log.action, instanceType: described.instanceType, zone };
+  const fault = deps.faults.decide(request);
   if (fault) {
     log.fault = fault.kind;
-    await applyFault(deps, fault, ctx, described.instanceType);
+    if (isDropHook(fault)) {
+      await fault.run(request);
+      throw new DropConnection();
+    }
+    if (isReplyFault(fault)) log.reply = { fault, request };
+    else await applyFault(deps, fault, ctx, described.instanceType);
   }
   return match.route.handler(emu, ctx);
 }
@@ -82,7 +97,7 @@ export async function handleRequest(deps: PipelineDeps, req: IncomingMessage, re
   const at = deps.emu.clock.now();
   const method = (req.method ?? 'GET').toUpperCase();
   const path = (req.url ?? '/').split('?')[0] ?? '/';
-  const log: { action?: string; fault?: Fault['kind'] } = {};
+  const log: LogFields = {};
   let reply: Reply;
   try {
     reply = await route(deps, req, log);
@@ -94,6 +109,20 @@ export async function handleRequest(deps: PipelineDeps, req: IncomingMessage, re
     }
     // Anything but an API error is an emulator bug: answer like the API's own internal error.
     reply = err instanceof ScalewayApiError ? errorReply(err) : errorReply(serverError(500));
+  }
+  if (log.reply) {
+    const payload = reply.json !== undefined ? JSON.stringify(reply.json) : (reply.text ?? '');
+    const outcome = await applyReplyFault(log.reply.fault, log.reply.request, reply.status, payload);
+    if (outcome.send === 'none') {
+      deps.calls.add({ at, method, path, action: log.action, status: 0, fault: log.fault });
+      req.socket.destroy();
+      return;
+    }
+    if (outcome.send === 'replaced') {
+      deps.calls.add({ at, method, path, action: log.action, status: outcome.status, fault: log.fault });
+      writeSpoiled(res, outcome.status, outcome.payload);
+      return;
+    }
   }
   deps.calls.add({ at, method, path, action: log.action, status: reply.status, fault: log.fault });
   if (!res.destroyed) writeReply(res, reply);
