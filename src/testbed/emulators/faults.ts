@@ -108,8 +108,7 @@ function seededRandom(seed: number): () => number {
   };
 }
 
-function matches(rule: FaultRule, req: RequestInfo): boolean {
-  const m = rule.match;
+function matches(m: FaultRule['match'], req: RequestInfo): boolean {
   if (!m) return true;
   if (m.method && m.method.toUpperCase() !== req.method.toUpperCase()) return false;
   if (m.action && m.action !== req.action) return false;
@@ -120,8 +119,12 @@ function matches(rule: FaultRule, req: RequestInfo): boolean {
   return true;
 }
 
+/** Called at the arrival of every matching request, before any fault is decided (the cloud has not acted yet). */
+export type RequestWatcher = (req: RequestInfo) => void;
+
 export class FaultInjector {
   private rules: { id: number; rule: FaultRule; remaining: number }[] = [];
+  private watchers: { id: number; match: FaultRule['match']; watcher: RequestWatcher }[] = [];
   private nextId = 1;
   private random: () => number;
 
@@ -138,6 +141,14 @@ export class FaultInjector {
 
   remove(id: number): void {
     this.rules = this.rules.filter((r) => r.id !== id);
+    this.watchers = this.watchers.filter((w) => w.id !== id);
+  }
+
+  /** Adds a watcher (it never changes the answer) and returns its id (for `remove`). */
+  watch(match: FaultRule['match'], watcher: RequestWatcher): number {
+    const id = this.nextId++;
+    this.watchers.push({ id, match, watcher });
+    return id;
   }
 
   clear(): void {
@@ -153,8 +164,9 @@ export class FaultInjector {
    * requests that launch something (`instanceType` set), so a rule scoped to a flavor never breaks reads.
    */
   decide(req: RequestInfo): Fault | undefined {
+    for (const w of this.watchers) if (matches(w.match, req)) w.watcher(req);
     for (const entry of this.rules) {
-      if (entry.remaining <= 0 || !matches(entry.rule, req)) continue;
+      if (entry.remaining <= 0 || !matches(entry.rule.match, req)) continue;
       const capacity = entry.rule.fault.kind === 'out-of-stock' || entry.rule.fault.kind === 'quota-exceeded';
       if (capacity && !req.instanceType) continue;
       if (this.random() >= (entry.rule.probability ?? 1)) continue;
