@@ -90,7 +90,7 @@ function operatorArgs(options: Required<ChaosWorldOptions>, ports: Ports, files:
     '--leader-election-lease-duration=3s',
     '--leader-election-renew-deadline=2s',
     '--leader-election-retry-period=250ms',
-    '--log-level=info',
+    `--log-level=${process.env.CHAOS_LOG_LEVEL ?? 'info'}`,
   ];
 }
 
