@@ -6,8 +6,8 @@
 import type { Violation } from './invariants.js';
 import { Monitor } from './monitor.js';
 import type { ChaosCloud } from './observe.js';
-import { bringUp, converged, createDeployment, createPod, deployment, eventually, gpuPod, scaleDeployment } from './workload.js';
-import { startChaosWorld } from './world.js';
+import { bringUp, converged, createDeployment, createPod, deletePod, deployment, eventually, gpuPod, scaleDeployment } from './workload.js';
+import { type ChaosWorld, startChaosWorld } from './world.js';
 
 export interface KillPoint {
   cloud: ChaosCloud;
@@ -31,7 +31,8 @@ export function killPointName(p: KillPoint): string {
   return `${p.cloud}: SIGKILL ${p.when === 'answer' ? 'after the cloud acted on' : 'at'} ${p.action} during a ${p.phase}${p.workload === 'gpu' ? ' (gpu)' : ''}`;
 }
 
-const KillTimeoutMs = 60_000;
+// Generous: a restarted operator loads from source (tsx) and waits out its predecessor's lease.
+const KillTimeoutMs = 120_000;
 
 export async function runKillPoint(point: KillPoint): Promise<KillOutcome> {
   const world = await startChaosWorld({ cloud: point.cloud });
@@ -51,7 +52,7 @@ export async function runKillPoint(point: KillPoint): Promise<KillOutcome> {
     if (point.phase === 'delete') {
       await converged(world, KillTimeoutMs);
       armKill();
-      if (point.workload === 'gpu') await world.cluster.kubeConfig.makeApiClient((await import('@kubernetes/client-node')).CoreV1Api).deleteNamespacedPod({ name: 'gpu', namespace: 'default', gracePeriodSeconds: 0 });
+      if (point.workload === 'gpu') await deletePod(world, 'gpu');
       else await scaleDeployment(world, 'web', 0);
     }
     await eventually(`the operator killed at ${point.action}`, () => fired, KillTimeoutMs);
@@ -67,10 +68,19 @@ export async function runKillPoint(point: KillPoint): Promise<KillOutcome> {
   }
 }
 
-/** Every NodeClaim and instance gone once the pods are: the deletion finished after the restart. */
-async function emptied(world: Awaited<ReturnType<typeof startChaosWorld>>): Promise<void> {
-  await eventually('every node of the emptied pool removed', () => {
+/** Every NodeClaim, instance and GPU gone once the pods are: the deletion finished after the restart. */
+async function emptied(world: ChaosWorld): Promise<void> {
+  const left = (): string[] => {
     const now = world.observe();
-    return now.claims.length === 0 && now.instances.every((i) => i.state === 'gone' || i.state === 'deleting') && now.gpus.length === 0;
-  }, KillTimeoutMs);
+    return [
+      ...now.claims.map((c) => `nodeclaim ${c.name}${c.deleting ? ' (deleting)' : ''}`),
+      ...now.instances.filter((i) => i.state !== 'gone' && i.state !== 'deleting').map((i) => `instance ${i.id} (${i.state})`),
+      ...now.gpus.map((g) => `gpu ${g.id}${g.vmId ? ` on ${g.vmId}` : ''}`),
+    ];
+  };
+  try {
+    await eventually('emptied', () => left().length === 0, KillTimeoutMs);
+  } catch {
+    throw new Error(`not emptied in ${KillTimeoutMs / 1000}s (operator logs in ${world.logDir}): ${left().join(', ')}`);
+  }
 }

@@ -68,6 +68,10 @@ export async function createPod(world: ChaosWorld, body: V1Pod): Promise<void> {
   await world.cluster.kubeConfig.makeApiClient(CoreV1Api).createNamespacedPod({ namespace: ChaosNamespace, body });
 }
 
+export async function deletePod(world: ChaosWorld, name: string): Promise<void> {
+  await world.cluster.kubeConfig.makeApiClient(CoreV1Api).deleteNamespacedPod({ name, namespace: ChaosNamespace, gracePeriodSeconds: 0 });
+}
+
 /** Waits until every converged invariant holds; on timeout, throws with what still does not. */
 export async function converged(world: ChaosWorld, timeoutMs: number): Promise<number> {
   const started = Date.now();
