@@ -35,7 +35,8 @@ const key = (p: KillPoint): string => `${p.cloud}/${p.action}/${p.phase}/${p.whe
 /**
  * Kill points that break an invariant on this branch, with what they find: a resumed launch adopts a half-made
  * instance (stopped, no user data, no GPU) instead of finishing it through create(); a GPU created before a kill
- * is never reused nor collected.
+ * is never reused nor collected; an emptied GPU node whose deletion was cut by a kill is not removed (the
+ * restarted operator logs no disruption decision for it within two minutes; cause not yet found).
  */
 const Holes = new Set([
   'scaleway/createServer/launch/answer/pods', // claim-not-ready: instance stopped, not running
@@ -43,6 +44,7 @@ const Holes = new Set([
   'scaleway/setServerUserData/launch/answer/pods', // claim-not-ready: instance stopped, not running
   'outscale/CreateFlexibleGpu/launch/answer/gpu', // leaked-gpu (allocated, on no VM) and claim-not-ready
   'outscale/LinkFlexibleGpu/launch/answer/gpu', // claim-not-ready: instance stopped, not running
+  'outscale/DeleteVms/delete/answer/gpu', // not emptied: the emptied GPU node is never disrupted after the restart
 ]);
 
 export const HoldingKillPoints: readonly KillPoint[] = KillPoints.filter((p) => !Holes.has(key(p)));

@@ -59,14 +59,14 @@ export const MutatingActions: Readonly<Record<ChaosCloud, readonly string[]>> = 
 function faultRules(): FaultRule[] {
   const rule = (fault: Fault, probability: number): FaultRule => ({ fault, probability });
   return [
-    rule({ kind: 'server-error', status: 500 }, 0.02),
-    rule({ kind: 'server-error', status: 503 }, 0.02),
-    rule({ kind: 'throttle', retryAfterSeconds: 1 }, 0.02),
-    rule({ kind: 'timeout', afterMs: 3_000 }, 0.005),
-    rule({ kind: 'lost-reply' }, 0.01),
-    rule({ kind: 'empty-ok', body: '' }, 0.005),
-    rule({ kind: 'empty-ok', body: '{}' }, 0.005),
-    rule({ kind: 'truncated-ok' }, 0.005),
+    rule({ kind: 'server-error', status: 500 }, 0.03),
+    rule({ kind: 'server-error', status: 503 }, 0.03),
+    rule({ kind: 'throttle', retryAfterSeconds: 1 }, 0.03),
+    rule({ kind: 'timeout', afterMs: 3_000 }, 0.01),
+    rule({ kind: 'lost-reply' }, 0.02),
+    rule({ kind: 'empty-ok', body: '' }, 0.01),
+    rule({ kind: 'empty-ok', body: '{}' }, 0.01),
+    rule({ kind: 'truncated-ok' }, 0.01),
   ];
 }
 
@@ -91,9 +91,13 @@ class Chaos {
   stopFaults(): void {
     for (const id of this.ruleIds.splice(0)) this.world.faults.remove(id);
     this.world.setListingLag(0);
+    this.world.emulators.outscale?.setPageLimit(undefined);
   }
 
-  /** Kills the operator at the next call of a random mutating action (or now, if none comes soon), then restarts it. */
+  /**
+   * Kills the operator at the next call of a random mutating action (or now, if none comes soon), then restarts
+   * it. The workload is rescaled at the same time, so launches or deletions are under way.
+   */
   async killSomewhere(): Promise<void> {
     const action = this.pick(MutatingActions[this.world.cloud]);
     let fired = false;
@@ -101,6 +105,7 @@ class Chaos {
       fired = true;
       await this.world.killOperator();
     } } });
+    await scaleDeployment(this.world, 'web', Math.floor(this.random() * 7)).catch(() => undefined);
     await eventually(`a ${action} call`, () => fired, 20_000).catch(() => undefined);
     this.world.faults.remove(id);
     if (!fired) await this.world.killOperator();
@@ -110,9 +115,10 @@ class Chaos {
     this.lastRestartAt = Date.now();
   }
 
+  /** A listing lag of 0–30 s and, where the emulator has them, pages of 1–3 items. */
   shakeListings(): void {
-    const lagMs = Math.floor(this.random() * 30_000);
-    this.world.setListingLag(lagMs);
+    this.world.setListingLag(Math.floor(this.random() * 30_000));
+    this.world.emulators.outscale?.setPageLimit(this.random() < 0.5 ? 1 + Math.floor(this.random() * 3) : undefined);
   }
 
   dropWatches(): void {
