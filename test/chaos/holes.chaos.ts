@@ -1,6 +1,6 @@
 // Kill points and faults that still break an invariant on this branch (each names the violation it finds).
 // Run with `npm run chaos:holes`; once the fixes land, move the passing ones into the default run
-// (HoldingKillPoints in harness/kill-points.ts, or kill-restart.test.ts).
+// (remove them from Holes in harness/kill-points.ts).
 import { describe, expect, it } from 'vitest';
 import { HoleKillPoints } from './harness/kill-points.js';
 import { killPointName, runKillPoint } from './harness/kill-scenario.js';

@@ -47,5 +47,17 @@ const Holes = new Set([
   'outscale/DeleteVms/delete/answer/gpu', // not emptied: the emptied GPU node is never disrupted after the restart
 ]);
 
-export const HoldingKillPoints: readonly KillPoint[] = KillPoints.filter((p) => !Holes.has(key(p)));
+/** One launch and one deletion point per cloud: what `make test` runs (the rest: `npm run chaos:kills`). */
+const Short = new Set([
+  'scaleway/poweron/launch/answer/pods',
+  'scaleway/terminate/delete/answer/pods',
+  'outscale/CreateVms/launch/answer/pods',
+  'outscale/DeleteVms/delete/answer/pods',
+  'ovhcloud/createNodePool/launch/answer/pods',
+  'ovhcloud/updateNodePool/delete/answer/pods',
+]);
+
+const holding = KillPoints.filter((p) => !Holes.has(key(p)));
+export const ShortKillPoints: readonly KillPoint[] = holding.filter((p) => Short.has(key(p)));
+export const LongKillPoints: readonly KillPoint[] = holding.filter((p) => !Short.has(key(p)));
 export const HoleKillPoints: readonly KillPoint[] = KillPoints.filter((p) => Holes.has(key(p)));
