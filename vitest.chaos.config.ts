@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 
-// The chaos scenarios too long for `make test` (`npm run chaos:kills`) and those that still find a hole (`npm run chaos:holes`).
+// The chaos scenarios too long for `make test` (`npm run chaos:long`) and those that still find a hole (`npm run chaos:holes`).
 export default defineConfig({
   test: {
     include: ['test/chaos/**/*.chaos.ts'],

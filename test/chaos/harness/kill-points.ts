@@ -47,7 +47,7 @@ const Holes = new Set([
   'outscale/DeleteVms/delete/answer/gpu', // not emptied: the emptied GPU node is never disrupted after the restart
 ]);
 
-/** One launch and one deletion point per cloud: what `make test` runs (the rest: `npm run chaos:kills`). */
+/** One launch and one deletion point per cloud: what `make test` runs (the rest: `npm run chaos:long`). */
 const Short = new Set([
   'scaleway/poweron/launch/answer/pods',
   'scaleway/terminate/delete/answer/pods',
