@@ -41,7 +41,7 @@ function parseFlags(argv: readonly string[]): Flags {
 function line(r: SoakReport): string {
   const converged = r.convergedAfterLastKillMs === undefined ? 'never' : `${(r.convergedAfterLastKillMs / 1000).toFixed(1)} s`;
   const kinds = Object.entries(r.faultsByKind).map(([k, n]) => `${k} ${n}`).join(', ');
-  return `${r.cloud.padEnd(9)} seed ${r.seed}: kills ${r.kills}, faults injected ${r.faultsInjected} (${kinds}), watch drops ${r.watchDrops}, duplicates ${r.duplicates}, leaks ${r.leaks}, wrong deletions ${r.wrongDeletions}, all pods running ${converged} after the last kill`;
+  return `${r.cloud.padEnd(9)} seed ${r.seed}: kills ${r.kills} (${r.killsAtCalls} at a cloud call), faults injected ${r.faultsInjected} (${kinds}), watch drops ${r.watchDrops}, duplicates ${r.duplicates}, leaks ${r.leaks}, wrong deletions ${r.wrongDeletions}, all pods running ${converged} after the last kill`;
 }
 
 async function main(): Promise<number> {

@@ -25,6 +25,8 @@ export interface SoakReport {
   cloud: ChaosCloud;
   seed: number;
   kills: number;
+  /** Kills made at a cloud call (the rest landed between calls). */
+  killsAtCalls: number;
   faultsInjected: number;
   faultsByKind: Record<string, number>;
   watchDrops: number;
@@ -74,6 +76,7 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 
 class Chaos {
   kills = 0;
+  killsAtCalls = 0;
   watchDrops = 0;
   lastRestartAt = Date.now();
   private readonly ruleIds: number[] = [];
@@ -95,22 +98,30 @@ class Chaos {
   }
 
   /**
-   * Kills the operator at the next call of a random mutating action (or now, if none comes soon), then restarts
-   * it. The workload is rescaled at the same time, so launches or deletions are under way.
+   * Kills the operator at the next call that changes the cloud (or after 20 s, wherever it is), then restarts it.
+   * The workload is rescaled at the same time, so launches or deletions are under way.
    */
   async killSomewhere(): Promise<void> {
-    const action = this.pick(MutatingActions[this.world.cloud]);
-    let fired = false;
-    const id = this.world.faults.add({ match: { action }, times: 1, fault: { kind: 'hook', then: this.random() < 0.8 ? 'answer' : 'drop', run: async () => {
-      fired = true;
-      await this.world.killOperator();
-    } } });
+    let firedAt: string | undefined;
+    const then = this.random() < 0.8 ? 'answer' : 'drop';
+    const ids: number[] = [];
+    const disarm = (): void => {
+      for (const id of ids.splice(0)) this.world.faults.remove(id);
+    };
+    for (const action of MutatingActions[this.world.cloud]) {
+      ids.push(this.world.faults.add({ match: { action }, times: 1, fault: { kind: 'hook', then, run: async (req) => {
+        disarm();
+        firedAt = req.action;
+        await this.world.killOperator();
+      } } }));
+    }
     await scaleDeployment(this.world, 'web', Math.floor(this.random() * 7)).catch(() => undefined);
-    await eventually(`a ${action} call`, () => fired, 20_000).catch(() => undefined);
-    this.world.faults.remove(id);
-    if (!fired) await this.world.killOperator();
+    await eventually('a call that changes the cloud', () => firedAt !== undefined, 20_000).catch(() => undefined);
+    disarm();
+    if (firedAt === undefined) await this.world.killOperator();
     this.kills += 1;
-    this.say(`  kill ${this.kills} ${fired ? `at ${action}` : 'between calls'}`);
+    if (firedAt !== undefined) this.killsAtCalls += 1;
+    this.say(`  kill ${this.kills} ${firedAt ? `${then === 'answer' ? 'after' : 'at'} ${firedAt}` : 'between calls'}`);
     this.world.startOperator();
     this.lastRestartAt = Date.now();
   }
@@ -182,6 +193,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     cloud: options.cloud,
     seed: options.seed,
     kills: chaos.kills,
+    killsAtCalls: chaos.killsAtCalls,
     faultsInjected: Object.values(byKind).reduce((a, b) => a + b, 0),
     faultsByKind: byKind,
     watchDrops: chaos.watchDrops,

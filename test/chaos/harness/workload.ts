@@ -19,13 +19,24 @@ export async function eventually<T>(what: string, check: () => Promise<T | undef
   }
 }
 
-/** Starts the operator and applies the example NodeClass and NodePools once its webhooks answer. */
+/**
+ * Starts the operator and applies the example NodeClass and NodePools once its webhooks answer; an operator
+ * that exits first (a port taken meanwhile by another process) is started again.
+ */
 export async function bringUp(world: ChaosWorld): Promise<void> {
-  world.startOperator();
+  let exited = false;
+  const start = (): void => {
+    exited = false;
+    void world.startOperator().exited.then(() => {
+      exited = true;
+    });
+  };
+  start();
   await eventually('the example NodeClass and NodePools admitted', async () => {
+    if (exited) start();
     await installExamples(world);
     return true;
-  }, 60_000);
+  }, 180_000);
 }
 
 export function deployment(cloud: ChaosCloud, name: string, replicas: number): V1Deployment {
