@@ -45,12 +45,15 @@ const Holes = new Set([
   'outscale/CreateFlexibleGpu/launch/answer/gpu', // leaked-gpu (allocated, on no VM) and claim-not-ready
   'outscale/LinkFlexibleGpu/launch/answer/gpu', // claim-not-ready: instance stopped, not running
   'outscale/DeleteVms/delete/answer/gpu', // not emptied: the emptied GPU node is never disrupted after the restart
+  'scaleway/terminate/delete/answer/pods', // intermittent, not emptied: an emptied node stays running after the restart
 ]);
 
-/** One launch and one deletion point per cloud: what `make test` runs (the rest: `npm run chaos:long`). */
+/**
+ * One launch and one deletion point per cloud: what `make test` runs (the rest: `npm run chaos:long`). Scaleway's
+ * deletion points are not here while its terminate point is a hole.
+ */
 const Short = new Set([
   'scaleway/poweron/launch/answer/pods',
-  'scaleway/terminate/delete/answer/pods',
   'outscale/CreateVms/launch/answer/pods',
   'outscale/DeleteVms/delete/answer/pods',
   'ovhcloud/createNodePool/launch/answer/pods',
