@@ -1,7 +1,7 @@
 /**
  * Scenarios for the clouds' lies and lags (a listing answered by an empty 200, a listing lag): each returns the violations it found (none when the operator holds).
  */
-import { CustomObjectsApi } from '@kubernetes/client-node';
+import { objectKey } from '../../../src/testbed/cluster/apiserver/kube-object.js';
 import type { Violation } from './invariants.js';
 import { Monitor } from './monitor.js';
 import type { ChaosCloud } from './observe.js';
@@ -78,11 +78,9 @@ function orphanedInstance(cloud: ChaosCloud): HoleScenario {
       await createDeployment(world, deployment(cloud, 'web', 2));
       await converged(world, 120_000);
       await world.killOperator();
-      const custom = world.cluster.kubeConfig.makeApiClient(CustomObjectsApi);
       const victim = world.observe().claims[0]?.name as string;
-      const ref = { group: 'karpenter.sh', version: 'v1', plural: 'nodeclaims', name: victim };
-      await custom.patchClusterCustomObject({ ...ref, body: [{ op: 'remove', path: '/metadata/finalizers' }] });
-      await custom.deleteClusterCustomObject(ref);
+      // Straight from storage: with the operator down, its webhooks refuse any write to a NodeClaim.
+      world.cluster.apiServer.store.remove('karpenter.sh/nodeclaims', objectKey(undefined, victim));
       world.startOperator();
       try {
         await converged(world, 120_000);
@@ -95,10 +93,16 @@ function orphanedInstance(cloud: ChaosCloud): HoleScenario {
 }
 
 /** Scenarios that hold on this branch. */
-export const heldScenarios: readonly HoleScenario[] = [emptyListing('scaleway', 'listServers'), laggingListing('scaleway'), laggingListing('outscale')];
+export const heldScenarios: readonly HoleScenario[] = [
+  emptyListing('scaleway', 'listServers'),
+  laggingListing('scaleway'),
+  laggingListing('outscale'),
+  orphanedInstance('scaleway'),
+  orphanedInstance('outscale'),
+];
 
-/** Not yet run on this branch: where each lands is for the report to say. */
-export const orphanScenarios: readonly HoleScenario[] = [orphanedInstance('outscale'), orphanedInstance('scaleway'), orphanedInstance('ovhcloud')];
-
-/** Scenarios that still find a hole: ReadVms's empty 200 is read as "no VMs" (wrong-deletion of a live NodeClaim). */
-export const holeScenarios: readonly HoleScenario[] = [emptyListing('outscale', 'ReadVms')];
+/**
+ * Scenarios that still find a hole: ReadVms's empty 200 is read as "no VMs" (wrong-deletion of a live
+ * NodeClaim); a leaked MKS node is never collected without operator-wide OVH account settings (leaked-instance).
+ */
+export const holeScenarios: readonly HoleScenario[] = [emptyListing('outscale', 'ReadVms'), orphanedInstance('ovhcloud')];
