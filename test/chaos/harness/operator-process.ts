@@ -33,8 +33,12 @@ export function startOperatorProcess(config: OperatorProcessConfig): OperatorPro
   });
   child.stdout?.pipe(log, { end: false });
   child.stderr?.pipe(log, { end: false });
+  // A test process that ends (a timeout tearing its worker down) must not leave an operator running.
+  const killOnExit = (): void => void child.kill('SIGKILL');
+  process.once('exit', killOnExit);
   const exited = new Promise<string>((resolve) => {
     child.once('exit', (code, signal) => {
+      process.off('exit', killOnExit);
       log.end();
       resolve(signal ?? String(code));
     });
