@@ -53,7 +53,7 @@ export interface DemoTimings {
   gcInterval: string;
 }
 
-const defaultTimings: DemoTimings = { bootMs: 600, readyMs: 300, batchIdle: '300ms', batchMax: '2s', disruptionInterval: '1s', validationDelay: '1s', driftCheckInterval: '1s', gcInterval: '5s' };
+export const defaultTimings: DemoTimings = { bootMs: 600, readyMs: 300, batchIdle: '300ms', batchMax: '2s', disruptionInterval: '1s', validationDelay: '1s', driftCheckInterval: '1s', gcInterval: '5s' };
 
 export interface DemoEnvironment {
   cluster: SimulatedCluster;
@@ -73,7 +73,7 @@ export interface DemoEnvironment {
   close(): Promise<void>;
 }
 
-interface Emulators {
+export interface Emulators {
   ovhcloud?: OvhcloudEmulator;
   scaleway?: ScalewayEmulator;
   outscale?: OutscaleEmulator;
@@ -92,7 +92,7 @@ async function startOvh(options: DemoEnvironmentOptions, timings: DemoTimings): 
   return emulator;
 }
 
-async function startEmulators(options: DemoEnvironmentOptions, timings: DemoTimings): Promise<Emulators> {
+export async function startEmulators(options: DemoEnvironmentOptions, timings: DemoTimings): Promise<Emulators> {
   const ovhcloud = await startOvh(options, timings);
   const scaleway = options.clouds.includes('scaleway')
     ? await startScalewayEmulator({ clock: options.clock, credentials: [ScalewayDemoCredential], timings: { startingMs: timings.bootMs, stoppingMs: timings.bootMs } })
@@ -104,7 +104,7 @@ async function startEmulators(options: DemoEnvironmentOptions, timings: DemoTimi
 }
 
 /** What an operator deployment would get from its Secret: the clouds' usual variables, endpoints on loopback. */
-function operatorEnvFor(emulators: Emulators): Env {
+export function operatorEnvFor(emulators: Emulators): Env {
   const env: Record<string, string> = {};
   if (emulators.ovhcloud) {
     const c = emulators.ovhcloud.credentials;
@@ -128,7 +128,7 @@ function secret(name: string, data: Record<string, string>): V1Secret {
 }
 
 /** The Secrets the example NodeClasses name (their own credentials and the kubeadm join token). */
-async function seedSecrets(cluster: SimulatedCluster, emulators: Emulators): Promise<void> {
+export async function seedSecrets(cluster: SimulatedCluster, emulators: Emulators): Promise<void> {
   const namespace: V1Namespace = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'karpenter' } };
   const secrets: V1Secret[] = [secret('bootstrap-token', { token: 'abcdef.0123456789abcdef' })];
   if (emulators.ovhcloud) {
@@ -162,7 +162,7 @@ function operatorArgs(extenderPort: number, timings: DemoTimings): string[] {
   ];
 }
 
-function cloudSources(emulators: Emulators): CloudInstanceSource[] {
+export function cloudSources(emulators: Emulators): CloudInstanceSource[] {
   return [
     ...(emulators.ovhcloud ? [ovhcloudInstanceSource(emulators.ovhcloud)] : []),
     ...(emulators.scaleway ? [scalewayInstanceSource(emulators.scaleway)] : []),

@@ -1,3 +1,5 @@
+import type { ServerResponse } from 'node:http';
+
 /**
  * Fault injection shared by the three cloud emulators. Each emulator asks `decide()` before handling a
  * request and renders the returned fault in its own cloud's wire format (OVH `{class,message}`, Scaleway
@@ -39,7 +41,19 @@ export type Fault =
    * The real answer with only the first `keep` entries (default 0) of its list; totals, tokens and headers
    * are left as they were, as a backend that lost part of a page would answer.
    */
-  | { kind: 'short-page'; keep?: number };
+  | { kind: 'short-page'; keep?: number }
+  /** The cloud does what was asked, then the connection drops before the answer: the caller cannot know it happened. */
+  | { kind: 'lost-reply' }
+  /** The cloud does what was asked and answers 200 with this body instead of its own (an empty body or `{}`). */
+  | { kind: 'empty-ok'; body: '' | '{}' }
+  /** The cloud does what was asked and answers 200 with the first half of its own body. */
+  | { kind: 'truncated-ok' }
+  /**
+   * Calls `run` at this request, for tests that act at an exact point of a caller's work (kill the caller).
+   * `then: 'drop'`: the request is dropped unhandled once `run` settles (the caller died before the cloud acted);
+   * `'answer'`: the cloud acts, `run` is awaited, then the answer is sent (the caller died waiting for it).
+   */
+  | { kind: 'hook'; then: 'drop' | 'answer'; run: (req: RequestInfo) => void | Promise<void> };
 
 /** Faults that let the request run and spoil the body of its 200 answer. */
 export type BodyFault = Extract<Fault, { kind: 'empty-body' | 'empty-object' | 'truncated-body' | 'short-page' }>;
@@ -71,6 +85,34 @@ export function damagedBody(fault: BodyFault, body: unknown): string {
     }
     case 'short-page':
       return JSON.stringify(shortened(body, fault.keep ?? 0));
+  }
+}
+
+/** Faults applied once the request has been handled: the cloud acted, its answer is spoiled or held. */
+export type ReplyFault = Extract<Fault, { kind: 'lost-reply' | 'empty-ok' | 'truncated-ok' | 'hook' }>;
+
+export function isReplyFault(fault: Fault): fault is ReplyFault {
+  return fault.kind === 'lost-reply' || fault.kind === 'empty-ok' || fault.kind === 'truncated-ok' || (fault.kind === 'hook' && fault.then === 'answer');
+}
+
+/** What to send once a reply fault has fired: the payload as the handler made it, another one, or nothing. */
+export type ReplyOutcome = { send: 'as-is' } | { send: 'none' } | { send: 'replaced'; status: number; payload: string };
+
+/**
+ * Applies a reply fault to a handled request. Error answers pass unspoiled (only a success can be emptied or
+ * cut); a hook runs whatever the answer.
+ */
+export async function applyReplyFault(fault: ReplyFault, req: RequestInfo, status: number, payload: string): Promise<ReplyOutcome> {
+  switch (fault.kind) {
+    case 'hook':
+      await fault.run(req);
+      return { send: 'as-is' };
+    case 'lost-reply':
+      return { send: 'none' };
+    case 'empty-ok':
+      return status >= 300 ? { send: 'as-is' } : { send: 'replaced', status: 200, payload: fault.body };
+    case 'truncated-ok':
+      return status >= 300 ? { send: 'as-is' } : { send: 'replaced', status: 200, payload: payload.slice(0, Math.floor(payload.length / 2)) };
   }
 }
 
@@ -106,6 +148,11 @@ export interface CallRecord {
   fault?: Fault['kind'];
 }
 
+/** Kinds a request-level fault can have before the handler runs (the rest act on the answer). */
+export function isDropHook(fault: Fault): fault is Extract<Fault, { kind: 'hook' }> {
+  return fault.kind === 'hook' && fault.then === 'drop';
+}
+
 /** mulberry32: tiny, seedable, good enough to spread injected faults. */
 function seededRandom(seed: number): () => number {
   let a = seed >>> 0;
@@ -118,11 +165,7 @@ function seededRandom(seed: number): () => number {
   };
 }
 
-function matches(rule: FaultRule, req: RequestInfo): boolean {
-  return matchesSpec(rule.match, req);
-}
-
-function matchesSpec(m: FaultRule['match'], req: RequestInfo): boolean {
+function matches(m: FaultRule['match'], req: RequestInfo): boolean {
   if (!m) return true;
   if (m.method && m.method.toUpperCase() !== req.method.toUpperCase()) return false;
   if (m.action && m.action !== req.action) return false;
@@ -133,8 +176,12 @@ function matchesSpec(m: FaultRule['match'], req: RequestInfo): boolean {
   return true;
 }
 
+/** Called at the arrival of every matching request, before any fault is decided (the cloud has not acted yet). */
+export type RequestWatcher = (req: RequestInfo) => void;
+
 export class FaultInjector {
   private rules: { id: number; rule: FaultRule; remaining: number; skip: number }[] = [];
+  private watchers: { id: number; match: FaultRule['match']; watcher: RequestWatcher }[] = [];
   private nextId = 1;
   private random: () => number;
 
@@ -151,6 +198,14 @@ export class FaultInjector {
 
   remove(id: number): void {
     this.rules = this.rules.filter((r) => r.id !== id);
+    this.watchers = this.watchers.filter((w) => w.id !== id);
+  }
+
+  /** Adds a watcher (it never changes the answer) and returns its id (for `remove`). */
+  watch(match: FaultRule['match'], watcher: RequestWatcher): number {
+    const id = this.nextId++;
+    this.watchers.push({ id, match, watcher });
+    return id;
   }
 
   clear(): void {
@@ -166,12 +221,13 @@ export class FaultInjector {
    * requests that launch something (`instanceType` set), so a rule scoped to a flavor never breaks reads.
    */
   decide(req: RequestInfo): Fault | undefined {
+    for (const w of this.watchers) if (matches(w.match, req)) w.watcher(req);
     for (const entry of this.rules) {
-      if (entry.remaining <= 0 || !matches(entry.rule, req)) continue;
+      if (entry.remaining <= 0 || !matches(entry.rule.match, req)) continue;
       const capacity = entry.rule.fault.kind === 'out-of-stock' || entry.rule.fault.kind === 'quota-exceeded';
       if (capacity && !req.instanceType) continue;
       if (entry.skip > 0) {
-        if (matchesSpec(entry.rule.counting, req)) entry.skip -= 1;
+        if (matches(entry.rule.counting, req)) entry.skip -= 1;
         continue;
       }
       if (this.random() >= (entry.rule.probability ?? 1)) continue;
@@ -180,6 +236,13 @@ export class FaultInjector {
     }
     return undefined;
   }
+}
+
+/** Writes a spoiled answer as JSON, whatever the cloud's own replies look like. */
+export function writeSpoiled(res: ServerResponse, status: number, payload: string): void {
+  if (res.destroyed) return;
+  res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(payload)) });
+  res.end(payload);
 }
 
 /** Append-only log of what an emulator answered, for tests that assert on the wire traffic. */

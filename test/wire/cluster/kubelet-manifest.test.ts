@@ -69,4 +69,18 @@ describe('Outscale instance source', () => {
       capacity: { cpu: '3', memory: '5Gi', pods: '110' }, labels: { 'karpenter.sh/nodepool': 'web' }, internalIP: '10.0.1.5',
     });
   });
+
+  it('reports the flexible GPUs attached to a VM as nvidia.com/gpu capacity, as the device plugin would (allocated or another VM\'s do not count)', async () => {
+    const { outscaleInstanceSource } = await import('../../../src/testbed/cluster/kubelet/sources/outscale-source.js');
+    const vm = {
+      id: 'i-1', name: 'i-1', instanceType: 'tinav7.c4r16p2', zone: 'eu-west-2a', state: 'running', tags: {}, userData: 'kubelet', createdAt: 1,
+      providerID: 'aws:///eu-west-2a/i-1', privateIp: '10.0.1.5', privateDnsName: 'ip-10-0-1-5.eu-west-2.compute.internal', imageId: 'ami-1',
+      securityGroupIds: [], performance: 'high', vcores: 4, ramGiB: 16, flexibleGpuIds: ['fgpu-1', 'fgpu-2'], visible: true,
+    };
+    const gpu = (id: string, state: string, vmId?: string) => ({ id, modelName: 'nvidia-l40', zone: 'eu-west-2a', state, deleteOnVmDeletion: true, ...(vmId ? { vmId } : {}) });
+    const flexibleGpus = [gpu('fgpu-1', 'attached', 'i-1'), gpu('fgpu-2', 'attaching', 'i-1'), gpu('fgpu-3', 'attached', 'i-9'), gpu('fgpu-4', 'allocated')];
+    const emulator = { region: 'eu-west-2', state: () => ({ instances: [vm], flexibleGpus }) };
+    const source = outscaleInstanceSource(emulator as never, { cloud: 'outscale', retrieved: '2025-01-01', sources: [], regions: [], flavors: [] });
+    expect(source.running()[0]?.capacity['nvidia.com/gpu']).toBe('1');
+  });
 });

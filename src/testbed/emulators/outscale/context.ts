@@ -17,6 +17,8 @@ export interface OutscaleQuotas {
 
 export interface EmulatorSettings {
   consistencyDelayMs: number;
+  /** The most items a listing returns per page, whatever ResultsPerPage asks (the rest follow NextPageToken). */
+  pageLimit?: number;
   quotas: OutscaleQuotas;
 }
 

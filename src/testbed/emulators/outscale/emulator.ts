@@ -51,6 +51,8 @@ export interface OutscaleEmulator {
   network: SeededNetwork;
   state(): OutscaleEmulatorState;
   setConsistencyDelay(ms: number): void;
+  /** Short pages: listings return at most `limit` items per page (undefined: as many as asked). */
+  setPageLimit(limit: number | undefined): void;
   setQuotas(quotas: OutscaleQuotas): void;
   /**
    * "CreateVms succeeds, the follow-up tagging fails": the next `times` CreateTags calls fail with `fault`
@@ -110,6 +112,9 @@ export async function startOutscaleEmulator(options: OutscaleEmulatorOptions = {
     state: () => snapshotOf(store, ctx.clock.now()),
     setConsistencyDelay: (ms) => {
       ctx.settings.consistencyDelayMs = ms;
+    },
+    setPageLimit: (limit) => {
+      ctx.settings.pageLimit = limit;
     },
     setQuotas: (quotas) => {
       ctx.settings.quotas = { ...quotas };

@@ -4,7 +4,7 @@
  * would, run the handler, add `ResponseContext.RequestId`, log the call. Nothing a client sends makes it 500.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { damagedBody, isBodyFault, type BodyFault, type CallLog, type Fault, type FaultInjector } from '../faults.js';
+import { applyReplyFault, type BodyFault, type CallLog, damagedBody, type Fault, type FaultInjector, isBodyFault, isDropHook, isReplyFault, type ReplyFault, type RequestInfo } from '../faults.js';
 import type { EmulatorContext } from './context.js';
 import { launchTargetOf } from './create-vms.js';
 import { ACTIONS, PUBLIC_ACTIONS } from './routes.js';
@@ -23,6 +23,15 @@ export interface PipelineDeps {
 
 /** Thrown to hold a request and then drop its connection (the timeout fault). */
 class DropConnection extends Error {}
+
+interface LogFields {
+  action?: string;
+  fault?: Fault['kind'];
+  /** A fault that spoils the body of the 200 answer. */
+  bodyFault?: BodyFault;
+  /** A fault that acts on the answer, with the request it matched. */
+  reply?: { fault: ReplyFault; request: RequestInfo };
+}
 
 /** Above the 500 KiB user data limit once base64-encoded, with room for the rest of a CreateVms. */
 const MAX_BODY_BYTES = 2 * 1024 * 1024;
@@ -78,14 +87,8 @@ async function applyFault(deps: PipelineDeps, fault: Fault, action: string, targ
       await deps.ctx.clock.sleep(fault.afterMs, deps.closing).catch(() => undefined);
       throw new DropConnection();
     default:
-      return; // body faults spoil the answer once the handler has run
+      return; // body and reply faults act on the answer once the handler has run
   }
-}
-
-interface LogFields {
-  action?: string;
-  fault?: Fault['kind'];
-  bodyFault?: BodyFault;
 }
 
 async function dispatch(deps: PipelineDeps, req: IncomingMessage, log: LogFields): Promise<Record<string, unknown>> {
@@ -103,11 +106,17 @@ async function dispatch(deps: PipelineDeps, req: IncomingMessage, log: LogFields
   }
   const body = parseBody(raw);
   const target = launchTarget(ctx, action, body);
-  const fault = deps.faults.decide({ method: 'POST', path: url.pathname, action, ...target });
+  const request: RequestInfo = { method: 'POST', path: url.pathname, action, ...target };
+  const fault = deps.faults.decide(request);
   if (fault) {
     log.fault = fault.kind;
+    if (isDropHook(fault)) {
+      await fault.run(request);
+      throw new DropConnection();
+    }
     if (isBodyFault(fault)) log.bodyFault = fault;
-    await applyFault(deps, fault, action, target);
+    else if (isReplyFault(fault)) log.reply = { fault, request };
+    else await applyFault(deps, fault, action, target);
   }
   return (ACTIONS[action] as (typeof ACTIONS)[string])(ctx, body);
 }
@@ -126,8 +135,15 @@ export async function handleRequest(deps: PipelineDeps, req: IncomingMessage, re
   const log: LogFields = {};
   let status = 200;
   try {
-    const result = { ...(await dispatch(deps, req, log)), ResponseContext: { RequestId: requestId } };
-    send(res, 200, log.bodyFault ? damagedBody(log.bodyFault, result) : JSON.stringify(result));
+    const result = await dispatch(deps, req, log);
+    const payload = JSON.stringify({ ...result, ResponseContext: { RequestId: requestId } });
+    if (log.bodyFault) {
+      send(res, 200, damagedBody(log.bodyFault, { ...result, ResponseContext: { RequestId: requestId } }));
+      return;
+    }
+    const outcome = log.reply ? await applyReplyFault(log.reply.fault, log.reply.request, 200, payload) : ({ send: 'as-is' } as const);
+    if (outcome.send === 'none') throw new DropConnection();
+    send(res, 200, outcome.send === 'replaced' ? outcome.payload : payload);
   } catch (err) {
     if (err instanceof DropConnection) {
       deps.calls.add({ at, method, path, action: log.action, status: 0, fault: log.fault });

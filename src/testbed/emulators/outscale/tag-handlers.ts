@@ -63,6 +63,6 @@ export function readTags(ctx: EmulatorContext, body: Body): Record<string, unkno
     .allTags()
     .filter((t) => (!keys || keys.includes(t.key)) && (!values || values.includes(t.value)) && (!ids || ids.includes(t.resourceId)) && (!types || types.includes(t.resourceType)))
     .map((t) => ({ ResourceId: t.resourceId, ResourceType: t.resourceType, Key: t.key, Value: t.value }));
-  const { page, nextPageToken } = paginate(body, matching);
+  const { page, nextPageToken } = paginate(body, matching, ctx.settings.pageLimit);
   return { Tags: page, ...(nextPageToken ? { NextPageToken: nextPageToken } : {}) };
 }

@@ -50,7 +50,7 @@ export function readVms(ctx: EmulatorContext, body: Body): Record<string, unknow
   const visible = [...ctx.store.vms.values()]
     .filter((vm) => now >= vm.visibleAt && matches(vm, ctx.store.tagsOf(vm.id)))
     .sort((a, b) => a.createdAt - b.createdAt || a.launchNumber - b.launchNumber);
-  const { page, nextPageToken } = paginate(body, visible);
+  const { page, nextPageToken } = paginate(body, visible, ctx.settings.pageLimit);
   return { Vms: page.map((vm) => vmToWire(ctx.store, vm)), ...(nextPageToken ? { NextPageToken: nextPageToken } : {}) };
 }
 

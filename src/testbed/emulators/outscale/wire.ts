@@ -69,9 +69,9 @@ function decodeToken(token: string): number {
   return Number(m[1]);
 }
 
-/** One page of `items` per the request's NextPageToken / ResultsPerPage. */
-export function paginate<T>(body: Body, items: T[]): { page: T[]; nextPageToken?: string } {
-  const size = optionalInteger(body, 'ResultsPerPage', 1, 1000) ?? DEFAULT_PAGE;
+/** One page of `items` per the request's NextPageToken / ResultsPerPage, never more than `limit` items. */
+export function paginate<T>(body: Body, items: T[], limit = Number.POSITIVE_INFINITY): { page: T[]; nextPageToken?: string } {
+  const size = Math.min(optionalInteger(body, 'ResultsPerPage', 1, 1000) ?? DEFAULT_PAGE, limit);
   const token = optionalString(body, 'NextPageToken');
   const offset = token ? decodeToken(token) : 0;
   const page = items.slice(offset, offset + size);

@@ -4,7 +4,7 @@
  * Capacity faults are not HTTP errors on MKS: they reach the handler and show as node statuses.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { damagedBody, isBodyFault, type BodyFault, type CallLog, type Fault, type FaultInjector } from '../faults.js';
+import { applyReplyFault, type BodyFault, type CallLog, damagedBody, type Fault, type FaultInjector, isBodyFault, isDropHook, isReplyFault, type ReplyFault, type RequestInfo, writeSpoiled } from '../faults.js';
 import { OvhApiError, invalidUrl, methodNotAllowed, serverError, tooManyRequests } from './api-error.js';
 import type { EmulatorContext, OvhCredential, RequestContext } from './context.js';
 import { errorReply, readBody, writeReply, type Reply } from './http-io.js';
@@ -28,7 +28,10 @@ class DropConnection extends Error {}
 interface LogFields {
   action?: string;
   fault?: Fault['kind'];
+  /** A fault that spoils the body of the 200 answer. */
   bodyFault?: BodyFault;
+  /** A fault that acts on the answer, with the request it matched. */
+  reply?: { fault: ReplyFault; request: RequestInfo };
 }
 
 async function applyTransportFault(deps: PipelineDeps, fault: Fault, ctx: RequestContext): Promise<void> {
@@ -49,7 +52,7 @@ async function applyTransportFault(deps: PipelineDeps, fault: Fault, ctx: Reques
       ctx.fault = fault;
       return;
     default:
-      return; // body faults spoil the answer once the handler has run
+      return; // body and reply faults act on the answer once the handler has run
   }
 }
 
@@ -76,11 +79,17 @@ async function route(deps: PipelineDeps, req: IncomingMessage, log: LogFields): 
   }
   const ctx: RequestContext = { method, path, params: match.params, query: url.searchParams, rawBody, now: emu.clock.now() };
   const launch = match.route.describe?.(emu, ctx) ?? {};
-  const fault = deps.faults.decide({ method, path: url.pathname, action: log.action, instanceType: launch.instanceType, zone: launch.zone });
+  const request: RequestInfo = { method, path: url.pathname, action: log.action, instanceType: launch.instanceType, zone: launch.zone };
+  const fault = deps.faults.decide(request);
   if (fault) {
     log.fault = fault.kind;
+    if (isDropHook(fault)) {
+      await fault.run(request);
+      throw new DropConnection();
+    }
     if (isBodyFault(fault)) log.bodyFault = fault;
-    await applyTransportFault(deps, fault, ctx);
+    else if (isReplyFault(fault)) log.reply = { fault, request };
+    else await applyTransportFault(deps, fault, ctx);
   }
   return match.route.handler(emu, ctx);
 }
@@ -102,6 +111,19 @@ export async function handleRequest(deps: PipelineDeps, req: IncomingMessage, re
     }
     // Anything but an API error is an emulator bug: answer like the API's own internal error.
     reply = err instanceof OvhApiError ? errorReply(err) : errorReply(serverError(500));
+  }
+  if (log.reply) {
+    const outcome = await applyReplyFault(log.reply.fault, log.reply.request, reply.status, JSON.stringify(reply.json === undefined ? null : reply.json));
+    if (outcome.send === 'none') {
+      deps.calls.add({ at, method, path, action: log.action, status: 0, fault: log.fault });
+      req.socket.destroy();
+      return;
+    }
+    if (outcome.send === 'replaced') {
+      deps.calls.add({ at, method, path, action: log.action, status: outcome.status, fault: log.fault });
+      writeSpoiled(res, outcome.status, outcome.payload);
+      return;
+    }
   }
   deps.calls.add({ at, method, path, action: log.action, status: reply.status, fault: log.fault });
   if (!res.destroyed) writeReply(res, reply);

@@ -3,7 +3,7 @@
  * ask the fault injector, render the fault in Scaleway's wire format or run the handler, log the call.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { damagedBody, isBodyFault, type BodyFault, type CallLog, type Fault, type FaultInjector } from '../faults.js';
+import { applyReplyFault, type BodyFault, type CallLog, damagedBody, type Fault, type FaultInjector, isBodyFault, isDropHook, isReplyFault, type ReplyFault, type RequestInfo, writeSpoiled } from '../faults.js';
 import {
   ScalewayApiError, deniedAuthentication, invalidArgument, invalidRequest, outOfStock, quotaResourceName, quotasExceeded, serverError, tooManyRequests,
 } from './api-error.js';
@@ -32,6 +32,15 @@ function authenticate(req: IncomingMessage, credentials: ScalewayCredential[]): 
   return credential;
 }
 
+interface LogFields {
+  action?: string;
+  fault?: Fault['kind'];
+  /** A fault that spoils the body of the 200 answer. */
+  bodyFault?: BodyFault;
+  /** A fault that acts on the answer, with the request it matched. */
+  reply?: { fault: ReplyFault; request: RequestInfo };
+}
+
 async function applyFault(deps: PipelineDeps, fault: Fault, ctx: RequestContext, instanceType: string | undefined): Promise<void> {
   switch (fault.kind) {
     case 'server-error':
@@ -53,14 +62,8 @@ async function applyFault(deps: PipelineDeps, fault: Fault, ctx: RequestContext,
       await deps.emu.clock.sleep(fault.afterMs, deps.closing).catch(() => undefined);
       throw new DropConnection();
     default:
-      return; // body faults spoil the answer once the handler has run
+      return; // body and reply faults act on the answer once the handler has run
   }
-}
-
-interface LogFields {
-  action?: string;
-  fault?: Fault['kind'];
-  bodyFault?: BodyFault;
 }
 
 /**
@@ -88,11 +91,17 @@ async function route(deps: PipelineDeps, req: IncomingMessage, log: LogFields): 
   const ctx: RequestContext = { method, path: url.pathname, params: match.params, query: url.searchParams, rawBody, zone, credential, now: emu.clock.now() };
   const described = match.route.describe?.(emu, ctx) ?? {};
   if (described.action) log.action = described.action;
-  const fault = deps.faults.decide({ method, path: url.pathname, action: log.action, instanceType: described.instanceType, zone });
+  const request: RequestInfo = { method, path: url.pathname, action: log.action, instanceType: described.instanceType, zone };
+  const fault = deps.faults.decide(request);
   if (fault) {
     log.fault = fault.kind;
+    if (isDropHook(fault)) {
+      await fault.run(request);
+      throw new DropConnection();
+    }
     if (isBodyFault(fault)) log.bodyFault = fault;
-    await applyFault(deps, fault, ctx, described.instanceType);
+    else if (isReplyFault(fault)) log.reply = { fault, request };
+    else await applyFault(deps, fault, ctx, described.instanceType);
   }
   return match.route.handler(emu, ctx);
 }
@@ -114,6 +123,20 @@ export async function handleRequest(deps: PipelineDeps, req: IncomingMessage, re
     }
     // Anything but an API error is an emulator bug: answer like the API's own internal error.
     reply = err instanceof ScalewayApiError ? errorReply(err) : errorReply(serverError(500));
+  }
+  if (log.reply) {
+    const payload = reply.json !== undefined ? JSON.stringify(reply.json) : (reply.text ?? '');
+    const outcome = await applyReplyFault(log.reply.fault, log.reply.request, reply.status, payload);
+    if (outcome.send === 'none') {
+      deps.calls.add({ at, method, path, action: log.action, status: 0, fault: log.fault });
+      req.socket.destroy();
+      return;
+    }
+    if (outcome.send === 'replaced') {
+      deps.calls.add({ at, method, path, action: log.action, status: outcome.status, fault: log.fault });
+      writeSpoiled(res, outcome.status, outcome.payload);
+      return;
+    }
   }
   deps.calls.add({ at, method, path, action: log.action, status: reply.status, fault: log.fault });
   if (!res.destroyed) writeReply(res, reply);

@@ -3,6 +3,7 @@ import { loadCatalog, type CatalogFile } from '../../../../catalog/index.js';
 import { type OutscaleEmulator } from '../../../emulators/outscale/index.js';
 import { type CloudInstance, type CloudInstanceSource } from '../instance-source.js';
 import { nodeLabelsFromUserData, taintsFromUserData } from '../user-data.js';
+import { ResourceNvidiaGPU } from '../../../../apis/v1/labels.js';
 import { DefaultMaxPods, flavorCapacity, flavorIndex } from './flavor-capacity.js';
 
 export function outscaleInstanceSource(emulator: Pick<OutscaleEmulator, 'state' | 'region'>, catalog: CatalogFile = loadCatalog('outscale')): CloudInstanceSource {
@@ -10,10 +11,14 @@ export function outscaleInstanceSource(emulator: Pick<OutscaleEmulator, 'state' 
   return {
     cloud: 'outscale',
     running(): CloudInstance[] {
-      return emulator.state().instances.filter((vm) => vm.state === 'running').map((vm) => {
+      const state = emulator.state();
+      return state.instances.filter((vm) => vm.state === 'running').map((vm) => {
         const flavor = flavors.get(vm.instanceType);
         // tina VM types are parametric (tinav6.c4r8p2): the VM's own vcores/RAM are the truth.
-        const capacity = flavor ? flavorCapacity(flavor) : { cpu: String(vm.vcores), memory: `${vm.ramGiB}Gi`, pods: String(DefaultMaxPods), 'ephemeral-storage': '100Gi' };
+        const capacity: Record<string, string> = flavor ? flavorCapacity(flavor) : { cpu: String(vm.vcores), memory: `${vm.ramGiB}Gi`, pods: String(DefaultMaxPods), 'ephemeral-storage': '100Gi' };
+        // Flexible GPUs attached to the VM are what the NVIDIA device plugin reports.
+        const gpus = state.flexibleGpus.filter((g) => g.vmId === vm.id && g.state === 'attached').length;
+        if (gpus > 0) capacity[ResourceNvidiaGPU] = String(gpus);
         return {
           cloud: 'outscale',
           nodeName: vm.privateDnsName,

@@ -1,0 +1,55 @@
+/**
+ * The real `karpenter-eu run` in a child process, as an administrator would start it: flags, the clouds'
+ * usual variables and a kubeconfig file, nothing else. Run from source through tsx so `npm ci` is enough.
+ * The harness kills it with SIGKILL (no shutdown path runs) and starts a new one.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { join } from 'node:path';
+import { projectFile } from '../../../src/testbed/demo/install.js';
+
+export interface OperatorProcessConfig {
+  args: readonly string[];
+  env: Record<string, string>;
+  /** Where each run's output goes (`operator-<n>.log`), for a reader after a failure. */
+  logDir: string;
+}
+
+export interface OperatorProcess {
+  readonly pid: number;
+  /** Resolves with the exit code or signal once the process is gone. */
+  readonly exited: Promise<string>;
+  kill(): Promise<void>;
+}
+
+let runs = 0;
+
+export function startOperatorProcess(config: OperatorProcessConfig): OperatorProcess {
+  const log: WriteStream = createWriteStream(join(config.logDir, `operator-${++runs}.log`));
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', projectFile('src/cli/bin.ts'), 'run', ...config.args], {
+    cwd: projectFile('.'),
+    env: { PATH: process.env.PATH ?? '', ...config.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.pipe(log, { end: false });
+  child.stderr?.pipe(log, { end: false });
+  // A test process that ends (a timeout tearing its worker down) must not leave an operator running.
+  const killOnExit = (): void => void child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  const exited = new Promise<string>((resolve) => {
+    child.once('exit', (code, signal) => {
+      process.off('exit', killOnExit);
+      log.end();
+      resolve(signal ?? String(code));
+    });
+  });
+  if (child.pid === undefined) throw new Error('starting karpenter-eu run: the child process has no pid');
+  return {
+    pid: child.pid,
+    exited,
+    async kill() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}

@@ -1,0 +1,167 @@
+/**
+ * One cloud's chaos world in the test process: its emulator and the simulated cluster (API server, kubelet,
+ * scheduler) on loopback, with the CRDs, webhook configurations, Secrets, NodeClass and NodePools installed —
+ * and the real `karpenter-eu run` in a child process pointed at them by endpoints and credentials only.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { KubernetesObject } from '@kubernetes/client-node';
+import { startSimulatedCluster, type SimulatedCluster } from '../../../src/testbed/cluster/index.js';
+import { nodeClassesFor, nodePoolsFor } from '../../../src/testbed/demo/demo-manifests.js';
+import { cloudSources, type DemoEnvironment, type Emulators, operatorEnvFor, seedSecrets, startEmulators, defaultTimings } from '../../../src/testbed/demo/environment.js';
+import { freeLoopbackPort } from '../../../src/testbed/demo/free-port.js';
+import { applyObjects, installCrds, installWebhookConfigurations, projectFile } from '../../../src/testbed/demo/install.js';
+import type { FaultInjector } from '../../../src/testbed/emulators/faults.js';
+import { SystemClock } from '../../../src/util/clock.js';
+import { silentLogger } from '../../../src/util/logger.js';
+import { createLoopbackCertificate } from '../../../src/util/tls.js';
+import type { ObservedWorld } from './invariants.js';
+import { type ChaosCloud, type CloudSide, clusterSide, outscaleSide, ovhcloudSide, scalewaySide } from './observe.js';
+import { type OperatorProcess, startOperatorProcess } from './operator-process.js';
+
+export const ChaosNamespace = 'default';
+
+export interface ChaosWorldOptions {
+  cloud: ChaosCloud;
+  /** The cluster name the operator tags its instances with. */
+  clusterName?: string;
+  /** Garbage-collection period of the operator (a Go-style duration). */
+  gcInterval?: string;
+}
+
+export interface ChaosWorld {
+  cloud: ChaosCloud;
+  cluster: SimulatedCluster;
+  emulators: Emulators;
+  /** The emulator's fault injector. */
+  faults: FaultInjector;
+  /** Sets how long a new instance (OVH: pool) stays out of the cloud's listings. */
+  setListingLag(ms: number): void;
+  observe(): ObservedWorld;
+  /** The running operator process, if any. */
+  operator(): OperatorProcess | undefined;
+  startOperator(): OperatorProcess;
+  /** SIGKILL; resolves once the process is gone. */
+  killOperator(): Promise<void>;
+  /** Where the operators' logs are. */
+  logDir: string;
+  close(): Promise<void>;
+}
+
+function emulatorOf(emulators: Emulators, cloud: ChaosCloud): { faults: FaultInjector; setConsistencyDelay(ms: number): void } {
+  const emulator = emulators[cloud];
+  if (!emulator) throw new Error(`no ${cloud} emulator was started`);
+  return emulator;
+}
+
+function cloudSide(emulators: Emulators, cloud: ChaosCloud): CloudSide {
+  if (cloud === 'scaleway' && emulators.scaleway) return scalewaySide(emulators.scaleway);
+  if (cloud === 'outscale' && emulators.outscale) return outscaleSide(emulators.outscale);
+  if (cloud === 'ovhcloud' && emulators.ovhcloud) return ovhcloudSide(emulators.ovhcloud);
+  throw new Error(`no ${cloud} emulator was started`);
+}
+
+interface Ports {
+  webhook: number;
+  extender: number;
+  metrics: number;
+}
+
+function operatorArgs(options: Required<ChaosWorldOptions>, ports: Ports, files: { kubeconfig: string; cert: string; key: string }): string[] {
+  return [
+    `--kubeconfig=${files.kubeconfig}`,
+    `--cluster-name=${options.clusterName}`,
+    '--bind-address=127.0.0.1',
+    `--webhook-port=${ports.webhook}`,
+    `--webhook-cert-file=${files.cert}`,
+    `--webhook-key-file=${files.key}`,
+    `--extender-port=${ports.extender}`,
+    `--metrics-port=${ports.metrics}`,
+    '--batch-idle-duration=300ms',
+    '--batch-max-duration=2s',
+    '--disruption-interval=1s',
+    '--disruption-validation-delay=1s',
+    '--drift-check-interval=5s',
+    `--gc-interval=${options.gcInterval}`,
+    '--leader-election-namespace=karpenter',
+    '--leader-election-identity=chaos',
+    // A killed leader's lease runs out quickly, so the next process leads within seconds.
+    '--leader-election-lease-duration=3s',
+    '--leader-election-renew-deadline=2s',
+    '--leader-election-retry-period=250ms',
+    `--log-level=${process.env.CHAOS_LOG_LEVEL ?? 'info'}`,
+  ];
+}
+
+async function writeFiles(dir: string, cluster: SimulatedCluster, certificate: { certPem: string; keyPem: string }, emulators: Emulators): Promise<{ kubeconfig: string; cert: string; key: string; ca?: string }> {
+  const cert = join(dir, 'tls.crt');
+  const key = join(dir, 'tls.key');
+  await writeFile(cert, certificate.certPem);
+  await writeFile(key, certificate.keyPem, { mode: 0o600 });
+  const kubeconfig = cluster.apiServer.kubeconfigPath;
+  if (!kubeconfig) throw new Error('the simulated API server wrote no kubeconfig');
+  if (!emulators.ovhcloud) return { kubeconfig, cert, key };
+  // The ovh client has no CA option; a real deployment would add the CA the same way.
+  const ca = join(dir, 'ovh-ca.pem');
+  await writeFile(ca, emulators.ovhcloud.caPem);
+  return { kubeconfig, cert, key, ca };
+}
+
+export async function startChaosWorld(input: ChaosWorldOptions): Promise<ChaosWorld> {
+  const options: Required<ChaosWorldOptions> = { clusterName: 'chaos', gcInterval: '2s', ...input };
+  const clock = new SystemClock();
+  const logDir = await mkdtemp(join(tmpdir(), `karpenter-eu-chaos-${options.cloud}-`));
+  const emulators = await startEmulators({ clouds: [options.cloud], clock, logger: silentLogger, controllers: [] }, defaultTimings);
+  const ports: Ports = { webhook: await freeLoopbackPort(), extender: await freeLoopbackPort(), metrics: await freeLoopbackPort() };
+  const cluster = await startSimulatedCluster({
+    clock,
+    cloudSources: cloudSources(emulators),
+    extender: { urlPrefix: `http://127.0.0.1:${ports.extender}/scheduler`, filterVerb: 'filter', prioritizeVerb: 'prioritize', weight: 1, nodeCacheCapable: true, ignorable: true },
+    apiServer: { resolveService: (svc) => (svc.name === 'karpenter-eu' ? `https://127.0.0.1:${ports.webhook}${svc.path ?? '/'}` : undefined), kubeconfig: join(logDir, 'kubeconfig') },
+    kubelet: { readyDelayMs: defaultTimings.readyMs, podStartDelayMs: 50, nodeRemovalDelayMs: defaultTimings.readyMs, pollIntervalMs: 100 },
+  });
+  const certificate = await createLoopbackCertificate();
+  await installCrds(cluster.kubeConfig);
+  await seedSecrets(cluster, emulators);
+  await installWebhookConfigurations(cluster.kubeConfig, projectFile('manifests/webhooks/webhook-configurations.yaml'), certificate.caPem);
+  const files = await writeFiles(logDir, cluster, certificate, emulators);
+  const env = { ...operatorEnvFor(emulators), ...(files.ca ? { NODE_EXTRA_CA_CERTS: files.ca } : {}) } as Record<string, string>;
+  const args = operatorArgs(options, ports, files);
+  const emulator = emulatorOf(emulators, options.cloud);
+  let current: OperatorProcess | undefined;
+
+  const world: ChaosWorld = {
+    cloud: options.cloud,
+    cluster,
+    emulators,
+    faults: emulator.faults,
+    logDir,
+    setListingLag: (ms) => emulator.setConsistencyDelay(ms),
+    observe: () => ({ ...cloudSide(emulators, options.cloud), ...clusterSide(cluster.apiServer, options.cloud, ChaosNamespace) }),
+    operator: () => current,
+    startOperator() {
+      current = startOperatorProcess({ args, env, logDir });
+      return current;
+    },
+    async killOperator() {
+      await current?.kill();
+      current = undefined;
+    },
+    async close() {
+      await current?.kill();
+      await cluster.close();
+      for (const e of [emulators.ovhcloud, emulators.scaleway, emulators.outscale]) await e?.close().catch(() => undefined);
+      if (!process.env.CHAOS_KEEP_LOGS) await rm(logDir, { recursive: true, force: true });
+    },
+  };
+  // The NodeClass and NodePools go through the webhooks, which need the operator: they are applied by `install`.
+  return world;
+}
+
+/** Applies the cloud's example NodeClass and NodePools (the operator must be serving its webhooks). */
+export async function installExamples(world: ChaosWorld): Promise<void> {
+  const env = { outscale: world.emulators.outscale } as unknown as DemoEnvironment;
+  const objects: KubernetesObject[] = [...nodeClassesFor(world.cloud, env), ...nodePoolsFor(world.cloud)];
+  await applyObjects(world.cluster.kubeConfig, objects);
+}
