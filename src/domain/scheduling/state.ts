@@ -3,7 +3,7 @@
  * slots, planned NodeClaims and nodes per cloud (for cloud node caps such as MKS's per-cluster maximum).
  */
 import type { ResourceList } from '../instancetypes/types.js';
-import { addResources } from '../quantity/index.js';
+import { addResources, subtractResources } from '../quantity/index.js';
 import { podSchedulingRequests } from '../pods/index.js';
 import { AllowUndefinedWellKnownLabels, firstUntoleratedTaint, strictPodRequirements } from '../requirements/index.js';
 import { cheapestInZone, type ClaimSlot } from './claim-slot.js';
@@ -12,6 +12,8 @@ import type { PreparedNodePool } from './nodepool-template.js';
 import type { PodInfo } from './pod-info.js';
 import { Topology } from './topology.js';
 import type { ExistingNode, PodLike } from './types.js';
+
+const isOwnedByDaemonSet = (pod: PodLike): boolean => (pod.metadata?.ownerReferences ?? []).some((o) => o.kind === 'DaemonSet');
 
 export class SchedulingState {
   readonly topology = new Topology();
@@ -65,11 +67,17 @@ export class SchedulingState {
   }
 
   /** DaemonSet pods an in-flight NodeClaim will run but has not bound yet. */
+  /**
+   * What the DaemonSets that will run on an in-flight node still need there: their requests, less those of
+   * their pods already bound to it (a joining node runs them before it is initialized; counted once, as upstream).
+   */
   inFlightOverhead(node: ExistingNode, daemonSets: readonly PodLike[]): ResourceList {
     const parts = daemonSets.filter(
       (ds) => !firstUntoleratedTaint(node.taints, ds.spec?.tolerations, ['NoSchedule', 'NoExecute']) && strictPodRequirements(ds).matchesLabels(node.labels),
     );
-    return addResources(...parts.map((ds) => podSchedulingRequests(ds)));
+    const bound = node.pods.filter(isOwnedByDaemonSet).map((p) => podSchedulingRequests(p));
+    const remaining = subtractResources(addResources(...parts.map((ds) => podSchedulingRequests(ds))), addResources(...bound));
+    return Object.fromEntries(Object.entries(remaining).map(([name, value]) => [name, Math.max(0, value)]));
   }
 }
 

@@ -52,6 +52,8 @@ export interface FakeClockBed {
   metrics: Metrics;
   /** Every NodeClaim ever seen, by name (deleted ones included). */
   claimsEver: Map<string, NodeClaim>;
+  /** Per pod, each target the provisioner nominated it to (`nodeclaim/<name>`, `node/<name>`), when first seen. */
+  nominations: Map<string, { target: string; at: number }[]>;
   /** Pumps the clock in `stepMs` steps until `check` holds or `maxFakeMs` passed; returns whether it held. */
   run(check: () => boolean | Promise<boolean>, maxFakeMs: number, stepMs?: number): Promise<boolean>;
   close(): Promise<void>;
@@ -107,12 +109,25 @@ export async function startFakeClockBed(options: FakeClockBedOptions): Promise<F
   const abort = new AbortController();
   const running = Promise.all([provisioner, lifecycle, termination, disruption].map((c) => c.start(abort.signal)));
 
+  // The Nominated Event of a pod carries its latest target (a repeat updates the message): sampled every step.
+  const nominations = new Map<string, { target: string; at: number }[]>();
+  const recordNominations = async (): Promise<void> => {
+    type Nominated = { reason?: string; message?: string; involvedObject?: { name?: string }; metadata?: object };
+    for (const e of (await kube.list<Nominated>(Resources.Event, { namespace: 'default' })).items) {
+      if (e.reason !== 'Nominated') continue;
+      const pod = e.involvedObject?.name ?? '';
+      const target = (e.message ?? '').replace('Pod should schedule on: ', '');
+      const seen = nominations.get(pod) ?? [];
+      if (seen.at(-1)?.target !== target) nominations.set(pod, [...seen, { target, at: clock.now() }]);
+    }
+  };
   const recordClaims = async (): Promise<void> => {
     for (const c of (await kube.list<NodeClaim>(Resources.NodeClaim)).items) claimsEver.set(c.metadata?.name ?? '', c);
+    await recordNominations();
   };
 
   return {
-    clock, cluster, kube, state, provider, metrics, claimsEver,
+    clock, cluster, kube, state, provider, metrics, claimsEver, nominations,
     async run(check, maxFakeMs, stepMs = 250) {
       for (let elapsed = 0; elapsed <= maxFakeMs; elapsed += stepMs) {
         await recordClaims();

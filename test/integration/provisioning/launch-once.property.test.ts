@@ -3,8 +3,10 @@
  * (plain, zone spread, hostname spread, zone affinity, hostname anti-affinity) plus GPU pods and a DaemonSet
  * arrive at random times; instances boot after random delays (0–20 s) and kube-scheduler retries after a
  * random lag, all on the fake clock with the controllers' production windows. Once every pod runs and the
- * cluster has settled: what the cloud launched costs no more than one `solve()` of the same pods on an
- * empty cluster, and no launched NodeClaim was removed without a workload pod ever running on it.
+ * cluster has settled: no launched NodeClaim was removed without a workload pod ever running on it, and what
+ * the cloud launched costs no more than one `solve()` of the same pods on an empty cluster — or, where
+ * kube-scheduler bound pods elsewhere than the provisioner nominated them (the first node Ready takes them),
+ * at most one more NodeClaim per such pod.
  * KARPENTER_EU_PROPERTY_RUNS raises the number of runs locally.
  */
 import { afterEach, describe, expect, it } from 'vitest';
@@ -90,11 +92,35 @@ const daemonSet: V1DaemonSet = {
   spec: { selector: { matchLabels: { app: 'node-agent' } }, template: { metadata: { labels: { app: 'node-agent' } }, spec: { containers: [{ name: 'agent', image: 'agent', resources: { requests: { cpu: '100m', memory: '128Mi' } } }] } } },
 };
 
-/** The price of one solve() of every pod on an empty cluster (the plan the live loop must not exceed). */
-function plannedPrice(pods: readonly V1Pod[], withDaemonSet: boolean): number {
+/** One solve() of every pod on an empty cluster: the plan the live loop must not exceed. */
+function planOf(pods: readonly V1Pod[], withDaemonSet: boolean): { price: number; count: number } {
   const nodePool = schedulingNodePool(pool, instanceTypes, {});
   if (!nodePool) throw new Error('the test NodePool is not schedulable');
-  return solve({ pods, nodePools: [nodePool], daemonSets: withDaemonSet ? [daemonSetPod(daemonSet)] : [] }).totalPricePerHour;
+  const result = solve({ pods, nodePools: [nodePool], daemonSets: withDaemonSet ? [daemonSetPod(daemonSet)] : [] });
+  return { price: result.totalPricePerHour, count: result.newNodeClaims.length };
+}
+
+type EventLike = { reason?: string; message?: string; involvedObject?: { name?: string }; firstTimestamp?: string | Date; metadata?: object };
+
+/**
+ * Pods kube-scheduler bound to a node the provisioner never nominated them to (it took another pod's planned
+ * node because that one was Ready first). A pod planned twice is not one: it runs on one of its nominations.
+ */
+async function divergedPods(bed: FakeClockBed): Promise<string[]> {
+  const nominations = new Map<string, Set<string>>();
+  for (const e of (await bed.kube.list<EventLike>(Resources.Event, { namespace: 'default' })).items) {
+    if (e.reason !== 'Nominated') continue;
+    const pod = e.involvedObject?.name ?? '';
+    nominations.set(pod, (nominations.get(pod) ?? new Set()).add(e.message?.replace('Pod should schedule on: ', '') ?? ''));
+  }
+  const claimOfNode = new Map([...bed.claimsEver.values()].map((c) => [c.status?.nodeName ?? '', c.metadata?.name ?? '']));
+  const pods = (await bed.kube.list<V1Pod>(Resources.Pod, { namespace: 'default' })).items;
+  return pods.flatMap((p) => {
+    const targets = nominations.get(p.metadata?.name ?? '');
+    const node = p.spec?.nodeName ?? '';
+    if (!targets || targets.has(`node/${node}`) || targets.has(`nodeclaim/${claimOfNode.get(node) ?? ''}`)) return [];
+    return [p.metadata?.name ?? ''];
+  });
 }
 
 function launchedPrice(bed: FakeClockBed): number {
@@ -104,6 +130,30 @@ function launchedPrice(bed: FakeClockBed): number {
 async function allRunning(bed: FakeClockBed, count: number): Promise<boolean> {
   const pods = (await bed.kube.list<V1Pod>(Resources.Pod, { namespace: 'default' })).items.filter((p) => !p.metadata?.ownerReferences?.length);
   return pods.length === count && pods.every((p) => p.status?.phase === 'Running');
+}
+
+const millis = (t: string | Date | undefined): number => (t === undefined ? Number.NaN : new Date(t).getTime());
+
+/**
+ * Pods provisioned twice: nominated to a NodeClaim created after the pod's first nomination to another one,
+ * while that first NodeClaim still existed and was not being deleted — capacity launched again for a pod that
+ * already had some on the way (the duplicate this property is about).
+ */
+function provisionedTwice(bed: FakeClockBed): string[] {
+  const claimOf = (target: string) => (target.startsWith('nodeclaim/') ? bed.claimsEver.get(target.slice('nodeclaim/'.length)) : undefined);
+  const twice: string[] = [];
+  for (const [pod, nominations] of bed.nominations) {
+    const [first, ...later] = nominations;
+    const firstClaim = first ? claimOf(first.target) : undefined;
+    if (!first || !firstClaim) continue;
+    const firstGoneAt = millis(firstClaim.metadata?.deletionTimestamp ?? undefined);
+    const again = later.some((n) => {
+      const created = millis(claimOf(n.target)?.metadata?.creationTimestamp);
+      return created > first.at && !(firstGoneAt <= n.at);
+    });
+    if (again) twice.push(pod);
+  }
+  return twice;
 }
 
 let bed: FakeClockBed | undefined;
@@ -135,10 +185,24 @@ async function check(s: Scenario): Promise<void> {
   // Long enough for an empty duplicate to be consolidated (consolidateAfter 30 s + validation).
   await b.run(() => false, 60_000, 1_000);
   launched = b.provider.launches.length;
-  const planned = plannedPrice(pods, s.daemonSet);
-  expect(launchedPrice(b), `${launched} launches: ${b.provider.launches.map((l) => l.instanceType).join(', ')}`).toBeLessThanOrEqual(planned + 1e-9);
-  const unused = (await b.metrics.registry.getSingleMetric('karpenter_eu_nodeclaims_terminated_unused_total')?.get())?.values ?? [];
-  expect(unused.reduce((sum, v) => sum + v.value, 0), 'launched NodeClaims removed unused').toBe(0);
+  const plan = planOf(pods, s.daemonSet);
+  const diverged = await divergedPods(b);
+  const twice = provisionedTwice(b);
+  const unusedValues = (await b.metrics.registry.getSingleMetric('karpenter_eu_nodeclaims_terminated_unused_total')?.get())?.values ?? [];
+  const unused = unusedValues.reduce((sum, v) => sum + v.value, 0);
+  const history = twice.map((pod) => `${pod}: ${(b.nominations.get(pod) ?? []).map((n) => `${n.target}@${n.at - start}`).join(' → ')}`);
+  const launches = `${launched} launches (${b.provider.launches.map((l) => l.instanceType).join(', ')}), plan ${plan.count} (€${plan.price.toFixed(2)}/h); bound elsewhere than nominated: ${diverged.join(', ') || 'none'}; provisioned again: ${history.join('; ') || 'none'}`;
+  if (diverged.length === 0) {
+    // kube-scheduler followed the plan: nothing may be launched twice, nothing left unused, nothing above the plan.
+    expect(twice, launches).toEqual([]);
+    expect(unused, `launched NodeClaims removed unused; ${launches}`).toBe(0);
+    expect(launchedPrice(b), launches).toBeLessThanOrEqual(plan.price + 1e-9);
+  } else {
+    // kube-scheduler bound pods to another pod's planned node (the first one Ready takes them): each such pod may
+    // need one more node, or leave one planned node empty — never more.
+    expect(launched, launches).toBeLessThanOrEqual(plan.count + diverged.length);
+    expect(unused, `launched NodeClaims removed unused; ${launches}`).toBeLessThanOrEqual(diverged.length);
+  }
 }
 
 describe('the live loop launches what one solve() needs, once (property, simulated cluster, fake clock)', () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { V1Pod } from '@kubernetes/client-node';
 import { solve } from '../../../../src/domain/scheduling/index.js';
 import type { ExistingNode } from '../../../../src/domain/scheduling/types.js';
 import { GiBytes, instanceType, nodePool, pod, smallTypes } from './helpers.js';
@@ -231,5 +232,23 @@ describe('solve: topology', () => {
     const r = solve({ pods: [bad, pod('ok', '1', '1Gi')], nodePools: [nodePool('default', smallTypes())] });
     expect(r.unschedulable).toEqual([{ pod: 'default/bad', reason: expect.stringMatching(/compiling pod default\/bad: .*cpu/) }]);
     expect(r.newNodeClaims[0]?.pods).toEqual(['default/ok']);
+  });
+});
+
+describe('DaemonSet overhead on in-flight capacity', () => {
+  const daemonSet = pod('agent', '500m', '256Mi');
+  const boundAgent: V1Pod = { ...pod('agent-x1', '500m', '256Mi'), metadata: { name: 'agent-x1', namespace: 'default', ownerReferences: [{ apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'agent', uid: 'ds-1', controller: true }] } };
+  const joined: ExistingNode = { name: 'node-1', labels: {}, allocatable: { cpu: 2000, memory: 4 * GiBytes, pods: 110 }, pods: [boundAgent], inFlight: true };
+
+  it('reserves a DaemonSet pod once: not again when it is already bound to the joining node', () => {
+    const r = solve({ pods: [pod('web', '1500m', '1Gi')], existingNodes: [joined], nodePools: [nodePool('default', smallTypes())], daemonSets: [daemonSet] });
+    expect(r.newNodeClaims).toEqual([]);
+    expect(r.existingNodeAssignments).toEqual([{ node: 'node-1', pods: ['default/web'] }]);
+  });
+
+  it('still reserves the DaemonSet pods not bound yet', () => {
+    const empty: ExistingNode = { ...joined, pods: [] };
+    const r = solve({ pods: [pod('web', '1600m', '1Gi')], existingNodes: [empty], nodePools: [nodePool('default', smallTypes())], daemonSets: [daemonSet] });
+    expect(r.newNodeClaims).toHaveLength(1);
   });
 });
