@@ -57,6 +57,9 @@ export const OutscaleUserDataSchema = Type.Object(
   },
 );
 
+/** A subregion is its region's name plus one letter (eu-west-2a). */
+const subnetInRegion = 's.subregion.startsWith(self.region) && size(s.subregion) == size(self.region) + 1';
+
 export const OutscaleNodeClassSpecSchema = Type.Object(
   {
     blockDeviceMappings: Type.Optional(
@@ -99,8 +102,9 @@ export const OutscaleNodeClassSpecSchema = Type.Object(
   {
     description: 'Outscale settings for the nodes of the NodePools that reference this class.',
     ...rules([
-      'self.subnets.all(s, s.subregion.startsWith(self.region) && size(s.subregion) == size(self.region) + 1)',
+      `self.subnets.all(s, ${subnetInRegion})`,
       "every subnet's subregion must be in 'region'",
+      `"every subnet's subregion must be in 'region': " + self.subnets.filter(s, !(${subnetInRegion})).map(s, 'spec.subnets[' + string(self.subnets.map(t, t.subregion).indexOf(s.subregion)) + '] (' + s.subnetId + ') is in subregion \\'' + s.subregion + '\\', not in region \\'' + self.region + '\\'').join('; ')`,
     ]),
   },
 );

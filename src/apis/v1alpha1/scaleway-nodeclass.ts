@@ -59,7 +59,11 @@ export const ScalewayNodeClassSpecSchema = Type.Object(
       maxItems: 3,
       minItems: 1,
       'x-kubernetes-list-type': 'set',
-      ...rules(['self.all(z, z.find("^[a-z]+-[a-z]+") == self[0].find("^[a-z]+-[a-z]+"))', 'all zones must be in the same region']),
+      ...rules([
+        'self.all(z, z.find("^[a-z]+-[a-z]+") == self[0].find("^[a-z]+-[a-z]+"))',
+        'all zones must be in the same region',
+        `'all zones must be in the same region: ' + self.filter(z, z.find("^[a-z]+-[a-z]+") != self[0].find("^[a-z]+-[a-z]+")).map(z, 'spec.zones[' + string(self.indexOf(z)) + '] \\'' + z + '\\' is not in the region of spec.zones[0] \\'' + self[0] + '\\'').join('; ')`,
+      ]),
     }),
   },
   {
