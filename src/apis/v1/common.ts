@@ -113,7 +113,10 @@ const nonEmpty = (field: string) => rules(["self != ''", `${field} may not be em
 export function nodeClassReferenceSchema(owner: 'NodePool' | 'NodeClaim') {
   const immutability =
     owner === 'NodePool'
-      ? rules(['self.group == oldSelf.group', 'nodeClassRef.group is immutable'], ['self.kind == oldSelf.kind', 'nodeClassRef.kind is immutable'])
+      ? rules(
+          ['self.group == oldSelf.group', 'nodeClassRef.group is immutable', `"nodeClassRef.group is immutable: was '" + oldSelf.group + "', now '" + self.group + "'"`],
+          ['self.kind == oldSelf.kind', 'nodeClassRef.kind is immutable', `"nodeClassRef.kind is immutable: was '" + oldSelf.kind + "', now '" + self.kind + "'"`],
+        )
       : {};
   return Type.Object(
     {

@@ -14,7 +14,7 @@ const nodePool = (template: Spec) =>
   object('karpenter.sh/v1', 'NodePool', { template: { ...template, spec: { nodeClassRef: { group: 'karpenter.ovhcloud.sh', kind: 'OVHNodeClass', name: 'default' }, requirements: [], ...(template.spec as Spec) } } });
 const withRequirements = (...requirements: unknown[]) => nodePool({ spec: { requirements } });
 
-const denial = (obj: unknown) => formatFieldErrors(admitObject(obj).errors);
+const denial = (obj: unknown, old?: unknown) => formatFieldErrors(admitObject(obj, { oldObject: old }).errors);
 
 describe('CEL denials name the offending value and its place', () => {
   it('an Outscale subnet outside the region: its index, subnet id and subregion, and the region', () => {
@@ -58,5 +58,19 @@ describe('CEL denials name the offending value and its place', () => {
       "label domain \"karpenter.sh\" is restricted: 'team.karpenter.sh/custom'",
     );
     expect(denial(nodePool({ metadata: { labels: { 'kubernetes.io/hostname': 'x' } } }))).toContain("label \"kubernetes.io/hostname\" is restricted: 'kubernetes.io/hostname'");
+  });
+
+  it('disruption budgets: the schedule without a duration, the duration without a schedule', () => {
+    const budgets = [{ nodes: '10%' }, { nodes: '0', schedule: '0 8 * * 1-5' }, { nodes: '0', duration: '8h' }];
+    const pool = { ...nodePool({}), spec: { ...nodePool({}).spec, disruption: { budgets } } };
+    expect(denial(pool)).toContain("'schedule' must be set with 'duration': the budget with schedule '0 8 * * 1-5' has no duration; the budget with duration '8h' has no schedule");
+  });
+
+  it('nodeClassRef group and kind changes: the old and the new value', () => {
+    const before = nodePool({});
+    const after = nodePool({ spec: { nodeClassRef: { group: 'karpenter.scaleway.sh', kind: 'ScalewayNodeClass', name: 'default' } } });
+    const text = denial(after, before);
+    expect(text).toContain("nodeClassRef.group is immutable: was 'karpenter.ovhcloud.sh', now 'karpenter.scaleway.sh'");
+    expect(text).toContain("nodeClassRef.kind is immutable: was 'OVHNodeClass', now 'ScalewayNodeClass'");
   });
 });
