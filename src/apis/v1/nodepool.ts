@@ -104,8 +104,9 @@ export const NodePoolSpecSchema = Type.Object(
       [
         "!has(self.replicas) || (!has(self.limits) || size(self.limits) == 0 || (size(self.limits) == 1 && 'nodes' in self.limits))",
         "only 'limits.nodes' is supported on static NodePools",
+        `"only 'limits.nodes' is supported on static NodePools: found limits " + self.limits.filter(k, k != 'nodes').join(', ')`,
       ],
-      ['!has(self.replicas) || !has(self.weight)', "'weight' is not supported on static NodePools"],
+      ['!has(self.replicas) || !has(self.weight)', "'weight' is not supported on static NodePools", `"'weight' is not supported on static NodePools: found weight " + string(self.weight)`],
     ),
   },
 );

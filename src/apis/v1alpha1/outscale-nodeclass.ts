@@ -33,7 +33,11 @@ export const OutscaleBsuSchema = Type.Object(
   },
   {
     description: 'A BSU volume created with the VM.',
-    ...rules(["(self.volumeType == 'io1') == has(self.iops)", "'iops' must be set for 'io1' volumes and only for them"]),
+    ...rules([
+      "(self.volumeType == 'io1') == has(self.iops)",
+      "'iops' must be set for 'io1' volumes and only for them",
+      `"'iops' must be set for 'io1' volumes and only for them: " + (has(self.iops) ? 'iops ' + string(self.iops) + " on a '" + (has(self.volumeType) ? self.volumeType : 'gp2') + "' volume" : "an 'io1' volume without iops")`,
+    ]),
   },
 );
 

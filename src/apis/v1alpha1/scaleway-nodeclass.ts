@@ -24,7 +24,11 @@ export const ScalewayRootVolumeSchema = Type.Object(
   },
   {
     description: 'The root volume of each instance.',
-    ...rules(["!has(self.iops) || self.type == 'sbs_volume'", "'iops' applies only to root volumes of type 'sbs_volume'"]),
+    ...rules([
+      "!has(self.iops) || self.type == 'sbs_volume'",
+      "'iops' applies only to root volumes of type 'sbs_volume'",
+      `"'iops' applies only to root volumes of type 'sbs_volume': iops " + string(self.iops) + " on type '" + (has(self.type) ? self.type : 'sbs_volume') + "'"`,
+    ]),
   },
 );
 

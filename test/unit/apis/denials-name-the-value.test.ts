@@ -73,4 +73,19 @@ describe('CEL denials name the offending value and its place', () => {
     expect(text).toContain("nodeClassRef.group is immutable: was 'karpenter.ovhcloud.sh', now 'karpenter.scaleway.sh'");
     expect(text).toContain("nodeClassRef.kind is immutable: was 'OVHNodeClass', now 'ScalewayNodeClass'");
   });
+
+  it('root volume iops: the volume type that does not take them', () => {
+    expect(denial(scw({ zones: ['fr-par-1'], rootVolume: { type: 'l_ssd', iops: 5000 } }))).toContain(
+      "spec.rootVolume: Invalid value: \"object\": 'iops' applies only to root volumes of type 'sbs_volume': iops 5000 on type 'l_ssd'",
+    );
+    const bsu = (fields: Spec) => osc({ subnets: [{ subregion: 'eu-west-2a', subnetId: 'subnet-0123abcd' }], blockDeviceMappings: [{ deviceName: '/dev/sda1', bsu: { volumeSize: 50, ...fields } }] });
+    expect(denial(bsu({ volumeType: 'io1' }))).toContain("spec.blockDeviceMappings[0].bsu: Invalid value: \"object\": 'iops' must be set for 'io1' volumes and only for them: an 'io1' volume without iops");
+    expect(denial(bsu({ volumeType: 'gp2', iops: 3000 }))).toContain("'iops' must be set for 'io1' volumes and only for them: iops 3000 on a 'gp2' volume");
+  });
+
+  it('static NodePools: the limits other than nodes, and the weight', () => {
+    const staticPool = (fields: Spec) => ({ ...nodePool({}), spec: { ...nodePool({}).spec, replicas: 2, ...fields } });
+    expect(denial(staticPool({ limits: { nodes: 5, cpu: '4', memory: '8Gi' } }))).toContain("only 'limits.nodes' is supported on static NodePools: found limits cpu, memory");
+    expect(denial(staticPool({ weight: 10 }))).toContain("'weight' is not supported on static NodePools: found weight 10");
+  });
 });
