@@ -42,9 +42,23 @@ export function ObjectMeta() {
   return Type.Unsafe<V1ObjectMeta>({ type: 'object' });
 }
 
-/** Attach CEL rules (`x-kubernetes-validations`) to a schema's options. */
-export function rules(...validations: Array<[rule: string, message: string]>): { 'x-kubernetes-validations': CelValidationRule[] } {
-  return { 'x-kubernetes-validations': validations.map(([rule, message]) => ({ message, rule })) };
+/**
+ * Attach CEL rules (`x-kubernetes-validations`) to a schema's options. A `messageExpression` names the values
+ * at fault; `message` stays as the fallback the API server uses when the expression fails.
+ */
+export function rules(...validations: Array<[rule: string, message: string, messageExpression?: string]>): { 'x-kubernetes-validations': CelValidationRule[] } {
+  return { 'x-kubernetes-validations': validations.map(([rule, message, messageExpression]) => ({ message, ...(messageExpression ? { messageExpression } : {}), rule })) };
+}
+
+/** A rule every key `variable` of a map must pass (`condition` reads it); its message lists the keys that do not. */
+export function everyKeyRule(condition: string, message: string, variable = 'k'): [string, string, string] {
+  const v = variable;
+  return [`self.all(${v}, ${condition})`, message, `${celString(`${message}: `)} + self.filter(${v}, !(${condition})).map(${v}, "'" + ${v} + "'").join(', ')`];
+}
+
+/** A CEL string literal of `text` (single-quoted), to build messageExpressions from messages. */
+export function celString(text: string): string {
+  return `'${text.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`;
 }
 
 /** Drop TypeBox's symbol keys: what remains is the plain OpenAPI schema. */

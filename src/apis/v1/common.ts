@@ -1,7 +1,7 @@
 /** Schema pieces shared by NodePool and NodeClaim (karpenter.sh/v1). */
 import { MaxDnsSubdomainLength, MaxLabelValueLength, MaxQualifiedNameLength } from '../schema/string-limits.js';
 import { type Static, Type } from '@sinclair/typebox';
-import { StringEnum, StringMap, rules } from '../schema/builders.js';
+import { StringEnum, StringMap, celString, everyKeyRule, rules } from '../schema/builders.js';
 import {
   ConditionReasonOrEmptyPattern,
   ConditionReasonPattern,
@@ -29,12 +29,11 @@ export const TaintListSchema = (description: string) => Type.Array(TaintSchema, 
 export const RequirementOperators = ['In', 'NotIn', 'Exists', 'DoesNotExist', 'Gt', 'Lt', 'Gte', 'Lte'] as const;
 export type RequirementOperator = (typeof RequirementOperators)[number];
 
-const restrictKarpenterDomain: [string, string] = [
-  'self in ["karpenter.sh/capacity-type", "karpenter.sh/nodepool"] || !self.find("^([^/]+)").endsWith("karpenter.sh")',
-  'label domain "karpenter.sh" is restricted',
-];
-const restrictNodePoolKey: [string, string] = ['self != "karpenter.sh/nodepool"', 'label "karpenter.sh/nodepool" is restricted'];
-const restrictHostnameKey: [string, string] = ['self != "kubernetes.io/hostname"', 'label "kubernetes.io/hostname" is restricted'];
+/** A rule on a string; its message ends with the string (CEL errors name only the type, "string"). */
+const namingSelf = (rule: string, message: string): [string, string, string] => [rule, message, `${celString(`${message}: '`)} + self + "'"`];
+const restrictKarpenterDomain = namingSelf('self in ["karpenter.sh/capacity-type", "karpenter.sh/nodepool"] || !self.find("^([^/]+)").endsWith("karpenter.sh")', 'label domain "karpenter.sh" is restricted');
+const restrictNodePoolKey = namingSelf('self != "karpenter.sh/nodepool"', 'label "karpenter.sh/nodepool" is restricted');
+const restrictHostnameKey = namingSelf('self != "kubernetes.io/hostname"', 'label "kubernetes.io/hostname" is restricted');
 
 /** NodeSelectorRequirementWithMinValues; NodePools also forbid `karpenter.sh/nodepool` as a key, NodeClaims carry it. */
 export function requirementSchema(owner: 'NodePool' | 'NodeClaim') {
@@ -66,20 +65,43 @@ export function requirementSchema(owner: 'NodePool' | 'NodeClaim') {
 }
 export type NodeSelectorRequirementWithMinValues = Static<ReturnType<typeof requirementSchema>>;
 
+/**
+ * A messageExpression naming each requirement `x` that fails `fault`: its index, key and `detail` (a CEL
+ * string). The index is looked up by key (the first requirement with it), and no expression walks `values`
+ * (unbounded): whole-object comparisons would make the API server's cost estimate refuse the CRD.
+ */
+function requirementsAtFault(message: string, fault: string, detail: string): string {
+  return `${celString(`${message}: `)} + self.filter(x, ${fault}).map(x, 'requirements[' + string(self.map(r, r.key).indexOf(x.key)) + '] (key \\'' + x.key + '\\'' + ${detail} + ')').join('; ')`;
+}
+
 export function requirementsSchema(owner: 'NodePool' | 'NodeClaim') {
   return Type.Array(requirementSchema(owner), {
     description: 'Requirements are layered with the labels and applied to every node.',
     maxItems: 100,
     'x-kubernetes-list-type': 'atomic',
     ...rules(
-      ["self.all(x, x.operator == 'In' ? x.values.size() != 0 : true)", "requirements with operator 'In' must have a value defined"],
+      [
+        "self.all(x, x.operator == 'In' ? x.values.size() != 0 : true)",
+        "requirements with operator 'In' must have a value defined",
+        requirementsAtFault("requirements with operator 'In' must have a value defined", "x.operator == 'In' && (!has(x.values) || x.values.size() == 0)", "''"),
+      ],
       [
         "self.all(x, (x.operator == 'Gt' || x.operator == 'Lt' || x.operator == 'Gte' || x.operator == 'Lte') ? (x.values.size() == 1 && int(x.values[0]) >= 0) : true)",
         "requirements operator 'Gt', 'Lt', 'Gte', or 'Lte' must have a single positive integer value",
+        requirementsAtFault(
+          "requirements operator 'Gt', 'Lt', 'Gte', or 'Lte' must have a single positive integer value",
+          "x.operator in ['Gt', 'Lt', 'Gte', 'Lte'] && !(has(x.values) && x.values.size() == 1 && x.values[0].matches('^[0-9]+$'))",
+          `(has(x.values) && size(x.values) > 0 ? ', ' + string(size(x.values)) + ' value(s), the first \\'' + x.values[0] + '\\'' : ', no value')`,
+        ),
       ],
       [
         "self.all(x, (x.operator == 'In' && has(x.minValues)) ? x.values.size() >= x.minValues : true)",
         "requirements with 'minValues' must have at least that many values specified in the 'values' field",
+        requirementsAtFault(
+          "requirements with 'minValues' must have at least that many values specified in the 'values' field",
+          "x.operator == 'In' && has(x.minValues) && has(x.values) && x.values.size() < x.minValues",
+          `', ' + string(x.values.size()) + ' value(s), minValues ' + string(x.minValues)`,
+        ),
       ],
     ),
   });
@@ -91,7 +113,10 @@ const nonEmpty = (field: string) => rules(["self != ''", `${field} may not be em
 export function nodeClassReferenceSchema(owner: 'NodePool' | 'NodeClaim') {
   const immutability =
     owner === 'NodePool'
-      ? rules(['self.group == oldSelf.group', 'nodeClassRef.group is immutable'], ['self.kind == oldSelf.kind', 'nodeClassRef.kind is immutable'])
+      ? rules(
+          ['self.group == oldSelf.group', 'nodeClassRef.group is immutable', `"nodeClassRef.group is immutable: was '" + oldSelf.group + "', now '" + self.group + "'"`],
+          ['self.kind == oldSelf.kind', 'nodeClassRef.kind is immutable', `"nodeClassRef.kind is immutable: was '" + oldSelf.kind + "', now '" + self.kind + "'"`],
+        )
       : {};
   return Type.Object(
     {
@@ -139,11 +164,8 @@ export const TemplateLabelsSchema = StringMap(Type.String({ maxLength: 63, patte
   'x-kubernetes-map-type': 'atomic',
   maxProperties: 100,
   ...rules(
-    [
-      'self.all(x, x in ["karpenter.sh/capacity-type", "karpenter.sh/nodepool"] || !x.find("^([^/]+)").endsWith("karpenter.sh"))',
-      'label domain "karpenter.sh" is restricted',
-    ],
-    ['self.all(x, x != "karpenter.sh/nodepool")', 'label "karpenter.sh/nodepool" is restricted'],
-    ['self.all(x, x != "kubernetes.io/hostname")', 'label "kubernetes.io/hostname" is restricted'],
+    everyKeyRule('x in ["karpenter.sh/capacity-type", "karpenter.sh/nodepool"] || !x.find("^([^/]+)").endsWith("karpenter.sh")', 'label domain "karpenter.sh" is restricted', 'x'),
+    everyKeyRule('x != "karpenter.sh/nodepool"', 'label "karpenter.sh/nodepool" is restricted', 'x'),
+    everyKeyRule('x != "kubernetes.io/hostname"', 'label "kubernetes.io/hostname" is restricted', 'x'),
   ),
 });

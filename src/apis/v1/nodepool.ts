@@ -47,7 +47,11 @@ export const DisruptionSchema = Type.Object(
         description: 'Budgets; the most restrictive active budget wins. Defaults to one budget of 10%.',
         maxItems: 50,
         'x-kubernetes-list-type': 'atomic',
-        ...rules(['self.all(x, has(x.schedule) == has(x.duration))', "'schedule' must be set with 'duration'"]),
+        ...rules([
+          'self.all(x, has(x.schedule) == has(x.duration))',
+          "'schedule' must be set with 'duration'",
+          `"'schedule' must be set with 'duration': " + self.filter(x, has(x.schedule) != has(x.duration)).map(x, has(x.schedule) ? "the budget with schedule '" + x.schedule + "' has no duration" : "the budget with duration '" + x.duration + "' has no schedule").join('; ')`,
+        ]),
       }),
     ),
     consolidateAfter: Type.Optional(Type.String({ default: '0s', description: 'How long to wait before consolidating an underutilized node.', maxLength: MaxDurationLength, pattern: NillableDurationPattern })),
@@ -100,8 +104,9 @@ export const NodePoolSpecSchema = Type.Object(
       [
         "!has(self.replicas) || (!has(self.limits) || size(self.limits) == 0 || (size(self.limits) == 1 && 'nodes' in self.limits))",
         "only 'limits.nodes' is supported on static NodePools",
+        `"only 'limits.nodes' is supported on static NodePools: found limits " + self.limits.filter(k, k != 'nodes').join(', ')`,
       ],
-      ['!has(self.replicas) || !has(self.weight)', "'weight' is not supported on static NodePools"],
+      ['!has(self.replicas) || !has(self.weight)', "'weight' is not supported on static NodePools", `"'weight' is not supported on static NodePools: found weight " + string(self.weight)`],
     ),
   },
 );

@@ -1,6 +1,6 @@
 /** Schema pieces shared by the three NodeClasses (karpenter.{ovhcloud,scaleway,outscale}.sh/v1alpha1). */
 import { type Static, Type } from '@sinclair/typebox';
-import { StringMap, rules } from '../schema/builders.js';
+import { StringMap, everyKeyRule, rules } from '../schema/builders.js';
 import { conditionsSchema } from '../v1/common.js';
 
 export const NodeClassVersion = 'v1alpha1';
@@ -40,11 +40,11 @@ export function tagsSchema(options: { maxTags: number; maxKeyLength: number; max
     description: 'Extra tags for every resource created for this NodeClass.',
     maxProperties: options.maxTags,
     ...rules(
-      [`self.all(k, size(k) >= 1 && size(k) <= ${options.maxKeyLength})`, `tag keys must be 1 to ${options.maxKeyLength} characters long`],
-      [
-        `self.all(k, ${ReservedTagPrefixes.map((p) => `!k.startsWith("${p}")`).join(' && ')})`,
+      everyKeyRule(`size(k) >= 1 && size(k) <= ${options.maxKeyLength}`, `tag keys must be 1 to ${options.maxKeyLength} characters long`),
+      everyKeyRule(
+        ReservedTagPrefixes.map((p) => `!k.startsWith("${p}")`).join(' && '),
         `tag keys starting with ${ReservedTagPrefixes.map((p) => `"${p}"`).join(' or ')} are reserved for the controller`,
-      ],
+      ),
     ),
   });
 }

@@ -33,7 +33,11 @@ export const OutscaleBsuSchema = Type.Object(
   },
   {
     description: 'A BSU volume created with the VM.',
-    ...rules(["(self.volumeType == 'io1') == has(self.iops)", "'iops' must be set for 'io1' volumes and only for them"]),
+    ...rules([
+      "(self.volumeType == 'io1') == has(self.iops)",
+      "'iops' must be set for 'io1' volumes and only for them",
+      `"'iops' must be set for 'io1' volumes and only for them: " + (has(self.iops) ? 'iops ' + string(self.iops) + " on a '" + (has(self.volumeType) ? self.volumeType : 'gp2') + "' volume" : "an 'io1' volume without iops")`,
+    ]),
   },
 );
 
@@ -56,6 +60,9 @@ export const OutscaleUserDataSchema = Type.Object(
     ...rules(['has(self.content) != has(self.secretRef)', "exactly one of 'content' or 'secretRef' must be set"]),
   },
 );
+
+/** A subregion is its region's name plus one letter (eu-west-2a). */
+const subnetInRegion = 's.subregion.startsWith(self.region) && size(s.subregion) == size(self.region) + 1';
 
 export const OutscaleNodeClassSpecSchema = Type.Object(
   {
@@ -99,8 +106,9 @@ export const OutscaleNodeClassSpecSchema = Type.Object(
   {
     description: 'Outscale settings for the nodes of the NodePools that reference this class.',
     ...rules([
-      'self.subnets.all(s, s.subregion.startsWith(self.region) && size(s.subregion) == size(self.region) + 1)',
+      `self.subnets.all(s, ${subnetInRegion})`,
       "every subnet's subregion must be in 'region'",
+      `"every subnet's subregion must be in 'region': " + self.subnets.filter(s, !(${subnetInRegion})).map(s, 'spec.subnets[' + string(self.subnets.map(t, t.subregion).indexOf(s.subregion)) + '] (' + s.subnetId + ') is in subregion \\'' + s.subregion + '\\', not in region \\'' + self.region + '\\'').join('; ')`,
     ]),
   },
 );

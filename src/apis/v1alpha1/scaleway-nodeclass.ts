@@ -24,7 +24,11 @@ export const ScalewayRootVolumeSchema = Type.Object(
   },
   {
     description: 'The root volume of each instance.',
-    ...rules(["!has(self.iops) || self.type == 'sbs_volume'", "'iops' applies only to root volumes of type 'sbs_volume'"]),
+    ...rules([
+      "!has(self.iops) || self.type == 'sbs_volume'",
+      "'iops' applies only to root volumes of type 'sbs_volume'",
+      `"'iops' applies only to root volumes of type 'sbs_volume': iops " + string(self.iops) + " on type '" + (has(self.type) ? self.type : 'sbs_volume') + "'"`,
+    ]),
   },
 );
 
@@ -59,7 +63,11 @@ export const ScalewayNodeClassSpecSchema = Type.Object(
       maxItems: 3,
       minItems: 1,
       'x-kubernetes-list-type': 'set',
-      ...rules(['self.all(z, z.find("^[a-z]+-[a-z]+") == self[0].find("^[a-z]+-[a-z]+"))', 'all zones must be in the same region']),
+      ...rules([
+        'self.all(z, z.find("^[a-z]+-[a-z]+") == self[0].find("^[a-z]+-[a-z]+"))',
+        'all zones must be in the same region',
+        `'all zones must be in the same region: ' + self.filter(z, z.find("^[a-z]+-[a-z]+") != self[0].find("^[a-z]+-[a-z]+")).map(z, 'spec.zones[' + string(self.indexOf(z)) + '] \\'' + z + '\\' is not in the region of spec.zones[0] \\'' + self[0] + '\\'').join('; ')`,
+      ]),
     }),
   },
   {

@@ -1,6 +1,6 @@
 /**
  * The CEL environment for x-kubernetes-validations: cel-js plus the Kubernetes CEL extension functions the
- * rules use (the regex library's `find`/`findAll`; cel-js already has the strings extension and `matches`).
+ * rules use (the regex library's `find`/`findAll`, the lists library's `indexOf`; cel-js already has the strings extension and `matches`).
  */
 import { Environment } from '@marcbachmann/cel-js';
 import type { OpenApiSchema } from '../schema/openapi-schema.js';
@@ -16,11 +16,28 @@ function regexFindAll(value: string, pattern: string, limit: bigint = -1n): stri
   return limit < 0n ? matches : matches.slice(0, Number(limit));
 }
 
+/** CEL equality of two typed values (lists and maps compare by content). */
+function celEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((item, i) => celEqual(item, b[i]));
+  if (typeof a === 'object' && typeof b === 'object' && a !== null && b !== null && !Array.isArray(a) && !Array.isArray(b)) {
+    const [ka, kb] = [Object.keys(a), Object.keys(b)];
+    return ka.length === kb.length && ka.every((k) => celEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  }
+  return false;
+}
+
+/** The Kubernetes lists library's `indexOf`: the first index of an equal element, -1 if none. */
+function listIndexOf(list: unknown[], value: unknown): bigint {
+  return BigInt(list.findIndex((item) => celEqual(item, value)));
+}
+
 function kubernetesEnvironment(): Environment {
   return new Environment({ unlistedVariablesAreDyn: true, homogeneousAggregateLiterals: false })
     .registerFunction('string.find(string): string', regexFind)
     .registerFunction('string.findAll(string): list<string>', (value: string, pattern: string) => regexFindAll(value, pattern))
-    .registerFunction('string.findAll(string, int): list<string>', regexFindAll);
+    .registerFunction('string.findAll(string, int): list<string>', regexFindAll)
+    .registerFunction('list.indexOf(dyn): int', listIndexOf);
 }
 
 /** Compiles rules once per text; create one per validator (no module-level state). */

@@ -68,10 +68,21 @@ function evaluateRule(compiler: CelRuleCompiler, rule: CelValidationRule, schema
   const message = rule.message ?? `failed rule: ${rule.rule}`;
   try {
     if (compiler.compile(rule.rule)(context) === true) return undefined;
-    return { ...invalid(errorPath, typeName, message, reasonType(rule.reason)), value };
+    return { ...invalid(errorPath, typeName, messageOf(compiler, rule, context) ?? message, reasonType(rule.reason)), value };
   } catch (err) {
     const detail = err instanceof Error ? (err.message.split('\n')[0] ?? err.message) : String(err);
     return { ...invalid(errorPath, typeName, `${message}: evaluating rule: ${detail}`), value };
+  }
+}
+
+/** The messageExpression's text; undefined (so `message` is used) when it fails or is empty, as the API server does. */
+function messageOf(compiler: CelRuleCompiler, rule: CelValidationRule, context: Record<string, unknown>): string | undefined {
+  if (!rule.messageExpression) return undefined;
+  try {
+    const text = compiler.compile(rule.messageExpression)(context);
+    return typeof text === 'string' && text.trim() !== '' ? text : undefined;
+  } catch {
+    return undefined;
   }
 }
 

@@ -42,12 +42,21 @@ export function nodePoolsFor(cloud: DemoCloud): Obj[] {
   return exampleObjects(`${cloud}/nodepools.yaml`).map(shortenConsolidation);
 }
 
-/** The image change that makes a NodeClass drift: another OS image than the one the nodes run. */
-export function driftPatchFor(cloud: DemoCloud, env: DemoEnvironment): { name: string; apiVersion: string; kind: string; spec: Record<string, unknown> } | undefined {
-  // MKS chooses the node image itself: an OVHNodeClass has no image to change.
-  if (cloud === 'ovhcloud') return undefined;
+/**
+ * The NodeClass change that makes its nodes drift. Scaleway and Outscale: another OS image than the one the
+ * nodes run. OVH: MKS chooses the node image itself, so the change is a pool setting MKS fixes at pool
+ * creation (anti-affinity), which only new pools can carry.
+ */
+export function driftPatchFor(cloud: DemoCloud, env: DemoEnvironment): { name: string; apiVersion: string; kind: string; spec: Record<string, unknown> } {
+  if (cloud === 'ovhcloud') return { apiVersion: 'karpenter.ovhcloud.sh/v1alpha1', kind: 'OVHNodeClass', name: 'default', spec: { antiAffinity: true } };
   if (cloud === 'outscale') {
     return { apiVersion: 'karpenter.outscale.sh/v1alpha1', kind: 'OutscaleNodeClass', name: 'default', spec: { imageId: env.outscale?.network.images.talos } };
   }
   return { apiVersion: 'karpenter.scaleway.sh/v1alpha1', kind: 'ScalewayNodeClass', name: 'default', spec: { image: 'ubuntu_noble' } };
+}
+
+/** The cloud whose NodeClass the drift step changes: an image change where one is selected, else OVH's pool setting. */
+export function driftCloudOf(clouds: readonly DemoCloud[]): DemoCloud | undefined {
+  const preference: readonly DemoCloud[] = ['scaleway', 'outscale', 'ovhcloud'];
+  return preference.find((c) => clouds.includes(c));
 }

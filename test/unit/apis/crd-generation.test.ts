@@ -18,7 +18,7 @@ function collectRules(schema: unknown, out: RuleLike[] = []): RuleLike[] {
   if (Array.isArray(schema)) schema.forEach((s) => collectRules(s, out));
   else if (schema && typeof schema === 'object') {
     for (const [key, value] of Object.entries(schema)) {
-      if (key === 'x-kubernetes-validations') out.push(...(value as RuleLike[]));
+      if (key === 'x-kubernetes-validations') out.push(...(value as RuleLike[]).map(({ rule, message }) => ({ rule, message })));
       else collectRules(value, out);
     }
   }
@@ -26,8 +26,10 @@ function collectRules(schema: unknown, out: RuleLike[] = []): RuleLike[] {
 }
 
 /**
- * Our schema with the length caps upstream lacks set aside: every pattern-checked string has one here, so
- * no field can make a pattern or a parser work in proportion to an attacker's input. Nothing else may differ.
+ * Our schema with the length caps and messageExpressions upstream lacks set aside: every pattern-checked
+ * string has a cap here, so no field can make a pattern or a parser work in proportion to an attacker's
+ * input; a messageExpression names the values a rule refused, next to upstream's unchanged message.
+ * Nothing else may differ.
  */
 function withoutAddedLengthCaps(ours: unknown, theirs: unknown): unknown {
   if (Array.isArray(ours)) return ours.map((item, i) => withoutAddedLengthCaps(item, Array.isArray(theirs) ? theirs[i] : undefined));
@@ -36,6 +38,7 @@ function withoutAddedLengthCaps(ours: unknown, theirs: unknown): unknown {
   const kept: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(ours)) {
     if (key === 'maxLength' && 'pattern' in ours && !('maxLength' in upstream)) continue;
+    if (key === 'messageExpression' && !('messageExpression' in upstream)) continue;
     kept[key] = withoutAddedLengthCaps(value, upstream[key]);
   }
   return kept;
@@ -75,7 +78,7 @@ describe.each([
   const ours = buildCrd(def);
   const ourVersion = ours.spec.versions[0]!;
 
-  it('has the same openAPIV3Schema once descriptions and the added length caps are set aside', () => {
+  it('has the same openAPIV3Schema once descriptions, the added length caps and messageExpressions are set aside', () => {
     const theirs = withoutDescriptions(upstreamVersion.schema.openAPIV3Schema);
     expect(withoutAddedLengthCaps(withoutDescriptions(ourVersion.schema.openAPIV3Schema), theirs)).toEqual(theirs);
   });

@@ -130,7 +130,7 @@ describe('NodePool: upstream HEAD CRD and ours agree', () => {
 
   it('names the failing field like kube-apiserver', () => {
     const errors = admissionErrors(mine, withRequirements(req('a', 'Exists'), req('karpenter.sh/nodepool', 'In', ['x'])));
-    expect(formatFieldErrors(errors)).toBe('spec.template.spec.requirements[1].key: Invalid value: "string": label "karpenter.sh/nodepool" is restricted');
+    expect(formatFieldErrors(errors)).toBe('spec.template.spec.requirements[1].key: Invalid value: "string": label "karpenter.sh/nodepool" is restricted: \'karpenter.sh/nodepool\'');
   });
 
   it('applies the upstream defaults', () => {

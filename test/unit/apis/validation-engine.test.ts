@@ -111,3 +111,22 @@ describe('defaults', () => {
     );
   });
 });
+
+describe('messageExpression', () => {
+  const withMessageExpression = (messageExpression: string) =>
+    new SchemaValidator({
+      type: 'object',
+      properties: {
+        tags: { type: 'array', items: { type: 'string' }, 'x-kubernetes-validations': [{ rule: "self.all(t, t != 'x')", message: "no tag may be 'x'", messageExpression }] },
+      },
+    });
+  const denial = (messageExpression: string) => formatFieldErrors(withMessageExpression(messageExpression).validate({ tags: ['a', 'x'] }));
+
+  it('replaces the message with its text, which may name the item and its index', () => {
+    expect(denial("'tags[' + string(self.indexOf('x')) + '] is \\'x\\''")).toBe(`tags: Invalid value: "array": tags[1] is 'x'`);
+  });
+
+  it('falls back to the message when it fails, is empty or is not a string, as the API server does', () => {
+    for (const failing of ['self[7]', "''", '1 + 1']) expect(denial(failing)).toBe(`tags: Invalid value: "array": no tag may be 'x'`);
+  });
+});

@@ -1,6 +1,6 @@
 /** Steps 7–8: scale down and watch emptiness/consolidation remove nodes; change an image and watch drift replace them. */
 import type { KubernetesObject } from '@kubernetes/client-node';
-import { driftPatchFor } from '../demo-manifests.js';
+import { driftCloudOf, driftPatchFor } from '../demo-manifests.js';
 import type { LedgerEntry } from '../ledger.js';
 import { type DemoContext, type DemoStep, StepExpectationError } from '../scenario.js';
 import { mergePatch, scaleDeployment, waitFor, waitForRunning } from '../waiting.js';
@@ -66,13 +66,12 @@ function drifter(cloud: string): KubernetesObject {
 
 export const driftStep: DemoStep = {
   id: 'drift',
-  title: 'a NodeClass image changes: drifted nodes are replaced',
-  // MKS picks OVH node images itself: drift is shown on the clouds whose NodeClass names an image.
-  needs: { controllers: disruptionControllers, clouds: ['scaleway', 'outscale'] },
+  title: 'a NodeClass changes (its image; on OVH alone, the pools\' anti-affinity): drifted nodes are replaced',
+  needs: { controllers: disruptionControllers },
   async run(ctx) {
-    const cloud = ctx.clouds.find((c) => driftPatchFor(c, ctx.env) !== undefined);
-    const patch = cloud ? driftPatchFor(cloud, ctx.env) : undefined;
-    if (!cloud || !patch) throw new StepExpectationError('no selected cloud has a NodeClass image to change');
+    const cloud = driftCloudOf(ctx.clouds);
+    if (!cloud) throw new StepExpectationError('no cloud is selected');
+    const patch = driftPatchFor(cloud, ctx.env);
     await ctx.objects.create(drifter(cloud));
     await waitForRunning(ctx, 'drifter', 1);
     // The drifter's own node is created in this step too: only NodeClaims after the patch are replacements.

@@ -109,7 +109,8 @@ export const zoneSpreadStep: DemoStep = {
 export const gpuStep: DemoStep = {
   id: 'gpu',
   title: 'a pod asking for an NVIDIA L4 lands on a GPU flavor',
-  needs: { controllers: provisioningControllers, clouds: ['scaleway'] },
+  // The clouds whose example NodePools include an L4 GPU pool (OVH l4-90, Scaleway L4-1-24G).
+  needs: { controllers: provisioningControllers, clouds: ['scaleway', 'ovhcloud'] },
   async run(ctx) {
     const start = await stepStart(ctx);
     const [pod] = exampleObjects('workloads/gpu-pod.yaml');

@@ -104,7 +104,7 @@ const cases: Case[] = [
   { rule: 'ovh: region changes freely without claims', object: ovhClass('default', { region: 'GRA7' }), ctx: { ...context([]), operation: 'UPDATE', oldObject: ovhClass('default') } },
   { rule: 'scaleway: valid class', object: scw({ zones: ['fr-par-1', 'fr-par-2'] }) },
   { rule: 'scaleway: unknown zone (live catalog)', ctx: liveContext, object: scw({ zones: ['fr-par-4'] }), denied: ['spec.zones[0]', '"fr-par-4"', 'did you mean'] },
-  { rule: 'scaleway: zones of two regions', object: scw({ zones: ['fr-par-1', 'nl-ams-1'] }), denied: ['spec.zones', 'region'] },
+  { rule: 'scaleway: zones of two regions', object: scw({ zones: ['fr-par-1', 'fr-par-2', 'nl-ams-1'] }), denied: ["spec.zones[2] 'nl-ams-1' is not in the region of spec.zones[0] 'fr-par-1'"] },
   { rule: 'outscale: valid class', object: osc({ tags: { team: 'a' } }) },
   { rule: 'outscale: reserved CCM tag', object: osc({ tags: { 'OscK8sClusterID/my-cluster': 'owned' } }), denied: ['spec.tags[OscK8sClusterID/my-cluster]', 'remove it'] },
   { rule: 'outscale: unknown region (live catalog)', ctx: liveContext, object: osc({ region: 'eu-west-3', subnets: [{ subregion: 'eu-west-3a', subnetId: 'subnet-0123abcd' }] }), denied: ['spec.region', 'did you mean "eu-west-2"'] },

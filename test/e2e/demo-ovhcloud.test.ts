@@ -1,0 +1,35 @@
+// The demo scenario on OVHcloud alone (`karpenter-eu demo --cloud ovhcloud`): the real operator against the
+// simulated cluster and the OVH emulator — MKS node pools scaled through the signed API. Every step runs on
+// OVH: the GPU pod lands on an OVH L4 flavor and drift replaces nodes whose pool's immutable settings
+// (anti-affinity) no longer match their NodeClass.
+import { describe, expect, it } from 'vitest';
+import { defaultControllers } from '../../src/operator/default-controllers.js';
+import { runDemo } from '../../src/testbed/demo/run-demo.js';
+import { SystemClock } from '../../src/util/clock.js';
+import { silentLogger } from '../../src/util/logger.js';
+
+describe('karpenter-eu demo --cloud ovhcloud', () => {
+  it('plays every step on OVH, the GPU pod on an L4 flavor and drift of an OVH pool setting included', { timeout: 170_000 }, async () => {
+    let output = '';
+    const { summary } = await runDemo({ clouds: ['ovhcloud'], clock: new SystemClock(), logger: silentLogger, controllers: defaultControllers, write: (text) => (output += text) });
+
+    expect(summary.steps.map((s) => `${s.id}:${s.status}`), output).toEqual([
+      'install:passed',
+      'reject:passed',
+      'scale-up:passed',
+      'flavors:passed',
+      'zone-spread:passed',
+      'gpu:passed',
+      'consolidation:passed',
+      'drift:passed',
+    ]);
+    expect(summary.ok).toBe(true);
+    expect(summary.nodes.every((n) => n.cloud === 'ovhcloud' && n.instanceType && n.zone && n.pricePerHour !== undefined), output).toBe(true);
+    const gpu = summary.nodes.filter((n) => n.nodePool === 'gpu');
+    expect(gpu.map((n) => n.instanceType), output).toEqual(['l4-90']);
+    const drifted = summary.nodes.filter((n) => n.terminatedInStep === 'drift' && n.reason === 'drifted');
+    expect(drifted.length, output).toBeGreaterThan(0);
+    expect(output).toContain('kubectl patch OVHNodeClass/default {"spec":{"antiAffinity":true}}');
+    expect(summary.finalHourlyCost).toBeLessThan(summary.peakHourlyCost);
+  });
+});
