@@ -98,8 +98,9 @@ export const ovhProviderFactory: CloudProviderFactory<OvhSettings> = (settings, 
   createOvhCloudProvider({
     clusterName: deps.clusterName,
     api: createOvhClient({ endpoint: settings.endpoint, applicationKey: settings.applicationKey, applicationSecret: settings.applicationSecret, consumerKey: settings.consumerKey }),
-    // NodeClasses with their own credentialsSecretRef get a client built from the Secret's settings.
-    apiFactory: createOvhClient,
+    // NodeClasses with their own credentialsSecretRef get a client built from the Secret's settings, on the
+    // operator's endpoint unless the Secret names one (the OVHcloud provider's Secrets carry only the keys).
+    apiFactory: (secret) => createOvhClient({ endpoint: settings.endpoint, ...secret }),
     nodeClasses: stateNodeClassResolver<OVHNodeClass>(deps.state, deps.kube, Resources.OVHNodeClass.kind, deps.nodeClassSecrets),
     catalog: loadCatalog('ovhcloud'),
     unavailableOfferings: deps.unavailableOfferings,

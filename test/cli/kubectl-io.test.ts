@@ -122,7 +122,7 @@ describe("kubectl's answers to usage errors: one line, the fix, exit 2", () => {
     [['plan', '-f', 'manifests/examples/ovhcloud', '-o', 'xml'], 'error: unknown output format "xml" for -o/--output of plan; accepted: table, wide, json, yaml\n'],
     [['plan', '-f', join(dir, 'missing.yaml')], `error: the path "${join(dir, 'missing.yaml')}" does not exist; pass a file, a directory or - for standard input\n`],
     [['validate', '-f', 'manifests/examples', '-f', join(dir, 'nope')], `error: the path "${join(dir, 'nope')}" does not exist; pass a file, a directory or - for standard input\n`],
-    [['--bogus'], "error: unknown flag: --bogus; accepted: catalog, validate, plan, run, version, demo, --version; see 'karpenter-eu --help'\n"],
+    [['--bogus'], "error: unknown flag: --bogus; accepted: catalog, validate, convert, plan, run, version, demo, --version; see 'karpenter-eu --help'\n"],
   ])('%j', async (argv, expected) => {
     const { code, stdout, stderr } = await run(argv);
     expect(stderr).toBe(expected);

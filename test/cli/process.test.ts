@@ -4,6 +4,7 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -30,9 +31,20 @@ function spawnCli(args: string[], options: { env?: Record<string, string>; stdin
   return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
 }
 
+/** A loopback port nothing listens on: bound by the OS, then released. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
 const dir = mkdtempSync(join(tmpdir(), 'cli-process-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+/** `run` refuses to start without a cluster name before it looks at the kubeconfig or the clouds. */
+const clusterName = { CLUSTER_NAME: 'process-test' };
 const scalewayAccount = { SCW_ACCESS_KEY: 'SCWXXXXXXXXXXXXXXXXX', SCW_SECRET_KEY: '11111111-1111-1111-1111-111111111111', SCW_DEFAULT_PROJECT_ID: '11111111-1111-1111-1111-111111111111' };
 
 describe('the karpenter-eu process', () => {
@@ -51,7 +63,7 @@ describe('the karpenter-eu process', () => {
   });
 
   it('run with no kubeconfig outside a cluster exits 2 with one line, before starting anything', async () => {
-    const exit = await spawnCli(['run'], { env: scalewayAccount });
+    const exit = await spawnCli(['run'], { env: { ...clusterName, ...scalewayAccount } });
     expect(exit.code).toBe(2);
     expect(exit.stdout).toBe('');
     expect(exit.stderr).toBe(
@@ -64,7 +76,7 @@ describe('run checks its configuration and reach at start', () => {
   async function runMain(argv: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
     let stdout = '';
     let stderr = '';
-    const code = await main(['run', ...argv], { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), env });
+    const code = await main(['run', ...argv], { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), env: { ...clusterName, ...env } });
     return { code, stdout, stderr };
   }
 
@@ -99,9 +111,17 @@ describe('run checks its configuration and reach at start', () => {
   });
 
   it('exits 1 naming the API server it cannot reach', async () => {
-    const { code, stdout, stderr } = await runMain([], { ...scalewayAccount, KUBECONFIG: kubeconfig('refused', 'https://127.0.0.1:9') });
+    const port = await closedPort();
+    const { code, stdout, stderr } = await runMain([], { ...scalewayAccount, KUBECONFIG: kubeconfig('refused', `https://127.0.0.1:${port}`) });
     expect(code).toBe(1);
     expect(stdout).toBe('');
-    expect(stderr).toMatch(/^error: run: cannot reach the Kubernetes API server at https:\/\/127\.0\.0\.1:9: ECONNREFUSED; check the kubeconfig's server, the network and the credentials\n$/);
+    expect(stderr).toBe(`error: run: cannot reach the Kubernetes API server at https://127.0.0.1:${port}: ECONNREFUSED; check the kubeconfig's server, the network and the credentials\n`);
+  });
+
+  it('names why fetch refused the API server address instead of a bare "fetch failed"', async () => {
+    // Port 9 is on fetch's blocked-port list: the request never leaves the process.
+    const { code, stderr } = await runMain([], { ...scalewayAccount, KUBECONFIG: kubeconfig('blocked', 'https://127.0.0.1:9') });
+    expect(code).toBe(1);
+    expect(stderr).toBe("error: run: cannot reach the Kubernetes API server at https://127.0.0.1:9: bad port; check the kubeconfig's server, the network and the credentials\n");
   });
 });

@@ -66,8 +66,9 @@ export async function probeApiServer(kubeConfig: KubeConfig, timeoutMs: number):
     const version = await Promise.race([kubeConfig.makeApiClient(VersionApi).getCode(), timeout]);
     return version.gitVersion;
   } catch (err) {
-    const { code, cause } = err as { code?: string; cause?: { code?: string } };
-    const reason = code ?? cause?.code ?? (err instanceof Error ? err.message.split('\n')[0] : String(err));
+    // fetch wraps the socket error: "fetch failed" alone would not say why, the cause does.
+    const { code, cause } = err as { code?: string; cause?: { code?: string; message?: string } };
+    const reason = code ?? cause?.code ?? cause?.message ?? (err instanceof Error ? err.message.split('\n')[0] : String(err));
     throw new UnreachableError(`run: cannot reach the Kubernetes API server at ${server}: ${reason}; check the kubeconfig's server, the network and the credentials`);
   } finally {
     clearTimeout(timer);

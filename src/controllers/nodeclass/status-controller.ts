@@ -1,12 +1,14 @@
 /**
- * Writes every NodeClass's `Ready` condition (credentials configured, their Secret present with the keys the
- * cloud's client reads), on a modest period and only when it changes; `kubectl describe ovhnodeclass` shows
+ * Writes every NodeClass's `Ready` condition (credentials configured, their Secret one NodeClasses may read
+ * and present with the keys the cloud's client reads), on a modest period and only when it changes;
+ * `kubectl describe ovhnodeclass` shows
  * the reason and the fix, and NodePools referencing a class that is not Ready report NodeClassReady False.
  */
 import type { V1Secret } from '@kubernetes/client-node';
 import type { CloudName } from '../../apis/v1/labels.js';
 import type { Condition } from '../../apis/v1/common.js';
 import { nodeClassReadyCondition } from '../../domain/nodeclass/readiness.js';
+import { type SecretAccessPolicy, secretLabelRefusal, secretReferenceRefusal } from '../../domain/secrets/secret-access.js';
 import { isKubeNotFound, type Kube, Resources } from '../../kube/index.js';
 import type { ClusterState } from '../../state/index.js';
 import type { Clock } from '../../util/clock.js';
@@ -27,6 +29,8 @@ export interface NodeClassStatusControllerDeps {
   state: ClusterState;
   clock: Clock;
   globalCredentials: Readonly<Partial<Record<CloudName, boolean>>>;
+  /** Which Secrets NodeClasses may have read: a reference launches would refuse is not Ready either. */
+  secretAccess: SecretAccessPolicy;
   logger?: Logger;
   options?: { intervalMs?: number };
 }
@@ -42,12 +46,19 @@ interface NodeClassObject {
   status?: { conditions?: Condition[] };
 }
 
-async function secretKeys(kube: Kube, ref: { name: string; namespace: string }): Promise<{ keys: string[] } | 'missing'> {
+type SecretFacts = { secret?: { keys: string[] } | 'missing'; refusal?: string };
+
+/** What the Secret policy and the Secret itself say; a refused namespace is not read at all. */
+async function secretFacts(kube: Kube, policy: SecretAccessPolicy, ref: { name: string; namespace: string }): Promise<SecretFacts> {
+  const refusal = secretReferenceRefusal(policy, ref);
+  if (refusal) return { refusal };
   try {
     const secret = await kube.get<V1Secret>(Resources.Secret, ref);
-    return { keys: [...Object.keys(secret.data ?? {}), ...Object.keys(secret.stringData ?? {})] };
+    const keys = [...Object.keys(secret.data ?? {}), ...Object.keys(secret.stringData ?? {})];
+    const unlabelled = secretLabelRefusal(policy, ref, secret.metadata?.labels);
+    return { secret: { keys }, ...(unlabelled ? { refusal: unlabelled } : {}) };
   } catch (error) {
-    if (isKubeNotFound(error)) return 'missing';
+    if (isKubeNotFound(error)) return { secret: 'missing' };
     throw error;
   }
 }
@@ -61,11 +72,11 @@ export function createNodeClassStatusController(deps: NodeClassStatusControllerD
     if (!contract || !name || object.metadata?.deletionTimestamp) return false;
     const raw = object.spec?.credentialsSecretRef;
     const ref = raw?.name && raw.namespace ? { name: raw.name, namespace: raw.namespace } : undefined;
-    const secret = ref ? await secretKeys(deps.kube, ref) : undefined;
+    const facts = ref ? await secretFacts(deps.kube, deps.secretAccess, ref) : {};
     const previous = object.status?.conditions ?? [];
     const ready = nodeClassReadyCondition({
       kind,
-      credentials: { ...(ref ? { ref } : {}), ...(secret ? { secret } : {}), requiredKeys: contract.keys, globalCredentials: deps.globalCredentials[contract.cloud] === true },
+      credentials: { ...(ref ? { ref } : {}), ...facts, requiredKeys: contract.keys, globalCredentials: deps.globalCredentials[contract.cloud] === true },
       previous,
       ...(object.metadata?.generation !== undefined ? { generation: object.metadata.generation } : {}),
       now: deps.clock.now(),

@@ -10,6 +10,8 @@ export interface CredentialFacts {
   ref?: { name: string; namespace: string };
   /** The referenced Secret's keys, or `missing` when it does not exist. */
   secret?: { keys: readonly string[] } | 'missing';
+  /** Why the NodeClass Secret policy refuses the reference (namespace, label, the operator's own); unset: allowed. */
+  refusal?: string;
   /** Keys the cloud's client reads from the Secret. */
   requiredKeys: readonly string[];
   /** The service has this cloud's credentials itself (then the class may omit credentialsSecretRef). */
@@ -32,6 +34,7 @@ function verdict(input: ReadinessInput): { ok: boolean; reason: string; message:
       : { ok: false, reason: 'CredentialsNotConfigured', message: `no credentialsSecretRef and no credentials configured for the service: set spec.credentialsSecretRef to a Secret with ${requiredKeys.join(', ')}` };
   }
   const where = `Secret ${ref.namespace}/${ref.name}`;
+  if (input.credentials.refusal) return { ok: false, reason: 'CredentialsSecretNotAllowed', message: input.credentials.refusal };
   if (secret === undefined || secret === 'missing') return { ok: false, reason: 'CredentialsSecretNotFound', message: `${where} does not exist: create it with keys ${requiredKeys.join(', ')}` };
   const missing = requiredKeys.filter((k) => !secret.keys.includes(k));
   if (missing.length > 0) return { ok: false, reason: 'CredentialsIncomplete', message: `${where} lacks ${missing.join(', ')}: add ${missing.length === 1 ? 'it' : 'them'} (keys read: ${requiredKeys.join(', ')})` };

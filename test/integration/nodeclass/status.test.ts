@@ -1,6 +1,7 @@
 // NodeClass Ready on the simulated cluster, written by the service's nodeclass.status controller: the
 // demo's OVH classes (credentials Secret present) are Ready; a class whose Secret does not exist is not,
-// with the reason and the fix, and the NodePool on it reports NodeClassReady False.
+// with the reason and the fix, and the NodePool on it reports NodeClassReady False; nor is a class whose Secret
+// exists without the label that lets NodeClasses read it (launches would refuse it).
 import { get as httpGet, type IncomingMessage } from 'node:http';
 import { get as httpsGet } from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -30,6 +31,9 @@ const broken = {
   metadata: { name: 'broken' },
   spec: { serviceName: '0123456789abcdef0123456789abcdef', region: 'EU-WEST-PAR', credentialsSecretRef: { name: 'no-such-secret', namespace: 'karpenter' } },
 };
+/** The seed's `kubectl create secret generic … -n karpenter` as written: the keys, not the NodeClass label. */
+const unlabelledSecret = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'unlabelled-credentials', namespace: 'karpenter' }, stringData: { applicationKey: 'k', applicationSecret: 's', consumerKey: 'c' } };
+const unlabelled = { ...broken, metadata: { name: 'unlabelled' }, spec: { ...broken.spec, credentialsSecretRef: { name: 'unlabelled-credentials', namespace: 'karpenter' } } };
 const brokenPool = {
   apiVersion: 'karpenter.sh/v1',
   kind: 'NodePool',
@@ -39,7 +43,7 @@ const brokenPool = {
 
 beforeAll(async () => {
   env = await startDemoEnvironment({ clouds: ['ovhcloud'], clock: new SystemClock(), logger: silentLogger, controllers: defaultControllers });
-  await applyObjects(env.cluster.kubeConfig, [...readManifest('manifests/examples/ovhcloud/nodeclass.yaml'), broken as KubernetesObject, brokenPool as KubernetesObject]);
+  await applyObjects(env.cluster.kubeConfig, [...readManifest('manifests/examples/ovhcloud/nodeclass.yaml'), broken as KubernetesObject, brokenPool as KubernetesObject, unlabelledSecret as KubernetesObject, unlabelled as KubernetesObject]);
 });
 
 afterAll(async () => {
@@ -83,6 +87,15 @@ describe('NodeClass status on the simulated cluster', () => {
       return c?.status === 'False' ? c : undefined;
     }, 'NodePool NodeClassReady False');
     expect(pool.message).toContain('Secret karpenter/no-such-secret does not exist');
+  });
+
+  it('marks a class whose credentials Secret lacks the NodeClass label not Ready, naming the label and the kubectl fix', async () => {
+    const condition = await eventually(async () => ready('ovhnodeclasses', 'unlabelled'), 'unlabelled Ready written');
+    expect(condition).toMatchObject({
+      status: 'False',
+      reason: 'CredentialsSecretNotAllowed',
+      message: expect.stringContaining('kubectl label secret -n karpenter unlabelled-credentials karpenter-eu.io/nodeclass-secret=true') as unknown,
+    });
   });
 
   it("answers kubectl's Table request with the CRD's printer columns, READY included", async () => {

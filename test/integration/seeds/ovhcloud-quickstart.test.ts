@@ -1,8 +1,11 @@
 // Seed 002's quick start (the existing OVHcloud provider's README), applied as written to the simulated
 // cluster with the service running against the OVH emulator: the OVHNodeClass, the NodePool without
 // limits and the 5-replica inflate Deployment end with 5 pods running on the b3 flavors the NodePool names.
+// The Secret comes from the seed's step 2 (`kubectl create secret generic ovh-credentials -n karpenter …`)
+// plus the one step karpenter-eu adds (docs/install.md): the label that lets NodeClasses read it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CoreV1Api, CustomObjectsApi, type KubernetesObject } from '@kubernetes/client-node';
+import { CoreV1Api, CustomObjectsApi, type KubernetesObject, type V1Secret } from '@kubernetes/client-node';
+import { NodeClassSecretLabel } from '../../../src/domain/secrets/secret-access.js';
 import { defaultControllers } from '../../../src/operator/default-controllers.js';
 import { type DemoEnvironment, startDemoEnvironment } from '../../../src/testbed/demo/environment.js';
 import { applyObjects } from '../../../src/testbed/demo/install.js';
@@ -11,6 +14,15 @@ import { silentLogger } from '../../../src/util/logger.js';
 import { readManifestPaths } from '../../../src/util/manifest-files.js';
 
 let env: DemoEnvironment;
+
+/** The seed's `kubectl create secret generic ovh-credentials -n karpenter`, labelled for NodeClasses. */
+function seedCredentialsSecret(): V1Secret {
+  const c = env.ovhcloud?.credentials;
+  if (!c) throw new Error('the OVH emulator is not running');
+  const labels = { [NodeClassSecretLabel.key]: NodeClassSecretLabel.value };
+  const stringData = { applicationKey: c.applicationKey, applicationSecret: c.applicationSecret, consumerKey: c.consumerKey };
+  return { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'ovh-credentials', namespace: 'karpenter', labels }, stringData };
+}
 
 async function eventually<T>(check: () => Promise<T | undefined>, what: string, attempts = 300): Promise<T> {
   for (let i = 0; i < attempts; i++) {
@@ -33,7 +45,7 @@ describe("seed 002's quick start on the simulated cluster", () => {
   it('is admitted as written and runs the 5 inflate pods on b3 flavors', async () => {
     const { objects, errors } = readManifestPaths(['test/fixtures/seeds/002-ovhcloud-provider-readme.yaml']);
     expect(errors).toEqual([]);
-    await applyObjects(env.cluster.kubeConfig, objects.map((o) => o.object as KubernetesObject));
+    await applyObjects(env.cluster.kubeConfig, [seedCredentialsSecret(), ...objects.map((o) => o.object as KubernetesObject)]);
     const core = env.cluster.kubeConfig.makeApiClient(CoreV1Api);
     const pods = await eventually(async () => {
       const list = (await core.listNamespacedPod({ namespace: 'default', labelSelector: 'app=inflate' })).items;

@@ -11,6 +11,7 @@ describe('NodeClass Ready', () => {
     ['no ref, no service credentials', { requiredKeys: keys, globalCredentials: false }, 'False', 'CredentialsNotConfigured', 'set spec.credentialsSecretRef to a Secret with SCW_ACCESS_KEY, SCW_SECRET_KEY'],
     ['Secret missing', { ref, secret: 'missing' as const, requiredKeys: keys, globalCredentials: true }, 'False', 'CredentialsSecretNotFound', 'Secret karpenter/scw does not exist'],
     ['Secret without a key', { ref, secret: { keys: ['SCW_ACCESS_KEY'] }, requiredKeys: keys, globalCredentials: false }, 'False', 'CredentialsIncomplete', 'Secret karpenter/scw lacks SCW_SECRET_KEY: add it'],
+    ['Secret complete but refused by the NodeClass Secret policy', { ref, secret: { keys }, refusal: 'Secret karpenter/scw does not carry the label x=y', requiredKeys: keys, globalCredentials: true }, 'False', 'CredentialsSecretNotAllowed', 'does not carry the label x=y'],
     ['Secret complete', { ref, secret: { keys }, requiredKeys: keys, globalCredentials: false }, 'True', 'Ready', 'credentials from Secret karpenter/scw'],
   ])('%s', (_, credentials, status, reason, message) => {
     const condition = at(credentials as CredentialFacts);
