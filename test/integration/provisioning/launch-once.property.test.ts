@@ -217,7 +217,7 @@ describe('the live loop launches what one solve() needs, once (property, simulat
           bed = undefined;
         }
       }),
-      { numRuns: runs, endOnFailure: true },
+      { numRuns: runs, endOnFailure: true, ...(process.env.KARPENTER_EU_PROPERTY_SEED ? { seed: Number(process.env.KARPENTER_EU_PROPERTY_SEED), path: process.env.KARPENTER_EU_PROPERTY_PATH } : {}) },
     );
   }, 600_000);
 });
