@@ -2,6 +2,8 @@
 // demo's OVH classes (credentials Secret present) are Ready; a class whose Secret does not exist is not,
 // with the reason and the fix, and the NodePool on it reports NodeClassReady False; nor is a class whose Secret
 // exists without the label that lets NodeClasses read it (launches would refuse it).
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { get as httpGet, type IncomingMessage } from 'node:http';
 import { get as httpsGet } from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +13,7 @@ import { type DemoEnvironment, startDemoEnvironment } from '../../../src/testbed
 import { applyObjects, readManifest } from '../../../src/testbed/demo/install.js';
 import { SystemClock } from '../../../src/util/clock.js';
 import { silentLogger } from '../../../src/util/logger.js';
+import { ensureRealBinaries } from '../../../scripts/real-binaries.js';
 
 let env: DemoEnvironment;
 
@@ -42,7 +45,7 @@ const brokenPool = {
 };
 
 beforeAll(async () => {
-  env = await startDemoEnvironment({ clouds: ['ovhcloud'], clock: new SystemClock(), logger: silentLogger, controllers: defaultControllers });
+  env = await startDemoEnvironment({ clouds: ['ovhcloud'], clock: new SystemClock(), logger: silentLogger, controllers: defaultControllers, kubeconfig: true });
   await applyObjects(env.cluster.kubeConfig, [...readManifest('manifests/examples/ovhcloud/nodeclass.yaml'), broken as KubernetesObject, brokenPool as KubernetesObject, unlabelledSecret as KubernetesObject, unlabelled as KubernetesObject]);
 });
 
@@ -106,5 +109,21 @@ describe('NodeClass status on the simulated cluster', () => {
     expect(rows.get('default')?.slice(1, 4)).toEqual(['EU-WEST-PAR', false, 'True']);
     expect([rows.get('broken')?.[1], rows.get('broken')?.[3]]).toEqual(['EU-WEST-PAR', 'False']);
     expect(rows.get('broken')?.[6]).toBe('<none>');
+  });
+
+  it('shows READY in the real kubectl 1.31 `get ovhnodeclasses,nodepools`', async () => {
+    await eventually(async () => ready('ovhnodeclasses', 'broken'), 'broken Ready written');
+    const kubeconfig = env.kubeconfigPath ?? '';
+    expect(kubeconfig).not.toBe('');
+    // Asynchronously: the simulated API server answers from this process.
+    const kubectl = (...args: string[]) => promisify(execFile)(ensureRealBinaries().kubectl, ['--kubeconfig', kubeconfig, ...args], { encoding: 'utf8', timeout: 30_000 }).then((r) => r.stdout);
+    const out = await kubectl('get', 'ovhnodeclasses');
+    const [header, ...lines] = out.trim().split('\n');
+    expect(header?.split(/\s+/)).toEqual(['NAME', 'REGION', 'MONTHLY', 'READY', 'AGE']);
+    const readyOf = (name: string) => lines.find((l) => l.startsWith(`${name} `))?.split(/\s+/)[3];
+    expect(readyOf('default')).toBe('True');
+    expect(readyOf('broken')).toBe('False');
+    const pools = await kubectl('get', 'nodepools', '-o', 'wide');
+    expect(pools.split('\n')[0]).toMatch(/^NAME\s+NODECLASS\s+NODES\s+READY\s+AGE/);
   });
 });
