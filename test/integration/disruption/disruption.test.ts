@@ -172,7 +172,8 @@ describe('disruption on the simulated cluster', () => {
     await b.disruptOnce();
     await b.until('the expired NodeClaim gone', () => b.state.nodeClaim('old') === undefined);
     const disrupted = await b.metrics.registry.getSingleMetricAsString('karpenter_nodeclaims_disrupted_total');
-    expect(disrupted).toMatch(/reason="expired",nodepool="default"} 1/);
+    // Expiration is not consolidation: no policy; no terminationGracePeriod: graceful.
+    expect(disrupted).toMatch(/reason="expired",nodepool="default",capacity_type="[a-z-]*",consolidation_policy="",termination_mode="graceful"} 1/);
   });
 
   it('removes a disrupted taint no command stands behind (a restart mid-command), and leaves unmanaged nodes alone', async () => {
