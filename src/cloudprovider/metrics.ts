@@ -13,6 +13,7 @@ import type {
   CloudProviderNodeClaim,
   CloudProviderNodePool,
   DriftReason,
+  DetectedCluster,
   NodeClassKind,
   RepairPolicy,
 } from './types.js';
@@ -96,6 +97,10 @@ class MetricsCloudProvider implements CloudProvider {
 
   isDrifted(nodeClaim: CloudProviderNodeClaim): Promise<DriftReason | undefined> {
     return this.measure('IsDrifted', () => this.inner.isDrifted(nodeClaim));
+  }
+
+  detectedCluster(kind: string, name: string): Promise<DetectedCluster | undefined> {
+    return this.inner.detectedCluster?.(kind, name) ?? Promise.resolve(undefined);
   }
 
   getSupportedNodeClasses(): NodeClassKind[] {

@@ -100,6 +100,7 @@ export const defaultControllers: readonly ControllerPlugin[] = [
         clock: deps.clock,
         logger: deps.logger,
         globalCredentials: { ovhcloud: Boolean(deps.config.clouds.ovhcloud), scaleway: Boolean(deps.config.clouds.scaleway), outscale: Boolean(deps.config.clouds.outscale) },
+        cloudProvider: deps.cloudProvider,
       }),
   },
   {

@@ -6,10 +6,10 @@
  */
 import type { OVHNodeClass } from '../../apis/v1alpha1/ovh-nodeclass.js';
 import { NodeClassNotReadyError } from '../errors.js';
-import type { NodeClassResolver } from '../types.js';
+import type { DetectedCluster, NodeClassResolver } from '../types.js';
 import type { OvhApi, OvhKubeTarget } from './api.js';
 import type { OvhClientSettings } from './client.js';
-import { detectKubeId } from './kube-detection.js';
+import { detectKubeId, KubeIdNotDetectedError } from './kube-detection.js';
 
 export const SecretKeys = { applicationKey: 'applicationKey', applicationSecret: 'applicationSecret', consumerKey: 'consumerKey', endpoint: 'endpoint' } as const;
 
@@ -67,9 +67,22 @@ export class OvhAccounts {
     return this.account(credentialsKey, api, target, nodeClass.spec.region ?? this.options.region);
   }
 
-  /** The kubeId detected for the project, when it was (for the NodeClass's status). */
-  detectedKubeId(nodeClass: OVHNodeClass, credentialsKey = 'default'): Promise<string> | undefined {
-    return this.detections.get(`${credentialsKey}/${nodeClass.spec.serviceName}`);
+  /**
+   * For the NodeClass's status: the cluster detected for a class that names none, or why none could be;
+   * undefined when the class or the operator names it, or its credentials are unusable. A cloud outage is thrown.
+   */
+  async detectedCluster(nodeClass: OVHNodeClass): Promise<DetectedCluster | undefined> {
+    if (nodeClass.spec.kubeId ?? this.options.kubeId) return undefined;
+    if (!this.options.clusterProviderIDs) return undefined;
+    try {
+      const account = await this.forNodeClass(nodeClass);
+      return { detected: { kubeId: account.target.kubeId, region: account.region } };
+    } catch (error) {
+      if (error instanceof KubeIdNotDetectedError) return { notDetected: error.message };
+      // Credentials the class cannot use: its Ready condition already says so, from the Secret itself.
+      if (error instanceof NodeClassNotReadyError) return undefined;
+      throw error;
+    }
   }
 
   private async kubeIdFor(nodeClass: OVHNodeClass, credentialsKey: string, api: OvhApi): Promise<string> {

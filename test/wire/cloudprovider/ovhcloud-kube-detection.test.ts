@@ -48,6 +48,9 @@ describe('OVH kubeId detection', () => {
 
     expect(await instancesOf(bed, B)).toContain(launched.providerID);
     expect(await instancesOf(bed, A)).not.toContain(launched.providerID);
+    // What the NodeClass's status reports; a class naming its cluster has nothing detected.
+    expect(await bed.provider.detectedCluster('OVHNodeClass', 'default')).toEqual({ detected: { kubeId: B, region: 'EU-WEST-PAR' } });
+    expect(await bed.provider.detectedCluster('OVHNodeClass', `in-${A}`)).toBeUndefined();
   });
 
   it('refuses to guess when several project clusters hold nodes of this cluster, naming them', async () => {
@@ -59,6 +62,8 @@ describe('OVH kubeId detection', () => {
 
     expect(isNodeClassNotReadyError(error)).toBe(true);
     expect(String((error as Error).message)).toMatch(new RegExp(`several clusters.*${A}.*${B}.*refusing to guess.*spec\\.kubeId`));
+    const status = await bed.provider.detectedCluster('OVHNodeClass', 'default');
+    expect(status?.notDetected).toContain('refusing to guess');
   });
 
   it('refuses when no node of this cluster is an OpenStack instance, and detects once nodes appear', async () => {
