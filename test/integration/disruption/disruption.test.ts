@@ -82,6 +82,11 @@ describe('disruption on the simulated cluster', () => {
     for (const c of commands) if (c.reason === 'Underutilized') expect(c.pricePerHourAfter).toBeLessThan(c.pricePerHourBefore);
     const decisions = await b.metrics.registry.getSingleMetricAsString('karpenter_voluntary_disruption_decisions_total');
     expect(decisions).toMatch(/decision="delete",reason="empty"/);
+    // One count per disrupted NodeClaim, with the NodePool's consolidation policy (upstream's labels).
+    const disrupted = (await b.metrics.registry.getSingleMetric('karpenter_nodeclaims_disrupted_total')?.get())?.values ?? [];
+    expect(disrupted.reduce((sum, v) => sum + v.value, 0)).toBe(commands.reduce((sum, c) => sum + c.candidates.length, 0));
+    expect(disrupted.map((v) => v.labels['consolidation_policy'])).not.toContain('');
+    expect(new Set(disrupted.map((v) => v.labels['consolidation_policy']))).toEqual(new Set(['when_empty_or_underutilized']));
   });
 
   it('a nodes:"0" budget window in business hours blocks consolidation; it resumes after', async () => {
