@@ -5,6 +5,7 @@
  */
 import { Counter, Histogram, type Registry } from 'prom-client';
 import type { InstanceType } from '../domain/instancetypes/types.js';
+import { currentControllerName } from '../util/controller-name.js';
 import { errorClassName } from './errors.js';
 import type {
   CloudNodeClaim,
@@ -12,6 +13,7 @@ import type {
   CloudProviderNodeClaim,
   CloudProviderNodePool,
   DriftReason,
+  DetectedCluster,
   NodeClassKind,
   RepairPolicy,
 } from './types.js';
@@ -26,27 +28,27 @@ const DurationBuckets = [
 ];
 
 export interface CloudProviderMetrics {
-  duration: Histogram<'method' | 'provider'>;
-  errors: Counter<'method' | 'provider' | 'error'>;
+  duration: Histogram<'controller' | 'method' | 'provider'>;
+  errors: Counter<'controller' | 'method' | 'provider' | 'error'>;
 }
 
 /** The two metrics in `registry`, created on first use; several decorated providers share them. */
 export function cloudProviderMetrics(registry: Registry): CloudProviderMetrics {
   const duration =
-    (registry.getSingleMetric(CloudProviderDurationMetric) as Histogram<'method' | 'provider'> | undefined) ??
+    (registry.getSingleMetric(CloudProviderDurationMetric) as Histogram<'controller' | 'method' | 'provider'> | undefined) ??
     new Histogram({
       name: CloudProviderDurationMetric,
-      help: 'Duration of cloud provider method calls. Labeled by method and provider.',
-      labelNames: ['method', 'provider'],
+      help: 'Duration of cloud provider method calls. Labeled by the controller, method and provider.',
+      labelNames: ['controller', 'method', 'provider'],
       buckets: DurationBuckets,
       registers: [registry],
     });
   const errors =
-    (registry.getSingleMetric(CloudProviderErrorsMetric) as Counter<'method' | 'provider' | 'error'> | undefined) ??
+    (registry.getSingleMetric(CloudProviderErrorsMetric) as Counter<'controller' | 'method' | 'provider' | 'error'> | undefined) ??
     new Counter({
       name: CloudProviderErrorsMetric,
-      help: 'Total number of errors returned from cloud provider calls. Labeled by method, provider and error.',
-      labelNames: ['method', 'provider', 'error'],
+      help: 'Total number of errors returned from cloud provider calls. Labeled by the controller, method, provider and error.',
+      labelNames: ['controller', 'method', 'provider', 'error'],
       registers: [registry],
     });
   return { duration, errors };
@@ -97,6 +99,10 @@ class MetricsCloudProvider implements CloudProvider {
     return this.measure('IsDrifted', () => this.inner.isDrifted(nodeClaim));
   }
 
+  detectedCluster(kind: string, name: string): Promise<DetectedCluster | undefined> {
+    return this.inner.detectedCluster?.(kind, name) ?? Promise.resolve(undefined);
+  }
+
   getSupportedNodeClasses(): NodeClassKind[] {
     return this.inner.getSupportedNodeClasses();
   }
@@ -107,15 +113,15 @@ class MetricsCloudProvider implements CloudProvider {
 
   // Method label values are Karpenter's Go method names, as its dashboards expect.
   private async measure<T>(method: string, call: () => Promise<T>): Promise<T> {
-    const provider = this.inner.name;
+    const labels = { controller: currentControllerName(), method, provider: this.inner.name };
     const start = this.now();
     try {
       return await call();
     } catch (error) {
-      this.metrics.errors.inc({ method, provider, error: errorClassName(error) });
+      this.metrics.errors.inc({ ...labels, error: errorClassName(error) });
       throw error;
     } finally {
-      this.metrics.duration.observe({ method, provider }, (this.now() - start) / 1000);
+      this.metrics.duration.observe(labels, (this.now() - start) / 1000);
     }
   }
 }

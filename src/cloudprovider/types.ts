@@ -138,6 +138,17 @@ export interface CloudProvider {
 
   /** Optional, with `listClaimResources`: releases one. Resolves when done or already gone. */
   deleteClaimResource?(resource: ClaimResource): Promise<void>;
+
+  /**
+   * Optional: what the provider detected for a NodeClass that leaves its cluster unnamed (OVH's kubeId), or
+   * why it could not; undefined when there was nothing to detect. For the NodeClass's status.
+   */
+  detectedCluster?(kind: string, name: string): Promise<DetectedCluster | undefined>;
+}
+
+export interface DetectedCluster {
+  detected?: { kubeId: string; region: string };
+  notDetected?: string;
 }
 
 /** A reference to a Secret holding cloud credentials (`credentialsSecretRef` of the NodeClasses). */

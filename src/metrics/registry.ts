@@ -5,6 +5,7 @@
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import { cloudProviderMetrics, type CloudProviderMetrics } from '../cloudprovider/metrics.js';
+import { nodeResourceMetrics, type NodeResourceMetrics } from './node-resources.js';
 
 /** Karpenter's DurationBuckets: controller-runtime's up to 1 s, then up to 10 min. */
 export const DurationBuckets: readonly number[] = [
@@ -42,22 +43,25 @@ export interface Metrics {
   registry: Registry;
   buildInfo: Gauge<'version' | 'goversion' | 'commit'>;
   nodeClaimsCreated: Counter<'reason' | 'nodepool' | 'min_values_relaxed'>;
-  nodeClaimsTerminated: Counter<'reason' | 'nodepool'>;
-  nodeClaimsDisrupted: Counter<'reason' | 'nodepool'>;
+  nodeClaimsTerminated: Counter<'nodepool' | 'capacity_type' | 'zone'>;
+  /** Upstream's terminated counter has no `reason`; ours keeps why in its own series. */
+  nodeClaimsTerminatedByReason: Counter<'reason' | 'nodepool'>;
+  nodeClaimsDisrupted: Counter<'reason' | 'nodepool' | 'capacity_type' | 'consolidation_policy' | 'termination_mode'>;
   nodeClaimsTerminationDuration: Histogram<'nodepool'>;
   nodesCreated: Counter<'nodepool' | 'zone'>;
-  nodesTerminated: Counter<'nodepool' | 'reason'>;
+  nodesTerminated: Counter<'nodepool' | 'zone'>;
   nodesTerminationDuration: Histogram<'nodepool'>;
-  nodesAllocatable: Gauge<'node_name' | 'nodepool' | 'resource_type' | 'instance_type' | 'zone'>;
+  /** karpenter_nodes_allocatable, _total_pod_requests, _total_daemon_requests, _system_overhead. */
+  nodeResources: NodeResourceMetrics;
   podsState: Gauge<(typeof PodStateLabels)[number]>;
   podsStartupDuration: Histogram<never>;
   schedulingDuration: Histogram<'controller'>;
-  schedulerQueueDepth: Gauge<'controller'>;
+  schedulerQueueDepth: Gauge<'controller' | 'scheduling_id'>;
   schedulerUnschedulablePods: Gauge<'controller'>;
   schedulerIgnoredPods: Gauge<never>;
   disruptionDecisions: Counter<'decision' | 'reason' | 'consolidation_type'>;
   disruptionEligibleNodes: Gauge<'reason'>;
-  disruptionEvaluationDuration: Histogram<'method' | 'consolidation_type'>;
+  disruptionEvaluationDuration: Histogram<'reason' | 'consolidation_type'>;
   disruptionConsolidationTimeouts: Counter<'consolidation_type'>;
   disruptionQueueFailures: Counter<'decision' | 'reason' | 'consolidation_type'>;
   nodePoolsUsage: Gauge<'nodepool' | 'resource_type'>;
@@ -88,16 +92,16 @@ function histogram<L extends string>(registry: Registry, name: string, help: str
   return existing ?? new Histogram({ name, help, labelNames, buckets: [...DurationBuckets], registers: [registry] });
 }
 
-function nodeClaimAndNodeMetrics(r: Registry): Pick<Metrics, 'nodeClaimsCreated' | 'nodeClaimsTerminated' | 'nodeClaimsDisrupted' | 'nodeClaimsTerminationDuration' | 'nodesCreated' | 'nodesTerminated' | 'nodesTerminationDuration' | 'nodesAllocatable'> {
+function nodeClaimAndNodeMetrics(r: Registry): Pick<Metrics, 'nodeClaimsCreated' | 'nodeClaimsTerminated' | 'nodeClaimsTerminatedByReason' | 'nodeClaimsDisrupted' | 'nodeClaimsTerminationDuration' | 'nodesCreated' | 'nodesTerminated' | 'nodesTerminationDuration'> {
   return {
     nodeClaimsCreated: counter(r, 'karpenter_nodeclaims_created_total', 'Number of nodeclaims created in total by Karpenter. Labeled by reason the nodeclaim was created and the owning nodepool.', ['reason', 'nodepool', 'min_values_relaxed']),
-    nodeClaimsTerminated: counter(r, 'karpenter_nodeclaims_terminated_total', 'Number of nodeclaims terminated in total by Karpenter. Labeled by reason the nodeclaim was terminated and the owning nodepool.', ['reason', 'nodepool']),
-    nodeClaimsDisrupted: counter(r, 'karpenter_nodeclaims_disrupted_total', 'Number of nodeclaims disrupted in total by Karpenter. Labeled by reason the nodeclaim was disrupted and the owning nodepool.', ['reason', 'nodepool']),
+    nodeClaimsTerminated: counter(r, 'karpenter_nodeclaims_terminated_total', 'Number of nodeclaims terminated in total by Karpenter. Labeled by the owning nodepool, capacity type and zone.', ['nodepool', 'capacity_type', 'zone']),
+    nodeClaimsTerminatedByReason: counter(r, 'karpenter_eu_nodeclaims_terminated_by_reason_total', 'Number of nodeclaims terminated in total. Labeled by the reason they were terminated (the deletion-reason annotation) and the owning nodepool.', ['reason', 'nodepool']),
+    nodeClaimsDisrupted: counter(r, 'karpenter_nodeclaims_disrupted_total', 'Number of nodeclaims disrupted in total by Karpenter. Labeled by reason the nodeclaim was disrupted, the owning nodepool, capacity type, consolidation policy and termination mode.', ['reason', 'nodepool', 'capacity_type', 'consolidation_policy', 'termination_mode']),
     nodeClaimsTerminationDuration: histogram(r, 'karpenter_nodeclaims_termination_duration_seconds', 'Duration of NodeClaim termination in seconds.', ['nodepool']),
     nodesCreated: counter(r, 'karpenter_nodes_created_total', 'Number of nodes created in total by Karpenter. Labeled by owning nodepool and zone.', ['nodepool', 'zone']),
-    nodesTerminated: counter(r, 'karpenter_nodes_terminated_total', 'Number of nodes terminated in total by Karpenter. Labeled by owning nodepool and reason.', ['nodepool', 'reason']),
+    nodesTerminated: counter(r, 'karpenter_nodes_terminated_total', 'Number of nodes terminated in total by Karpenter. Labeled by owning nodepool and zone.', ['nodepool', 'zone']),
     nodesTerminationDuration: histogram(r, 'karpenter_nodes_termination_duration_seconds', 'The time taken between a node\'s deletion request and the removal of its finalizer.', ['nodepool']),
-    nodesAllocatable: gauge(r, 'karpenter_nodes_allocatable', 'Node allocatable are the resources allocatable by nodes.', ['node_name', 'nodepool', 'resource_type', 'instance_type', 'zone']),
   };
 }
 
@@ -106,7 +110,7 @@ function podAndSchedulerMetrics(r: Registry): Pick<Metrics, 'podsState' | 'podsS
     podsState: gauge(r, 'karpenter_pods_state', 'Pod state is the current state of pods. This metric can be used several ways as it is labeled by the pod name, namespace, owner, node, nodepool name, zone, architecture, capacity type, instance type and pod phase.', PodStateLabels),
     podsStartupDuration: histogram(r, 'karpenter_pods_startup_duration_seconds', 'The time from pod creation until the pod is running.', []),
     schedulingDuration: histogram(r, 'karpenter_scheduler_scheduling_duration_seconds', 'Duration of scheduling simulations used for deprovisioning and provisioning in seconds.', ['controller']),
-    schedulerQueueDepth: gauge(r, 'karpenter_scheduler_queue_depth', 'The number of pods currently waiting to be scheduled.', ['controller']),
+    schedulerQueueDepth: gauge(r, 'karpenter_scheduler_queue_depth', 'The number of pods currently waiting to be scheduled.', ['controller', 'scheduling_id']),
     schedulerUnschedulablePods: gauge(r, 'karpenter_scheduler_unschedulable_pods_count', 'The number of unschedulable Pods.', ['controller']),
     schedulerIgnoredPods: gauge(r, 'karpenter_scheduler_ignored_pods_count', 'Number of pods ignored during scheduling by Karpenter.', []),
   };
@@ -116,7 +120,7 @@ function disruptionMetrics(r: Registry): Pick<Metrics, 'disruptionDecisions' | '
   return {
     disruptionDecisions: counter(r, 'karpenter_voluntary_disruption_decisions_total', 'Number of disruption decisions performed. Labeled by disruption decision, reason, and consolidation type.', ['decision', 'reason', 'consolidation_type']),
     disruptionEligibleNodes: gauge(r, 'karpenter_voluntary_disruption_eligible_nodes', 'Number of nodes eligible for disruption by Karpenter. Labeled by disruption reason.', ['reason']),
-    disruptionEvaluationDuration: histogram(r, 'karpenter_voluntary_disruption_decision_evaluation_duration_seconds', 'Duration of the disruption decision evaluation process in seconds. Labeled by method and consolidation type.', ['method', 'consolidation_type']),
+    disruptionEvaluationDuration: histogram(r, 'karpenter_voluntary_disruption_decision_evaluation_duration_seconds', 'Duration of the disruption decision evaluation process in seconds. Labeled by reason and consolidation type.', ['reason', 'consolidation_type']),
     disruptionConsolidationTimeouts: counter(r, 'karpenter_voluntary_disruption_consolidation_timeouts_total', 'Number of times the Consolidation algorithm has reached a timeout. Labeled by consolidation type.', ['consolidation_type']),
     disruptionQueueFailures: counter(r, 'karpenter_voluntary_disruption_queue_failures_total', 'The number of times that an enqueued disruption decision failed. Labeled by disruption method.', ['decision', 'reason', 'consolidation_type']),
   };
@@ -161,6 +165,7 @@ export function createMetrics(registry: Registry): Metrics {
     ...podAndSchedulerMetrics(registry),
     ...disruptionMetrics(registry),
     ...nodePoolAndStateMetrics(registry),
+    nodeResources: nodeResourceMetrics(registry),
     cloudProvider: cloudProviderMetrics(registry),
   };
 }

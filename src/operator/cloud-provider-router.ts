@@ -11,6 +11,7 @@ import type {
   CloudProviderNodeClaim,
   CloudProviderNodePool,
   DriftReason,
+  DetectedCluster,
   NodeClassKind,
   RepairPolicy,
 } from '../cloudprovider/types.js';
@@ -89,6 +90,11 @@ export class CloudProviderRouter implements CloudProvider {
 
   async isDrifted(nodeClaim: CloudProviderNodeClaim): Promise<DriftReason | undefined> {
     return this.forNodeClass(nodeClaim.spec.nodeClassRef, `nodeclaim ${nodeClaim.metadata?.name ?? ''}`).isDrifted(nodeClaim);
+  }
+
+  detectedCluster(kind: string, name: string): Promise<DetectedCluster | undefined> {
+    const route = this.routes.find((r) => r.provider.getSupportedNodeClasses().some((k) => k.kind === kind));
+    return route?.provider.detectedCluster?.(kind, name) ?? Promise.resolve(undefined);
   }
 
   getSupportedNodeClasses(): NodeClassKind[] {

@@ -108,6 +108,7 @@ export const ovhProviderFactory: CloudProviderFactory<OvhSettings> = (settings, 
     ...(settings.serviceName ? { serviceName: settings.serviceName } : {}),
     ...(settings.kubeId ? { kubeId: settings.kubeId } : {}),
     ...(settings.region ? { region: settings.region } : {}),
+    clusterProviderIDs: () => deps.state.stateNodes().flatMap((n) => n.node?.spec?.providerID ?? []),
   });
 
 export const defaultCloudProviderFactories: CloudProviderFactories = {

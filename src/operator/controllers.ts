@@ -12,6 +12,7 @@ import type { Kube } from '../kube/types.js';
 import type { Metrics } from '../metrics/registry.js';
 import type { ClusterState } from '../state/cluster-state.js';
 import type { Clock } from '../util/clock.js';
+import { runAsController } from '../util/controller-name.js';
 import type { Logger } from '../util/logger.js';
 import type { OperatorConfig } from './options.js';
 import type { ControllerSignals } from './relay.js';
@@ -72,7 +73,7 @@ export async function runControllers(controllers: readonly Controller[], signal:
     ...controllers.map(async (controller) => {
       logger.info('starting controller', { controller: controller.name });
       try {
-        await controller.start(local.signal);
+        await runAsController(controller.name, () => controller.start(local.signal));
         logger.info('controller stopped', { controller: controller.name });
       } catch (error) {
         logger.error('controller failed', { controller: controller.name, error });

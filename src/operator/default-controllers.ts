@@ -101,6 +101,7 @@ export const defaultControllers: readonly ControllerPlugin[] = [
         logger: deps.logger,
         globalCredentials: { ovhcloud: Boolean(deps.config.clouds.ovhcloud), scaleway: Boolean(deps.config.clouds.scaleway), outscale: Boolean(deps.config.clouds.outscale) },
         secretAccess: deps.config.nodeClassSecrets,
+        cloudProvider: deps.cloudProvider,
       }),
   },
   {

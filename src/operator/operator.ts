@@ -192,7 +192,10 @@ export async function startOperator(options: OperatorOptions): Promise<RunningOp
     lead: (signal) => {
       // Built per term: a new term starts from fresh controller state.
       const controllers: Controller[] = options.controllers.map((plugin) => plugin.create(deps));
-      return runControllers(controllers, signal, logger);
+      // Like upstream's node metrics controller, only the leader reports per-node resources, so a sum over
+      // replicas counts each node once.
+      core.metrics.nodeResources.readFrom(() => core.state.stateNodes());
+      return runControllers(controllers, signal, logger).finally(() => core.metrics.nodeResources.readFrom(() => []));
     },
   });
   let stopped: Promise<void> | undefined;

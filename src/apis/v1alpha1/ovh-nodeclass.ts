@@ -33,13 +33,22 @@ export const OVHNodeClassSpecSchema = Type.Object(
 );
 export type OVHNodeClassSpec = Static<typeof OVHNodeClassSpecSchema>;
 
+export const OVHNodeClassStatusSchema = Type.Object(
+  {
+    ...NodeClassStatusSchema.properties,
+    kubeId: Type.Optional(Type.String({ description: 'The MKS cluster detected from this cluster\'s nodes when neither spec.kubeId nor the operator names one.', maxLength: 64 })),
+    region: Type.Optional(Type.String({ description: 'The detected MKS cluster\'s region.', maxLength: 64 })),
+  },
+  { description: NodeClassStatusSchema.description ?? '' },
+);
+
 export const OVHNodeClassSchema = Type.Object(
   {
     apiVersion: Type.Optional(Type.String()),
     kind: Type.Optional(Type.String()),
     metadata: Type.Optional(ObjectMeta()),
     spec: OVHNodeClassSpecSchema,
-    status: Type.Optional(NodeClassStatusSchema),
+    status: Type.Optional(OVHNodeClassStatusSchema),
   },
   { description: 'OVHNodeClass is the OVHcloud-specific configuration of nodes.' },
 );

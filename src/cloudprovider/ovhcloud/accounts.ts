@@ -1,13 +1,15 @@
 /**
  * Which OVH account and MKS cluster a NodeClass launches in: the NodeClass's `credentialsSecretRef` (keys
  * `applicationKey`, `applicationSecret`, `consumerKey`, optional `endpoint`) or the operator-wide client;
- * `spec.kubeId` or the operator's; `spec.region` or the cluster's own (read once with GET kube/{id}).
+ * `spec.kubeId`, the operator's, or the one detected from this cluster's nodes; `spec.region` or the cluster's own
+ * (read once with GET kube/{id}).
  */
 import type { OVHNodeClass } from '../../apis/v1alpha1/ovh-nodeclass.js';
 import { NodeClassNotReadyError } from '../errors.js';
-import type { NodeClassResolver } from '../types.js';
+import type { DetectedCluster, NodeClassResolver } from '../types.js';
 import type { OvhApi, OvhKubeTarget } from './api.js';
 import type { OvhClientSettings } from './client.js';
+import { detectKubeId, KubeIdNotDetectedError } from './kube-detection.js';
 
 export const SecretKeys = { applicationKey: 'applicationKey', applicationSecret: 'applicationSecret', consumerKey: 'consumerKey', endpoint: 'endpoint' } as const;
 
@@ -30,11 +32,14 @@ export interface OvhAccountsOptions {
   serviceName?: string;
   kubeId?: string;
   region?: string;
+  /** This cluster's Nodes' providerIDs: with them a NodeClass without a kubeId gets the detected one. */
+  clusterProviderIDs?: () => readonly string[];
 }
 
 export class OvhAccounts {
   private readonly byKey = new Map<string, Promise<OvhAccount>>();
   private readonly clients = new Map<string, OvhApi>();
+  private readonly detections = new Map<string, Promise<string>>();
 
   constructor(private readonly options: OvhAccountsOptions) {}
 
@@ -57,14 +62,51 @@ export class OvhAccounts {
   }
 
   async forNodeClass(nodeClass: OVHNodeClass): Promise<OvhAccount> {
-    const name = nodeClass.metadata?.name ?? '';
-    const kubeId = nodeClass.spec.kubeId ?? this.options.kubeId;
-    if (!kubeId) {
-      throw new NodeClassNotReadyError(`resolving OVHNodeClass "${name}": spec.kubeId is unset and no operator-wide kubeId is configured; accepted: the MKS cluster id (a UUID)`);
+    const { credentialsKey, api } = await this.clientFor(nodeClass);
+    const target = { serviceName: nodeClass.spec.serviceName, kubeId: await this.kubeIdFor(nodeClass, credentialsKey, api) };
+    return this.account(credentialsKey, api, target, nodeClass.spec.region ?? this.options.region);
+  }
+
+  /**
+   * For the NodeClass's status: the cluster detected for a class that names none, or why none could be;
+   * undefined when the class or the operator names it, or its credentials are unusable. A cloud outage is thrown.
+   */
+  async detectedCluster(nodeClass: OVHNodeClass): Promise<DetectedCluster | undefined> {
+    if (nodeClass.spec.kubeId ?? this.options.kubeId) return undefined;
+    if (!this.options.clusterProviderIDs) return undefined;
+    try {
+      const account = await this.forNodeClass(nodeClass);
+      return { detected: { kubeId: account.target.kubeId, region: account.region } };
+    } catch (error) {
+      if (error instanceof KubeIdNotDetectedError) return { notDetected: error.message };
+      // Credentials the class cannot use: its Ready condition already says so, from the Secret itself.
+      if (error instanceof NodeClassNotReadyError) return undefined;
+      throw error;
     }
-    const target = { serviceName: nodeClass.spec.serviceName, kubeId };
+  }
+
+  private async kubeIdFor(nodeClass: OVHNodeClass, credentialsKey: string, api: OvhApi): Promise<string> {
+    const kubeId = nodeClass.spec.kubeId ?? this.options.kubeId;
+    if (kubeId) return kubeId;
+    const providerIDs = this.options.clusterProviderIDs;
+    if (!providerIDs) {
+      throw new NodeClassNotReadyError(`resolving OVHNodeClass "${nodeClass.metadata?.name ?? ''}": spec.kubeId is unset and no operator-wide kubeId is configured; accepted: the MKS cluster id (a UUID)`);
+    }
+    // One detection per project and credentials; a failed one is not remembered, so the next call asks again.
+    const key = `${credentialsKey}/${nodeClass.spec.serviceName}`;
+    let detection = this.detections.get(key);
+    if (!detection) {
+      detection = detectKubeId(api, nodeClass.spec.serviceName, providerIDs());
+      this.detections.set(key, detection);
+      detection.catch(() => this.detections.delete(key));
+    }
+    return detection;
+  }
+
+  private async clientFor(nodeClass: OVHNodeClass): Promise<{ credentialsKey: string; api: OvhApi }> {
+    const name = nodeClass.metadata?.name ?? '';
     const ref = nodeClass.spec.credentialsSecretRef;
-    if (!ref) return this.account('default', this.options.api, target, nodeClass.spec.region ?? this.options.region);
+    if (!ref) return { credentialsKey: 'default', api: this.options.api };
     const data = await this.options.nodeClasses.getSecretData(ref);
     const missing = [SecretKeys.applicationKey, SecretKeys.applicationSecret, SecretKeys.consumerKey].filter((k) => !data[k]);
     if (missing.length > 0) {
@@ -84,7 +126,7 @@ export class OvhAccounts {
       });
       this.clients.set(credentialsKey, api);
     }
-    return this.account(credentialsKey, api, target, nodeClass.spec.region ?? this.options.region);
+    return { credentialsKey, api };
   }
 
   private account(credentialsKey: string, api: OvhApi, target: OvhKubeTarget, region: string | undefined): Promise<OvhAccount> {

@@ -107,6 +107,8 @@ export interface OvhFlavorPrice {
 }
 
 export interface OvhApi {
+  /** The ids of the project's MKS clusters (`GET /cloud/project/{serviceName}/kube`). */
+  listClusters(serviceName: string): Promise<string[]>;
   getCluster(target: OvhKubeTarget): Promise<OvhCluster>;
   listCapabilityFlavors(serviceName: string, region: string): Promise<OvhFlavor[]>;
   /** Prices by flavor name from `GET /order/catalog/public/cloud` (public, unsigned). */

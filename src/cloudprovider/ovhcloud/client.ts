@@ -10,6 +10,7 @@
  */
 import { createRequire } from 'node:module';
 import type { OvhApi, OvhCluster, OvhFlavor, OvhKubeTarget, OvhNode, OvhNodePool, OvhPoolCreation, OvhPoolUpdate } from './api.js';
+import { IncompleteResponseError } from '../errors.js';
 import { failureOf, toCloudError } from './errors.js';
 import { parseOrderCatalog } from './prices.js';
 import { requireList, requireObject } from './responses.js';
@@ -90,6 +91,14 @@ class OvhSdkApi implements OvhApi {
   /** A read whose answer is checked by `validate` (a broken answer is never read as empty). */
   private async read<T>(operation: string, path: string, validate: (operation: string, body: unknown) => T, params?: Record<string, unknown>): Promise<T> {
     return validate(operation, await this.call<unknown>(operation, 'GET', path, params));
+  }
+
+  listClusters(serviceName: string): Promise<string[]> {
+    const operation = `listing the mks clusters of project ${serviceName}`;
+    return this.read(operation, `/cloud/project/${encodeURIComponent(serviceName)}/kube`, (op, body) => {
+      if (!Array.isArray(body) || body.some((id) => typeof id !== 'string')) throw new IncompleteResponseError(`${op}: the answer is not a list of cluster ids`);
+      return body as string[];
+    });
   }
 
   getCluster(target: OvhKubeTarget): Promise<OvhCluster> {

@@ -12,6 +12,7 @@ import type {
   CloudProvider,
   CloudProviderNodeClaim,
   CloudProviderNodePool,
+  DetectedCluster,
   DriftReason,
   NodeClassKind,
   NodeClassResolver,
@@ -122,6 +123,11 @@ export class OvhCloudProvider implements CloudProvider {
     const account = await this.options.accounts.forNodeClass(nodeClass);
     const found = (await readCluster(account, this.options.call, this.options.clusterName)).nodes.find((m) => m.node.instanceId === instanceId);
     return found ? driftReason(found.pool, nodeClass.spec) : undefined;
+  }
+
+  async detectedCluster(kind: string, name: string): Promise<DetectedCluster | undefined> {
+    if (kind !== OVHNodeClassKind) return undefined;
+    return this.options.accounts.detectedCluster(await this.options.nodeClasses.getNodeClass(name));
   }
 
   getSupportedNodeClasses(): NodeClassKind[] {

@@ -37,6 +37,8 @@ export interface OvhCloudProviderDeps {
   serviceName?: string;
   kubeId?: string;
   region?: string;
+  /** This cluster's Nodes' providerIDs, to detect the MKS cluster when no kubeId is given. */
+  clusterProviderIDs?: () => readonly string[];
   random?: RandomSource;
   retryPolicy?: BackoffPolicy;
   /** How often a launching pool is read (default 5 s). */
@@ -62,6 +64,7 @@ export function createOvhCloudProvider(deps: OvhCloudProviderDeps): OvhCloudProv
     ...(deps.serviceName ? { serviceName: deps.serviceName } : {}),
     ...(deps.kubeId ? { kubeId: deps.kubeId } : {}),
     ...(deps.region ? { region: deps.region } : {}),
+    ...(deps.clusterProviderIDs ? { clusterProviderIDs: deps.clusterProviderIDs } : {}),
   });
   const catalog = new OvhCatalogCache({
     catalog: deps.catalog,

@@ -10,7 +10,7 @@ import { MetricReasons } from '../../metrics/registry.js';
 import type { NodePool } from '../../apis/index.js';
 import type { CloudProvider } from '../../cloudprovider/types.js';
 import { budgetMapping, claimConditionChanges, decide, type Decision, DisruptionReasonsAll, disruptionOutlook, expiredNodeClaims, staleDisruptedTaints, validateCommand } from '../../domain/disruption/index.js';
-import type { DisruptionInput } from '../../domain/disruption/index.js';
+import type { DisruptionCommand, DisruptionInput } from '../../domain/disruption/index.js';
 import { type EventRecorder, ignoreKubeNotFound, type Kube, Resources } from '../../kube/index.js';
 import type { Metrics } from '../../metrics/registry.js';
 import type { ClusterState } from '../../state/index.js';
@@ -18,6 +18,7 @@ import type { Clock } from '../../util/clock.js';
 import { type Logger, silentLogger } from '../../util/logger.js';
 import { AnnotationDeletionReason, type Controller } from '../types.js';
 import { ClaimConditionWriter } from './claim-condition-writer.js';
+import { disruptedLabels } from './disrupted-labels.js';
 import { DriftCache } from './drift-cache.js';
 import { publishCommandEvents, publishExpiredEvent } from './events.js';
 import { executeCommand, setDisruptedTaint } from './executor.js';
@@ -76,7 +77,8 @@ export function createDisruptionController(deps: DisruptionControllerDeps): Disr
     for (const e of expiredNodeClaims(claims, current.now)) {
       await deps.kube.patch(Resources.NodeClaim, { name: e.nodeClaim }, { type: 'merge', body: { metadata: { annotations: { [AnnotationDeletionReason]: MetricReasons.expired } } } }).catch(ignoreKubeNotFound);
       await deps.kube.delete(Resources.NodeClaim, { name: e.nodeClaim }).catch(ignoreKubeNotFound);
-      deps.metrics?.nodeClaimsDisrupted.inc({ reason: MetricReasons.expired, nodepool: e.nodePool ?? '' });
+      const claim = claims.find((c) => c.nodeClaim.metadata?.name === e.nodeClaim)?.nodeClaim;
+      deps.metrics?.nodeClaimsDisrupted.inc(disruptedLabels(MetricReasons.expired, claim, pools.get(e.nodePool ?? ''), false));
       logger.info('deleting expired NodeClaim', { nodeClaim: e.nodeClaim, expiredAt: new Date(e.expiredAt).toISOString() });
       void publishExpiredEvent(deps.recorder, e.nodeClaim);
     }
@@ -99,11 +101,22 @@ export function createDisruptionController(deps: DisruptionControllerDeps): Disr
     }
   }
 
-  function start(decision: Decision, signal: AbortSignal): void {
+  /** One count per candidate NodeClaim, labeled by its own nodepool and capacity type. */
+  function countDisrupted(command: DisruptionCommand, reason: string, current: DisruptionInput): void {
+    const pools = new Map(current.nodePools.map((p) => [p.metadata?.name ?? '', p as NodePool]));
+    const wanted = new Set(command.candidates);
+    for (const n of current.nodes) {
+      const name = n.nodeClaim?.metadata?.name;
+      if (name === undefined || !wanted.has(name)) continue;
+      deps.metrics?.nodeClaimsDisrupted.inc(disruptedLabels(reason, n.nodeClaim, pools.get(n.nodePool ?? ''), command.consolidationType !== ''));
+    }
+  }
+
+  function start(decision: Decision, current: DisruptionInput, signal: AbortSignal): void {
     const { command } = decision;
     const labels = { decision: command.decision, reason: metricReason(command.reason), consolidation_type: command.consolidationType };
     deps.metrics?.disruptionDecisions.inc(labels);
-    for (const pool of command.nodePools) deps.metrics?.nodeClaimsDisrupted.inc({ reason: labels.reason, nodepool: pool }, command.candidates.length);
+    countDisrupted(command, labels.reason, current);
     void publishCommandEvents(deps.recorder, command);
     logger.info('disrupting', { method: decision.method, ...labels, candidates: command.candidates, replacements: command.replacements.map((r) => r.instanceType), pricePerHourBefore: command.pricePerHourBefore, pricePerHourAfter: command.pricePerHourAfter });
     const job = executeCommand({ kube: deps.kube, state: deps.state, clock: deps.clock, logger, replacementTimeoutMs: options.replacementTimeoutMs, pollMs: 1000, onNodeClaimCreated: deps.onNodeClaimCreated }, command, signal)
@@ -130,7 +143,7 @@ export function createDisruptionController(deps: DisruptionControllerDeps): Disr
     recordBudgets(current);
     const began = performance.now();
     const decision = decide(current, consolidation);
-    deps.metrics?.disruptionEvaluationDuration.observe({ method: decision?.method ?? 'none', consolidation_type: decision?.command.consolidationType ?? '' }, (performance.now() - began) / 1000);
+    deps.metrics?.disruptionEvaluationDuration.observe({ reason: decision ? metricReason(decision.command.reason) : '', consolidation_type: decision?.command.consolidationType ?? '' }, (performance.now() - began) / 1000);
     if (!decision) return undefined;
     await deps.clock.sleep(options.validationDelayMs, signal);
     const validation = validateCommand(decision.command, await input());
@@ -138,7 +151,7 @@ export function createDisruptionController(deps: DisruptionControllerDeps): Disr
       logger.info('abandoning disruption command after validation', { candidates: decision.command.candidates, why: validation.reason });
       return undefined;
     }
-    start(decision, signal);
+    start(decision, current, signal);
     return decision;
   }
 

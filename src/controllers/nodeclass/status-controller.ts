@@ -6,6 +6,7 @@
  */
 import type { V1Secret } from '@kubernetes/client-node';
 import type { CloudName } from '../../apis/v1/labels.js';
+import type { CloudProvider, DetectedCluster } from '../../cloudprovider/types.js';
 import type { Condition } from '../../apis/v1/common.js';
 import { nodeClassReadyCondition } from '../../domain/nodeclass/readiness.js';
 import { type SecretAccessPolicy, secretLabelRefusal, secretReferenceRefusal } from '../../domain/secrets/secret-access.js';
@@ -31,6 +32,8 @@ export interface NodeClassStatusControllerDeps {
   globalCredentials: Readonly<Partial<Record<CloudName, boolean>>>;
   /** Which Secrets NodeClasses may have read: a reference launches would refuse is not Ready either. */
   secretAccess: SecretAccessPolicy;
+  /** Reports the cluster a class that names none runs in (OVH's kubeId), for Ready and status.kubeId/region. */
+  cloudProvider?: Pick<CloudProvider, 'detectedCluster'>;
   logger?: Logger;
   options?: { intervalMs?: number };
 }
@@ -43,7 +46,7 @@ export interface NodeClassStatusController extends Controller {
 interface NodeClassObject {
   metadata?: { name?: string; generation?: number; deletionTimestamp?: string };
   spec?: { credentialsSecretRef?: { name?: string; namespace?: string } };
-  status?: { conditions?: Condition[] };
+  status?: { conditions?: Condition[]; kubeId?: string; region?: string };
 }
 
 type SecretFacts = { secret?: { keys: string[] } | 'missing'; refusal?: string };
@@ -66,6 +69,16 @@ async function secretFacts(kube: Kube, policy: SecretAccessPolicy, ref: { name: 
 export function createNodeClassStatusController(deps: NodeClassStatusControllerDeps): NodeClassStatusController {
   const logger = (deps.logger ?? silentLogger).child({ controller: 'nodeclass.status' });
 
+  /** The cloud's detection for the class; 'unknown' when the cloud could not be asked (the class is left as it is). */
+  const detectedCluster = async (kind: string, name: string): Promise<DetectedCluster | undefined | 'unknown'> => {
+    try {
+      return await deps.cloudProvider?.detectedCluster?.(kind, name);
+    } catch (error) {
+      logger.warn('reading the detected cluster of a nodeclass failed; retrying', { kind, name, error: error as Error });
+      return 'unknown';
+    }
+  };
+
   const reconcileOne = async (kind: keyof typeof resourceOf, object: NodeClassObject): Promise<boolean> => {
     const contract = CredentialKeys[kind];
     const name = object.metadata?.name ?? '';
@@ -74,18 +87,26 @@ export function createNodeClassStatusController(deps: NodeClassStatusControllerD
     const ref = raw?.name && raw.namespace ? { name: raw.name, namespace: raw.namespace } : undefined;
     const facts = ref ? await secretFacts(deps.kube, deps.secretAccess, ref) : {};
     const previous = object.status?.conditions ?? [];
+    const cluster = await detectedCluster(kind, name);
+    if (cluster === 'unknown') return false;
     const ready = nodeClassReadyCondition({
       kind,
+      ...(cluster ? { cluster } : {}),
       credentials: { ...(ref ? { ref } : {}), ...facts, requiredKeys: contract.keys, globalCredentials: deps.globalCredentials[contract.cloud] === true },
       previous,
       ...(object.metadata?.generation !== undefined ? { generation: object.metadata.generation } : {}),
       now: deps.clock.now(),
     });
     const before = previous.find((c) => c.type === 'Ready');
-    if (before && before.status === ready.status && before.reason === ready.reason && before.message === ready.message && before.observedGeneration === ready.observedGeneration) return false;
+    const detected = cluster?.detected;
+    const sameCluster = object.status?.kubeId === detected?.kubeId && object.status?.region === detected?.region;
+    if (sameCluster && before && before.status === ready.status && before.reason === ready.reason && before.message === ready.message && before.observedGeneration === ready.observedGeneration) return false;
     if (ready.status === 'False') logger.warn('nodeclass not ready', { kind, name, reason: ready.reason, message: ready.message });
+    if (detected && !sameCluster) logger.info('detected the cluster of a nodeclass', { kind, name, ...detected });
     const conditions = [...previous.filter((c) => c.type !== 'Ready'), ready];
-    await deps.kube.patch(resourceOf[kind], { name }, { type: 'merge', body: { status: { conditions } } }, { status: true });
+    // null removes a detection that no longer holds (the class or the operator now names the cluster).
+    const clusterFields = kind === 'OVHNodeClass' ? { kubeId: detected?.kubeId ?? null, region: detected?.region ?? null } : {};
+    await deps.kube.patch(resourceOf[kind], { name }, { type: 'merge', body: { status: { conditions, ...clusterFields } } }, { status: true });
     return true;
   };
 

@@ -2,7 +2,7 @@
  * How a termination tells the world: one reason, carried by every Event, log line and metric label.
  */
 import type { V1Node } from '@kubernetes/client-node';
-import { AnnotationWorkloadBound, LabelInstanceType, LabelNodePool, LabelTopologyZone } from '../../apis/v1/labels.js';
+import { AnnotationWorkloadBound, LabelCapacityType, LabelInstanceType, LabelNodePool, LabelTopologyZone } from '../../apis/v1/labels.js';
 import { NodeClaimApiVersion, NodeClaimKind, type NodeClaim } from '../../apis/v1/nodeclaim.js';
 import type { EventRecorder, InvolvedObject } from '../../kube/events.js';
 import type { Metrics } from '../../metrics/registry.js';
@@ -36,14 +36,16 @@ export interface TerminationOutcome {
   now: number;
 }
 
-/** Counts and times a finished termination (Karpenter's metric names, our reason label). */
+/** Counts and times a finished termination: upstream's series and labels, and ours by reason. */
 export function recordTerminated(metrics: Metrics, outcome: TerminationOutcome): void {
   const nodepool = nodePoolLabel(outcome.nodeClaim);
-  metrics.nodeClaimsTerminated.inc({ reason: outcome.reason, nodepool });
+  const claimLabels = outcome.nodeClaim.metadata?.labels ?? {};
+  metrics.nodeClaimsTerminated.inc({ nodepool, capacity_type: claimLabels[LabelCapacityType] ?? '', zone: claimLabels[LabelTopologyZone] ?? '' });
+  metrics.nodeClaimsTerminatedByReason.inc({ reason: outcome.reason, nodepool });
   const claimSeconds = secondsSince(outcome.nodeClaim.metadata?.deletionTimestamp, outcome.now);
   if (claimSeconds !== undefined) metrics.nodeClaimsTerminationDuration.observe({ nodepool }, claimSeconds);
   if (outcome.node === undefined) return;
-  metrics.nodesTerminated.inc({ nodepool, reason: outcome.reason });
+  metrics.nodesTerminated.inc({ nodepool: nodePoolLabel(outcome.node) || nodepool, zone: outcome.node.metadata?.labels?.[LabelTopologyZone] ?? '' });
   // A Node not deleted by anyone yet started terminating with its NodeClaim.
   const nodeSeconds = secondsSince(outcome.node.metadata?.deletionTimestamp ?? outcome.nodeClaim.metadata?.deletionTimestamp, outcome.now);
   if (nodeSeconds !== undefined) metrics.nodesTerminationDuration.observe({ nodepool }, nodeSeconds);

@@ -18,9 +18,17 @@ export interface CredentialFacts {
   globalCredentials: boolean;
 }
 
+/** What the cloud found out about the class's cluster when the class does not name it (OVH's kubeId). */
+export interface ClusterFacts {
+  detected?: { kubeId: string; region: string };
+  /** Why it could not be detected: the candidates and the fix. */
+  notDetected?: string;
+}
+
 export interface ReadinessInput {
   kind: string;
   credentials: CredentialFacts;
+  cluster?: ClusterFacts;
   previous: readonly Condition[];
   generation?: number;
   now: number;
@@ -41,9 +49,19 @@ function verdict(input: ReadinessInput): { ok: boolean; reason: string; message:
   return { ok: true, reason: 'Ready', message: `credentials from ${where}` };
 }
 
+function withCluster(input: ReadinessInput): { ok: boolean; reason: string; message: string } {
+  const credentials = verdict(input);
+  const cluster = input.cluster;
+  if (!credentials.ok || cluster === undefined) return credentials;
+  if (cluster.notDetected !== undefined) return { ok: false, reason: 'KubeIdNotDetected', message: cluster.notDetected };
+  if (cluster.detected === undefined) return credentials;
+  const { kubeId, region } = cluster.detected;
+  return { ...credentials, message: `${credentials.message}; MKS cluster ${kubeId} (${region}) detected: the project's one cluster whose nodes are this cluster's` };
+}
+
 /** The Ready condition, keeping lastTransitionTime while the status does not change. */
 export function nodeClassReadyCondition(input: ReadinessInput): Condition {
-  const { ok, reason, message } = verdict(input);
+  const { ok, reason, message } = withCluster(input);
   const status = ok ? 'True' : 'False';
   const before = input.previous.find((c) => c.type === 'Ready');
   const lastTransitionTime = before?.status === status ? before.lastTransitionTime : new Date(input.now).toISOString();

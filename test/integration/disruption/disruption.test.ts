@@ -82,6 +82,11 @@ describe('disruption on the simulated cluster', () => {
     for (const c of commands) if (c.reason === 'Underutilized') expect(c.pricePerHourAfter).toBeLessThan(c.pricePerHourBefore);
     const decisions = await b.metrics.registry.getSingleMetricAsString('karpenter_voluntary_disruption_decisions_total');
     expect(decisions).toMatch(/decision="delete",reason="empty"/);
+    // One count per disrupted NodeClaim, with the NodePool's consolidation policy (upstream's labels).
+    const disrupted = (await b.metrics.registry.getSingleMetric('karpenter_nodeclaims_disrupted_total')?.get())?.values ?? [];
+    expect(disrupted.reduce((sum, v) => sum + v.value, 0)).toBe(commands.reduce((sum, c) => sum + c.candidates.length, 0));
+    expect(disrupted.map((v) => v.labels['consolidation_policy'])).not.toContain('');
+    expect(new Set(disrupted.map((v) => v.labels['consolidation_policy']))).toEqual(new Set(['when_empty_or_underutilized']));
   });
 
   it('a nodes:"0" budget window in business hours blocks consolidation; it resumes after', async () => {
@@ -172,7 +177,8 @@ describe('disruption on the simulated cluster', () => {
     await b.disruptOnce();
     await b.until('the expired NodeClaim gone', () => b.state.nodeClaim('old') === undefined);
     const disrupted = await b.metrics.registry.getSingleMetricAsString('karpenter_nodeclaims_disrupted_total');
-    expect(disrupted).toMatch(/reason="expired",nodepool="default"} 1/);
+    // Expiration is not consolidation: no policy; no terminationGracePeriod: graceful.
+    expect(disrupted).toMatch(/reason="expired",nodepool="default",capacity_type="[a-z-]*",consolidation_policy="",termination_mode="graceful"} 1/);
   });
 
   it('removes a disrupted taint no command stands behind (a restart mid-command), and leaves unmanaged nodes alone', async () => {

@@ -136,7 +136,7 @@ describe('garbage collection on the simulated cluster', () => {
     });
     await termination.reconcileOnce();
     expect(await b.kube.get(Resources.NodeClaim, { name: 'vanished' }).then(() => 'present', (err: unknown) => (isKubeNotFound(err) ? 'gone' : 'error'))).toBe('gone');
-    expect(await metricValue(b.metrics, 'karpenter_nodeclaims_terminated_total', { reason: 'garbage_collected', nodepool: 'default' })).toBe(1);
+    expect(await metricValue(b.metrics, 'karpenter_eu_nodeclaims_terminated_by_reason_total', { reason: 'garbage_collected', nodepool: 'default' })).toBe(1);
   });
 
   it('runs periodically on the clock and stops when its signal aborts', async () => {

@@ -99,6 +99,33 @@ describe('operator against the simulated cluster and the Scaleway emulator', () 
     expect(env.scaleway?.state().instances.filter((i) => i.state === 'running')).toHaveLength(1);
   });
 
+  it("reports each node's allocatable, pod requests and DaemonSet requests with upstream's labels (karpenter_nodes_*)", async () => {
+    const core = env.cluster.kubeConfig.makeApiClient(CoreV1Api);
+    const nodeName = (await core.readNamespacedPod({ name: 'web', namespace: 'default' })).spec?.nodeName ?? '';
+    const daemon: V1Pod = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'agent-1', namespace: 'default', ownerReferences: [{ apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'agent', uid: 'agent-uid', controller: true }] },
+      spec: { nodeName, containers: [{ name: 'agent', image: 'agent', resources: { requests: { cpu: '250m', memory: '64Mi' } } }] },
+    };
+    await core.createNamespacedPod({ namespace: 'default', body: daemon });
+    const series = (text: string, name: string, resource: string): string | undefined =>
+      text.split('\n').find((l) => l.startsWith(`${name}{`) && l.includes(`node_name="${nodeName}"`) && l.includes(`resource_type="${resource}"`));
+    const text = await eventually(async () => {
+      const body = await (await fetch(`${env.operator.metricsUrl}/metrics`)).text();
+      return series(body, 'karpenter_nodes_total_daemon_requests', 'cpu') ? body : undefined;
+    }, 'daemon requests reported');
+    // cpu in cores, as upstream: the web pod's 1 plus the agent's 0.25.
+    expect(series(text, 'karpenter_nodes_total_daemon_requests', 'cpu')).toMatch(/ 0\.25$/);
+    expect(series(text, 'karpenter_nodes_total_daemon_requests', 'memory')).toMatch(/ 67108864$/);
+    expect(series(text, 'karpenter_nodes_total_pod_requests', 'cpu')).toMatch(/ 1\.25$/);
+    const allocatable = series(text, 'karpenter_nodes_allocatable', 'cpu') ?? '';
+    expect(Number(allocatable.split(' ').pop())).toBeGreaterThanOrEqual(1.25);
+    for (const label of ['nodepool="scaleway-default"', 'managed="true"', 'zone="fr-par-', 'instance_type="', 'capacity_type="', 'arch="', 'os="', 'region="', 'windows_build=""', 'phase="']) {
+      expect(allocatable).toContain(label);
+    }
+  });
+
   it('runs a second replica that serves webhooks and metrics but does not lead', async () => {
     const args = ['--cluster-name=karpenter-eu-demo', '--bind-address=127.0.0.1', '--webhook-port=0', '--extender-port=0', '--metrics-port=0', '--leader-election-namespace=karpenter', '--leader-election-identity=replica-2'];
     const timing = ['--leader-election-lease-duration=3s', '--leader-election-renew-deadline=2s', '--leader-election-retry-period=200ms'];
@@ -115,6 +142,8 @@ describe('operator against the simulated cluster and the Scaleway emulator', () 
       expect(second.isLeading()).toBe(false);
       expect(env.operator.isLeading()).toBe(true);
       expect((await fetch(`${second.metricsUrl}/readyz`)).status).toBe(200);
+      // Per-node series come from the leader only, so a sum over replicas counts each node once.
+      expect(await (await fetch(`${second.metricsUrl}/metrics`)).text()).not.toMatch(/^karpenter_nodes_allocatable\{/m);
       const review = await fetch(`${second.extenderUrl}/scheduler/filter`, { method: 'POST', body: JSON.stringify({ Pod: pod, Nodes: null, NodeNames: [] }) });
       expect(review.status).toBe(200);
     } finally {

@@ -121,15 +121,15 @@ describe('termination on the simulated cluster', () => {
     expect(await exists(b, Resources.NodeClaim, 'nc-b')).toBe(true);
     expect(b.cloud.instances.has(other.providerID)).toBe(true);
 
-    expect(await metricValue(b.metrics, 'karpenter_nodeclaims_terminated_total', { reason: 'underutilized', nodepool: 'default' })).toBe(1);
-    expect(await metricValue(b.metrics, 'karpenter_nodes_terminated_total', { reason: 'underutilized', nodepool: 'default' })).toBe(1);
+    expect(await metricValue(b.metrics, 'karpenter_eu_nodeclaims_terminated_by_reason_total', { reason: 'underutilized', nodepool: 'default' })).toBe(1);
+    expect(await metricValue(b.metrics, 'karpenter_nodes_terminated_total', { nodepool: 'default' })).toBe(1);
     expect(b.logLines.some((l) => l.msg === 'terminated nodeclaim' && l.reason === 'underutilized' && l.nodeClaim === 'nc-a')).toBe(true);
     const reasons = await eventReasons(b);
     expect(reasons).toEqual(expect.arrayContaining(['NodeClaim/Terminating', 'NodeClaim/Terminated']));
 
     // Reported once: a later pass over stale state counts nothing again.
     await controller.reconcileOnce();
-    expect(await metricValue(b.metrics, 'karpenter_nodeclaims_terminated_total', { reason: 'underutilized', nodepool: 'default' })).toBe(1);
+    expect(await metricValue(b.metrics, 'karpenter_eu_nodeclaims_terminated_by_reason_total', { reason: 'underutilized', nodepool: 'default' })).toBe(1);
   });
 
   it('holds a do-not-disrupt pod until the terminationGracePeriod deadline, then deletes it', async () => {
@@ -156,7 +156,7 @@ describe('termination on the simulated cluster', () => {
     await controller.reconcileOnce();
     await controller.reconcileOnce();
     expect(await exists(b, Resources.NodeClaim, 'nc-tgp')).toBe(false);
-    expect(await metricValue(b.metrics, 'karpenter_nodeclaims_terminated_total', { reason: 'drifted', nodepool: 'default' })).toBe(1);
+    expect(await metricValue(b.metrics, 'karpenter_eu_nodeclaims_terminated_by_reason_total', { reason: 'drifted', nodepool: 'default' })).toBe(1);
   });
 
   it('waits for the drained node\'s volumes to detach before deleting the instance, except volumes of pods that stay', async () => {
@@ -243,7 +243,7 @@ describe('termination on the simulated cluster', () => {
     expect(b.cloud.deleteCalls).toHaveLength(4);
     expect(await exists(b, Resources.NodeClaim, 'nc-flaky')).toBe(false);
     expect(await eventReasons(b)).toContain('NodeClaim/FailedTerminating');
-    expect(await metricValue(b.metrics, 'karpenter_nodeclaims_terminated_total', { reason: 'expired', nodepool: 'default' })).toBe(1);
+    expect(await metricValue(b.metrics, 'karpenter_eu_nodeclaims_terminated_by_reason_total', { reason: 'expired', nodepool: 'default' })).toBe(1);
   });
 
   it('deletes the NodeClaim (reason user) when its Node is deleted directly', async () => {
@@ -280,6 +280,7 @@ describe('termination on the simulated cluster', () => {
     await controller.reconcileOnce();
     expect(await exists(b, Resources.NodeClaim, 'nc-lost')).toBe(false);
     expect(await exists(b, Resources.Node, node)).toBe(false);
-    expect(await metricValue(b.metrics, 'karpenter_nodes_terminated_total', { reason: 'unhealthy', nodepool: 'default' })).toBe(1);
+    expect(await metricValue(b.metrics, 'karpenter_eu_nodeclaims_terminated_by_reason_total', { reason: 'unhealthy', nodepool: 'default' })).toBe(1);
+    expect(await metricValue(b.metrics, 'karpenter_nodes_terminated_total', { nodepool: 'default' })).toBe(1);
   });
 });

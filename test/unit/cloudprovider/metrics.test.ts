@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { FakeCloudProvider, fakeInstanceTypes } from '../../../src/cloudprovider/fake/index.js';
 import { NodeClaimNotFoundError, TransientCloudError } from '../../../src/cloudprovider/errors.js';
 import { decorateWithMetrics } from '../../../src/cloudprovider/metrics.js';
+import { runAsController } from '../../../src/util/controller-name.js';
 import { FakeClock } from '../../../src/util/clock.js';
 
 const nodeClaim = {
@@ -70,6 +71,14 @@ describe('decorateWithMetrics', () => {
       ]),
     );
     expect(errors).toHaveLength(3);
+  });
+
+  it('labels each call with the controller it runs for, as upstream does, and "" outside any controller', async () => {
+    const { registry, cp } = setup();
+    await runAsController('nodeclaim.garbagecollection', () => cp.list());
+    await cp.list();
+    const counts = (await metric(registry, 'karpenter_cloudprovider_duration_seconds')).filter((v) => v.metricName?.endsWith('_count') && v.labels['method'] === 'List');
+    expect(counts.map((v) => [v.labels['controller'], v.value]).sort()).toEqual([['', 1], ['nodeclaim.garbagecollection', 1]]);
   });
 
   it('lets several providers share one registry', async () => {

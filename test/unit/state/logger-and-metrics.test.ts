@@ -38,15 +38,15 @@ describe('createMetrics', () => {
     const metrics = createMetrics(registry);
     expect(createMetrics(registry).nodeClaimsCreated).toBe(metrics.nodeClaimsCreated);
     metrics.nodeClaimsCreated.inc({ reason: 'provisioned', nodepool: 'default', min_values_relaxed: 'false' });
-    metrics.nodesTerminated.inc({ nodepool: 'default', reason: 'garbage_collected' });
+    metrics.nodesTerminated.inc({ nodepool: 'default', zone: 'fr-par-1' });
     metrics.schedulingDuration.observe({ controller: 'provisioner' }, 0.2);
-    metrics.cloudProvider.duration.observe({ method: 'Create', provider: 'scaleway' }, 1.2);
+    metrics.cloudProvider.duration.observe({ controller: 'provisioning', method: 'Create', provider: 'scaleway' }, 1.2);
     const text = await registry.metrics();
     for (const name of [
       'karpenter_nodeclaims_created_total{reason="provisioned",nodepool="default",min_values_relaxed="false"} 1',
-      'karpenter_nodes_terminated_total{nodepool="default",reason="garbage_collected"} 1',
+      'karpenter_nodes_terminated_total{nodepool="default",zone="fr-par-1"} 1',
       'karpenter_scheduler_scheduling_duration_seconds_bucket{le="0.25",controller="provisioner"} 1',
-      'karpenter_cloudprovider_duration_seconds_count{method="Create",provider="scaleway"} 1',
+      'karpenter_cloudprovider_duration_seconds_count{controller="provisioning",method="Create",provider="scaleway"} 1',
       '# TYPE karpenter_pods_state gauge',
       '# TYPE karpenter_voluntary_disruption_decisions_total counter',
       '# TYPE karpenter_nodepools_usage gauge',

@@ -72,6 +72,8 @@ export interface OvhTestbedOptions {
   /** Real milliseconds before a call without answer fails (the timeout fault). */
   callTimeoutMs?: number;
   emptyPoolGraceMs?: number;
+  /** No kubeId anywhere: the provider detects it from these providerIDs (this cluster's Nodes'). */
+  detectFrom?: () => readonly string[];
 }
 
 export async function startOvhTestbed(options: OvhTestbedOptions = {}): Promise<OvhTestbed> {
@@ -85,7 +87,7 @@ export async function startOvhTestbed(options: OvhTestbedOptions = {}): Promise<
   const resolver = new MapResolver();
   const nodeClass: OVHNodeClass = {
     metadata: { name: 'default' },
-    spec: { serviceName: emulator.cluster.serviceName, kubeId: emulator.cluster.kubeId, tags: { team: 'platform' }, ...options.nodeClass },
+    spec: { serviceName: emulator.cluster.serviceName, ...(options.detectFrom ? {} : { kubeId: emulator.cluster.kubeId }), tags: { team: 'platform' }, ...options.nodeClass },
   };
   resolver.nodeClasses.set('default', nodeClass);
   const unavailable = new UnavailableOfferings({ clock });
@@ -98,7 +100,7 @@ export async function startOvhTestbed(options: OvhTestbedOptions = {}): Promise<
     unavailableOfferings: offerings,
     clock: autoAdvancing(clock),
     serviceName: emulator.cluster.serviceName,
-    kubeId: emulator.cluster.kubeId,
+    ...(options.detectFrom ? { clusterProviderIDs: options.detectFrom } : { kubeId: emulator.cluster.kubeId }),
     random: () => 0.5,
     retryPolicy: options.retryPolicy ?? FastRetry,
     pollIntervalMs: 500,

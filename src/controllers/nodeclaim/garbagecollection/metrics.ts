@@ -1,6 +1,6 @@
 /**
  * Garbage collection's own counters, on the service's registry (get-or-create, like metrics/registry.ts).
- * NodeClaims it removes are counted by termination (`karpenter_nodeclaims_terminated_total{reason="garbage_collected"}`).
+ * NodeClaims it removes are counted by termination (`karpenter_eu_nodeclaims_terminated_by_reason_total{reason="garbage_collected"}`).
  */
 import { Counter, type Registry } from 'prom-client';
 

@@ -15,6 +15,13 @@ function flavorsOfRegion(emu: EmulatorContext, region: string): Reply {
   return { status: 200, json: flavors.map((f) => flavorToWire(f, isAvailable(emu, f.name, region))) };
 }
 
+/** `GET /cloud/project/{serviceName}/kube`: the ids of the project's MKS clusters. */
+export const listClusters: Handler = (emu, req) => {
+  projectExists(emu, req);
+  const serviceName = req.params.serviceName ?? '';
+  return { status: 200, json: [...emu.store.clusters.values()].filter((c) => c.serviceName === serviceName).map((c) => c.id) };
+};
+
 export const getCluster: Handler = (emu, req) => ({ status: 200, json: clusterToWire(clusterOf(emu, req)) });
 
 export const listClusterFlavors: Handler = (emu, req) => {

@@ -4,7 +4,7 @@
  * zone so capacity faults can target them.
  */
 import { badRequest } from './api-error.js';
-import { getCluster, listCapabilityFlavors, listCapabilityRegions, listClusterFlavors } from './cluster-handlers.js';
+import { getCluster, listCapabilityFlavors, listClusters, listCapabilityRegions, listClusterFlavors } from './cluster-handlers.js';
 import type { EmulatorContext, Handler, RequestContext } from './context.js';
 import { isLive } from './lifecycle.js';
 import { deleteNode, getNode, listClusterNodes, listPoolNodes } from './node-handlers.js';
@@ -72,6 +72,7 @@ export const ROUTES: Route[] = [
   { method: 'GET', pattern: '/order/catalog/public/cloud', action: 'getPublicCatalog', public: true, handler: publicCatalog },
   { method: 'GET', pattern: '/cloud/project/:serviceName/capabilities/kube/flavors', action: 'listCapabilityFlavors', handler: listCapabilityFlavors },
   { method: 'GET', pattern: '/cloud/project/:serviceName/capabilities/kube/regions', action: 'listCapabilityRegions', handler: listCapabilityRegions },
+  { method: 'GET', pattern: '/cloud/project/:serviceName/kube', action: 'listClusters', handler: listClusters },
   { method: 'GET', pattern: KUBE, action: 'getCluster', handler: getCluster },
   { method: 'GET', pattern: `${KUBE}/flavors`, action: 'listFlavors', handler: listClusterFlavors },
   { method: 'GET', pattern: `${KUBE}/nodepool`, action: 'listNodePools', handler: listPools },

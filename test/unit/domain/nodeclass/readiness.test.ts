@@ -24,4 +24,16 @@ describe('NodeClass Ready', () => {
     expect(at({ ref, secret: 'missing', requiredKeys: keys, globalCredentials: false }, [earlier]).lastTransitionTime).toBe('2026-11-01T00:00:00.000Z');
     expect(at({ ref, secret: { keys }, requiredKeys: keys, globalCredentials: false }, [earlier]).lastTransitionTime).toBe('2026-11-26T05:00:00.000Z');
   });
+
+  it("says which MKS cluster was detected for a class that names none, and is not Ready when none could be", () => {
+    const credentials: CredentialFacts = { requiredKeys: keys, globalCredentials: true };
+    const input = { kind: 'OVHNodeClass', credentials, previous: [], now: 0 };
+    const detected = nodeClassReadyCondition({ ...input, cluster: { detected: { kubeId: 'k-1', region: 'GRA11' } } });
+    expect(detected).toMatchObject({ status: 'True', reason: 'Ready' });
+    expect(detected.message).toContain('MKS cluster k-1 (GRA11) detected');
+    const refused = nodeClassReadyCondition({ ...input, cluster: { notDetected: 'several clusters have nodes of this cluster (a, b), refusing to guess' } });
+    expect(refused).toMatchObject({ status: 'False', reason: 'KubeIdNotDetected', message: 'several clusters have nodes of this cluster (a, b), refusing to guess' });
+    // Credentials come first: a class without them says so, whatever the detection.
+    expect(nodeClassReadyCondition({ ...input, credentials: { ...credentials, globalCredentials: false }, cluster: { notDetected: 'x' } }).reason).toBe('CredentialsNotConfigured');
+  });
 });
