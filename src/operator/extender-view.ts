@@ -5,7 +5,8 @@ import { allowsUnderutilizedConsolidation } from '../domain/disruption/index.js'
 import { type ExtenderClusterView, type ExtenderNode, ExtenderNodeColumns, type ExtenderNodeState, type ResolvedNodes, UnknownSlot } from '../domain/extender/index.js';
 import type { ResourceList } from '../domain/instancetypes/types.js';
 import { podSchedulingRequests } from '../domain/pods/index.js';
-import { isConditionTrue, isTerminal } from '../domain/provisioning/index.js';
+import { isTerminal } from '../domain/pods/index.js';
+import { isConditionTrue } from '../domain/provisioning/index.js';
 import { addResources, parseResourceList } from '../domain/quantity/index.js';
 import type { Taint } from '../domain/requirements/taints.js';
 import type { ClusterState } from '../state/cluster-state.js';

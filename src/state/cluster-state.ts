@@ -9,7 +9,8 @@ import { LabelNodeInitialized, type NodeClaim, type NodePool } from '../apis/ind
 import type { DisruptionOutlook } from '../domain/disruption/outlook.js';
 import type { ResourceList } from '../domain/instancetypes/types.js';
 import { addResources, parseResourceList } from '../domain/quantity/index.js';
-import { isProvisionable, isTerminal } from '../domain/provisioning/index.js';
+import { isTerminal } from '../domain/pods/index.js';
+import { isProvisionable } from '../domain/provisioning/index.js';
 import type { Clock } from '../util/clock.js';
 import { hasDeletionTimestamp, nodePoolOf, objectKey } from './object-keys.js';
 import type { ClusterSnapshot, NodeClassEntry, NodePoolUsage, StateNode } from './snapshot.js';

@@ -7,7 +7,7 @@
  */
 import type { OutscaleNodeClass } from '../../apis/v1alpha1/outscale-nodeclass.js';
 import type { CatalogFlavor } from '../../catalog/types.js';
-import type { InstanceType } from '../../domain/instancetypes/types.js';
+import { compatibleOfferings, type InstanceType, type LaunchCandidate } from '../../domain/instancetypes/index.js';
 import { CreateError, InsufficientCapacityError, PermanentCloudError, findInChain, type OfferingKey } from '../errors.js';
 import type { UnavailableOfferings } from '../unavailable-offerings.js';
 import type { CloudNodeClaim, CloudProviderNodeClaim } from '../types.js';
@@ -19,7 +19,6 @@ import { adoptUntagged, releaseUnlinked, type GpuOwner } from './gpu-claims.js';
 import { TagInstanceType, launchTags, missingTags, tagValue, toCloudNodeClaim } from './instances.js';
 import { launchShapeOf } from './instancetypes.js';
 import { launchFields } from './nodeclass.js';
-import { chooseOffering, type LaunchCandidate } from './offering-choice.js';
 
 /** States of a VM a create may still finish (not terminating, not gone). */
 const FinishableStates: VmState[] = ['pending', 'running', 'stopping', 'stopped', 'quarantine'];
@@ -65,11 +64,12 @@ function offeringKey(candidate: LaunchCandidate): OfferingKey {
 }
 
 function pickCandidate(request: LaunchRequest): LaunchCandidate {
-  const choice = chooseOffering(request.instanceTypes, request.nodeClaim);
-  if (choice.best) return choice.best;
+  const compatible = compatibleOfferings(request.instanceTypes, request.nodeClaim.spec);
+  const best = compatible.find((c) => c.offering.available);
+  if (best) return best;
   const name = nameOf(request.nodeClaim);
-  if (choice.compatible > 0) {
-    throw new InsufficientCapacityError(`launching nodeclaim ${name}: all ${choice.compatible} compatible offerings are unavailable`, []);
+  if (compatible.length > 0) {
+    throw new InsufficientCapacityError(`launching nodeclaim ${name}: all ${compatible.length} compatible offerings are unavailable`, []);
   }
   throw new CreateError(`launching nodeclaim ${name}: no instance type of OutscaleNodeClass ${request.nodeClass.metadata?.name ?? ''} satisfies its requirements and requests`, {
     reason: 'InstanceTypeNotFound',
@@ -89,7 +89,7 @@ function recoverCandidate(ctx: LaunchContext, vm: Vm, request: LaunchRequest): L
   const sameShape = request.instanceTypes
     .filter((t) => { const flavor = ctx.flavors.get(t.name); return flavor !== undefined && launchShapeOf(flavor).vmType === vm.VmType; })
     .map((t) => ({ ...t, offerings: t.offerings.filter((o) => o.zone === zone).map((o) => ({ ...o, available: true })) }));
-  const chosen = chooseOffering(sameShape, request.nodeClaim).best;
+  const chosen = compatibleOfferings(sameShape, request.nodeClaim.spec)[0];
   if (chosen) return chosen;
   const fallback = sameShape.find((t) => t.offerings.length > 0);
   const offering = fallback?.offerings[0];

@@ -4,7 +4,7 @@
  * NodeClass meaning in `nodeclass.ts`.
  */
 import { OVHNodeClassGroup, OVHNodeClassKind, OVHNodeClassVersion, type OVHNodeClass } from '../../apis/v1alpha1/ovh-nodeclass.js';
-import type { InstanceType } from '../../domain/instancetypes/types.js';
+import { compatibleOfferings, type InstanceType } from '../../domain/instancetypes/index.js';
 import type { Clock } from '../../util/clock.js';
 import { CreateError, InsufficientCapacityError, NodeClaimNotFoundError, PermanentCloudError, findInChain, type OfferingKey } from '../errors.js';
 import type {
@@ -25,7 +25,6 @@ import type { OvhCatalogCache } from './catalog-cache.js';
 import { readCluster, toCloudNodeClaim, zoneOf, type ManagedNode } from './instances.js';
 import { KeyedLock } from './keyed-lock.js';
 import { driftReason, poolSettingsFor } from './nodeclass.js';
-import { compatibleOfferings } from './offering-choice.js';
 import { deleteEmptyPools } from './pool-cleanup.js';
 import { awaitNode, familyLockKey, launchInPool, nodeOfRecordedClaim, releaseClaim, type PoolLaunchDeps } from './pool-launcher.js';
 import { claimAnnotationKey, claimRecordsOf, familyOfPoolName, isManagedPool } from './pool-naming.js';
@@ -156,7 +155,7 @@ export class OvhCloudProvider implements CloudProvider {
       this.options.unavailableOfferings.markFromError(ice);
       refused.push(...ice.offerings);
     }
-    const candidates = compatibleOfferings(await this.instanceTypesFor(nodeClass), nodeClaim);
+    const candidates = compatibleOfferings(await this.instanceTypesFor(nodeClass), nodeClaim.spec);
     if (candidates.length === 0) {
       throw new CreateError(`launching nodeclaim ${nodeClaim.metadata?.name ?? ''}: no OVHcloud flavor meets its requirements and requests`, {
         reason: 'NoCompatibleInstanceTypes',

@@ -5,14 +5,14 @@
  */
 import { LabelNodePool, TaintUnregistered } from '../../apis/v1/labels.js';
 import type { ScalewayNodeClass } from '../../apis/v1alpha1/scaleway-nodeclass.js';
-import type { InstanceType } from '../../domain/instancetypes/types.js';
+import type { InstanceType, LaunchCandidate } from '../../domain/instancetypes/index.js';
 import { InsufficientCapacityError, NodeClassNotReadyError, findInChain, type OfferingKey } from '../errors.js';
 import type { CloudProviderNodeClaim, NodeClassResolver } from '../types.js';
 import type { UnavailableOfferings } from '../unavailable-offerings.js';
 import type { CreateServerRequest, ScalewayServer } from './api.js';
 import { rootVolumeName, type LaunchSteps, type ScalewayInstances } from './instances.js';
 import { MissingJoinTokenError, renderUserData, userDataHash, type NodeTaint } from './nodeclass.js';
-import { launchCandidates, type LaunchCandidate } from './offerings.js';
+import { launchCandidates } from './offerings.js';
 import { formatProviderID, type ServerLocation } from './provider-id.js';
 import { launchTags, nodeClaimLookupTags } from './tags.js';
 
@@ -152,7 +152,7 @@ export async function launch(ctx: LaunchContext, nodeClaim: CloudProviderNodeCla
     const server = await resume(ctx, existing, steps, remembered !== undefined);
     if (server) return { server, instanceType: typeOf(server) };
   }
-  const candidates = launchCandidates(ctx.instanceTypes, nodeClaim.spec.requirements, nodeClaim.spec.resources?.requests).slice(0, MaxOfferingsPerLaunch);
+  const candidates = launchCandidates(ctx.instanceTypes, nodeClaim.spec).slice(0, MaxOfferingsPerLaunch);
   const refused: OfferingKey[] = [];
   for (const candidate of candidates) {
     // Offerings refused earlier in this very call (e.g. by the resumed server) are not tried again.

@@ -6,7 +6,7 @@
 import type { NodeClaim } from '../../apis/index.js';
 import type { CloudProvider } from '../../cloudprovider/types.js';
 import { type BatchWindowOptions, displacedPods, isProvisionable, LimitLedger } from '../../domain/provisioning/index.js';
-import { podKey } from '../../domain/scheduling/index.js';
+import { podKey } from '../../domain/pods/index.js';
 import type { EventRecorder } from '../../kube/events.js';
 import type { Kube } from '../../kube/types.js';
 import type { Metrics } from '../../metrics/registry.js';

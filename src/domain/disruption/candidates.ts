@@ -5,7 +5,8 @@
 import type { NodePool } from '../../apis/index.js';
 import { AnnotationDoNotDisrupt, LabelInstanceType, LabelTopologyZone, NodeClaimConditionTypes } from '../../apis/index.js';
 import { parseNillableDurationMs } from './duration.js';
-import { blockingPdb, evictionCost, hasActiveDoNotDisrupt, isReschedulable } from './pod-facts.js';
+import { isReschedulable } from '../pods/facts.js';
+import { blockingPdb, evictionCost, hasActiveDoNotDisrupt } from './pod-facts.js';
 import type { Candidate, DisruptionInput, DisruptionNode } from './types.js';
 
 export interface Ineligible {

@@ -7,23 +7,6 @@ import { AnnotationDoNotDisrupt } from '../../apis/index.js';
 import { labelSelectorMatches, type LabelSelector } from '../requirements/index.js';
 import { parseDurationMs } from './duration.js';
 
-export function isTerminalPod(pod: V1Pod): boolean {
-  return pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
-}
-
-export function isOwnedByDaemonSet(pod: V1Pod): boolean {
-  return (pod.metadata?.ownerReferences ?? []).some((o) => o.kind === 'DaemonSet');
-}
-
-export function isMirrorPod(pod: V1Pod): boolean {
-  return pod.metadata?.annotations?.['kubernetes.io/config.mirror'] !== undefined;
-}
-
-/** Pods that need a new home when their node goes (upstream IsReschedulable). */
-export function isReschedulable(pod: V1Pod): boolean {
-  return !isTerminalPod(pod) && !isOwnedByDaemonSet(pod) && !isMirrorPod(pod) && pod.metadata?.deletionTimestamp === undefined;
-}
-
 /** `karpenter.sh/do-not-disrupt: "true"`, or a duration (`5m`) counted from the pod's start, still running. */
 export function hasActiveDoNotDisrupt(pod: V1Pod, now: number): boolean {
   const value = pod.metadata?.annotations?.[AnnotationDoNotDisrupt];

@@ -7,7 +7,7 @@ import type { InstanceType } from '../instancetypes/types.js';
 import { existingCapacity, type InstanceTypeLookup } from '../provisioning/existing-capacity.js';
 import { solve } from '../scheduling/scheduler.js';
 import type { ExistingNode, PodLike, SchedulingResult } from '../scheduling/types.js';
-import { isReschedulable } from './pod-facts.js';
+import { isReschedulable } from '../pods/facts.js';
 import type { Candidate, DisruptionInput } from './types.js';
 
 /** The NodePools' instance types by name: what an in-flight NodeClaim may become. */

@@ -13,7 +13,7 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import { nodeFromObject } from './candidates.js';
 import { ExtenderNodeColumns, NodeStates, type ResolvedNodes, UnknownSlot } from './node-columns.js';
-import { isDaemonSetPod } from './pod-facts.js';
+import { isDaemonSetPod } from '../pods/facts.js';
 import type { ExtenderArgs, ExtenderClusterView, ExtenderFilterResult, FailedNodesMap } from './types.js';
 
 export const ReasonNodeDisrupting = 'node is being disrupted by karpenter-eu';

@@ -5,20 +5,6 @@ import { podRequests } from '../pods/requests.js';
 import { QuantityParseError, ResourceListParseError } from '../quantity/errors.js';
 import { ExtenderArgsError } from './decode.js';
 
-/** `namespace/name`, the key the provisioner batches pods by (an unnamed pod gets `namespace/`). */
-export function podKey(pod: V1Pod): string {
-  const namespace = pod.metadata?.namespace || 'default';
-  return `${namespace}/${pod.metadata?.name ?? ''}`;
-}
-
-/**
- * DaemonSet pods are pinned to one node (matchFields metadata.name) and Karpenter never provisions for
- * them, so the extender neither removes their node nor signals for capacity.
- */
-export function isDaemonSetPod(pod: V1Pod): boolean {
-  return (pod.metadata?.ownerReferences ?? []).some((ref) => ref.kind === 'DaemonSet' && ref.controller === true);
-}
-
 /**
  * The pod's requests (cpu millicores, others base units); a quantity the API server would have refused
  * counts as no request, so a bad pod still gets a pass-through answer instead of an error. A quantity

@@ -8,7 +8,7 @@
  */
 import type { V1Pod } from '@kubernetes/client-node';
 import { TaintDisrupted } from '../../apis/v1/labels.js';
-import { isReschedulable } from '../disruption/pod-facts.js';
+import { isReschedulable } from '../pods/facts.js';
 import { toleratesAny } from '../requirements/index.js';
 
 export interface DeletingNodeFacts {

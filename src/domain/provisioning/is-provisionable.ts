@@ -3,9 +3,9 @@
  * scheduler tried and could not place, that no node will run anyway, and that are not going away.
  * Pure: reads the pod only.
  */
-import type { V1Pod } from '@kubernetes/client-node';
+import { isDaemonSetPod, isMirrorPod, isTerminal, isTerminating, type PodLike } from '../pods/facts.js';
 
-export type PodForProvisioning = Pick<V1Pod, 'metadata' | 'spec' | 'status'>;
+export type PodForProvisioning = PodLike;
 
 /** Why a pod is not provisionable; undefined when it is. */
 export type NotProvisionableReason =
@@ -21,30 +21,8 @@ export type NotProvisionableReason =
 /** kube-scheduler sets PodScheduled=False with this reason when no node fits. */
 export const PodReasonUnschedulable = 'Unschedulable';
 
-export function isOwnedBy(pod: PodForProvisioning, apiVersion: string, kind: string): boolean {
-  return (pod.metadata?.ownerReferences ?? []).some((o) => o.apiVersion === apiVersion && o.kind === kind);
-}
-
-/** Owned by a DaemonSet: its node will run it; it never needs a node of its own. */
-export function isDaemonSetPod(pod: PodForProvisioning): boolean {
-  return isOwnedBy(pod, 'apps/v1', 'DaemonSet');
-}
-
-/** A mirror of a static pod: owned by its Node. */
-export function isStaticPod(pod: PodForProvisioning): boolean {
-  return isOwnedBy(pod, 'v1', 'Node');
-}
-
 export function isMarkedUnschedulable(pod: PodForProvisioning): boolean {
   return (pod.status?.conditions ?? []).some((c) => c.type === 'PodScheduled' && c.status === 'False' && c.reason === PodReasonUnschedulable);
-}
-
-export function isTerminal(pod: PodForProvisioning): boolean {
-  return pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
-}
-
-export function isTerminating(pod: PodForProvisioning): boolean {
-  return pod.metadata?.deletionTimestamp !== undefined && pod.metadata.deletionTimestamp !== null;
 }
 
 /** The reason `pod` needs no new capacity, or undefined when Karpenter should provision for it. */
@@ -55,7 +33,7 @@ export function notProvisionableReason(pod: PodForProvisioning): NotProvisionabl
   if (isTerminal(pod)) return 'terminal';
   if (pod.status?.nominatedNodeName) return 'preempting';
   if (isDaemonSetPod(pod)) return 'daemonset-pod';
-  if (isStaticPod(pod)) return 'static-pod';
+  if (isMirrorPod(pod)) return 'static-pod';
   if (!isMarkedUnschedulable(pod)) return 'not-marked-unschedulable';
   return undefined;
 }

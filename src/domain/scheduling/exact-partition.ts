@@ -12,7 +12,8 @@
 import type { InstanceType, ResourceList } from '../instancetypes/types.js';
 import { addResources } from '../quantity/index.js';
 import { minPrice, prepareNodePool, type PreparedType } from './nodepool-template.js';
-import { compilePod, podKey, type PodInfo } from './pod-info.js';
+import { podKey } from '../pods/facts.js';
+import { compilePod, type PodInfo } from './pod-info.js';
 import type { PlannedNodeClaim, PodLike, SchedulingInput, SchedulingNodePool, SchedulingResult } from './types.js';
 
 /** 3^12 ≈ 531,000 DP steps, a few milliseconds: small batches only. */

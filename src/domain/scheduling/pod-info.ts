@@ -5,7 +5,7 @@
  */
 import type { V1PodAffinityTerm, V1TopologySpreadConstraint } from '@kubernetes/client-node';
 import type { ResourceList } from '../instancetypes/types.js';
-import { type HostPort, podHostPorts, podSchedulingRequests } from '../pods/index.js';
+import { type HostPort, podHostPorts, podKey, podSchedulingRequests } from '../pods/index.js';
 import { CompiledLabelSelector, podRequirements, type Requirements, type Toleration } from '../requirements/index.js';
 import type { PodLike } from './types.js';
 
@@ -49,10 +49,6 @@ export class PodCompileError extends Error {
     super(`compiling pod ${pod}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
     this.name = 'PodCompileError';
   }
-}
-
-export function podKey(pod: PodLike): string {
-  return `${pod.metadata?.namespace ?? 'default'}/${pod.metadata?.name ?? ''}`;
 }
 
 function groupId(key: string, namespaces: ReadonlySet<string> | undefined, selector: unknown): string {

@@ -6,8 +6,8 @@
  */
 import type { V1Pod } from '@kubernetes/client-node';
 import { TaintDisrupted } from '../../apis/v1/labels.js';
-import { hasActiveDoNotDisrupt, isMirrorPod, isOwnedByDaemonSet, isTerminalPod } from '../disruption/pod-facts.js';
-import { isStaticPod } from '../provisioning/is-provisionable.js';
+import { hasActiveDoNotDisrupt } from '../disruption/pod-facts.js';
+import { isDaemonSetPod, isMirrorPod, isTerminal, isTerminating } from '../pods/facts.js';
 import { toleratesAny } from '../requirements/index.js';
 
 /** A pod stuck this long past its deletionTimestamp no longer holds the drain (upstream IsStuckTerminating). */
@@ -62,7 +62,7 @@ export function isCriticalPod(pod: V1Pod): boolean {
 }
 
 export function drainGroupOf(pod: V1Pod): DrainGroup {
-  const daemon = isOwnedByDaemonSet(pod);
+  const daemon = isDaemonSetPod(pod);
   if (isCriticalPod(pod)) return daemon ? 'critical-daemonset' : 'critical';
   return daemon ? 'non-critical-daemonset' : 'non-critical';
 }
@@ -74,10 +74,6 @@ function deletionTime(pod: V1Pod): number | undefined {
   return Number.isNaN(ms) ? undefined : ms;
 }
 
-export function isTerminating(pod: V1Pod): boolean {
-  return pod.metadata?.deletionTimestamp !== undefined && pod.metadata?.deletionTimestamp !== null;
-}
-
 export function isStuckTerminating(pod: V1Pod, now: number): boolean {
   const deleted = deletionTime(pod);
   return deleted !== undefined && now - deleted > StuckTerminatingMs;
@@ -85,7 +81,7 @@ export function isStuckTerminating(pod: V1Pod, now: number): boolean {
 
 /** Pods that hold the node: upstream's "waiting eviction" filter. */
 export function holdsDrain(pod: V1Pod, now: number): boolean {
-  if (isTerminalPod(pod) || isMirrorPod(pod) || isStaticPod(pod)) return false;
+  if (isTerminal(pod) || isMirrorPod(pod)) return false;
   // A pod that tolerates the disrupted taint would only be scheduled back onto the node.
   if (toleratesAny(pod.spec?.tolerations, TaintDisrupted)) return false;
   return !isStuckTerminating(pod, now);

@@ -4,7 +4,7 @@
  * removed without it was capacity paid for and never used, which it reports as a metric and an Event.
  */
 import { AnnotationWorkloadBound, type NodeClaim } from '../../../apis/index.js';
-import { isDaemonSetPod } from '../../../domain/provisioning/index.js';
+import { isDaemonSetPod } from '../../../domain/pods/index.js';
 import { ignoreKubeNotFound } from '../../../kube/errors.js';
 import { Resources } from '../../../kube/resources.js';
 import type { Kube } from '../../../kube/types.js';

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { LabelInstanceType, LabelTopologyZone } from '../../../../src/apis/v1/labels.js';
+import { LabelInstanceType } from '../../../../src/apis/v1/labels.js';
 import type { InstanceType } from '../../../../src/domain/instancetypes/types.js';
 import type { Vm } from '../../../../src/cloudprovider/outscale/api-types.js';
 import { launchTags, missingTags, toCloudNodeClaim } from '../../../../src/cloudprovider/outscale/instances.js';
-import { chooseOffering } from '../../../../src/cloudprovider/outscale/offering-choice.js';
 import type { CloudProviderNodeClaim } from '../../../../src/cloudprovider/types.js';
 
 function type(name: string, cpu: number, prices: Record<string, number>, available: Record<string, boolean> = {}): InstanceType {
@@ -17,34 +16,6 @@ function type(name: string, cpu: number, prices: Record<string, number>, availab
 const nodeClaim = (requirements: CloudProviderNodeClaim['spec']['requirements'], cpu = '1'): CloudProviderNodeClaim => ({
   metadata: { name: 'nc', uid: 'u1', labels: { 'karpenter.sh/nodepool': 'pool' } },
   spec: { nodeClassRef: { group: 'karpenter.outscale.sh', kind: 'OutscaleNodeClass', name: 'default' }, requirements, resources: { requests: { cpu } } },
-});
-
-const types = [type('small', 2, { a: 0.1, b: 0.09 }, { b: false }), type('big', 8, { a: 0.4, b: 0.4 })];
-
-describe('chooseOffering', () => {
-  it.each([
-    ['the cheapest available offering', [], '1', { name: 'small', zone: 'a' }],
-    ['the requested zone', [{ key: LabelTopologyZone, operator: 'In' as const, values: ['b'] }], '1', { name: 'big', zone: 'b' }],
-    ['a type whose allocatable fits the requests', [], '4', { name: 'big', zone: 'a' }],
-    ['the requested type', [{ key: LabelInstanceType, operator: 'In' as const, values: ['big'] }], '1', { name: 'big', zone: 'a' }],
-  ])('picks %s', (_what, requirements, cpu, expected) => {
-    const { best } = chooseOffering(types, nodeClaim(requirements, cpu));
-    expect({ name: best?.instanceType.name, zone: best?.offering.zone }).toEqual(expected);
-  });
-
-  it('a GPU requirement excludes types without GPU labels; NodePool and custom labels constrain no type', () => {
-    const gpu = { key: 'karpenter-eu.io/instance-gpu-name', operator: 'In' as const, values: ['v100'] };
-    expect(chooseOffering(types, nodeClaim([gpu]))).toEqual({ compatible: 0 });
-    const noGpu = { key: 'karpenter-eu.io/instance-gpu-name', operator: 'DoesNotExist' as const };
-    const custom = [{ key: 'karpenter.sh/nodepool', operator: 'In' as const, values: ['pool'] }, { key: 'team', operator: 'In' as const, values: ['a'] }];
-    expect(chooseOffering(types, nodeClaim([noGpu, ...custom])).best?.instanceType.name).toBe('small');
-  });
-
-  it('counts compatible offerings even when none is available, and none when nothing fits', () => {
-    const pinned = [{ key: LabelInstanceType, operator: 'In' as const, values: ['small'] }, { key: LabelTopologyZone, operator: 'In' as const, values: ['b'] }];
-    expect(chooseOffering(types, nodeClaim(pinned))).toEqual({ compatible: 1 });
-    expect(chooseOffering(types, nodeClaim([], '64'))).toEqual({ compatible: 0 });
-  });
 });
 
 const vm: Vm = {

@@ -2,10 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { loadCatalog } from '../../../../src/catalog/index.js';
 import type { OvhFlavor } from '../../../../src/cloudprovider/ovhcloud/api.js';
 import { buildOvhInstanceTypes, bundledOvhInstanceTypes, familyOf, generationOf } from '../../../../src/cloudprovider/ovhcloud/instancetypes.js';
-import { compatibleOfferings } from '../../../../src/cloudprovider/ovhcloud/offering-choice.js';
 import { parseOrderCatalog } from '../../../../src/cloudprovider/ovhcloud/prices.js';
 import { formatProviderID, instanceIdOf } from '../../../../src/cloudprovider/ovhcloud/provider-id.js';
-import type { CloudProviderNodeClaim, CloudProviderRequirement } from '../../../../src/cloudprovider/types.js';
 
 const catalog = loadCatalog('ovhcloud');
 const flavors: OvhFlavor[] = [
@@ -15,10 +13,6 @@ const flavors: OvhFlavor[] = [
   { name: 'z9-4', category: 'b', state: 'available', vCPUs: 1, gpus: 0, ram: 4 },
 ];
 const prices = new Map([['b3-8', { hourly: 0.06 }], ['z9-4', { hourly: 0.01 }]]);
-
-function claim(requirements: CloudProviderRequirement[], requests: Record<string, string> = { cpu: '100m' }): CloudProviderNodeClaim {
-  return { metadata: { name: 'c' }, spec: { nodeClassRef: { group: 'karpenter.ovhcloud.sh', kind: 'OVHNodeClass', name: 'default' }, requirements, resources: { requests } } };
-}
 
 describe('ovhcloud instance types', () => {
   const types = buildOvhInstanceTypes({ catalog, region: 'EU-WEST-PAR', flavors, prices, billing: 'hourly' });
@@ -52,27 +46,6 @@ describe('ovhcloud instance types', () => {
   it('the bundled fallback offers the region’s catalog flavors', () => {
     const bundled = bundledOvhInstanceTypes(catalog, 'GRA11', 'hourly');
     expect(bundled.some((t) => t.name === 'b3-8' && t.offerings[0]?.zone === 'gra11-a')).toBe(true);
-  });
-});
-
-describe('ovhcloud offering choice', () => {
-  const types = buildOvhInstanceTypes({ catalog, region: 'EU-WEST-PAR', flavors, prices, billing: 'hourly' });
-
-  it.each<[string, CloudProviderRequirement[], string[]]>([
-    ['a GPU name never matches CPU flavors', [{ key: 'karpenter-eu.io/instance-gpu-name', operator: 'In', values: ['l4'] }], ['l4-90']],
-    ['a GPU name absent from the region matches nothing', [{ key: 'karpenter-eu.io/instance-gpu-name', operator: 'In', values: ['v100'] }], []],
-    ['DoesNotExist on the GPU label keeps CPU flavors only', [{ key: 'karpenter-eu.io/instance-gpu-name', operator: 'DoesNotExist' }], ['b3-16', 'b3-8', 'z9-4']],
-    ['a custom label constrains no flavor', [{ key: 'team', operator: 'In', values: ['a'] }], ['b3-16', 'b3-8', 'l4-90', 'z9-4']],
-  ])('%s', (_, requirements, expected) => {
-    const names = [...new Set(compatibleOfferings(types, claim(requirements)).map((c) => c.instanceType.name))].sort();
-    expect(names).toEqual(expected);
-  });
-
-  it('orders candidates cheapest first and leaves out types too small for the requests', () => {
-    const candidates = compatibleOfferings(types, claim([], { cpu: '1500m' }));
-    expect(candidates.some((c) => c.instanceType.name === 'z9-4')).toBe(false);
-    const prices = candidates.map((c) => c.offering.pricePerHour);
-    expect(prices).toEqual([...prices].sort((a, b) => a - b));
   });
 });
 

@@ -76,6 +76,12 @@ describe('Scaleway launch candidates and GPU aliases (seed 000)', () => {
     ]);
   });
 
+  it('a NodeClaim created directly with a GPU requirement gets no CPU type (a label the type lacks is not satisfied)', () => {
+    const cpuType = { name: 'PRO2-S', cloud: 'scaleway' as const, region: 'fr-par', labels: { 'karpenter-eu.io/instance-gpu-count': '0' }, capacity: { cpu: 8000 }, allocatable: { cpu: 8000 },
+      offerings: [{ zone: 'fr-par-1', capacityType: 'on-demand' as const, pricePerHour: 0.2, available: true }] };
+    expect(launchCandidates([cpuType], { requirements: [{ key: 'karpenter-eu.io/instance-gpu-name', operator: 'In', values: ['l4'] }], resources: { requests: { cpu: '1' } } })).toEqual([]);
+  });
+
   const priced = fc.record({
     name: fc.constantFrom('A-1', 'B-2', 'C-3', 'D-4'),
     zone: fc.constantFrom('fr-par-1', 'fr-par-2', 'fr-par-3'),
@@ -92,7 +98,7 @@ describe('Scaleway launch candidates and GPU aliases (seed 000)', () => {
           name: r.name, cloud: 'scaleway' as const, region: 'fr-par', labels: {}, capacity: { cpu: r.cpus * 1000 }, allocatable: { cpu: r.cpus * 1000 },
           offerings: rows.filter((o) => o.name === r.name).map((o) => ({ zone: o.zone, capacityType: 'on-demand' as const, pricePerHour: o.price, available: o.available })),
         }));
-        const candidates = launchCandidates(instanceTypes, [{ key: 'topology.kubernetes.io/zone', operator: 'In', values: [zone] }], { cpu: String(cpu) });
+        const candidates = launchCandidates(instanceTypes, { requirements: [{ key: 'topology.kubernetes.io/zone', operator: 'In', values: [zone] }], resources: { requests: { cpu: String(cpu) } } });
         for (const c of candidates) {
           expect(c.offering.available).toBe(true);
           expect(c.offering.zone).toBe(zone);
