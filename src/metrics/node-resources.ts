@@ -8,8 +8,7 @@ import type { V1Node, V1Pod } from '@kubernetes/client-node';
 import { Gauge, type Registry } from 'prom-client';
 import { LabelArch, LabelCapacityType, LabelInstanceType, LabelNodePool, LabelOS, LabelTopologyRegion, LabelTopologyZone, LabelWindowsBuild } from '../apis/v1/labels.js';
 import type { ResourceList } from '../domain/instancetypes/types.js';
-import { isDaemonSetPod } from '../domain/extender/pod-facts.js';
-import { podRequests } from '../domain/pods/index.js';
+import { isDaemonSetPod, podRequests } from '../domain/pods/index.js';
 import { addResources, parseResourceList, subtractResources } from '../domain/quantity/index.js';
 
 /** Upstream's well-known node labels, by the metric label name it gives each (snake_case of the key's name). */

@@ -4,7 +4,7 @@
  */
 import type { ResourceList } from '../instancetypes/types.js';
 import { addResources, subtractResources } from '../quantity/index.js';
-import { podSchedulingRequests } from '../pods/index.js';
+import { isDaemonSetPod, podSchedulingRequests } from '../pods/index.js';
 import { AllowUndefinedWellKnownLabels, firstUntoleratedTaint, strictPodRequirements } from '../requirements/index.js';
 import { cheapestInZone, type ClaimSlot } from './claim-slot.js';
 import type { ExistingSlot } from './existing-slot.js';
@@ -12,8 +12,6 @@ import type { PreparedNodePool } from './nodepool-template.js';
 import type { PodInfo } from './pod-info.js';
 import { Topology } from './topology.js';
 import type { ExistingNode, PodLike } from './types.js';
-
-const isOwnedByDaemonSet = (pod: PodLike): boolean => (pod.metadata?.ownerReferences ?? []).some((o) => o.kind === 'DaemonSet');
 
 export class SchedulingState {
   readonly topology = new Topology();
@@ -75,7 +73,7 @@ export class SchedulingState {
     const parts = daemonSets.filter(
       (ds) => !firstUntoleratedTaint(node.taints, ds.spec?.tolerations, ['NoSchedule', 'NoExecute']) && strictPodRequirements(ds).matchesLabels(node.labels),
     );
-    const bound = node.pods.filter(isOwnedByDaemonSet).map((p) => podSchedulingRequests(p));
+    const bound = node.pods.filter(isDaemonSetPod).map((p) => podSchedulingRequests(p));
     const remaining = subtractResources(addResources(...parts.map((ds) => podSchedulingRequests(ds))), addResources(...bound));
     return Object.fromEntries(Object.entries(remaining).map(([name, value]) => [name, Math.max(0, value)]));
   }
