@@ -111,8 +111,8 @@ function duplicateAfterLag(cloud: ChaosCloud, createAction: string): HoleScenari
         world.setListingLag(30_000);
         let fired = false;
         world.faults.add({ match: { action: createAction }, times: 1, fault: { kind: 'hook', then: 'answer', run: async () => {
-          fired = true;
           await world.killOperator();
+          fired = true;
         } } });
         await createDeployment(world, deployment(cloud, 'web', 1));
         await eventually(`the operator killed at ${createAction}`, () => fired, 120_000);

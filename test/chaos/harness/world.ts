@@ -160,8 +160,10 @@ export async function startChaosWorld(input: ChaosWorldOptions): Promise<ChaosWo
       return current;
     },
     async killOperator() {
-      await current?.kill();
-      current = undefined;
+      // A process started while this kill waited for the exit is the new current one: it must stay tracked.
+      const victim = current;
+      await victim?.kill();
+      if (current === victim) current = undefined;
     },
     async close() {
       await current?.kill();
