@@ -40,8 +40,9 @@ export async function runKillPoint(point: KillPoint): Promise<KillOutcome> {
   let fired = false;
   const armKill = (): number =>
     world.faults.add({ match: { action: point.action }, times: 1, fault: { kind: 'hook', then: point.when, run: async () => {
-      fired = true;
+      // Only once the process is gone: a restart before that would race it for its ports.
       await world.killOperator();
+      fired = true;
     } } });
   try {
     await bringUp(world);

@@ -24,7 +24,7 @@ function scalewayState(state: string, detail: string): InstanceState {
   return 'stopped';
 }
 
-export function scalewaySide(emulator: ScalewayEmulator): CloudSide {
+export function scalewaySide(emulator: Pick<ScalewayEmulator, 'state'>): CloudSide {
   const instances = emulator.state().instances.map((s) => ({
     id: s.id,
     providerID: s.providerID,
@@ -49,7 +49,7 @@ function outscaleState(state: string): InstanceState {
   return 'stopped';
 }
 
-export function outscaleSide(emulator: OutscaleEmulator): CloudSide {
+export function outscaleSide(emulator: Pick<OutscaleEmulator, 'state'>): CloudSide {
   const state = emulator.state();
   const instances = state.instances.map((vm) => ({
     id: vm.id,

@@ -111,8 +111,9 @@ class Chaos {
     for (const action of MutatingActions[this.world.cloud]) {
       ids.push(this.world.faults.add({ match: { action }, times: 1, fault: { kind: 'hook', then, run: async (req) => {
         disarm();
-        firedAt = req.action;
+        // Only once the process is gone: a restart before that would race it for its ports.
         await this.world.killOperator();
+        firedAt = req.action;
       } } }));
     }
     await scaleDeployment(this.world, 'web', Math.floor(this.random() * 7)).catch(() => undefined);

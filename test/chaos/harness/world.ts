@@ -7,15 +7,16 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { KubernetesObject } from '@kubernetes/client-node';
-import { startSimulatedCluster, type SimulatedCluster } from '../../../src/testbed/cluster/index.js';
+import { type CloudInstanceSource, outscaleInstanceSource, ovhcloudInstanceSource, scalewayInstanceSource, startSimulatedCluster, type SimulatedCluster } from '../../../src/testbed/cluster/index.js';
 import { nodeClassesFor, nodePoolsFor } from '../../../src/testbed/demo/demo-manifests.js';
-import { cloudSources, type DemoEnvironment, type Emulators, operatorEnvFor, seedSecrets, startEmulators, defaultTimings } from '../../../src/testbed/demo/environment.js';
+import { type DemoEnvironment, type Emulators, operatorEnvFor, seedSecrets, startEmulators, defaultTimings } from '../../../src/testbed/demo/environment.js';
 import { freeLoopbackPort } from '../../../src/testbed/demo/free-port.js';
 import { applyObjects, installCrds, installWebhookConfigurations, projectFile } from '../../../src/testbed/demo/install.js';
 import type { FaultInjector } from '../../../src/testbed/emulators/faults.js';
 import { SystemClock } from '../../../src/util/clock.js';
 import { silentLogger } from '../../../src/util/logger.js';
 import { createLoopbackCertificate } from '../../../src/util/tls.js';
+import { outscaleScoped, scalewayScoped } from './cluster-scope.js';
 import type { ObservedWorld } from './invariants.js';
 import { type ChaosCloud, type CloudSide, clusterSide, outscaleSide, ovhcloudSide, scalewaySide } from './observe.js';
 import { type OperatorProcess, startOperatorProcess } from './operator-process.js';
@@ -28,6 +29,8 @@ export interface ChaosWorldOptions {
   clusterName?: string;
   /** Garbage-collection period of the operator (a Go-style duration). */
   gcInterval?: string;
+  /** Another world's emulators: a second cluster in the same cloud project (left to their owner to close). */
+  sharedEmulators?: Emulators;
 }
 
 export interface ChaosWorld {
@@ -55,9 +58,9 @@ function emulatorOf(emulators: Emulators, cloud: ChaosCloud): { faults: FaultInj
   return emulator;
 }
 
-function cloudSide(emulators: Emulators, cloud: ChaosCloud): CloudSide {
-  if (cloud === 'scaleway' && emulators.scaleway) return scalewaySide(emulators.scaleway);
-  if (cloud === 'outscale' && emulators.outscale) return outscaleSide(emulators.outscale);
+function cloudSide(emulators: Emulators, cloud: ChaosCloud, clusterName: string): CloudSide {
+  if (cloud === 'scaleway' && emulators.scaleway) return scalewaySide(scalewayScoped(emulators.scaleway, clusterName));
+  if (cloud === 'outscale' && emulators.outscale) return outscaleSide(outscaleScoped(emulators.outscale, clusterName));
   if (cloud === 'ovhcloud' && emulators.ovhcloud) return ovhcloudSide(emulators.ovhcloud);
   throw new Error(`no ${cloud} emulator was started`);
 }
@@ -68,7 +71,7 @@ interface Ports {
   metrics: number;
 }
 
-function operatorArgs(options: Required<ChaosWorldOptions>, ports: Ports, files: { kubeconfig: string; cert: string; key: string }): string[] {
+function operatorArgs(options: { clusterName: string; gcInterval: string }, ports: Ports, files: { kubeconfig: string; cert: string; key: string }): string[] {
   return [
     `--kubeconfig=${files.kubeconfig}`,
     `--cluster-name=${options.clusterName}`,
@@ -108,15 +111,27 @@ async function writeFiles(dir: string, cluster: SimulatedCluster, certificate: {
   return { kubeconfig, cert, key, ca };
 }
 
+/** The kubelet's view of the cloud: only the instances that join this cluster. */
+function scopedSources(emulators: Emulators, clusterName: string): CloudInstanceSource[] {
+  return [
+    ...(emulators.ovhcloud ? [ovhcloudInstanceSource(emulators.ovhcloud)] : []),
+    ...(emulators.scaleway ? [scalewayInstanceSource(scalewayScoped(emulators.scaleway, clusterName))] : []),
+    ...(emulators.outscale ? [outscaleInstanceSource(outscaleScoped(emulators.outscale, clusterName))] : []),
+  ];
+}
+
 export async function startChaosWorld(input: ChaosWorldOptions): Promise<ChaosWorld> {
-  const options: Required<ChaosWorldOptions> = { clusterName: 'chaos', gcInterval: '2s', ...input };
+  const options: Required<Omit<ChaosWorldOptions, 'sharedEmulators'>> = { clusterName: 'chaos', gcInterval: '2s', ...input };
   const clock = new SystemClock();
   const logDir = await mkdtemp(join(tmpdir(), `karpenter-eu-chaos-${options.cloud}-`));
-  const emulators = await startEmulators({ clouds: [options.cloud], clock, logger: silentLogger, controllers: [] }, defaultTimings);
+  const shared = input.sharedEmulators;
+  // The kubelet and the invariants see only the instances not marked for another cluster (cluster-scope.ts).
+  const scope = options.clusterName;
+  const emulators = shared ?? (await startEmulators({ clouds: [options.cloud], clock, logger: silentLogger, controllers: [] }, defaultTimings));
   const ports: Ports = { webhook: await freeLoopbackPort(), extender: await freeLoopbackPort(), metrics: await freeLoopbackPort() };
   const cluster = await startSimulatedCluster({
     clock,
-    cloudSources: cloudSources(emulators),
+    cloudSources: scopedSources(emulators, scope),
     extender: { urlPrefix: `http://127.0.0.1:${ports.extender}/scheduler`, filterVerb: 'filter', prioritizeVerb: 'prioritize', weight: 1, nodeCacheCapable: true, ignorable: true },
     apiServer: { resolveService: (svc) => (svc.name === 'karpenter-eu' ? `https://127.0.0.1:${ports.webhook}${svc.path ?? '/'}` : undefined), kubeconfig: join(logDir, 'kubeconfig') },
     kubelet: { readyDelayMs: defaultTimings.readyMs, podStartDelayMs: 50, nodeRemovalDelayMs: defaultTimings.readyMs, pollIntervalMs: 100 },
@@ -138,20 +153,22 @@ export async function startChaosWorld(input: ChaosWorldOptions): Promise<ChaosWo
     faults: emulator.faults,
     logDir,
     setListingLag: (ms) => emulator.setConsistencyDelay(ms),
-    observe: () => ({ ...cloudSide(emulators, options.cloud), ...clusterSide(cluster.apiServer, options.cloud, ChaosNamespace) }),
+    observe: () => ({ ...cloudSide(emulators, options.cloud, scope), ...clusterSide(cluster.apiServer, options.cloud, ChaosNamespace) }),
     operator: () => current,
     startOperator() {
       current = startOperatorProcess({ args, env, logDir });
       return current;
     },
     async killOperator() {
-      await current?.kill();
-      current = undefined;
+      // A process started while this kill waited for the exit is the new current one: it must stay tracked.
+      const victim = current;
+      await victim?.kill();
+      if (current === victim) current = undefined;
     },
     async close() {
       await current?.kill();
       await cluster.close();
-      for (const e of [emulators.ovhcloud, emulators.scaleway, emulators.outscale]) await e?.close().catch(() => undefined);
+      if (!shared) for (const e of [emulators.ovhcloud, emulators.scaleway, emulators.outscale]) await e?.close().catch(() => undefined);
       if (!process.env.CHAOS_KEEP_LOGS) await rm(logDir, { recursive: true, force: true });
     },
   };
