@@ -12,6 +12,7 @@ import type { Kube } from '../../../kube/types.js';
 import type { Metrics } from '../../../metrics/registry.js';
 import type { ClusterState } from '../../../state/index.js';
 import type { Clock } from '../../../util/clock.js';
+import { retryStale } from '../../termination/object-operations.js';
 import { nodeClaimRef, patchStatus } from './claim-writes.js';
 
 export interface NodeStepDeps {
@@ -31,13 +32,30 @@ export function nodeOf(state: ClusterState, claim: NodeClaim): V1Node | undefine
   return named && named.spec?.providerID === providerID ? named : undefined;
 }
 
-/** Writes the registration changes onto the Node when it lacks any; returns whether it wrote. */
+/**
+ * Writes the registration changes onto the Node when it lacks any; returns whether it wrote. The write names
+ * the copy's resourceVersion (as upstream's optimistic lock): the taint list is written whole, and from a stale
+ * copy it would put back a taint removed meanwhile (the node lifecycle controller's not-ready one), so a
+ * conflict reads the Node again and recomputes.
+ */
 export async function syncNode(kube: Kube, node: V1Node, claim: NodeClaim): Promise<boolean> {
+  let attempt = 0;
+  return retryStale(async () => {
+    const current = attempt++ === 0 ? node : await kube.get<V1Node>(Resources.Node, { name: node.metadata?.name ?? '' });
+    return writeRegistration(kube, current, claim);
+  });
+}
+
+async function writeRegistration(kube: Kube, node: V1Node, claim: NodeClaim): Promise<boolean> {
   const patch = registrationPatch(node, claim);
   if (!patch.changed) return false;
+  const resourceVersion = node.metadata?.resourceVersion;
   await kube.patch(Resources.Node, { name: node.metadata?.name ?? '' }, {
     type: 'merge',
-    body: { metadata: { labels: patch.labels, annotations: patch.annotations, finalizers: patch.finalizers }, spec: { taints: patch.taints } },
+    body: {
+      metadata: { ...(resourceVersion ? { resourceVersion } : {}), labels: patch.labels, annotations: patch.annotations, finalizers: patch.finalizers },
+      spec: { taints: patch.taints },
+    },
   });
   return true;
 }
