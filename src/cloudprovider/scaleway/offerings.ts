@@ -9,7 +9,7 @@ import {
   availableOnly, compatibleOfferings, resolveGpuAlias, type InstanceType, type LaunchCandidate, type OfferingQuery, type RequirementSpec,
 } from '../../domain/instancetypes/index.js';
 
-/** The instance-type label of the Scaleway GPU controller (seed 000), read as the well-known one. */
+/** The instance-type label of the Scaleway GPU controller, read as the well-known one. */
 export const LegacyLabelInstanceType = 'karpenter.sh/instance-type';
 
 /** `l4` → `L4-1-24G`, `3070` → `GPU-3070-S`; anything else unchanged. */

@@ -3,8 +3,8 @@
  * with the spellings clouds and users use for them. Admission, scheduling and the catalog all read this table.
  *
  * Flavors are listed smallest first, so the first one is what a bare alias (`l4`) means.
- * Scaleway aliases `l4`, `l40s`, `3070` come from the Scaleway GPU controller users already run (seed 000,
- * which also used the legacy `GPU-L4-S` name); Outscale flavors are karpenter-eu's flexible-GPU bundles
+ * Scaleway aliases `l4`, `l40s`, `3070` come from the Scaleway GPU controller users already run (which also
+ * used the legacy `GPU-L4-S` name); Outscale flavors are karpenter-eu's flexible-GPU bundles
  * (`<tina type>-<model>`, src/catalog/data/outscale.json).
  */
 import type { CloudName } from '../../apis/v1/labels.js';

@@ -1,5 +1,5 @@
 /**
- * Pods written for the Scaleway GPU controller (seed 000) select `karpenter.sh/instance-type: l4`: a label no
+ * Pods written for the Scaleway GPU controller select `karpenter.sh/instance-type: l4`: a label no
  * node carries, with a GPU short name as value, so kube-scheduler would never place them. The mutating path
  * reads them as the NodePool defaults read short names: a GPU name (`l4`, `3070`, `nvidia-l4`) becomes
  * `karpenter-eu.io/instance-gpu-name`, anything else `node.kubernetes.io/instance-type`; each with a warning
