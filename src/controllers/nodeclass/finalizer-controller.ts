@@ -18,6 +18,7 @@ import type { JsonPatchOperation } from '../../util/json-patch.js';
 import { type Logger, silentLogger } from '../../util/logger.js';
 import { resourceVersionTest, retryStale } from '../termination/object-operations.js';
 import type { Controller } from '../types.js';
+import { reconcileEvery } from '../polling.js';
 
 export interface NodeClassFinalizerControllerDeps {
   kube: Kube;
@@ -91,16 +92,6 @@ export function createNodeClassFinalizerController(deps: NodeClassFinalizerContr
   return {
     name: 'nodeclass.finalizer',
     reconcile,
-    async start(signal: AbortSignal): Promise<void> {
-      while (!signal.aborted) {
-        try {
-          await reconcile();
-        } catch (error) {
-          if (signal.aborted) break;
-          logger.warn('updating nodeclass finalizers failed; retrying', { error: error as Error });
-        }
-        await deps.clock.sleep(deps.options?.intervalMs ?? DefaultIntervalMs, signal).catch(() => undefined);
-      }
-    },
+    start: (signal: AbortSignal) => reconcileEvery({ clock: deps.clock, intervalMs: deps.options?.intervalMs ?? DefaultIntervalMs, logger, failure: 'updating nodeclass finalizers failed; retrying' }, reconcile, signal),
   };
 }

@@ -15,6 +15,7 @@ import type { ClusterState } from '../../state/index.js';
 import type { Clock } from '../../util/clock.js';
 import { type Logger, silentLogger } from '../../util/logger.js';
 import type { Controller } from '../types.js';
+import { reconcileEvery } from '../polling.js';
 
 /** The Secret keys each cloud's client reads (docs/install.md). */
 export const CredentialKeys: Readonly<Record<string, { cloud: CloudName; keys: readonly string[] }>> = {
@@ -128,16 +129,6 @@ export function createNodeClassStatusController(deps: NodeClassStatusControllerD
   return {
     name: 'nodeclass.status',
     reconcile,
-    async start(signal: AbortSignal): Promise<void> {
-      while (!signal.aborted) {
-        try {
-          await reconcile();
-        } catch (error) {
-          if (signal.aborted) break;
-          logger.warn('updating nodeclass status failed; retrying', { error: error as Error });
-        }
-        await deps.clock.sleep(deps.options?.intervalMs ?? 5_000, signal).catch(() => undefined);
-      }
-    },
+    start: (signal: AbortSignal) => reconcileEvery({ clock: deps.clock, intervalMs: deps.options?.intervalMs ?? 5_000, logger, failure: 'updating nodeclass status failed; retrying' }, reconcile, signal),
   };
 }

@@ -11,6 +11,7 @@ import type { ClusterState } from '../../state/index.js';
 import type { Clock } from '../../util/clock.js';
 import { type Logger, silentLogger } from '../../util/logger.js';
 import type { Controller } from '../types.js';
+import { reconcileEvery } from '../polling.js';
 
 export interface NodePoolStatusControllerDeps {
   kube: Kube;
@@ -66,16 +67,6 @@ export function createNodePoolStatusController(deps: NodePoolStatusControllerDep
   return {
     name: 'nodepool.status',
     reconcile,
-    async start(signal: AbortSignal): Promise<void> {
-      while (!signal.aborted) {
-        try {
-          await reconcile();
-        } catch (error) {
-          if (signal.aborted) break;
-          logger.warn('updating nodepool status failed; retrying', { error: error as Error });
-        }
-        await deps.clock.sleep(deps.options?.intervalMs ?? DefaultIntervalMs, signal).catch(() => undefined);
-      }
-    },
+    start: (signal: AbortSignal) => reconcileEvery({ clock: deps.clock, intervalMs: deps.options?.intervalMs ?? DefaultIntervalMs, logger, failure: 'updating nodepool status failed; retrying' }, reconcile, signal),
   };
 }

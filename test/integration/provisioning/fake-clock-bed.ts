@@ -6,18 +6,18 @@
  */
 import { ApiextensionsV1Api, type V1CustomResourceDefinition } from '@kubernetes/client-node';
 import { Registry } from 'prom-client';
-import { buildCrd, CrdDefinitions, type NodeClaim, TaintUnregistered } from '../../../src/apis/index.js';
-import { FakeCloudProvider, FakeRegion } from '../../../src/cloudprovider/fake/index.js';
+import { buildCrd, CrdDefinitions, type NodeClaim } from '../../../src/apis/index.js';
+import { FakeCloudProvider } from '../../../src/cloudprovider/fake/index.js';
 import { createDisruptionController } from '../../../src/controllers/disruption/index.js';
 import { createLifecycleController } from '../../../src/controllers/nodeclaim/lifecycle/index.js';
 import { createPendingPodInformer, createProvisioningController } from '../../../src/controllers/provisioning/index.js';
 import { createTerminationController } from '../../../src/controllers/termination/termination-controller.js';
 import type { InstanceType } from '../../../src/domain/instancetypes/types.js';
-import { formatResourceList } from '../../../src/domain/quantity/index.js';
 import { createKube, EventRecorder, type Kube, Resources } from '../../../src/kube/index.js';
 import { createMetrics, type Metrics } from '../../../src/metrics/registry.js';
 import { ClusterState, createClusterStateInformers } from '../../../src/state/index.js';
-import { type CloudInstance, startSimulatedCluster, type SimulatedCluster } from '../../../src/testbed/cluster/index.js';
+import { startSimulatedCluster, type SimulatedCluster } from '../../../src/testbed/cluster/index.js';
+import { fakeInstanceSource } from './harness.js';
 import { FakeClock } from '../../../src/util/clock.js';
 import { silentLogger } from '../../../src/util/logger.js';
 
@@ -62,26 +62,11 @@ export interface FakeClockBed {
 export async function startFakeClockBed(options: FakeClockBedOptions): Promise<FakeClockBed> {
   const clock = new FakeClock(Date.UTC(2026, 0, 5, 9));
   const provider = new LaunchRecordingProvider({ instanceTypes: options.instanceTypes, clock });
-  const booting = (): CloudInstance[] =>
-    [...provider.instances.values()]
-      .filter((i) => clock.now() >= i.createdAt + options.bootDelayMs(i.providerID))
-      .map((i) => ({
-        cloud: 'ovhcloud',
-        nodeName: `node-${i.providerID.split('/').pop() ?? ''}`,
-        providerID: i.providerID,
-        instanceType: i.instanceType,
-        region: FakeRegion,
-        zone: i.zone,
-        arch: 'amd64',
-        capacity: formatResourceList(i.capacity),
-        labels: {},
-        taints: [{ key: TaintUnregistered.key, effect: TaintUnregistered.effect }],
-        bootedAt: i.createdAt,
-      }));
+  const booted = fakeInstanceSource(provider, (i) => clock.now() >= i.createdAt + options.bootDelayMs(i.providerID));
   const cluster = await startSimulatedCluster({
     clock,
     apiServer: { gracefulPodDeletion: false },
-    cloudSources: [{ cloud: 'ovhcloud', running: booting }],
+    cloudSources: [booted],
     kubelet: { readyDelayMs: 1_000, pollIntervalMs: 500, podStartDelayMs: 500 },
     scheduler: { queueTimings: { initialBackoffMs: options.schedulerBackoffMs, maxBackoffMs: options.schedulerBackoffMs, maxUnschedulableMs: 60_000 } },
   });

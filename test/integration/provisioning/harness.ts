@@ -8,6 +8,7 @@ import { ApiextensionsV1Api, type V1CustomResourceDefinition, type V1Pod } from 
 import { Registry } from 'prom-client';
 import { buildCrd, CrdDefinitions, type NodeClaim, type NodePool, TaintUnregistered } from '../../../src/apis/index.js';
 import { FakeCloudProvider, FakeRegion, fakeInstanceType } from '../../../src/cloudprovider/fake/index.js';
+import type { CloudNodeClaim } from '../../../src/cloudprovider/types.js';
 import { createTerminationController } from '../../../src/controllers/termination/termination-controller.js';
 import { createLifecycleController, type LifecycleController, type LifecycleOptions } from '../../../src/controllers/nodeclaim/lifecycle/index.js';
 import { createPendingPodInformer, createProvisioningController, type PendingPodSource, type ProvisioningController, type ProvisioningOptions } from '../../../src/controllers/provisioning/index.js';
@@ -30,11 +31,11 @@ export const testInstanceTypes = [
 ];
 
 /** The fake cloud's running instances as machines the kubelet simulator boots. */
-export function fakeInstanceSource(provider: FakeCloudProvider, boots: () => boolean = () => true): CloudInstanceSource {
+export function fakeInstanceSource(provider: FakeCloudProvider, boots: (instance: CloudNodeClaim) => boolean = () => true): CloudInstanceSource {
   return {
     cloud: 'ovhcloud',
     running: (): CloudInstance[] =>
-      [...provider.instances.values()].filter(() => boots()).map((i) => ({
+      [...provider.instances.values()].filter((i) => boots(i)).map((i) => ({
         cloud: 'ovhcloud',
         nodeName: `node-${i.providerID.split('/').pop() ?? ''}`,
         providerID: i.providerID,
