@@ -26,7 +26,8 @@ async function eventually<T>(check: () => Promise<T | undefined>, what: string, 
 const pod: V1Pod = {
   apiVersion: 'v1',
   kind: 'Pod',
-  metadata: { name: 'web', namespace: 'default' },
+  // Later tests read its node: consolidation must not move it (a bare pod evicted is gone).
+  metadata: { name: 'web', namespace: 'default', annotations: { 'karpenter.sh/do-not-disrupt': 'true' } },
   spec: { containers: [{ name: 'web', image: 'nginx', resources: { requests: { cpu: '1', memory: '1Gi' } } }] },
 };
 
