@@ -102,7 +102,13 @@ describe('operator against the simulated cluster and the Scaleway emulator', () 
 
   it("reports each node's allocatable, pod requests and DaemonSet requests with upstream's labels (karpenter_nodes_*)", async () => {
     const core = env.cluster.kubeConfig.makeApiClient(CoreV1Api);
-    const nodeName = (await core.readNamespacedPod({ name: 'web', namespace: 'default' })).spec?.nodeName ?? '';
+    // The web pod's node; should the pod be gone (its node replaced meanwhile), it is placed again.
+    const running = async (): Promise<string | undefined> => {
+      const p = await core.readNamespacedPod({ name: 'web', namespace: 'default' }).catch(() => undefined);
+      if (!p) await core.createNamespacedPod({ namespace: 'default', body: pod }).catch(() => undefined);
+      return p?.status?.phase === 'Running' ? p.spec?.nodeName : undefined;
+    };
+    const nodeName = await eventually(running, 'web running', 600);
     const daemon: V1Pod = {
       apiVersion: 'v1',
       kind: 'Pod',
@@ -125,7 +131,7 @@ describe('operator against the simulated cluster and the Scaleway emulator', () 
     for (const label of ['nodepool="scaleway-default"', 'managed="true"', 'zone="fr-par-', 'instance_type="', 'capacity_type="', 'arch="', 'os="', 'region="', 'windows_build=""', 'phase="']) {
       expect(allocatable).toContain(label);
     }
-  });
+  }, 90_000);
 
   it('runs a second replica that serves webhooks and metrics but does not lead', async () => {
     const args = ['--cluster-name=karpenter-eu-demo', '--bind-address=127.0.0.1', '--webhook-port=0', '--extender-port=0', '--metrics-port=0', '--leader-election-namespace=karpenter', '--leader-election-identity=replica-2'];
