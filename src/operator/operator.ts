@@ -26,7 +26,7 @@ import { type TlsMaterial } from '../../webhooks/shared/certificate-source.js';
 import { stateAdmissionContext } from './admission-context.js';
 import { buildCloudProvider, type CloudProviderFactories, defaultCloudProviderFactories } from './cloud-providers.js';
 import { type ControllerDeps, type ControllerPlugin, runControllers } from './controllers.js';
-import { clusterStateExtenderView } from './extender-view.js';
+import { clusterStateExtenderView } from '../views/extender-view.js';
 import { type Leadership, startLeadership } from './leadership.js';
 import { type RunningMetricsServer, startMetricsServer } from './metrics-server.js';
 import type { OperatorConfig } from './options.js';

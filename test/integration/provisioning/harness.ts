@@ -19,7 +19,7 @@ import { ClusterState, createClusterStateInformers, type ClusterStateInformers }
 import { type CloudInstance, type CloudInstanceSource, startSimulatedCluster, type SimulatedCluster } from '../../../src/testbed/cluster/index.js';
 import { SystemClock } from '../../../src/util/clock.js';
 import { silentLogger } from '../../../src/util/logger.js';
-import { clusterStateExtenderView } from '../../../src/operator/extender-view.js';
+import { clusterStateExtenderView } from '../../../src/views/extender-view.js';
 import { CatalogPriceBook } from '../../../src/operator/price-book.js';
 import { createExtenderServer, type RunningExtenderServer } from '../../../webhooks/extender/index.js';
 
