@@ -23,7 +23,7 @@ import type { Logger } from '../util/logger.js';
 import { createAdmissionServer, type RunningAdmissionServer } from '../../webhooks/admission/index.js';
 import { createExtenderServer, type RunningExtenderServer } from '../../webhooks/extender/index.js';
 import { type TlsMaterial } from '../../webhooks/shared/certificate-source.js';
-import { stateAdmissionContext } from './admission-context.js';
+import { stateAdmissionContext } from '../views/admission-context.js';
 import { buildCloudProvider, type CloudProviderFactories, defaultCloudProviderFactories } from './cloud-providers.js';
 import { type ControllerDeps, type ControllerPlugin, runControllers } from './controllers.js';
 import { clusterStateExtenderView } from '../views/extender-view.js';

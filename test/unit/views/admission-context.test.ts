@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { NodeClaim, NodePool } from '../../../src/apis/index.js';
-import { stateAdmissionContext } from '../../../src/operator/admission-context.js';
+import { stateAdmissionContext } from '../../../src/views/admission-context.js';
 import { ClusterState } from '../../../src/state/index.js';
 import { FakeClock } from '../../../src/util/clock.js';
 
