@@ -22,7 +22,7 @@ import { loadCatalog } from '../src/catalog/index.js';
 import type { DisruptionOutlook } from '../src/domain/disruption/index.js';
 import type { ExtenderClusterView } from '../src/domain/extender/index.js';
 import { clusterStateExtenderView } from '../src/views/extender-view.js';
-import { CatalogPriceBook } from '../src/operator/price-book.js';
+import { CatalogPriceBook } from '../src/views/price-book.js';
 import { ClusterState } from '../src/state/index.js';
 import { SystemClock } from '../src/util/clock.js';
 import { createExtenderServer } from '../webhooks/extender/index.js';

@@ -31,7 +31,7 @@ import { type Leadership, startLeadership } from './leadership.js';
 import { type RunningMetricsServer, startMetricsServer } from './metrics-server.js';
 import type { OperatorConfig } from './options.js';
 import { LiveCatalogs } from './live-catalogs.js';
-import { CatalogPriceBook } from './price-book.js';
+import { CatalogPriceBook } from '../views/price-book.js';
 import { type ControllerSignals, createControllerSignals } from './relay.js';
 
 export interface OperatorOptions {

@@ -12,7 +12,7 @@ import type { Taint } from '../domain/requirements/taints.js';
 import type { ClusterState } from '../state/cluster-state.js';
 import { ByteNameIndex, dataViewOf, type NameSpans, spanName } from '../util/byte-names.js';
 import { grown } from '../util/typed-arrays.js';
-import type { CatalogPriceBook } from '../operator/price-book.js';
+import type { CatalogPriceBook } from './price-book.js';
 
 /**
  * The view answers for every node of every filter/prioritize call, inside the scheduler's cycle (5,000 nodes

@@ -10,7 +10,7 @@ import { ResourceInformer } from '../../kube/informer.js';
 import { Resources } from '../../kube/resources.js';
 import type { Kube } from '../../kube/types.js';
 import { providerIdPrefixes } from '../../operator/cloud-provider-router.js';
-import type { CatalogPriceBook } from '../../operator/price-book.js';
+import type { CatalogPriceBook } from '../../views/price-book.js';
 import type { Clock } from '../../util/clock.js';
 
 export interface LedgerEntry {

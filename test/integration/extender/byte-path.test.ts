@@ -11,7 +11,7 @@ import type { NodeClaim } from '../../../src/apis/index.js';
 import { loadCatalog } from '../../../src/catalog/index.js';
 import type { ExtenderClusterView } from '../../../src/domain/extender/index.js';
 import { clusterStateExtenderView } from '../../../src/views/extender-view.js';
-import { CatalogPriceBook } from '../../../src/operator/price-book.js';
+import { CatalogPriceBook } from '../../../src/views/price-book.js';
 import { ClusterState } from '../../../src/state/index.js';
 import { FakeClock } from '../../../src/util/clock.js';
 import { createExtenderServer, type RunningExtenderServer } from '../../../webhooks/extender/index.js';

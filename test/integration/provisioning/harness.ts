@@ -20,7 +20,7 @@ import { type CloudInstance, type CloudInstanceSource, startSimulatedCluster, ty
 import { SystemClock } from '../../../src/util/clock.js';
 import { silentLogger } from '../../../src/util/logger.js';
 import { clusterStateExtenderView } from '../../../src/views/extender-view.js';
-import { CatalogPriceBook } from '../../../src/operator/price-book.js';
+import { CatalogPriceBook } from '../../../src/views/price-book.js';
 import { createExtenderServer, type RunningExtenderServer } from '../../../webhooks/extender/index.js';
 
 /** Cheapest first: 2, 4, 8 vCPU at 4 GiB per vCPU. */

@@ -5,7 +5,7 @@ import type { NodeClaim, NodePool } from '../../../src/apis/index.js';
 import { loadCatalog } from '../../../src/catalog/index.js';
 import { type ExtenderNode, NodeStates, type ResolvedNodes, UnknownSlot } from '../../../src/domain/extender/index.js';
 import { clusterStateExtenderView } from '../../../src/views/extender-view.js';
-import { CatalogPriceBook } from '../../../src/operator/price-book.js';
+import { CatalogPriceBook } from '../../../src/views/price-book.js';
 import { ClusterState } from '../../../src/state/index.js';
 import { FakeClock } from '../../../src/util/clock.js';
 import type { NameSpans } from '../../../src/util/byte-names.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadCatalog } from '../../../src/catalog/index.js';
-import { CatalogPriceBook } from '../../../src/operator/price-book.js';
+import { CatalogPriceBook } from '../../../src/views/price-book.js';
 
 const book = new CatalogPriceBook({ ovhcloud: loadCatalog('ovhcloud'), scaleway: loadCatalog('scaleway') });
 
