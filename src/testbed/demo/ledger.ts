@@ -9,7 +9,7 @@ import { AnnotationDeletionReason } from '../../controllers/types.js';
 import { ResourceInformer } from '../../kube/informer.js';
 import { Resources } from '../../kube/resources.js';
 import type { Kube } from '../../kube/types.js';
-import { providerIdPrefixes } from '../../operator/cloud-provider-router.js';
+import { providerIdPrefixes } from '../../cloudprovider/cloud-provider-router.js';
 import type { CatalogPriceBook } from '../../views/price-book.js';
 import type { Clock } from '../../util/clock.js';
 

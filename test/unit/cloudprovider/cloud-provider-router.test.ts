@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { NodeClaimNotFoundError, NodeClassNotReadyError, TransientCloudError } from '../../../src/cloudprovider/errors.js';
 import type { CloudNodeClaim, CloudProvider, CloudProviderNodeClaim, NodeClassKind } from '../../../src/cloudprovider/types.js';
-import { CloudProviderRouter, routedByName } from '../../../src/operator/cloud-provider-router.js';
+import { CloudProviderRouter, routedByName } from '../../../src/cloudprovider/cloud-provider-router.js';
 
 const scwKind: NodeClassKind = { group: 'karpenter.scaleway.sh', version: 'v1alpha1', kind: 'ScalewayNodeClass' };
 const oscKind: NodeClassKind = { group: 'karpenter.outscale.sh', version: 'v1alpha1', kind: 'OutscaleNodeClass' };

@@ -4,7 +4,7 @@
  * NodeClass kind; calls by providerID go to the provider owning that providerID scheme; `list` is complete
  * or throws, never partial (garbage collection deletes what it does not see).
  */
-import { NodeClaimNotFoundError, NodeClassNotReadyError } from '../cloudprovider/errors.js';
+import { NodeClaimNotFoundError, NodeClassNotReadyError } from './errors.js';
 import type {
   CloudNodeClaim,
   CloudProvider,
@@ -14,7 +14,7 @@ import type {
   DetectedCluster,
   NodeClassKind,
   RepairPolicy,
-} from '../cloudprovider/types.js';
+} from './types.js';
 import type { InstanceType } from '../domain/instancetypes/types.js';
 
 export interface RoutedCloudProvider {
