@@ -30,7 +30,7 @@ import { clusterStateExtenderView } from '../views/extender-view.js';
 import { type Leadership, startLeadership } from './leadership.js';
 import { type RunningMetricsServer, startMetricsServer } from './metrics-server.js';
 import type { OperatorConfig } from './options.js';
-import { LiveCatalogs } from './live-catalogs.js';
+import { LiveCatalogs } from '../cloudprovider/live-catalogs.js';
 import { CatalogPriceBook } from '../views/price-book.js';
 import { type ControllerSignals, createControllerSignals } from './relay.js';
 

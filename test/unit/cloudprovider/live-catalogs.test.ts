@@ -7,7 +7,7 @@ import { validate, type KubeObject } from '../../../src/domain/admission/index.j
 import { buildInstanceTypes } from '../../../src/domain/instancetypes/build.js';
 import type { InstanceType } from '../../../src/domain/instancetypes/types.js';
 import { stateAdmissionContext } from '../../../src/views/admission-context.js';
-import { LiveCatalogs } from '../../../src/operator/live-catalogs.js';
+import { LiveCatalogs } from '../../../src/cloudprovider/live-catalogs.js';
 import { ClusterState } from '../../../src/state/index.js';
 import { FakeClock } from '../../../src/util/clock.js';
 

@@ -6,7 +6,7 @@
  */
 import type { CloudName } from '../apis/v1/labels.js';
 import type { CatalogFile } from '../catalog/types.js';
-import type { CloudNodeClaim, CloudProvider, CloudProviderNodeClaim, CloudProviderNodePool, DetectedCluster, DriftReason, NodeClassKind, RepairPolicy } from '../cloudprovider/types.js';
+import type { CloudNodeClaim, CloudProvider, CloudProviderNodeClaim, CloudProviderNodePool, DetectedCluster, DriftReason, NodeClassKind, RepairPolicy } from './types.js';
 import type { LiveCatalogScope } from '../domain/admission/index.js';
 import { mergeLiveInstanceTypes } from '../domain/instancetypes/live-catalog.js';
 import type { InstanceType } from '../domain/instancetypes/types.js';
