@@ -4,7 +4,7 @@ import type { CatalogFile } from '../catalog/types.js';
 import type { AdmissionContext, AdmissionDefaults, AdmissionOperation, KubeObject } from '../domain/admission/index.js';
 import type { ClusterState } from '../state/cluster-state.js';
 import type { LiveCatalogs } from '../cloudprovider/live-catalogs.js';
-import type { AdmissionContextProvider } from '../../webhooks/admission/context-provider.js';
+import type { AdmissionContextProvider } from '../domain/admission/context-provider.js';
 
 export interface StateAdmissionContextOptions {
   state: ClusterState;

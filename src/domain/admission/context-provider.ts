@@ -2,9 +2,9 @@
  * The port through which admission sees the rest of the cluster. The controller backs it with informers;
  * tests, the benchmark and `validate -f` use InMemoryContextProvider over plain objects.
  */
-import type { CloudName } from '../../src/apis/v1/labels.js';
-import type { CatalogFile } from '../../src/catalog/types.js';
-import type { AdmissionContext, AdmissionDefaults, AdmissionOperation, KubeObject } from '../../src/domain/admission/index.js';
+import type { CloudName } from '../../apis/v1/labels.js';
+import type { CatalogFile } from '../../catalog/types.js';
+import type { AdmissionContext, AdmissionDefaults, AdmissionOperation, KubeObject } from './index.js';
 
 export interface AdmissionContextProvider {
   /** The context for one review; must be cheap (read from caches, no I/O). */
