@@ -6,7 +6,6 @@
  */
 import type { V1Pod } from '@kubernetes/client-node';
 import {
-  decodeExtenderPod,
   failedNodeMaps,
   filterSlots,
   scoreSlots,
@@ -17,6 +16,7 @@ import {
   Verdict,
 } from '../../src/domain/extender/index.js';
 import { isPlainSpan, type NameSpans, spanName } from '../../src/util/byte-names.js';
+import { decodeExtenderPod } from './decode.js';
 import { encodeFilterResult } from './encode.js';
 import { encodeFilterOfNames, encodeScoresOfNames, failedNamesInInputOrder } from './encode-names.js';
 import { walkNodeNamesBody } from './json-body.js';

@@ -1,18 +1,10 @@
 /**
  * Checks a decoded JSON body against the ExtenderArgs shape, as far as the extender reads it, so the
- * decisions below never trip on a wrong type. Field names are matched as Go's encoding/json matches them:
+ * domain's verbs never trip on a wrong type. Field names are matched as Go's encoding/json matches them:
  * exact first, then case-insensitively.
  */
 import type { V1Node, V1Pod } from '@kubernetes/client-node';
-import type { ExtenderArgs, ExtenderNodeList } from './types.js';
-
-/** A body that is not usable ExtenderArgs; the message names the field, the value and what is accepted. */
-export class ExtenderArgsError extends Error {
-  constructor(message: string) {
-    super(`decoding ExtenderArgs: ${message}`);
-    this.name = 'ExtenderArgsError';
-  }
-}
+import { type ExtenderArgs, ExtenderArgsError, type ExtenderNodeList } from '../../src/domain/extender/index.js';
 
 type JsonObject = Record<string, unknown>;
 

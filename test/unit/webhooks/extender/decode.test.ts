@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { decodeExtenderArgs, ExtenderArgsError, filter, prioritize } from '../../../../src/domain/extender/index.js';
+import { ExtenderArgsError, filter, prioritize } from '../../../../src/domain/extender/index.js';
+import { decodeExtenderArgs } from '../../../../webhooks/extender/decode.js';
 
 const pod = { metadata: { name: 'p', namespace: 'default' }, spec: { containers: [{ name: 'c' }] } };
 
