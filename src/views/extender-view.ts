@@ -10,7 +10,7 @@ import { isConditionTrue } from '../domain/provisioning/index.js';
 import { addResources, parseResourceList } from '../domain/quantity/index.js';
 import type { Taint } from '../domain/requirements/taints.js';
 import type { ClusterState } from '../state/cluster-state.js';
-import { ByteNameIndex, dataViewOf, type NameSpans, spanName } from '../util/byte-names.js';
+import { ByteNameIndex, dataViewOf, type NameSpans, spanName } from '../byte-path/name-index.js';
 import { grown } from '../util/typed-arrays.js';
 import type { CatalogPriceBook } from './price-book.js';
 

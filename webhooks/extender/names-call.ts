@@ -15,7 +15,7 @@ import {
   UnknownSlot,
   Verdict,
 } from '../../src/domain/extender/index.js';
-import { isPlainSpan, type NameSpans, spanName } from '../../src/util/byte-names.js';
+import { isPlainSpan, type NameSpans, spanName } from '../../src/byte-path/name-index.js';
 import { decodeExtenderPod } from './decode.js';
 import { encodeFilterResult } from './encode.js';
 import { encodeFilterOfNames, encodeScoresOfNames, failedNamesInInputOrder } from './encode-names.js';

@@ -6,7 +6,7 @@
 import type { V1Node, V1Pod } from '@kubernetes/client-node';
 import type { ResourceList } from '../instancetypes/types.js';
 import type { Taint } from '../requirements/taints.js';
-import type { NameSpans } from '../../util/byte-names.js';
+import type { NameSpans } from '../../byte-path/name-index.js';
 import type { ResolvedNodes } from './node-columns.js';
 
 /** extender/v1 MinExtenderPriority / MaxExtenderPriority: the scheduler multiplies by weight × 10. */

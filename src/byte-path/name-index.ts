@@ -9,7 +9,7 @@
  * are the name itself (every Kubernetes node name is plain). Only plain names are indexed.
  */
 
-import { grown } from './typed-arrays.js';
+import { grown } from '../util/typed-arrays.js';
 
 /** Names as spans of one byte buffer (a request body): the i-th name is `bytes[starts[i], ends[i])`. */
 export interface NameSpans {
