@@ -18,7 +18,7 @@ import {
 import { isPlainSpan, type NameSpans, spanName } from '../../src/byte-path/name-index.js';
 import { decodeExtenderPod } from './decode.js';
 import { encodeFilterResult } from './encode.js';
-import { encodeFilterOfNames, encodeScoresOfNames, failedNamesInInputOrder } from './encode-names.js';
+import { encodeFilterOfNames, encodeScoresOfNames, failedNamesInInputOrder } from '../../src/byte-path/encode-names.js';
 import { walkNodeNamesBody } from './json-body.js';
 
 /** A NodeNames call whose names stay spans of the body. */

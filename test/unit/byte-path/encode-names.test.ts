@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { type ExtenderFilterResult, failedNodeMaps, ReasonNodeDisrupting, ReasonNodeTerminating, Verdict } from '../../../../src/domain/extender/index.js';
-import type { NameSpans } from '../../../../src/byte-path/name-index.js';
-import { encodeFilterResult, encodeHostPriorityList } from '../../../../webhooks/extender/encode.js';
-import { encodeFilterOfNames, encodeScoresOfNames, failedNamesInInputOrder } from '../../../../webhooks/extender/encode-names.js';
-import { walkNodeNamesBody } from '../../../../webhooks/extender/json-body.js';
+import { type ExtenderFilterResult, failedNodeMaps, ReasonNodeDisrupting, ReasonNodeTerminating, Verdict } from '../../../src/domain/extender/index.js';
+import type { NameSpans } from '../../../src/byte-path/name-index.js';
+import { encodeFilterResult, encodeHostPriorityList } from '../../../webhooks/extender/encode.js';
+import { encodeFilterOfNames, encodeScoresOfNames, failedNamesInInputOrder } from '../../../src/byte-path/encode-names.js';
+import { walkNodeNamesBody } from '../../../webhooks/extender/json-body.js';
 
 /**
  * The names as the extender gets them: spans of a request body, walked by walkNodeNamesBody. The body lies at
