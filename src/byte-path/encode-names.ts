@@ -8,7 +8,7 @@
  * and copying byte by byte 0.7 ms on the benchmark machine.
  */
 import { ReasonNodeDisrupting, ReasonNodeTerminating, Verdict } from '../domain/extender/index.js';
-import { dataViewOf, type NameSpans } from './name-index.js';
+import { dataViewOf, type NameSpans } from './name-spans.js';
 
 /** An ASCII constant as the words and trailing bytes WordWriter stores. */
 interface Constant {

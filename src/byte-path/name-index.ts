@@ -1,28 +1,10 @@
 /**
- * Names looked up by their bytes, without making a string of them.
- *
- * Why: kube-scheduler sends the extender up to 5,000 node names per call. Turning each into a string, hashing
- * it again for a Map and writing it back out cost most of a call (issue #11); reading the names where they
- * lie in the request body and finding them in an index of the names we know costs a third of that.
- *
- * A name is "plain" when it is printable ASCII without quote or backslash: its bytes inside a JSON string
- * are the name itself (every Kubernetes node name is plain). Only plain names are indexed.
+ * Plain node names (name-spans.ts) to dense slots, found by string or by the bytes of a span, without making
+ * a string of them: the service's extender view allocates its slots here, and finds a request's names in it.
  */
 
 import { grown } from '../util/typed-arrays.js';
-
-/** Names as spans of one byte buffer (a request body): the i-th name is `bytes[starts[i], ends[i])`. */
-export interface NameSpans {
-  bytes: Buffer;
-  starts: Int32Array;
-  ends: Int32Array;
-  count: number;
-}
-
-/** A DataView of the whole buffer, for `hashBytes` and `ByteNameIndex.find`. */
-export function dataViewOf(bytes: Uint8Array): DataView {
-  return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-}
+import { dataViewOf, isPlainName } from './name-spans.js';
 
 /**
  * A 32-bit hash of `bytes[start, end)`, four bytes at a time (unaligned little-endian reads, which V8 compiles to
@@ -45,27 +27,6 @@ function sameBytes(a: DataView, aStart: number, b: DataView, bStart: number, len
   for (; i + 4 <= length; i += 4) if (a.getInt32(aStart + i, true) !== b.getInt32(bStart + i, true)) return false;
   for (; i < length; i++) if (a.getUint8(aStart + i) !== b.getUint8(bStart + i)) return false;
   return true;
-}
-
-/** Printable ASCII but quote and backslash: JSON writes the byte as it is. */
-export function isPlainByte(byte: number): boolean {
-  return byte >= 0x20 && byte < 0x7f && byte !== 0x22 && byte !== 0x5c;
-}
-
-export function isPlainName(name: string): boolean {
-  for (let i = 0; i < name.length; i++) if (!isPlainByte(name.charCodeAt(i))) return false;
-  return true;
-}
-
-export function isPlainSpan(spans: NameSpans, i: number): boolean {
-  const { bytes } = spans;
-  for (let at = spans.starts[i] as number; at < (spans.ends[i] as number); at++) if (!isPlainByte(bytes[at] as number)) return false;
-  return true;
-}
-
-/** The name of a span whose bytes are plain (ASCII, so latin1 is exact). */
-export function spanName(spans: NameSpans, i: number): string {
-  return spans.bytes.toString('latin1', spans.starts[i], spans.ends[i]);
 }
 
 const Empty = -1;

@@ -10,7 +10,7 @@ import { isConditionTrue } from '../domain/provisioning/index.js';
 import { addResources, parseResourceList } from '../domain/quantity/index.js';
 import type { Taint } from '../domain/requirements/taints.js';
 import type { ClusterState } from '../state/cluster-state.js';
-import { ByteNameIndex, dataViewOf, type NameSpans, spanName } from '../byte-path/name-index.js';
+import { ByteNameIndex, dataViewOf, type NameSpans, type NodesByBytes, spanName } from '../byte-path/index.js';
 import { grown } from '../util/typed-arrays.js';
 import type { CatalogPriceBook } from './price-book.js';
 
@@ -21,7 +21,7 @@ import type { CatalogPriceBook } from './price-book.js';
  * StateNode keeps its requests up to date instead of summing pods per question. Known node names are indexed
  * by their bytes, so a request's names are found where they lie in its body (nodesNamed).
  */
-export function clusterStateExtenderView(state: ClusterState, prices: CatalogPriceBook): ExtenderClusterView {
+export function clusterStateExtenderView(state: ClusterState, prices: CatalogPriceBook): ExtenderClusterView & NodesByBytes {
   // A slot per node ClusterState holds (by name, or by the name's bytes); its answer in `columns`, kept while
   // `current[slot]` is 1 (set to 0 by a change to the node).
   const index = new ByteNameIndex();

@@ -13,7 +13,7 @@
  * whole body, whose error message a bad body then gets.
  */
 import { isAscii } from 'node:buffer';
-import type { NameSpans } from '../../src/byte-path/name-index.js';
+import type { NameSpans } from '../../src/byte-path/index.js';
 import { grown } from '../../src/util/typed-arrays.js';
 import { checkJsonDepth, JsonDepthError, MaxJsonDepth } from '../shared/json-depth.js';
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { type ExtenderFilterResult, failedNodeMaps, ReasonNodeDisrupting, ReasonNodeTerminating, Verdict } from '../../../src/domain/extender/index.js';
-import type { NameSpans } from '../../../src/byte-path/name-index.js';
+import type { NameSpans } from '../../../src/byte-path/index.js';
 import { encodeFilterResult, encodeHostPriorityList } from '../../../webhooks/extender/encode.js';
-import { encodeFilterOfNames, encodeScoresOfNames, failedNamesInInputOrder } from '../../../src/byte-path/encode-names.js';
+import { encodeFilterOfNames, encodeScoresOfNames, failedNamesInInputOrder } from '../../../src/byte-path/index.js';
 import { walkNodeNamesBody } from '../../../webhooks/extender/json-body.js';
 
 /**

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { ByteNameIndex, dataViewOf, hashBytes, isPlainName, isPlainSpan, type NameSpans, spanName } from '../../../src/byte-path/name-index.js';
+import { ByteNameIndex, hashBytes } from '../../../src/byte-path/name-index.js';
+import { dataViewOf, isPlainName, isPlainSpan, type NameSpans, spanName } from '../../../src/byte-path/name-spans.js';
 
 /** `bytes` copied at `offset` of a fresh buffer, so its words are read at every alignment. */
 function placed(bytes: Uint8Array, offset: number): Buffer {

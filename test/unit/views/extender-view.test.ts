@@ -8,7 +8,7 @@ import { clusterStateExtenderView } from '../../../src/views/extender-view.js';
 import { CatalogPriceBook } from '../../../src/views/price-book.js';
 import { ClusterState } from '../../../src/state/index.js';
 import { FakeClock } from '../../../src/util/clock.js';
-import type { NameSpans } from '../../../src/byte-path/name-index.js';
+import type { NameSpans } from '../../../src/byte-path/index.js';
 import { walkNodeNamesBody } from '../../../webhooks/extender/json-body.js';
 
 const prices = new CatalogPriceBook({ ovhcloud: loadCatalog('ovhcloud') });
