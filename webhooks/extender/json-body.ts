@@ -2,8 +2,8 @@
  * JSON.parse for the extender's request bodies, without first turning the whole body into one string.
  *
  * Why: with 5,000 node names the body is ~210 KiB. A string that large is a V8 large object, and making
- * one costs 0.5–1.9 ms here (fresh pages for every allocation; a 120 KiB string costs 3 µs) — the largest
- * part of a NodeNames call. So the top-level object is walked on the bytes, and every member but the node
+ * one takes fresh pages for every allocation, where a string of a few KiB does not — the largest part of a
+ * NodeNames call. So the top-level object is walked on the bytes, and every member but the node
  * names is handed to JSON.parse on its own slice (which also validates it). The names are either small
  * strings (`parseJsonBody`) or, where the view can find nodes by their bytes, left where they lie as spans
  * (`walkNodeNamesBody`), so no string is made per name at all.
