@@ -1,6 +1,6 @@
 /**
- * The port through which admission sees the rest of the cluster. The controller backs it with informers;
- * tests, the benchmark and `validate -f` use InMemoryContextProvider over plain objects.
+ * The port through which admission sees the rest of the cluster. The service backs it with its ClusterState
+ * view (src/views/admission-context.ts); tests and benchmarks use InMemoryContextProvider over plain objects.
  */
 import type { CloudName } from '../../apis/v1/labels.js';
 import type { CatalogFile } from '../../catalog/types.js';
