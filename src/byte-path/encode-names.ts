@@ -1,6 +1,7 @@
 /**
- * The extender's answers for a NodeNames call whose names stayed spans of the request body (json-body.ts),
- * byte for byte what encode.ts writes for the same names as strings (and so what JSON.stringify would send).
+ * The extender's answers for a NodeNames call whose names stayed spans of the request body
+ * (read-name-spans.ts), byte for byte what webhooks/extender/encode.ts writes for the same names as strings
+ * (and so what JSON.stringify would send).
  *
  * Why: up to 5,000 names a call. Names and the constants around them are copied four bytes at a time
  * (unaligned little-endian loads and stores through DataViews, one machine instruction each in optimized code)
