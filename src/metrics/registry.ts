@@ -3,6 +3,7 @@
  * the composition root passes in. No default registry and no global: two services in one process (tests,
  * the demo) keep their numbers apart. Creating twice on one registry returns the metrics already there.
  */
+import { DeletionReasons } from '../apis/v1/deletion-reasons.js';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import { cloudProviderMetrics, type CloudProviderMetrics } from '../cloudprovider/metrics.js';
 import { nodeResourceMetrics, type NodeResourceMetrics } from './node-resources.js';
@@ -19,20 +20,8 @@ export const DurationBuckets: readonly number[] = [
  */
 export const RequestBuckets: readonly number[] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
-/** Values of the `reason` label (Karpenter's constants plus the disruption reasons and our GC/user cases). */
-export const MetricReasons = {
-  provisioned: 'provisioned',
-  expired: 'expired',
-  unhealthy: 'unhealthy',
-  garbageCollected: 'garbage_collected',
-  empty: 'empty',
-  underutilized: 'underutilized',
-  drifted: 'drifted',
-  launchTimeout: 'launch_timeout',
-  registrationTimeout: 'registration_timeout',
-  insufficientCapacity: 'insufficient_capacity',
-  user: 'user',
-} as const;
+/** Values of the `reason` label: why a NodeClaim was created (`provisioned`) or deleted (apis/v1/deletion-reasons.ts). */
+export const MetricReasons = { provisioned: 'provisioned', ...DeletionReasons } as const;
 export type MetricReason = (typeof MetricReasons)[keyof typeof MetricReasons];
 
 export const PodStateLabels = [
