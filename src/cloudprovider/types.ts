@@ -11,6 +11,7 @@ import type { InstanceType, ResourceList } from '../domain/instancetypes/types.j
 import type { NodeClassReference, NodeSelectorRequirementWithMinValues } from '../apis/v1/common.js';
 import type { NodeClaim } from '../apis/v1/nodeclaim.js';
 import type { NodePool } from '../apis/v1/nodepool.js';
+import type { RepairPolicy } from '../domain/repair/node-repair.js';
 
 /** The `karpenter.sh/v1` NodeClaim a provider launches for; the port reads its name, uid, labels, spec, status.providerID. */
 export type CloudProviderNodeClaim = NodeClaim;
@@ -63,12 +64,8 @@ export interface ClaimResource {
 export type DriftReason = string;
 
 /** A node condition that, held long enough, makes Karpenter replace the node (node auto-repair). */
-export interface RepairPolicy {
-  conditionType: string;
-  conditionStatus: 'True' | 'False' | 'Unknown';
-  /** How long the condition must hold before the node is repaired. */
-  tolerationDurationMs: number;
-}
+/** A Node condition that, held past its toleration, gets the node replaced (node repair, domain/repair). */
+export type { RepairPolicy };
 
 /** A NodeClass kind a provider serves, e.g. `{group: 'karpenter.ovhcloud.sh', version: 'v1alpha1', kind: 'OVHNodeClass'}`. */
 export interface NodeClassKind {

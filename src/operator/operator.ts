@@ -25,7 +25,7 @@ import { createExtenderServer, type RunningExtenderServer } from '../../webhooks
 import { type TlsMaterial } from '../../webhooks/shared/certificate-source.js';
 import { stateAdmissionContext } from '../views/admission-context.js';
 import { buildCloudProvider, type CloudProviderFactories, defaultCloudProviderFactories } from './cloud-providers.js';
-import { type ControllerDeps, type ControllerPlugin, runControllers } from './controllers.js';
+import { type ControllerDeps, type ControllerPlugin, enabledControllers, runControllers } from './controllers.js';
 import { clusterStateExtenderView } from '../views/extender-view.js';
 import { type Leadership, startLeadership } from './leadership.js';
 import { type RunningMetricsServer, startMetricsServer } from './metrics-server.js';
@@ -191,7 +191,7 @@ export async function startOperator(options: OperatorOptions): Promise<RunningOp
     logger,
     lead: (signal) => {
       // Built per term: a new term starts from fresh controller state.
-      const controllers: Controller[] = options.controllers.map((plugin) => plugin.create(deps));
+      const controllers: Controller[] = enabledControllers(options.controllers, deps.config).map((plugin) => plugin.create(deps));
       // Like upstream's node metrics controller, only the leader reports per-node resources, so a sum over
       // replicas counts each node once.
       core.metrics.nodeResources.readFrom(() => core.state.stateNodes());

@@ -9,10 +9,12 @@ import { type CloudSettings, type Env, parseCloudSettings } from './cloud-settin
 import type { SecretAccessPolicy } from '../domain/secrets/secret-access.js';
 import { InvalidOptionError, parseBoolean, parseClusterName, parseName, parsePort, parsePositiveDurationMs } from './option-values.js';
 import { DefaultNodeClassSecretLabel, parseSecretAccess } from './secret-access-options.js';
+import { DefaultFeatureGates, type FeatureGates, parseFeatureGates } from './feature-gates.js';
 
 export type { CloudSettings, Env, OutscaleSettings, OvhSettings, ScalewaySettings } from './cloud-settings.js';
 export { IncompleteCloudCredentialsError } from './cloud-settings.js';
 export { InvalidOptionError } from './option-values.js';
+export type { FeatureGates } from './feature-gates.js';
 
 export interface TlsFiles {
   certFile: string;
@@ -46,6 +48,7 @@ export interface OperatorConfig {
   clouds: CloudSettings;
   /** Which Secrets NodeClasses may reference (secret-access-options.ts). */
   nodeClassSecrets: SecretAccessPolicy;
+  featureGates: FeatureGates;
 }
 
 export class UnknownOptionError extends Error {
@@ -82,6 +85,7 @@ export const optionTable: readonly OptionSpec[] = [
   { flag: 'disruption-interval', env: 'DISRUPTION_INTERVAL', kind: 'string', default: '10s', help: 'pause between disruption passes' },
   { flag: 'disruption-validation-delay', env: 'DISRUPTION_VALIDATION_DELAY', kind: 'string', default: '15s', help: 'a consolidation decision is re-checked after this long before acting' },
   { flag: 'drift-check-interval', env: 'DRIFT_CHECK_INTERVAL', kind: 'string', default: '5m', help: 'how often each NodeClaim is asked of its cloud whether it drifted' },
+  { flag: 'feature-gates', env: 'FEATURE_GATES', kind: 'string', default: DefaultFeatureGates, help: 'optional features, Name=true|false comma-separated; NodeRepair: replace nodes unhealthy past their cloud\'s toleration' },
   { flag: 'gc-interval', env: 'GC_INTERVAL', kind: 'string', default: '2m', help: 'pause between garbage collection passes' },
   { flag: 'leader-elect', env: 'LEADER_ELECT', kind: 'boolean', default: 'true', help: 'run the controllers only while holding the lease' },
   { flag: 'leader-election-name', env: 'LEADER_ELECTION_NAME', kind: 'string', default: 'karpenter-eu-leader-election', help: 'coordination.k8s.io Lease name' },
@@ -215,6 +219,7 @@ export function parseOperatorOptions(argv: readonly string[], env: Env): Operato
       { ...optional('namespaces', get('nodeclass-secret-namespaces')), label: must('nodeclass-secret-label'), ...optional('credentials', get('operator-credentials-secrets')) },
       parseName(must('leader-election-namespace').source, must('leader-election-namespace').value),
     ),
+    featureGates: parseFeatureGates(must('feature-gates').source, must('feature-gates').value),
   };
 }
 

@@ -7,8 +7,7 @@
 import type { V1DaemonSet, V1Node, V1Pod, V1PodDisruptionBudget } from '@kubernetes/client-node';
 import { LabelNodeInitialized, type NodeClaim, type NodePool } from '../apis/index.js';
 import type { DisruptionOutlook } from '../domain/disruption/outlook.js';
-import type { ResourceList } from '../domain/instancetypes/types.js';
-import { addResources, parseResourceList } from '../domain/quantity/index.js';
+import { usageByNodePool, usageCapacity } from '../domain/nodepool/limits.js';
 import { isTerminal } from '../domain/pods/index.js';
 import { isProvisionable } from '../domain/provisioning/index.js';
 import type { Clock } from '../util/clock.js';
@@ -396,23 +395,8 @@ export class ClusterState {
   }
 }
 
-/** Summed capacity and node count per NodePool; only managed nodes count, as upstream's limits do. */
+/** Summed capacity and node count per NodePool (domain/nodepool/limits.ts); only managed nodes count, as upstream's limits do. */
 export function nodePoolUsage(nodes: readonly StateNode[]): Record<string, NodePoolUsage> {
-  const usage: Record<string, NodePoolUsage> = {};
-  for (const n of nodes) {
-    if (!n.managed || n.nodePool === undefined) continue;
-    const capacity = capacityOf(n);
-    const current = usage[n.nodePool] ?? { resources: {}, nodes: 0 };
-    usage[n.nodePool] = { resources: addResources(current.resources, capacity), nodes: current.nodes + 1 };
-  }
-  return usage;
-}
-
-/** A malformed quantity on one object must not break every snapshot: it counts as nothing. */
-function capacityOf(n: StateNode): ResourceList {
-  try {
-    return parseResourceList(n.node?.status?.capacity ?? n.nodeClaim?.status?.capacity);
-  } catch {
-    return {};
-  }
+  const managed = nodes.filter((n) => n.managed);
+  return usageByNodePool(managed.map((n) => ({ nodePool: n.nodePool, capacity: usageCapacity(n.node?.status?.capacity, n.nodeClaim?.status?.capacity) })));
 }

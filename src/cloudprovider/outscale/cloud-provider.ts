@@ -13,6 +13,7 @@ import {
 import type { CatalogFile, CatalogFlavor } from '../../catalog/types.js';
 import { buildInstanceTypes } from '../../domain/instancetypes/build.js';
 import type { InstanceType } from '../../domain/instancetypes/types.js';
+import { NotReadyRepairPolicies } from '../../domain/repair/index.js';
 import type { BackoffPolicy, RandomSource } from '../../util/backoff.js';
 import type { Clock } from '../../util/clock.js';
 import { isNodeClaimNotFoundError, NodeClaimNotFoundError, NodeClassNotReadyError, PermanentCloudError } from '../errors.js';
@@ -188,8 +189,9 @@ export class OutscaleCloudProvider implements CloudProvider {
     return [{ ...OutscaleNodeClassKindRef }];
   }
 
+  /** With node repair on (the NodeRepair gate), a node NotReady for 30 minutes is replaced, unless the options say otherwise. */
   repairPolicies(): RepairPolicy[] {
-    return [...(this.options.repairPolicies ?? [])];
+    return [...(this.options.repairPolicies ?? NotReadyRepairPolicies)];
   }
 
   /** The flexible GPUs tagged for this cluster's NodeClaims, in every account; throws when any read fails. */

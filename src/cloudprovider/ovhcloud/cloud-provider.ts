@@ -5,6 +5,7 @@
  */
 import { OVHNodeClassGroup, OVHNodeClassKind, OVHNodeClassVersion, type OVHNodeClass } from '../../apis/v1alpha1/ovh-nodeclass.js';
 import { compatibleOfferings, type InstanceType } from '../../domain/instancetypes/index.js';
+import { NotReadyRepairPolicies } from '../../domain/repair/index.js';
 import type { Clock } from '../../util/clock.js';
 import { CreateError, InsufficientCapacityError, NodeClaimNotFoundError, PermanentCloudError, findInChain, type OfferingKey } from '../errors.js';
 import type {
@@ -30,8 +31,6 @@ import { awaitNode, familyLockKey, launchInPool, nodeOfRecordedClaim, releaseCla
 import { claimAnnotationKey, claimRecordsOf, familyOfPoolName, isManagedPool } from './pool-naming.js';
 import { instanceIdOf } from './provider-id.js';
 
-/** A node NotReady this long is replaced (as Karpenter's AWS provider). */
-const UnhealthyNodeTolerationMs = 30 * 60 * 1000;
 /** Offerings tried per create before giving up with InsufficientCapacityError. */
 const MaxOfferingsPerLaunch = 4;
 
@@ -133,11 +132,9 @@ export class OvhCloudProvider implements CloudProvider {
     return [{ group: OVHNodeClassGroup, version: OVHNodeClassVersion, kind: OVHNodeClassKind }];
   }
 
+  /** With node repair on (the NodeRepair gate), a node NotReady for 30 minutes is replaced. */
   repairPolicies(): RepairPolicy[] {
-    return [
-      { conditionType: 'Ready', conditionStatus: 'False', tolerationDurationMs: UnhealthyNodeTolerationMs },
-      { conditionType: 'Ready', conditionStatus: 'Unknown', tolerationDurationMs: UnhealthyNodeTolerationMs },
-    ];
+    return [...NotReadyRepairPolicies];
   }
 
   private async launch(nodeClaim: CloudProviderNodeClaim): Promise<CloudNodeClaim> {

@@ -10,6 +10,7 @@ import {
   type ScalewayNodeClass,
 } from '../../apis/v1alpha1/scaleway-nodeclass.js';
 import type { InstanceType } from '../../domain/instancetypes/types.js';
+import { NotReadyRepairPolicies } from '../../domain/repair/index.js';
 import { NodeClaimNotFoundError, NodeClassNotReadyError, isNodeClaimNotFoundError } from '../errors.js';
 import type {
   CloudNodeClaim,
@@ -33,8 +34,6 @@ import type { ScalewayProducts } from './products.js';
 import { parseProviderID, tryParseProviderID, type ServerLocation } from './provider-id.js';
 import { clusterTag, nodeClaimLookupTags } from './tags.js';
 
-/** A node NotReady this long is replaced (Karpenter's AWS provider uses the same 30 minutes). */
-const UnhealthyNodeTolerationMs = 30 * 60 * 1000;
 
 export interface ScalewayCloudProviderOptions {
   clusterName: string;
@@ -113,11 +112,9 @@ export class ScalewayCloudProvider implements CloudProvider {
     return [{ group: ScalewayNodeClassGroup, version: ScalewayNodeClassVersion, kind: ScalewayNodeClassKind }];
   }
 
+  /** With node repair on (the NodeRepair gate), a node NotReady for 30 minutes is replaced. */
   repairPolicies(): RepairPolicy[] {
-    return [
-      { conditionType: 'Ready', conditionStatus: 'False', tolerationDurationMs: UnhealthyNodeTolerationMs },
-      { conditionType: 'Ready', conditionStatus: 'Unknown', tolerationDurationMs: UnhealthyNodeTolerationMs },
-    ];
+    return [...NotReadyRepairPolicies];
   }
 
   private async launch(nodeClaim: CloudProviderNodeClaim, key: string): Promise<CloudNodeClaim> {

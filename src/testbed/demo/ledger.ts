@@ -5,7 +5,7 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { LabelCloud, LabelInstanceType, LabelNodePool, LabelTopologyZone } from '../../apis/v1/labels.js';
 import type { NodeClaim } from '../../apis/v1/nodeclaim.js';
-import { AnnotationDeletionReason } from '../../controllers/types.js';
+import { AnnotationDeletionReason } from '../../apis/v1/deletion-reasons.js';
 import { ResourceInformer } from '../../kube/informer.js';
 import { Resources } from '../../kube/resources.js';
 import type { Kube } from '../../kube/types.js';

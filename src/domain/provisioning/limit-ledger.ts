@@ -1,12 +1,13 @@
 /**
- * NodePool `limits` accounting across concurrent batches. The usage cluster state reports lags behind:
+ * In-flight NodePool usage across concurrent batches (the limits rule itself: domain/nodepool/limits.ts). The usage cluster state reports lags behind:
  * a NodeClaim just created has no capacity yet (it is not launched) and may not even be in the informer
  * cache. So each batch reserves, before it creates a NodeClaim, the capacity of the planned instance type;
  * the reservation stands in for the claim until state shows it with a capacity, or it is released.
  * Pure bookkeeping: the caller passes what state shows and the time.
  */
 import type { ResourceList } from '../instancetypes/types.js';
-import { addResources, parseResourceList, type QuantityMap } from '../quantity/index.js';
+import type { NodePoolUsage } from '../nodepool/limits.js';
+import { addResources } from '../quantity/index.js';
 
 export interface LimitReservation {
   /** Unique per planned NodeClaim; set to the NodeClaim's name once created (see `nameReservation`). */
@@ -26,18 +27,8 @@ export interface ObservedNodeClaim {
   hasCapacity: boolean;
 }
 
-export interface NodePoolUsageView {
-  resources: ResourceList;
-  nodes: number;
-}
-
 /** How long a named reservation may stay invisible in state before it is considered gone (deleted early). */
 export const DefaultReservationStaleAfterMs = 60_000;
-
-/** NodePool limits as a ResourceList (`nodes` included); empty when the NodePool has none. */
-export function parseLimits(limits: QuantityMap | undefined): ResourceList {
-  return parseResourceList(limits);
-}
 
 export class LimitLedger {
   private readonly reservations = new Map<string, LimitReservation>();
@@ -99,7 +90,7 @@ export class LimitLedger {
    * State's usage of `nodePool` plus what its open reservations stand for: their resources always, and one
    * node each unless state already counts that NodeClaim as a node.
    */
-  effectiveUsage(nodePool: string, usage: NodePoolUsageView | undefined, observed: ReadonlySet<string>): NodePoolUsageView {
+  effectiveUsage(nodePool: string, usage: NodePoolUsage | undefined, observed: ReadonlySet<string>): NodePoolUsage {
     let resources = usage?.resources ?? {};
     let nodes = usage?.nodes ?? 0;
     for (const r of this.reservations.values()) {
@@ -109,22 +100,4 @@ export class LimitLedger {
     }
     return { resources, nodes };
   }
-}
-
-/** The limit names `usage + add` would exceed; empty when it stays within `limits`. */
-export function exceededLimits(limits: ResourceList, usage: NodePoolUsageView, add: ResourceList): string[] {
-  const exceeded: string[] = [];
-  for (const [name, limit] of Object.entries(limits)) {
-    if (name === 'nodes') {
-      if (usage.nodes + 1 > limit) exceeded.push(name);
-      continue;
-    }
-    if ((usage.resources[name] ?? 0) + (add[name] ?? 0) > limit) exceeded.push(name);
-  }
-  return exceeded;
-}
-
-/** The usage the scheduling simulation takes: resources plus `nodes`. */
-export function usageAsResourceList(usage: NodePoolUsageView): ResourceList {
-  return { ...usage.resources, nodes: usage.nodes };
 }
