@@ -82,7 +82,10 @@ describe('operator against the simulated cluster and the Scaleway emulator', () 
   it('turns a pending pod into a NodeClaim, a registered Node and a running pod', async () => {
     const core = env.cluster.kubeConfig.makeApiClient(CoreV1Api);
     const custom = env.cluster.kubeConfig.makeApiClient(CustomObjectsApi);
-    await core.createNamespacedPod({ namespace: 'default', body: pod });
+    // Tests run in random order: the node-metrics test may have placed the web pod already.
+    await core.createNamespacedPod({ namespace: 'default', body: pod }).catch((error: unknown) => {
+      if ((error as { code?: number }).code !== 409) throw error;
+    });
     type Claim = { metadata: { name: string; labels?: Record<string, string> }; status?: { providerID?: string; nodeName?: string } };
     const claim = await eventually(async () => {
       const list = (await custom.listClusterCustomObject({ group: 'karpenter.sh', version: 'v1', plural: 'nodeclaims' })) as { items: Claim[] };
