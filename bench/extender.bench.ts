@@ -26,6 +26,7 @@ import { CatalogPriceBook } from '../src/views/price-book.js';
 import { ClusterState } from '../src/state/index.js';
 import { SystemClock } from '../src/util/clock.js';
 import { createExtenderServer } from '../webhooks/extender/index.js';
+import { seededRandom } from '../src/util/seeded-random.js';
 import { expressServerClasses } from '../webhooks/shared/express-classes.js';
 import express from 'express';
 
@@ -123,16 +124,10 @@ function post(url: string, body: string): Promise<number> {
   });
 }
 
-/** A seeded shuffle (mulberry32), so every run sends the same orders. */
+/** A seeded shuffle, so every run sends the same orders. */
 function shuffled<T>(items: readonly T[], seed: number): T[] {
   const out = [...items];
-  let state = seed >>> 0;
-  const random = (): number => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t ^= t + Math.imul(t ^ (t >>> 7), 61 | t);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
+  const random = seededRandom(seed);
   for (let i = out.length - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1));
     [out[i], out[j]] = [out[j] as T, out[i] as T];

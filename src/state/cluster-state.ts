@@ -344,10 +344,7 @@ export class ClusterState {
   }
 
   private stateNode(node: V1Node | undefined, nodeClaim: NodeClaim | undefined, now: number): StateNode {
-    const providerID = node?.spec?.providerID || nodeClaim?.status?.providerID || undefined;
-    const nodeName = node?.metadata?.name;
-    const name = nodeName ?? nodeClaim?.metadata?.name ?? '';
-    const key = providerID ?? (nodeName !== undefined ? `node/${nodeName}` : `nodeclaim/${name}`);
+    const { providerID, nodeName, name, key } = stateNodeIdentity(node, nodeClaim);
     const deleting = (node !== undefined && hasDeletionTimestamp(node)) || (nodeClaim !== undefined && hasDeletionTimestamp(nodeClaim));
     return {
       key,
@@ -393,6 +390,16 @@ export class ClusterState {
     this.markedForDeletion.delete(key);
     this.nominatedUntil.delete(key);
   }
+}
+
+/** A StateNode's key: the providerID once either side knows it, else the Node's or the NodeClaim's name. */
+interface StateNodeIdentity { providerID: string | undefined; nodeName: string | undefined; name: string; key: string }
+function stateNodeIdentity(node: V1Node | undefined, nodeClaim: NodeClaim | undefined): StateNodeIdentity {
+  const providerID = node?.spec?.providerID || nodeClaim?.status?.providerID || undefined;
+  const nodeName = node?.metadata?.name;
+  const name = nodeName ?? nodeClaim?.metadata?.name ?? '';
+  const key = providerID ?? (nodeName !== undefined ? `node/${nodeName}` : `nodeclaim/${name}`);
+  return { providerID, nodeName, name, key };
 }
 
 /** Summed capacity and node count per NodePool (domain/nodepool/limits.ts); only managed nodes count, as upstream's limits do. */

@@ -1,8 +1,8 @@
 /**
  * The Outscale CloudProvider: plain VMs that join a self-managed cluster through user data, found again by
  * tags (`karpenter.sh/managed-by` for the GC, `OscK8sClusterID/<id>` and `OscK8sNodeName` for the CCM),
- * providerID `aws:///<subregion>/<vmId>`. `list` reads every page or throws — the post-mortem of seed 003
- * (a failed List read as "no VMs" deleted every node in 30 s) is what its shape is for.
+ * providerID `aws:///<subregion>/<vmId>`. `list` reads every page or throws: a failed or partial List read as
+ * "no VMs" would have garbage collection delete every node.
  */
 import {
   OutscaleNodeClassGroup,

@@ -67,6 +67,25 @@ async function secretFacts(kube: Kube, policy: SecretAccessPolicy, ref: { name: 
   }
 }
 
+function credentialsRef(object: NodeClassObject): { name: string; namespace: string } | undefined {
+  const raw = object.spec?.credentialsSecretRef;
+  return raw?.name && raw.namespace ? { name: raw.name, namespace: raw.namespace } : undefined;
+}
+
+function sameCondition(before: Condition | undefined, ready: Condition): boolean {
+  return before !== undefined && before.status === ready.status && before.reason === ready.reason && before.message === ready.message
+    && before.observedGeneration === ready.observedGeneration;
+}
+
+function sameDetection(status: NodeClassObject['status'], detected: DetectedCluster['detected'] | undefined): boolean {
+  return status?.kubeId === detected?.kubeId && status?.region === detected?.region;
+}
+
+/** OVH's detected cluster; null removes a detection that no longer holds (the class or the operator now names it). */
+function clusterFields(detected: DetectedCluster['detected'] | undefined): { kubeId: string | null; region: string | null } {
+  return { kubeId: detected?.kubeId ?? null, region: detected?.region ?? null };
+}
+
 export function createNodeClassStatusController(deps: NodeClassStatusControllerDeps): NodeClassStatusController {
   const logger = (deps.logger ?? silentLogger).child({ controller: 'nodeclass.status' });
 
@@ -80,34 +99,35 @@ export function createNodeClassStatusController(deps: NodeClassStatusControllerD
     }
   };
 
-  const reconcileOne = async (kind: keyof typeof resourceOf, object: NodeClassObject): Promise<boolean> => {
-    const contract = CredentialKeys[kind];
-    const name = object.metadata?.name ?? '';
-    if (!contract || !name || object.metadata?.deletionTimestamp) return false;
-    const raw = object.spec?.credentialsSecretRef;
-    const ref = raw?.name && raw.namespace ? { name: raw.name, namespace: raw.namespace } : undefined;
-    const facts = ref ? await secretFacts(deps.kube, deps.secretAccess, ref) : {};
+  /** The Ready condition the class should carry, from its Secret and the cloud's detection of its cluster. */
+  const readyCondition = (kind: keyof typeof resourceOf, object: NodeClassObject, facts: SecretFacts, cluster: DetectedCluster | undefined): Condition => {
+    const contract = CredentialKeys[kind] as (typeof CredentialKeys)[string];
+    const ref = credentialsRef(object);
+    const credentials = { ...(ref ? { ref } : {}), ...facts, requiredKeys: contract.keys, globalCredentials: deps.globalCredentials[contract.cloud] === true };
+    const generation = object.metadata?.generation;
     const previous = object.status?.conditions ?? [];
+    return nodeClassReadyCondition({
+      kind, credentials, previous, now: deps.clock.now(), ...(cluster ? { cluster } : {}), ...(generation !== undefined ? { generation } : {}),
+    });
+  };
+
+  const reconcileOne = async (kind: keyof typeof resourceOf, object: NodeClassObject): Promise<boolean> => {
+    const name = object.metadata?.name;
+    if (!CredentialKeys[kind] || !name || object.metadata?.deletionTimestamp) return false;
+    const ref = credentialsRef(object);
+    const facts = ref ? await secretFacts(deps.kube, deps.secretAccess, ref) : {};
     const cluster = await detectedCluster(kind, name);
     if (cluster === 'unknown') return false;
-    const ready = nodeClassReadyCondition({
-      kind,
-      ...(cluster ? { cluster } : {}),
-      credentials: { ...(ref ? { ref } : {}), ...facts, requiredKeys: contract.keys, globalCredentials: deps.globalCredentials[contract.cloud] === true },
-      previous,
-      ...(object.metadata?.generation !== undefined ? { generation: object.metadata.generation } : {}),
-      now: deps.clock.now(),
-    });
-    const before = previous.find((c) => c.type === 'Ready');
+    const ready = readyCondition(kind, object, facts, cluster);
+    const previous = object.status?.conditions ?? [];
     const detected = cluster?.detected;
-    const sameCluster = object.status?.kubeId === detected?.kubeId && object.status?.region === detected?.region;
-    if (sameCluster && before && before.status === ready.status && before.reason === ready.reason && before.message === ready.message && before.observedGeneration === ready.observedGeneration) return false;
+    const sameCluster = sameDetection(object.status, detected);
+    if (sameCluster && sameCondition(previous.find((c) => c.type === 'Ready'), ready)) return false;
     if (ready.status === 'False') logger.warn('nodeclass not ready', { kind, name, reason: ready.reason, message: ready.message });
     if (detected && !sameCluster) logger.info('detected the cluster of a nodeclass', { kind, name, ...detected });
     const conditions = [...previous.filter((c) => c.type !== 'Ready'), ready];
-    // null removes a detection that no longer holds (the class or the operator now names the cluster).
-    const clusterFields = kind === 'OVHNodeClass' ? { kubeId: detected?.kubeId ?? null, region: detected?.region ?? null } : {};
-    await deps.kube.patch(resourceOf[kind], { name }, { type: 'merge', body: { status: { conditions, ...clusterFields } } }, { status: true });
+    const status = { conditions, ...(kind === 'OVHNodeClass' ? clusterFields(detected) : {}) };
+    await deps.kube.patch(resourceOf[kind], { name }, { type: 'merge', body: { status } }, { status: true });
     return true;
   };
 

@@ -38,6 +38,7 @@ export class ClaimSlot {
   private readonly labels: Record<string, string>;
   readonly domainOf = (key: string): string | undefined => (key === LabelHostname ? this.hostname : key === LabelTopologyZone ? this.zone : this.labels[key]);
 
+  // eslint-disable-next-line max-params -- opened once per new claim inside the solver loop; its callers pass the fields it keeps
   constructor(
     readonly hostname: string,
     readonly pool: PreparedNodePool,
@@ -180,6 +181,7 @@ function limitsBind(pool: PreparedNodePool): boolean {
   return false;
 }
 
+// eslint-disable-next-line max-params -- called per (type, pod) in the solver's inner loop: no argument object per call
 function fitsFirstPod(pool: PreparedNodePool, c: PreparedType, pod: PodInfo, requirements: Requirements, zone: string, checkLimits: boolean): boolean {
   if (!fitsWith({}, pod.requests, c.allocatable)) return false;
   if (pod.hasRequirements && !typeMeets(requirements, c.type, zone)) return false;

@@ -99,21 +99,27 @@ function nodeClassZones(nodeClass: NodeClassObject): string[] | undefined {
   return undefined;
 }
 
+/** The NodePool's NodeClass reference and the class itself, which must be among the input's objects. */
+function referencedNodeClass(np: NodePoolObject, name: string, classes: Map<string, NodeClassObject>): { ref: SchedulingNodePool['nodeClassRef']; nodeClass: NodeClassObject } {
+  const ref = np.spec?.template?.spec?.nodeClassRef;
+  if (!ref?.kind || !ref.name) throw new Error(`NodePool ${name}: spec.template.spec.nodeClassRef needs kind and name`);
+  const nodeClass = classes.get(`${ref.kind}/${ref.name}`);
+  if (!nodeClass) throw new Error(`NodePool ${name}: NodeClass ${ref.kind}/${ref.name} is not in the input`);
+  return { ref: { ...(ref.group ? { group: ref.group } : {}), kind: ref.kind, name: ref.name }, nodeClass };
+}
+
 function schedulingNodePool(entry: ManifestEntry, classes: Map<string, NodeClassObject>, resolve: InstanceTypeResolver, usage: Record<string, NodePoolUsage>): SchedulingNodePool {
   const np = entry.object as NodePoolObject;
   const name = np.metadata?.name ?? '(unnamed)';
   const template = np.spec?.template?.spec;
-  const ref = template?.nodeClassRef;
-  if (!ref?.kind || !ref.name) throw new Error(`NodePool ${name}: spec.template.spec.nodeClassRef needs kind and name`);
-  const nodeClass = classes.get(`${ref.kind}/${ref.name}`);
-  if (!nodeClass) throw new Error(`NodePool ${name}: NodeClass ${ref.kind}/${ref.name} is not in the input`);
+  const { ref, nodeClass } = referencedNodeClass(np, name, classes);
   const requirements = [...(template?.requirements ?? [])];
   const zones = nodeClassZones(nodeClass);
   if (zones) requirements.push({ key: LabelTopologyZone, operator: 'In', values: zones });
   return {
     name,
     weight: np.spec?.weight,
-    nodeClassRef: { ...(ref.group ? { group: ref.group } : {}), kind: ref.kind, name: ref.name },
+    nodeClassRef: ref,
     requirements,
     labels: np.spec?.template?.metadata?.labels ?? {},
     taints: template?.taints ?? [],

@@ -1,10 +1,11 @@
 /**
  * The string form of label selectors (`?labelSelector=`), as k8s labels.Parse reads it:
  * `a=b`, `a==b`, `a!=b`, `a in (x,y)`, `a notin (x,y)`, `a`, `!a`, `a>1`, `a<1`, comma-separated, ANDed.
- * Parsed into a LabelSelector (equalities become In/NotIn with one value); formatLabelSelector writes it back.
+ * Parsed into a LabelSelector (equalities become In/NotIn with one value) that the domain's selector matching
+ * then reads, so the simulated API server filters lists as the product's own selectors match; formatLabelSelector
+ * writes it back.
  */
-import { type LabelSelector, type LabelSelectorRequirement, LabelSelectorError } from './label-selector.js';
-import { labelKeyErrors, labelValueErrors } from './label-validation.js';
+import { type LabelSelector, type LabelSelectorRequirement, LabelSelectorError, labelKeyErrors, labelValueErrors } from '../../../domain/requirements/index.js';
 
 type TokenKind = 'identifier' | 'not' | '=' | '==' | '!=' | '(' | ')' | ',' | '>' | '<' | 'end';
 

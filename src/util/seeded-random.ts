@@ -1,4 +1,7 @@
-/** mulberry32: a seeded [0,1) source so jittered delays replay exactly. */
+/**
+ * mulberry32: a tiny seeded [0, 1) generator, so a run driven by it (injected faults, generated ids, jittered
+ * delays, benchmark workloads, soaks) replays exactly from its seed. Not for anything that must be unpredictable.
+ */
 export function seededRandom(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
