@@ -9,7 +9,7 @@ import type { CloudName } from '../../apis/v1/labels.js';
 import type { CloudProvider, DetectedCluster } from '../../cloudprovider/types.js';
 import type { Condition } from '../../apis/v1/common.js';
 import { nodeClassReadyCondition } from '../../domain/nodeclass/readiness.js';
-import { type SecretAccessPolicy, secretLabelRefusal, secretReferenceRefusal } from '../../domain/secrets/secret-access.js';
+import { meansServiceCredentials, type SecretAccessPolicy, secretLabelRefusal, secretReferenceRefusal } from '../../domain/secrets/secret-access.js';
 import { isKubeNotFound, type Kube, Resources } from '../../kube/index.js';
 import type { ClusterState } from '../../state/index.js';
 import type { Clock } from '../../util/clock.js';
@@ -85,15 +85,18 @@ export function createNodeClassStatusController(deps: NodeClassStatusControllerD
     const name = object.metadata?.name ?? '';
     if (!contract || !name || object.metadata?.deletionTimestamp) return false;
     const raw = object.spec?.credentialsSecretRef;
-    const ref = raw?.name && raw.namespace ? { name: raw.name, namespace: raw.namespace } : undefined;
+    const named = raw?.name && raw.namespace ? { name: raw.name, namespace: raw.namespace } : undefined;
+    const serviceSecret = meansServiceCredentials(deps.secretAccess, named) ? named : undefined;
+    const ref = serviceSecret ? undefined : named;
     const facts = ref ? await secretFacts(deps.kube, deps.secretAccess, ref) : {};
     const previous = object.status?.conditions ?? [];
     const cluster = await detectedCluster(kind, name);
     if (cluster === 'unknown') return false;
     const ready = nodeClassReadyCondition({
       kind,
+      cloud: contract.cloud,
       ...(cluster ? { cluster } : {}),
-      credentials: { ...(ref ? { ref } : {}), ...facts, requiredKeys: contract.keys, globalCredentials: deps.globalCredentials[contract.cloud] === true },
+      credentials: { ...(ref ? { ref } : {}), ...(serviceSecret ? { serviceSecret } : {}), ...facts, requiredKeys: contract.keys, globalCredentials: deps.globalCredentials[contract.cloud] === true },
       previous,
       ...(object.metadata?.generation !== undefined ? { generation: object.metadata.generation } : {}),
       now: deps.clock.now(),

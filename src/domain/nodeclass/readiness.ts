@@ -4,12 +4,15 @@
  * message the fix, as upstream's EC2NodeClass does; the NodePool status controller reads it (NodeClassReady).
  */
 import type { Condition } from '../../apis/v1/common.js';
+import { serviceCredentialsRefusal } from '../secrets/secret-access.js';
 
 export interface CredentialFacts {
   /** `spec.credentialsSecretRef`, when set. */
   ref?: { name: string; namespace: string };
   /** The referenced Secret's keys, or `missing` when it does not exist. */
   secret?: { keys: readonly string[] } | 'missing';
+  /** `spec.credentialsSecretRef` when it names the operator's own credentials Secret: it stands for the service's credentials. */
+  serviceSecret?: { name: string; namespace: string };
   /** Why the NodeClass Secret policy refuses the reference (namespace, label, the operator's own); unset: allowed. */
   refusal?: string;
   /** Keys the cloud's client reads from the Secret. */
@@ -27,6 +30,8 @@ export interface ClusterFacts {
 
 export interface ReadinessInput {
   kind: string;
+  /** The cloud of the kind, for messages. */
+  cloud?: string;
   credentials: CredentialFacts;
   cluster?: ClusterFacts;
   previous: readonly Condition[];
@@ -35,7 +40,12 @@ export interface ReadinessInput {
 }
 
 function verdict(input: ReadinessInput): { ok: boolean; reason: string; message: string } {
-  const { ref, secret, requiredKeys, globalCredentials } = input.credentials;
+  const { ref, secret, requiredKeys, globalCredentials, serviceSecret } = input.credentials;
+  if (serviceSecret) {
+    return globalCredentials
+      ? { ok: true, reason: 'Ready', message: `using the service's credentials (credentialsSecretRef names its own Secret ${serviceSecret.namespace}/${serviceSecret.name})` }
+      : { ok: false, reason: 'CredentialsNotConfigured', message: serviceCredentialsRefusal(serviceSecret, input.cloud ?? input.kind) };
+  }
   if (!ref) {
     return globalCredentials
       ? { ok: true, reason: 'Ready', message: "using the service's credentials" }

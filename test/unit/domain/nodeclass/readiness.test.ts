@@ -3,7 +3,7 @@ import { nodeClassReadyCondition, type CredentialFacts } from '../../../../src/d
 
 const keys = ['SCW_ACCESS_KEY', 'SCW_SECRET_KEY'];
 const ref = { name: 'scw', namespace: 'karpenter' };
-const at = (credentials: CredentialFacts, previous = [] as Parameters<typeof nodeClassReadyCondition>[0]['previous']) => nodeClassReadyCondition({ kind: 'ScalewayNodeClass', credentials, previous, generation: 3, now: Date.parse('2026-11-26T05:00:00Z') });
+const at = (credentials: CredentialFacts, previous = [] as Parameters<typeof nodeClassReadyCondition>[0]['previous']) => nodeClassReadyCondition({ kind: 'ScalewayNodeClass', cloud: 'scaleway', credentials, previous, generation: 3, now: Date.parse('2026-11-26T05:00:00Z') });
 
 describe('NodeClass Ready', () => {
   it.each([
@@ -13,6 +13,8 @@ describe('NodeClass Ready', () => {
     ['Secret without a key', { ref, secret: { keys: ['SCW_ACCESS_KEY'] }, requiredKeys: keys, globalCredentials: false }, 'False', 'CredentialsIncomplete', 'Secret karpenter/scw lacks SCW_SECRET_KEY: add it'],
     ['Secret complete but refused by the NodeClass Secret policy', { ref, secret: { keys }, refusal: 'Secret karpenter/scw does not carry the label x=y', requiredKeys: keys, globalCredentials: true }, 'False', 'CredentialsSecretNotAllowed', 'does not carry the label x=y'],
     ['Secret complete', { ref, secret: { keys }, requiredKeys: keys, globalCredentials: false }, 'True', 'Ready', 'credentials from Secret karpenter/scw'],
+    ["the operator's own Secret, the service's credentials configured", { serviceSecret: ref, requiredKeys: keys, globalCredentials: true }, 'True', 'Ready', "using the service's credentials (credentialsSecretRef names its own Secret karpenter/scw)"],
+    ["the operator's own Secret, no service credentials", { serviceSecret: ref, requiredKeys: keys, globalCredentials: false }, 'False', 'CredentialsNotConfigured', "the service's scaleway credentials, and the service has none configured"],
   ])('%s', (_, credentials, status, reason, message) => {
     const condition = at(credentials as CredentialFacts);
     expect(condition).toMatchObject({ type: 'Ready', status, reason, observedGeneration: 3 });
