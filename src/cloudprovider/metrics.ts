@@ -8,6 +8,7 @@ import type { InstanceType } from '../domain/instancetypes/types.js';
 import { currentControllerName } from '../util/controller-name.js';
 import { errorClassName } from './errors.js';
 import type {
+  CloudRegions,
   CloudNodeClaim,
   CloudProvider,
   CloudProviderNodeClaim,
@@ -101,6 +102,10 @@ class MetricsCloudProvider implements CloudProvider {
 
   detectedCluster(kind: string, name: string): Promise<DetectedCluster | undefined> {
     return this.inner.detectedCluster?.(kind, name) ?? Promise.resolve(undefined);
+  }
+
+  listRegions(): Promise<CloudRegions[]> {
+    return this.inner.listRegions?.() ?? Promise.resolve([]);
   }
 
   getSupportedNodeClasses(): NodeClassKind[] {

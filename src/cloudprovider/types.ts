@@ -144,6 +144,20 @@ export interface CloudProvider {
    * why it could not; undefined when there was nothing to detect. For the NodeClass's status.
    */
   detectedCluster?(kind: string, name: string): Promise<DetectedCluster | undefined>;
+
+  /**
+   * Optional: the regions of each cloud this provider serves, as the cloud lists them, for admission (a
+   * region a live list lacks is denied). A cloud whose list could not be read carries the error; a cloud with
+   * nothing to list (no account configured) is left out. A list is never partial or empty.
+   */
+  listRegions?(): Promise<CloudRegions[]>;
+}
+
+/** A cloud's region list: the regions (and their zones when the same answers give them), or why it could not be read. */
+export interface CloudRegions {
+  cloud: string;
+  regions?: { name: string; zones?: string[] }[];
+  error?: Error;
 }
 
 export interface DetectedCluster {

@@ -15,6 +15,8 @@ export type OutscaleApi = Pick<
   | 'deleteTags'
   | 'readAllTags'
   | 'readPublicCatalog'
+  | 'readRegions'
+  | 'readSubregions'
   | 'createFlexibleGpu'
   | 'linkFlexibleGpu'
   | 'deleteFlexibleGpu'

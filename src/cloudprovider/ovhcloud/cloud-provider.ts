@@ -12,6 +12,7 @@ import type {
   CloudProvider,
   CloudProviderNodeClaim,
   CloudProviderNodePool,
+  CloudRegions,
   DetectedCluster,
   DriftReason,
   NodeClassKind,
@@ -127,6 +128,18 @@ export class OvhCloudProvider implements CloudProvider {
   async detectedCluster(kind: string, name: string): Promise<DetectedCluster | undefined> {
     if (kind !== OVHNodeClassKind) return undefined;
     return this.options.accounts.detectedCluster(await this.options.nodeClasses.getNodeClass(name));
+  }
+
+  /** The regions MKS offers the operator's project; nothing without an operator-wide project. */
+  async listRegions(): Promise<CloudRegions[]> {
+    const project = this.options.accounts.operatorProject();
+    if (!project) return [];
+    try {
+      const names = await this.options.call('listing mks regions', () => project.api.listCapabilityRegions(project.serviceName));
+      return [{ cloud: this.name, regions: names.map((name) => ({ name })) }];
+    } catch (error) {
+      return [{ cloud: this.name, error: error as Error }];
+    }
   }
 
   getSupportedNodeClasses(): NodeClassKind[] {

@@ -246,3 +246,12 @@ export function createScalewayClient(settings: ScalewayClientSettings): Scaleway
       }),
   };
 }
+
+/**
+ * The zones the Instance API serves, as the SDK lists them (generated from the API's own description); the
+ * API has no call that lists zones.
+ */
+export function instanceApiZones(): string[] {
+  const locality = Instancev1.API.LOCALITY;
+  return locality.type === 'zone' ? [...locality.zones] : [];
+}

@@ -16,6 +16,7 @@ import type {
   CloudProvider,
   CloudProviderNodeClaim,
   CloudProviderNodePool,
+  CloudRegions,
   DriftReason,
   NodeClassKind,
   NodeClassResolver,
@@ -24,6 +25,7 @@ import type {
 import type { UnavailableOfferings } from '../unavailable-offerings.js';
 import type { ScalewayAccounts } from './accounts.js';
 import type { ScalewayServer } from './api.js';
+import { instanceApiZones } from './client.js';
 import { toCloudNodeClaim } from './cloud-nodeclaim.js';
 import { restrictToZones } from './instancetypes.js';
 import { rootVolumeName, type ScalewayInstances } from './instances.js';
@@ -107,6 +109,17 @@ export class ScalewayCloudProvider implements CloudProvider {
     if (!found) return undefined;
     const nodeClass = await this.nodeClass(nodeClaim.spec.nodeClassRef.name);
     return driftReason(found.server, nodeClass.spec);
+  }
+
+  /** The Instance API's zones by region (`fr-par-1` is in `fr-par`). */
+  listRegions(): Promise<CloudRegions[]> {
+    const byRegion = new Map<string, string[]>();
+    for (const zone of instanceApiZones()) {
+      const region = zone.replace(/-[0-9]+$/, '');
+      byRegion.set(region, [...(byRegion.get(region) ?? []), zone]);
+    }
+    if (byRegion.size === 0) return Promise.resolve([]);
+    return Promise.resolve([{ cloud: this.name, regions: [...byRegion].map(([name, zones]) => ({ name, zones })) }]);
   }
 
   getSupportedNodeClasses(): NodeClassKind[] {
