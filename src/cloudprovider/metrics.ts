@@ -9,6 +9,7 @@ import { currentControllerName } from '../util/controller-name.js';
 import { errorClassName } from './errors.js';
 import type {
   CloudRegions,
+  NodeClassCloudFacts,
   CloudNodeClaim,
   CloudProvider,
   CloudProviderNodeClaim,
@@ -106,6 +107,10 @@ class MetricsCloudProvider implements CloudProvider {
 
   listRegions(): Promise<CloudRegions[]> {
     return this.inner.listRegions?.() ?? Promise.resolve([]);
+  }
+
+  nodeClassFacts(kind: string, name: string): Promise<NodeClassCloudFacts | undefined> {
+    return this.inner.nodeClassFacts?.(kind, name) ?? Promise.resolve(undefined);
   }
 
   getSupportedNodeClasses(): NodeClassKind[] {

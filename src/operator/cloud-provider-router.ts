@@ -11,6 +11,7 @@ import type {
   CloudProviderNodeClaim,
   CloudProviderNodePool,
   CloudRegions,
+  NodeClassCloudFacts,
   DriftReason,
   DetectedCluster,
   NodeClassKind,
@@ -96,6 +97,11 @@ export class CloudProviderRouter implements CloudProvider {
   detectedCluster(kind: string, name: string): Promise<DetectedCluster | undefined> {
     const route = this.routes.find((r) => r.provider.getSupportedNodeClasses().some((k) => k.kind === kind));
     return route?.provider.detectedCluster?.(kind, name) ?? Promise.resolve(undefined);
+  }
+
+  nodeClassFacts(kind: string, name: string): Promise<NodeClassCloudFacts | undefined> {
+    const route = this.routes.find((r) => r.provider.getSupportedNodeClasses().some((k) => k.kind === kind));
+    return route?.provider.nodeClassFacts?.(kind, name) ?? Promise.resolve(undefined);
   }
 
   async listRegions(): Promise<CloudRegions[]> {

@@ -7,7 +7,7 @@
  */
 import type { CloudName } from '../apis/v1/labels.js';
 import type { CatalogFile } from '../catalog/types.js';
-import type { CloudNodeClaim, CloudProvider, CloudProviderNodeClaim, CloudProviderNodePool, CloudRegions, DetectedCluster, DriftReason, NodeClassKind, RepairPolicy } from '../cloudprovider/types.js';
+import type { CloudNodeClaim, CloudProvider, CloudProviderNodeClaim, CloudProviderNodePool, CloudRegions, DetectedCluster, NodeClassCloudFacts, DriftReason, NodeClassKind, RepairPolicy } from '../cloudprovider/types.js';
 import type { LiveCatalogScope } from '../domain/admission/index.js';
 import { type LiveRegion, mergeLiveInstanceTypes, mergeLiveRegions } from '../domain/instancetypes/live-catalog.js';
 import type { InstanceType } from '../domain/instancetypes/types.js';
@@ -103,6 +103,10 @@ class RecordingCloudProvider implements CloudProvider {
 
   listRegions(): Promise<CloudRegions[]> {
     return this.inner.listRegions?.() ?? Promise.resolve([]);
+  }
+
+  nodeClassFacts(kind: string, name: string): Promise<NodeClassCloudFacts | undefined> {
+    return this.inner.nodeClassFacts?.(kind, name) ?? Promise.resolve(undefined);
   }
 
   getSupportedNodeClasses(): NodeClassKind[] {

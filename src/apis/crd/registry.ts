@@ -108,6 +108,7 @@ export const OutscaleNodeClassDefinition: CrdDefinition = {
     readyColumn,
     ageColumn,
     { name: 'Cluster', type: 'string', jsonPath: '.spec.clusterId', priority: 1 },
+    { name: 'Image-Name', type: 'string', jsonPath: '.status.images[0].name', priority: 1 },
   ],
 };
 

@@ -24,6 +24,7 @@ import type {
   CloudProviderNodeClaim,
   CloudProviderNodePool,
   CloudRegions,
+  NodeClassCloudFacts,
   DriftReason,
   NodeClassKind,
   NodeClassReference,
@@ -38,6 +39,7 @@ import { isNotFound } from './errors.js';
 import { clusterGpus, deleteGpu, isUnlinked } from './gpu-claims.js';
 import { ListedVmStates, TagManagedBy, isGone, toCloudNodeClaim } from './instances.js';
 import { buildOutscaleInstanceTypes } from './instancetypes.js';
+import { outscaleNodeClassFacts } from './nodeclass-facts.js';
 import { OutscaleAccounts, type OutscaleAccount, type OutscaleApiFactory } from './accounts.js';
 import { clientTokenOf, findByClientToken, gpuOwnerOf, launch, releaseGpus, type LaunchContext } from './launch.js';
 import { driftReasonOf, resolveUserData, subregionsOf } from './nodeclass.js';
@@ -183,6 +185,13 @@ export class OutscaleCloudProvider implements CloudProvider {
     const vm = await this.readVm(await this.accounts.forNodeClass(nodeClass), this.vmIdOf(providerID, 'checking drift'));
     if (!vm || isGone(vm)) return undefined;
     return driftReasonOf(vm, nodeClass, await resolveUserData(nodeClass, this.options.nodeClasses));
+  }
+
+  async nodeClassFacts(kind: string, name: string): Promise<NodeClassCloudFacts | undefined> {
+    if (kind !== 'OutscaleNodeClass') return undefined;
+    const nodeClass = await this.options.nodeClasses.getNodeClass(name);
+    const account = await this.accounts.forNodeClass(nodeClass);
+    return outscaleNodeClassFacts(nodeClass, account.launch);
   }
 
   /**

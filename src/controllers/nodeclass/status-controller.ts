@@ -1,6 +1,8 @@
 /**
  * Writes every NodeClass's `Ready` condition (credentials configured, their Secret one NodeClasses may read
- * and present with the keys the cloud's client reads), on a modest period and only when it changes;
+ * and present with the keys the cloud's client reads; then what the cloud says of the resources it names,
+ * asked on a change of the class and every few minutes) and the status fields of what those names resolved
+ * to, on a modest period and only when they change;
  * `kubectl describe ovhnodeclass` shows
  * the reason and the fix, and NodePools referencing a class that is not Ready report NodeClassReady False.
  */
@@ -8,6 +10,7 @@ import type { V1Secret } from '@kubernetes/client-node';
 import type { CloudName } from '../../apis/v1/labels.js';
 import type { CloudProvider, DetectedCluster } from '../../cloudprovider/types.js';
 import type { Condition } from '../../apis/v1/common.js';
+import { resolvedStatusFields } from '../../domain/nodeclass/cloud-facts.js';
 import { nodeClassReadyCondition } from '../../domain/nodeclass/readiness.js';
 import { meansServiceCredentials, type SecretAccessPolicy, secretLabelRefusal, secretReferenceRefusal } from '../../domain/secrets/secret-access.js';
 import { isKubeNotFound, type Kube, Resources } from '../../kube/index.js';
@@ -16,6 +19,7 @@ import type { Clock } from '../../util/clock.js';
 import { type Logger, silentLogger } from '../../util/logger.js';
 import type { Controller } from '../types.js';
 import { reconcileEvery } from '../polling.js';
+import { CloudFactsCache } from './cloud-facts-cache.js';
 
 /** The Secret keys each cloud's client reads (docs/install.md). */
 export const CredentialKeys: Readonly<Record<string, { cloud: CloudName; keys: readonly string[] }>> = {
@@ -33,10 +37,14 @@ export interface NodeClassStatusControllerDeps {
   globalCredentials: Readonly<Partial<Record<CloudName, boolean>>>;
   /** Which Secrets NodeClasses may have read: a reference launches would refuse is not Ready either. */
   secretAccess: SecretAccessPolicy;
-  /** Reports the cluster a class that names none runs in (OVH's kubeId), for Ready and status.kubeId/region. */
-  cloudProvider?: Pick<CloudProvider, 'detectedCluster'>;
+  /**
+   * Reports the cluster a class that names none runs in (OVH's kubeId), for Ready and status.kubeId/region,
+   * and what the cloud says of the resources the class names (image, subnets…), for Ready and the status.
+   */
+  cloudProvider?: Pick<CloudProvider, 'detectedCluster' | 'nodeClassFacts'>;
   logger?: Logger;
-  options?: { intervalMs?: number };
+  /** intervalMs: the pass over the classes (no cloud call unless due); cloud*: when the cloud is asked again. */
+  options?: { intervalMs?: number; cloudRefreshMs?: number; cloudBackoffMs?: number; cloudMaxBackoffMs?: number };
 }
 
 export interface NodeClassStatusController extends Controller {
@@ -47,8 +55,23 @@ export interface NodeClassStatusController extends Controller {
 interface NodeClassObject {
   metadata?: { name?: string; generation?: number; deletionTimestamp?: string };
   spec?: { credentialsSecretRef?: { name?: string; namespace?: string } };
-  status?: { conditions?: Condition[]; kubeId?: string; region?: string };
+  status?: { conditions?: Condition[] } & Record<string, unknown>;
 }
+
+/** The status fields each kind reports besides its conditions. */
+const statusFieldsOf: Readonly<Record<string, readonly string[]>> = {
+  OVHNodeClass: ['kubeId', 'region'],
+  ScalewayNodeClass: [],
+  OutscaleNodeClass: ['images', 'subnets', 'securityGroups'],
+};
+
+/** The kind's status fields, null for those with nothing to report (a merge patch removes them). */
+function statusFields(kind: string, values: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries((statusFieldsOf[kind] ?? []).map((field) => [field, values[field] ?? null]));
+}
+
+const sameFields = (fields: Record<string, unknown>, status: Record<string, unknown> | undefined): boolean =>
+  Object.entries(fields).every(([field, value]) => JSON.stringify(value) === JSON.stringify(status?.[field] ?? null));
 
 type SecretFacts = { secret?: { keys: string[] } | 'missing'; refusal?: string };
 
@@ -69,6 +92,12 @@ async function secretFacts(kube: Kube, policy: SecretAccessPolicy, ref: { name: 
 
 export function createNodeClassStatusController(deps: NodeClassStatusControllerDeps): NodeClassStatusController {
   const logger = (deps.logger ?? silentLogger).child({ controller: 'nodeclass.status' });
+  const options = deps.options ?? {};
+  const cloudFacts = new CloudFactsCache((kind, name) => deps.cloudProvider?.nodeClassFacts?.(kind, name) ?? Promise.resolve(undefined), deps.clock, {
+    refreshMs: options.cloudRefreshMs ?? 5 * 60_000,
+    backoffMs: options.cloudBackoffMs ?? 30_000,
+    maxBackoffMs: options.cloudMaxBackoffMs ?? 10 * 60_000,
+  });
 
   /** The cloud's detection for the class; 'unknown' when the cloud could not be asked (the class is left as it is). */
   const detectedCluster = async (kind: string, name: string): Promise<DetectedCluster | undefined | 'unknown'> => {
@@ -92,7 +121,7 @@ export function createNodeClassStatusController(deps: NodeClassStatusControllerD
     const previous = object.status?.conditions ?? [];
     const cluster = await detectedCluster(kind, name);
     if (cluster === 'unknown') return false;
-    const ready = nodeClassReadyCondition({
+    const input = {
       kind,
       cloud: contract.cloud,
       ...(cluster ? { cluster } : {}),
@@ -100,24 +129,31 @@ export function createNodeClassStatusController(deps: NodeClassStatusControllerD
       previous,
       ...(object.metadata?.generation !== undefined ? { generation: object.metadata.generation } : {}),
       now: deps.clock.now(),
-    });
+    };
+    const local = nodeClassReadyCondition(input);
+    // The cloud is asked only with credentials that can be used: otherwise the local reason is the one to fix.
+    const said = local.status === 'True' ? await cloudFacts.get(kind, name, object.metadata?.generation, (error) => logger.warn('reading what the cloud says of a nodeclass failed; retrying later', { kind, name, error: error as Error })) : undefined;
+    if (said === 'unknown') return false;
+    const ready = said ? nodeClassReadyCondition({ ...input, cloudFacts: said }) : local;
     const before = previous.find((c) => c.type === 'Ready');
     const detected = cluster?.detected;
-    const sameCluster = object.status?.kubeId === detected?.kubeId && object.status?.region === detected?.region;
-    if (sameCluster && before && before.status === ready.status && before.reason === ready.reason && before.message === ready.message && before.observedGeneration === ready.observedGeneration) return false;
+    // null removes what no longer holds (the class now names the cluster; a subnet was deleted).
+    const fields = statusFields(kind, { ...detected, ...resolvedStatusFields(said) });
+    const same = sameFields(fields, object.status);
+    if (same && before && before.status === ready.status && before.reason === ready.reason && before.message === ready.message && before.observedGeneration === ready.observedGeneration) return false;
     if (ready.status === 'False') logger.warn('nodeclass not ready', { kind, name, reason: ready.reason, message: ready.message });
-    if (detected && !sameCluster) logger.info('detected the cluster of a nodeclass', { kind, name, ...detected });
+    if (detected && (object.status?.kubeId !== detected.kubeId || object.status?.region !== detected.region)) logger.info('detected the cluster of a nodeclass', { kind, name, ...detected });
     const conditions = [...previous.filter((c) => c.type !== 'Ready'), ready];
-    // null removes a detection that no longer holds (the class or the operator now names the cluster).
-    const clusterFields = kind === 'OVHNodeClass' ? { kubeId: detected?.kubeId ?? null, region: detected?.region ?? null } : {};
-    await deps.kube.patch(resourceOf[kind], { name }, { type: 'merge', body: { status: { conditions, ...clusterFields } } }, { status: true });
+    await deps.kube.patch(resourceOf[kind], { name }, { type: 'merge', body: { status: { conditions, ...fields } } }, { status: true });
     return true;
   };
 
   const reconcile = async (): Promise<string[]> => {
     if (!deps.state.synced()) return [];
     const written: string[] = [];
-    for (const entry of deps.state.nodeClassList()) {
+    const classes = deps.state.nodeClassList();
+    cloudFacts.keepOnly(new Set(classes.map((e) => `${e.kind}/${(e.object as NodeClassObject).metadata?.name ?? ''}`)));
+    for (const entry of classes) {
       if (!(entry.kind in resourceOf)) continue;
       const kind = entry.kind as keyof typeof resourceOf;
       try {
@@ -132,6 +168,6 @@ export function createNodeClassStatusController(deps: NodeClassStatusControllerD
   return {
     name: 'nodeclass.status',
     reconcile,
-    start: (signal: AbortSignal) => reconcileEvery({ clock: deps.clock, intervalMs: deps.options?.intervalMs ?? 5_000, logger, failure: 'updating nodeclass status failed; retrying' }, reconcile, signal),
+    start: (signal: AbortSignal) => reconcileEvery({ clock: deps.clock, intervalMs: options.intervalMs ?? 5_000, logger, failure: 'updating nodeclass status failed; retrying' }, reconcile, signal),
   };
 }

@@ -1,10 +1,11 @@
 /**
- * A NodeClass's `Ready` condition from what can be checked without a cloud call: where its credentials come
- * from and whether that Secret holds the keys the cloud's client needs. The reason names the cause and the
+ * A NodeClass's `Ready` condition: where its credentials come from and whether that Secret holds the keys
+ * the cloud's client needs, then what the cloud said (cluster detection, credentials, image, subnets…). The reason names the cause and the
  * message the fix, as upstream's EC2NodeClass does; the NodePool status controller reads it (NodeClassReady).
  */
 import type { Condition } from '../../apis/v1/common.js';
 import { serviceCredentialsRefusal } from '../secrets/secret-access.js';
+import { cloudVerdict, type NodeClassCloudFacts } from './cloud-facts.js';
 
 export interface CredentialFacts {
   /** `spec.credentialsSecretRef`, when set. */
@@ -34,6 +35,8 @@ export interface ReadinessInput {
   cloud?: string;
   credentials: CredentialFacts;
   cluster?: ClusterFacts;
+  /** What the cloud said about the resources the class names; unset until it was asked. */
+  cloudFacts?: NodeClassCloudFacts;
   previous: readonly Condition[];
   generation?: number;
   now: number;
@@ -69,9 +72,15 @@ function withCluster(input: ReadinessInput): { ok: boolean; reason: string; mess
   return { ...credentials, message: `${credentials.message}; MKS cluster ${kubeId} (${region}) detected: the project's one cluster whose nodes are this cluster's` };
 }
 
+function withCloud(input: ReadinessInput): { ok: boolean; reason: string; message: string } {
+  const before = withCluster(input);
+  const refused = before.ok && input.cloudFacts ? cloudVerdict(input.cloudFacts) : undefined;
+  return refused ? { ok: false, ...refused } : before;
+}
+
 /** The Ready condition, keeping lastTransitionTime while the status does not change. */
 export function nodeClassReadyCondition(input: ReadinessInput): Condition {
-  const { ok, reason, message } = withCluster(input);
+  const { ok, reason, message } = withCloud(input);
   const status = ok ? 'True' : 'False';
   const before = input.previous.find((c) => c.type === 'Ready');
   const lastTransitionTime = before?.status === status ? before.lastTransitionTime : new Date(input.now).toISOString();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { nodeClassReadyCondition, type CredentialFacts } from '../../../../src/domain/nodeclass/readiness.js';
+import { type NodeClassCloudFacts, resolvedStatusFields } from '../../../../src/domain/nodeclass/cloud-facts.js';
 
 const keys = ['SCW_ACCESS_KEY', 'SCW_SECRET_KEY'];
 const ref = { name: 'scw', namespace: 'karpenter' };
@@ -37,5 +38,39 @@ describe('NodeClass Ready', () => {
     expect(refused).toMatchObject({ status: 'False', reason: 'KubeIdNotDetected', message: 'several clusters have nodes of this cluster (a, b), refusing to guess' });
     // Credentials come first: a class without them says so, whatever the detection.
     expect(nodeClassReadyCondition({ ...input, credentials: { ...credentials, globalCredentials: false }, cluster: { notDetected: 'x' } }).reason).toBe('CredentialsNotConfigured');
+  });
+});
+
+describe('NodeClass Ready from what the cloud said', () => {
+  const credentials: CredentialFacts = { ref, secret: { keys }, requiredKeys: keys, globalCredentials: false };
+  const ready = (cloud: NodeClassCloudFacts) => nodeClassReadyCondition({ kind: 'OutscaleNodeClass', credentials, cloudFacts: cloud, previous: [], now: 0 });
+  const found: NodeClassCloudFacts = {
+    image: { field: 'spec.imageId', ref: 'ami-1', where: 'eu-west-2', resolved: [{ id: 'ami-1', name: 'ubuntu' }] },
+    subnets: [{ field: 'spec.subnets[0].subnetId', id: 'subnet-a', zone: 'eu-west-2a', found: { zone: 'eu-west-2a' } }],
+    securityGroups: [{ field: 'spec.securityGroupIds[0]', id: 'sg-1', found: { name: 'workers' } }],
+  };
+
+  it.each([
+    ['credentials refused', { ...found, credentialsRejected: '401 AccessDenied' }, 'CredentialsRejected', 'the cloud refused the credentials (401 AccessDenied)'],
+    ['project not found', { notFound: { what: 'project' as const, field: 'spec.serviceName', id: 'p', detail: '404' } }, 'ProjectNotFound', 'spec.serviceName "p": no such project'],
+    ['cluster not found', { notFound: { what: 'cluster' as const, field: 'spec.kubeId', id: 'k', detail: '404' } }, 'ClusterNotFound', 'spec.kubeId "k": no such cluster'],
+    ['image not found', { ...found, image: { field: 'spec.imageId', ref: 'ami-9', where: 'eu-west-2', resolved: [] } }, 'ImageNotFound', 'spec.imageId "ami-9": no such image in eu-west-2'],
+    ['a subnet not found', { ...found, subnets: [{ field: 'spec.subnets[1].subnetId', id: 'subnet-x', zone: 'eu-west-2b' }] }, 'SubnetNotFound', 'spec.subnets[1].subnetId "subnet-x": no such subnet'],
+    ['a subnet in another subregion', { ...found, subnets: [{ field: 'spec.subnets[0].subnetId', id: 'subnet-a', zone: 'eu-west-2b', found: { zone: 'eu-west-2a' } }] }, 'SubnetZoneMismatch', '"subnet-a" is in eu-west-2a, not eu-west-2b'],
+    ['a security group not found', { ...found, securityGroups: [{ field: 'spec.securityGroupIds[0]', id: 'sg-9' }] }, 'SecurityGroupNotFound', 'spec.securityGroupIds[0] "sg-9": no such security group'],
+  ])('%s: Ready False with the reason and the field', (_, cloud, reason, message) => {
+    const condition = ready(cloud as NodeClassCloudFacts);
+    expect(condition).toMatchObject({ status: 'False', reason });
+    expect(condition.message).toContain(message);
+  });
+
+  it('everything found: Ready, and the status fields say what each name resolved to', () => {
+    expect(ready(found)).toMatchObject({ status: 'True', reason: 'Ready' });
+    expect(resolvedStatusFields(found)).toEqual({ images: [{ id: 'ami-1', name: 'ubuntu' }], subnets: [{ id: 'subnet-a', zone: 'eu-west-2a' }], securityGroups: [{ id: 'sg-1', name: 'workers' }] });
+  });
+
+  it('the Secret comes first: a missing Secret is reported, not what the cloud said', () => {
+    const condition = nodeClassReadyCondition({ kind: 'OutscaleNodeClass', credentials: { ...credentials, secret: 'missing' }, cloudFacts: { credentialsRejected: 'x' }, previous: [], now: 0 });
+    expect(condition.reason).toBe('CredentialsSecretNotFound');
   });
 });
