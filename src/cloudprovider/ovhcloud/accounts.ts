@@ -50,6 +50,11 @@ export class OvhAccounts {
     return this.account('default', this.options.api, { serviceName, kubeId }, this.options.region);
   }
 
+  /** The operator-wide kubeId, when configured. */
+  operatorKubeId(): string | undefined {
+    return this.options.kubeId;
+  }
+
   /** The operator-wide project and client, when a serviceName is configured. */
   operatorProject(): { serviceName: string; api: OvhApi } | undefined {
     return this.options.serviceName ? { serviceName: this.options.serviceName, api: this.options.api } : undefined;

@@ -13,6 +13,7 @@ import type {
   CloudProviderNodeClaim,
   CloudProviderNodePool,
   CloudRegions,
+  NodeClassCloudFacts,
   DetectedCluster,
   DriftReason,
   NodeClassKind,
@@ -28,6 +29,7 @@ import { KeyedLock } from './keyed-lock.js';
 import { driftReason, poolSettingsFor } from './nodeclass.js';
 import { deleteEmptyPools } from './pool-cleanup.js';
 import { awaitNode, familyLockKey, launchInPool, nodeOfRecordedClaim, releaseClaim, type PoolLaunchDeps } from './pool-launcher.js';
+import { ovhNodeClassFacts } from './nodeclass-facts.js';
 import { claimAnnotationKey, claimRecordsOf, familyOfPoolName, isManagedPool } from './pool-naming.js';
 import { instanceIdOf } from './provider-id.js';
 
@@ -128,6 +130,11 @@ export class OvhCloudProvider implements CloudProvider {
   async detectedCluster(kind: string, name: string): Promise<DetectedCluster | undefined> {
     if (kind !== OVHNodeClassKind) return undefined;
     return this.options.accounts.detectedCluster(await this.options.nodeClasses.getNodeClass(name));
+  }
+
+  async nodeClassFacts(kind: string, name: string): Promise<NodeClassCloudFacts | undefined> {
+    if (kind !== OVHNodeClassKind) return undefined;
+    return ovhNodeClassFacts(await this.options.nodeClasses.getNodeClass(name), this.options.accounts, this.options.call);
   }
 
   /** The regions MKS offers the operator's project; nothing without an operator-wide project. */
