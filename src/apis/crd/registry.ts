@@ -89,6 +89,7 @@ export const ScalewayNodeClassDefinition: CrdDefinition = {
     readyColumn,
     ageColumn,
     { name: 'Project', type: 'string', jsonPath: '.spec.projectId', priority: 1 },
+    { name: 'Image-ID', type: 'string', jsonPath: '.status.images[0].id', priority: 1 },
   ],
 };
 

@@ -17,6 +17,7 @@ import type {
   CloudProviderNodeClaim,
   CloudProviderNodePool,
   CloudRegions,
+  NodeClassCloudFacts,
   DriftReason,
   NodeClassKind,
   NodeClassResolver,
@@ -30,6 +31,7 @@ import { toCloudNodeClaim } from './cloud-nodeclaim.js';
 import { restrictToZones } from './instancetypes.js';
 import { rootVolumeName, type ScalewayInstances } from './instances.js';
 import { launch } from './launch.js';
+import { scalewayNodeClassFacts } from './nodeclass-facts.js';
 import { driftReason } from './nodeclass.js';
 import type { ScalewayProducts } from './products.js';
 import { parseProviderID, tryParseProviderID, type ServerLocation } from './provider-id.js';
@@ -109,6 +111,12 @@ export class ScalewayCloudProvider implements CloudProvider {
     if (!found) return undefined;
     const nodeClass = await this.nodeClass(nodeClaim.spec.nodeClassRef.name);
     return driftReason(found.server, nodeClass.spec);
+  }
+
+  async nodeClassFacts(kind: string, name: string): Promise<NodeClassCloudFacts | undefined> {
+    if (kind !== ScalewayNodeClassKind) return undefined;
+    const nodeClass = await this.nodeClass(name);
+    return scalewayNodeClassFacts(nodeClass, await this.options.accounts.forNodeClass(nodeClass));
   }
 
   /** The Instance API's zones by region (`fr-par-1` is in `fr-par`). */

@@ -61,7 +61,7 @@ interface NodeClassObject {
 /** The status fields each kind reports besides its conditions. */
 const statusFieldsOf: Readonly<Record<string, readonly string[]>> = {
   OVHNodeClass: ['kubeId', 'region'],
-  ScalewayNodeClass: [],
+  ScalewayNodeClass: ['images'],
   OutscaleNodeClass: ['images', 'subnets', 'securityGroups'],
 };
 
