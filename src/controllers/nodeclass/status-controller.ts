@@ -7,10 +7,10 @@
  * the reason and the fix, and NodePools referencing a class that is not Ready report NodeClassReady False.
  */
 import type { V1Secret } from '@kubernetes/client-node';
-import type { CloudName } from '../../apis/v1/labels.js';
+import { type CloudName, LabelInstanceGPUName } from '../../apis/v1/labels.js';
 import type { CloudProvider, DetectedCluster } from '../../cloudprovider/types.js';
 import type { Condition } from '../../apis/v1/common.js';
-import { resolvedStatusFields } from '../../domain/nodeclass/cloud-facts.js';
+import { type NodeClassCloudFacts, offeredGpus, requestedGpus, resolvedStatusFields } from '../../domain/nodeclass/cloud-facts.js';
 import { nodeClassReadyCondition } from '../../domain/nodeclass/readiness.js';
 import { meansServiceCredentials, type SecretAccessPolicy, secretLabelRefusal, secretReferenceRefusal } from '../../domain/secrets/secret-access.js';
 import { isKubeNotFound, type Kube, Resources } from '../../kube/index.js';
@@ -41,7 +41,7 @@ export interface NodeClassStatusControllerDeps {
    * Reports the cluster a class that names none runs in (OVH's kubeId), for Ready and status.kubeId/region,
    * and what the cloud says of the resources the class names (image, subnets…), for Ready and the status.
    */
-  cloudProvider?: Pick<CloudProvider, 'detectedCluster' | 'nodeClassFacts'>;
+  cloudProvider?: Pick<CloudProvider, 'detectedCluster' | 'nodeClassFacts' | 'getInstanceTypes'>;
   logger?: Logger;
   /** intervalMs: the pass over the classes (no cloud call unless due); cloud*: when the cloud is asked again. */
   options?: { intervalMs?: number; cloudRefreshMs?: number; cloudBackoffMs?: number; cloudMaxBackoffMs?: number };
@@ -93,7 +93,23 @@ async function secretFacts(kube: Kube, policy: SecretAccessPolicy, ref: { name: 
 export function createNodeClassStatusController(deps: NodeClassStatusControllerDeps): NodeClassStatusController {
   const logger = (deps.logger ?? silentLogger).child({ controller: 'nodeclass.status' });
   const options = deps.options ?? {};
-  const cloudFacts = new CloudFactsCache((kind, name) => deps.cloudProvider?.nodeClassFacts?.(kind, name) ?? Promise.resolve(undefined), deps.clock, {
+  const gpusAskedOf = (kind: string, name: string) => requestedGpus(deps.state.nodePoolList(), kind, name, LabelInstanceGPUName);
+  /** What the cloud is asked about a class: its spec and the GPUs its NodePools ask for. */
+  const askedVersion = (kind: string, name: string, generation: number | undefined): string =>
+    [String(generation), ...gpusAskedOf(kind, name).map((w) => `${w.nodePool.metadata?.name ?? ''}:${w.gpu}`)].join('/');
+  /** What the cloud says of the class, and whether its zones offer the GPUs its NodePools ask for by name. */
+  const readFacts = async (kind: string, name: string): Promise<NodeClassCloudFacts | undefined> => {
+    const facts = await deps.cloudProvider?.nodeClassFacts?.(kind, name);
+    const wanted = gpusAskedOf(kind, name);
+    if (wanted.length === 0 || !deps.cloudProvider) return facts;
+    const gpus = [];
+    for (const { nodePool, gpu } of wanted) {
+      const offered = offeredGpus(await deps.cloudProvider.getInstanceTypes(nodePool));
+      gpus.push({ nodePool: nodePool.metadata?.name ?? '', gpu, offered });
+    }
+    return { ...facts, gpus };
+  };
+  const cloudFacts = new CloudFactsCache(readFacts, deps.clock, {
     refreshMs: options.cloudRefreshMs ?? 5 * 60_000,
     backoffMs: options.cloudBackoffMs ?? 30_000,
     maxBackoffMs: options.cloudMaxBackoffMs ?? 10 * 60_000,
@@ -132,7 +148,7 @@ export function createNodeClassStatusController(deps: NodeClassStatusControllerD
     };
     const local = nodeClassReadyCondition(input);
     // The cloud is asked only with credentials that can be used: otherwise the local reason is the one to fix.
-    const said = local.status === 'True' ? await cloudFacts.get(kind, name, object.metadata?.generation, (error) => logger.warn('reading what the cloud says of a nodeclass failed; retrying later', { kind, name, error: error as Error })) : undefined;
+    const said = local.status === 'True' ? await cloudFacts.get(kind, name, askedVersion(kind, name, object.metadata?.generation), (error) => logger.warn('reading what the cloud says of a nodeclass failed; retrying later', { kind, name, error: error as Error })) : undefined;
     if (said === 'unknown') return false;
     const ready = said ? nodeClassReadyCondition({ ...input, cloudFacts: said }) : local;
     const before = previous.find((c) => c.type === 'Ready');

@@ -22,6 +22,8 @@ export interface NodeClassCloudFacts {
   /** Each subnet the class names, with the subregion the class puts it in and the one the cloud has it in. */
   subnets?: { field: string; id: string; zone: string; found?: { zone: string } }[];
   securityGroups?: { field: string; id: string; found?: { name: string } }[];
+  /** Each GPU a NodePool on this class asks for, and the GPUs the class's zones offer (with their zones). */
+  gpus?: { nodePool: string; gpu: string; offered: readonly { gpu: string; zones: readonly string[] }[] }[];
 }
 
 export interface CloudVerdict {
@@ -51,6 +53,14 @@ function securityGroupVerdict(groups: NonNullable<NodeClassCloudFacts['securityG
   return { reason: 'SecurityGroupNotFound', message: `${missing.map((g) => `${g.field} ${JSON.stringify(g.id)}`).join(', ')}: no such security group for these credentials; set existing security group ids` };
 }
 
+function gpuVerdict(gpus: NonNullable<NodeClassCloudFacts['gpus']>): CloudVerdict | undefined {
+  const missing = gpus.filter((g) => !g.offered.some((o) => o.gpu === g.gpu));
+  if (missing.length === 0) return undefined;
+  const offered = missing[0]?.offered.map((o) => `${o.gpu} (${o.zones.join(', ')})`).join(', ') || 'none';
+  const asked = missing.map((g) => `NodePool ${g.nodePool} asks for GPU ${JSON.stringify(g.gpu)}`).join('; ');
+  return { reason: 'GpuNotOffered', message: `${asked}, which no zone of this class offers; GPUs its zones offer: ${offered}. Add a zone that sells it or change the NodePool's karpenter-eu.io/instance-gpu-name` };
+}
+
 /** Why the cloud's answers make the class unusable, the first cause first; undefined when they do not. */
 export function cloudVerdict(facts: NodeClassCloudFacts): CloudVerdict | undefined {
   if (facts.credentialsRejected !== undefined) {
@@ -60,7 +70,12 @@ export function cloudVerdict(facts: NodeClassCloudFacts): CloudVerdict | undefin
     const { what, field, id, detail } = facts.notFound;
     return { reason: what === 'project' ? 'ProjectNotFound' : 'ClusterNotFound', message: `${field} ${JSON.stringify(id)}: no such ${what} for these credentials (${detail}); set ${field} to one they can reach` };
   }
-  return (facts.image && imageVerdict(facts.image)) ?? (facts.subnets && subnetVerdict(facts.subnets)) ?? (facts.securityGroups && securityGroupVerdict(facts.securityGroups));
+  return (
+    (facts.image && imageVerdict(facts.image)) ??
+    (facts.subnets && subnetVerdict(facts.subnets)) ??
+    (facts.securityGroups && securityGroupVerdict(facts.securityGroups)) ??
+    (facts.gpus && gpuVerdict(facts.gpus))
+  );
 }
 
 /** The status fields users read (`kubectl get -o yaml`): what the names resolved to, only what was found. */
@@ -72,4 +87,35 @@ export function resolvedStatusFields(facts: NodeClassCloudFacts | undefined): Re
   const groups = facts?.securityGroups?.filter((g) => g.found);
   if (groups && groups.length > 0) fields.securityGroups = groups.map((g) => ({ id: g.id, name: g.found?.name ?? '' }));
   return fields;
+}
+
+/**
+ * The GPU models the instance types offer, each with the zones it is offered in (sorted, for stable
+ * messages). Providers list every type, those without an offering in the class's zones included: those are
+ * not offered.
+ */
+export function offeredGpus(types: readonly { gpu?: { name: string }; offerings: readonly { zone: string }[] }[]): { gpu: string; zones: string[] }[] {
+  const zones = new Map<string, Set<string>>();
+  for (const type of types) {
+    if (!type.gpu || type.offerings.length === 0) continue;
+    const set = zones.get(type.gpu.name) ?? new Set<string>();
+    for (const o of type.offerings) set.add(o.zone);
+    zones.set(type.gpu.name, set);
+  }
+  return [...zones].map(([gpu, set]) => ({ gpu, zones: [...set].sort() })).sort((a, b) => a.gpu.localeCompare(b.gpu));
+}
+
+interface NodePoolLike {
+  metadata?: { name?: string };
+  spec?: { template?: { spec?: { nodeClassRef?: { kind?: string; name?: string }; requirements?: readonly { key?: string; operator?: string; values?: readonly string[] }[] } } };
+}
+
+/** The GPU models NodePools on the class ask for by name (`karpenter-eu.io/instance-gpu-name In`). */
+export function requestedGpus<P extends NodePoolLike>(nodePools: readonly P[], kind: string, name: string, gpuNameKey: string): { nodePool: P; gpu: string }[] {
+  return nodePools.flatMap((pool) => {
+    const template = pool.spec?.template?.spec;
+    if (template?.nodeClassRef?.kind !== kind || template.nodeClassRef.name !== name) return [];
+    const wanted = (template.requirements ?? []).filter((r) => r.key === gpuNameKey && r.operator === 'In').flatMap((r) => r.values ?? []);
+    return [...new Set(wanted)].map((gpu) => ({ nodePool: pool, gpu }));
+  });
 }

@@ -7,19 +7,19 @@ const timing = { refreshMs: 300_000, backoffMs: 30_000, maxBackoffMs: 120_000 };
 const facts: NodeClassCloudFacts = { securityGroups: [{ field: 'spec.securityGroupIds[0]', id: 'sg-1', found: { name: 'w' } }] };
 
 describe("the status controller's cache of what the cloud said", () => {
-  it('asks the cloud once per class per refresh, whatever the number of passes, and again when the spec changes', async () => {
+  it('asks the cloud once per class per refresh, whatever the number of passes, and again when what is asked changes', async () => {
     const clock = new FakeClock();
     let calls = 0;
     const cache = new CloudFactsCache(() => (calls++, Promise.resolve(facts)), clock, timing);
     for (let pass = 0; pass < 60; pass++) {
-      expect(await cache.get('OutscaleNodeClass', 'a', 1, () => undefined)).toEqual(facts);
+      expect(await cache.get('OutscaleNodeClass', 'a', '1', () => undefined)).toEqual(facts);
       clock.step(4_999);
     }
     expect(calls).toBe(1);
     clock.step(60); // 5 minutes since the read
-    await cache.get('OutscaleNodeClass', 'a', 1, () => undefined);
+    await cache.get('OutscaleNodeClass', 'a', '1', () => undefined);
     expect(calls).toBe(2);
-    await cache.get('OutscaleNodeClass', 'a', 2, () => undefined);
+    await cache.get('OutscaleNodeClass', 'a', '2', () => undefined);
     expect(calls).toBe(3);
   });
 
@@ -30,7 +30,7 @@ describe("the status controller's cache of what the cloud said", () => {
     const cache = new CloudFactsCache(() => (asked.push(clock.now()), Promise.reject(new Error('503'))), clock, timing);
     const start = clock.now();
     for (let s = 0; s <= 400; s++) {
-      expect(await cache.get('OutscaleNodeClass', 'a', 1, (e) => errors.push(e))).toBe('unknown');
+      expect(await cache.get('OutscaleNodeClass', 'a', '1', (e) => errors.push(e))).toBe('unknown');
       clock.step(1_000);
     }
     expect(asked.map((t) => (t - start) / 1_000)).toEqual([0, 30, 90, 210, 330]);
@@ -41,9 +41,9 @@ describe("the status controller's cache of what the cloud said", () => {
     const clock = new FakeClock();
     let calls = 0;
     const cache = new CloudFactsCache(() => (calls++, Promise.resolve(facts)), clock, timing);
-    await cache.get('OutscaleNodeClass', 'a', 1, () => undefined);
+    await cache.get('OutscaleNodeClass', 'a', '1', () => undefined);
     cache.keepOnly(new Set());
-    await cache.get('OutscaleNodeClass', 'a', 1, () => undefined);
+    await cache.get('OutscaleNodeClass', 'a', '1', () => undefined);
     expect(calls).toBe(2);
   });
 });

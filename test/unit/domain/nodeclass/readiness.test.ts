@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { nodeClassReadyCondition, type CredentialFacts } from '../../../../src/domain/nodeclass/readiness.js';
-import { type NodeClassCloudFacts, resolvedStatusFields } from '../../../../src/domain/nodeclass/cloud-facts.js';
+import { type NodeClassCloudFacts, offeredGpus, resolvedStatusFields } from '../../../../src/domain/nodeclass/cloud-facts.js';
 
 const keys = ['SCW_ACCESS_KEY', 'SCW_SECRET_KEY'];
 const ref = { name: 'scw', namespace: 'karpenter' };
@@ -72,5 +72,30 @@ describe('NodeClass Ready from what the cloud said', () => {
   it('the Secret comes first: a missing Secret is reported, not what the cloud said', () => {
     const condition = nodeClassReadyCondition({ kind: 'OutscaleNodeClass', credentials: { ...credentials, secret: 'missing' }, cloudFacts: { credentialsRejected: 'x' }, previous: [], now: 0 });
     expect(condition.reason).toBe('CredentialsSecretNotFound');
+  });
+});
+
+describe('NodeClass Ready and the GPUs its NodePools ask for', () => {
+  const credentials: CredentialFacts = { requiredKeys: keys, globalCredentials: true };
+  const ready = (gpus: NodeClassCloudFacts['gpus']) => nodeClassReadyCondition({ kind: 'ScalewayNodeClass', credentials, cloudFacts: { gpus }, previous: [], now: 0 });
+  const offered = offeredGpus([
+    { gpu: { name: 'l4' }, offerings: [{ zone: 'fr-par-2' }] },
+    { gpu: { name: 'h100' }, offerings: [{ zone: 'fr-par-2' }, { zone: 'fr-par-1' }] },
+    { offerings: [{ zone: 'fr-par-1' }] },
+    { gpu: { name: 'l40s' }, offerings: [] },
+  ]);
+
+  it('lists each GPU model with the zones offering it, not those listed without an offering in the zones', () => {
+    expect(offered).toEqual([{ gpu: 'h100', zones: ['fr-par-1', 'fr-par-2'] }, { gpu: 'l4', zones: ['fr-par-2'] }]);
+  });
+
+  it('is Ready when some zone of the class offers every GPU asked for', () => {
+    expect(ready([{ nodePool: 'gpu', gpu: 'l4', offered }])).toMatchObject({ status: 'True' });
+  });
+
+  it('is GpuNotOffered, naming the NodePool, the GPU and what the zones offer, when no zone offers it', () => {
+    const condition = ready([{ nodePool: 'gpu', gpu: 'l40s', offered }]);
+    expect(condition).toMatchObject({ status: 'False', reason: 'GpuNotOffered' });
+    expect(condition.message).toContain('NodePool gpu asks for GPU "l40s", which no zone of this class offers; GPUs its zones offer: h100 (fr-par-1, fr-par-2), l4 (fr-par-2)');
   });
 });
