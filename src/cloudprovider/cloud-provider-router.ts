@@ -10,6 +10,8 @@ import type {
   CloudProvider,
   CloudProviderNodeClaim,
   CloudProviderNodePool,
+  CloudRegions,
+  NodeClassCloudFacts,
   DriftReason,
   DetectedCluster,
   NodeClassKind,
@@ -95,6 +97,24 @@ export class CloudProviderRouter implements CloudProvider {
   detectedCluster(kind: string, name: string): Promise<DetectedCluster | undefined> {
     const route = this.routes.find((r) => r.provider.getSupportedNodeClasses().some((k) => k.kind === kind));
     return route?.provider.detectedCluster?.(kind, name) ?? Promise.resolve(undefined);
+  }
+
+  nodeClassFacts(kind: string, name: string): Promise<NodeClassCloudFacts | undefined> {
+    const route = this.routes.find((r) => r.provider.getSupportedNodeClasses().some((k) => k.kind === kind));
+    return route?.provider.nodeClassFacts?.(kind, name) ?? Promise.resolve(undefined);
+  }
+
+  async listRegions(): Promise<CloudRegions[]> {
+    const lists = await Promise.all(
+      this.routes.map(async ({ provider }) => {
+        try {
+          return (await provider.listRegions?.()) ?? [];
+        } catch (error) {
+          return [{ cloud: provider.name, error: error as Error }];
+        }
+      }),
+    );
+    return lists.flat();
   }
 
   getSupportedNodeClasses(): NodeClassKind[] {

@@ -2,13 +2,14 @@
  * The catalogs admission answers from in the running service: the bundled files until a provider has read a
  * region from its cloud, then that region as the cloud listed it (mergeLiveInstanceTypes). The providers'
  * `getInstanceTypes` results are recorded as they pass (a decorator applied at the composition root), so
- * admission sees exactly the instance types provisioning plans with, at no extra cloud call.
+ * admission sees exactly the instance types provisioning plans with, at no extra cloud call. Region lists
+ * are read apart (readRegionLists), as no provisioning call lists them.
  */
 import type { CloudName } from '../apis/v1/labels.js';
 import type { CatalogFile } from '../catalog/types.js';
-import type { CloudNodeClaim, CloudProvider, CloudProviderNodeClaim, CloudProviderNodePool, DetectedCluster, DriftReason, NodeClassKind, RepairPolicy } from './types.js';
+import type { CloudNodeClaim, CloudProvider, CloudProviderNodeClaim, CloudProviderNodePool, CloudRegions, DetectedCluster, NodeClassCloudFacts, DriftReason, NodeClassKind, RepairPolicy } from './types.js';
 import type { LiveCatalogScope } from '../domain/admission/index.js';
-import { mergeLiveInstanceTypes } from '../domain/instancetypes/live-catalog.js';
+import { type LiveRegion, mergeLiveInstanceTypes, mergeLiveRegions } from '../domain/instancetypes/live-catalog.js';
 import type { InstanceType } from '../domain/instancetypes/types.js';
 
 type Catalogs = Readonly<Partial<Record<CloudName, CatalogFile>>>;
@@ -38,6 +39,17 @@ export class LiveCatalogs {
     this.view = {
       catalogs: { ...this.view.catalogs, [cloud]: mergeLiveInstanceTypes(catalog, region, types) },
       liveCatalogs: { ...this.view.liveCatalogs, [cloud]: { ...scope, flavorsOf: scope.flavorsOf.includes(region) ? scope.flavorsOf : [...scope.flavorsOf, region] } },
+    };
+  }
+
+  /** Records a cloud's region list: from then on a region it lacks is denied, not warned about. */
+  recordRegions(cloud: CloudName, regions: readonly LiveRegion[]): void {
+    const catalog = this.view.catalogs[cloud];
+    if (!catalog || regions.length === 0) return;
+    const scope = this.view.liveCatalogs[cloud] ?? { regionsListed: false, flavorsOf: [] };
+    this.view = {
+      catalogs: { ...this.view.catalogs, [cloud]: mergeLiveRegions(catalog, regions) },
+      liveCatalogs: { ...this.view.liveCatalogs, [cloud]: { ...scope, regionsListed: true } },
     };
   }
 
@@ -87,6 +99,14 @@ class RecordingCloudProvider implements CloudProvider {
 
   detectedCluster(kind: string, name: string): Promise<DetectedCluster | undefined> {
     return this.inner.detectedCluster?.(kind, name) ?? Promise.resolve(undefined);
+  }
+
+  listRegions(): Promise<CloudRegions[]> {
+    return this.inner.listRegions?.() ?? Promise.resolve([]);
+  }
+
+  nodeClassFacts(kind: string, name: string): Promise<NodeClassCloudFacts | undefined> {
+    return this.inner.nodeClassFacts?.(kind, name) ?? Promise.resolve(undefined);
   }
 
   getSupportedNodeClasses(): NodeClassKind[] {

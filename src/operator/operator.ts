@@ -31,6 +31,7 @@ import { type Leadership, startLeadership } from './leadership.js';
 import { type RunningMetricsServer, startMetricsServer } from './metrics-server.js';
 import type { OperatorConfig } from './options.js';
 import { LiveCatalogs } from '../cloudprovider/live-catalogs.js';
+import { readRegionLists } from './region-lists.js';
 import { CatalogPriceBook } from '../views/price-book.js';
 import { type ControllerSignals, createControllerSignals } from './relay.js';
 
@@ -184,6 +185,8 @@ export async function startOperator(options: OperatorOptions): Promise<RunningOp
   core.metrics.clusterStateSynced.set(1);
   logger.info('caches synced', { ...core.state.counts() });
   const deps = controllerDeps(options, core, logger);
+  const regionReads = new AbortController();
+  const regionLists = readRegionLists({ provider: core.cloudProvider, live: core.liveCatalogs, clock: options.clock, logger: logger.child({ component: 'region-lists' }) }, regionReads.signal);
   const leadership: Leadership = startLeadership({
     config: options.config.leaderElection,
     kube: core.kube,
@@ -202,7 +205,9 @@ export async function startOperator(options: OperatorOptions): Promise<RunningOp
   const stop = (): Promise<void> =>
     (stopped ??= (async () => {
       logger.info('shutting down');
+      regionReads.abort();
       await leadership.stop();
+      await regionLists;
       await closeServers(servers);
       await core.informers.stop();
       logger.info('shut down');

@@ -97,7 +97,7 @@ export const optionTable: readonly OptionSpec[] = [
   { flag: 'log-level', env: 'LOG_LEVEL', kind: 'string', default: 'info', help: `one of ${LogLevels.join(', ')}` },
   { flag: 'nodeclass-secret-namespaces', env: 'NODECLASS_SECRET_NAMESPACES', kind: 'string', help: 'comma-separated namespaces whose Secrets NodeClasses may reference (default: the operator\'s namespace)' },
   { flag: 'nodeclass-secret-label', env: 'NODECLASS_SECRET_LABEL', kind: 'string', default: DefaultNodeClassSecretLabel, help: 'key=value label a Secret must carry to be read for a NodeClass' },
-  { flag: 'operator-credentials-secrets', env: 'OPERATOR_CREDENTIALS_SECRETS', kind: 'string', help: 'comma-separated Secrets of the operator\'s namespace holding its own cloud credentials; never readable through a NodeClass' },
+  { flag: 'operator-credentials-secrets', env: 'OPERATOR_CREDENTIALS_SECRETS', kind: 'string', help: 'comma-separated Secrets of the operator\'s namespace holding its own cloud credentials; never readable through a NodeClass (a credentialsSecretRef naming one means these credentials)' },
 ];
 
 const specByFlag = new Map(optionTable.map((o) => [o.flag, o]));

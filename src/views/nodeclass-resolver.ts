@@ -5,13 +5,16 @@
 import type { V1Secret } from '@kubernetes/client-node';
 import { NodeClassNotReadyError } from '../cloudprovider/errors.js';
 import type { NodeClassResolver, SecretReference } from '../cloudprovider/types.js';
-import { type SecretAccessPolicy, secretLabelRefusal, secretReferenceRefusal } from '../domain/secrets/secret-access.js';
+import { type SecretAccessPolicy, secretLabelRefusal, secretReferenceRefusal, withServiceCredentials } from '../domain/secrets/secret-access.js';
 import { isKubeNotFound } from '../kube/errors.js';
 import { Resources } from '../kube/resources.js';
 import type { Kube } from '../kube/types.js';
 import type { ClusterState } from '../state/cluster-state.js';
 
-/** `secrets`: which Secrets NodeClasses may have read; others fail with NodeClassNotReadyError naming why. */
+/**
+ * `secrets`: which Secrets NodeClasses may have read; others fail with NodeClassNotReadyError naming why. A
+ * class whose credentialsSecretRef stands for the service's credentials is handed over without it.
+ */
 export function stateNodeClassResolver<T>(state: ClusterState, kube: Kube, kind: string, secrets: SecretAccessPolicy): NodeClassResolver<T> {
   return {
     getNodeClass(name: string): Promise<T> {
@@ -19,12 +22,12 @@ export function stateNodeClassResolver<T>(state: ClusterState, kube: Kube, kind:
       const deleting = (entry?.object.metadata as { deletionTimestamp?: string } | undefined)?.deletionTimestamp;
       if (!entry) return Promise.reject(new NodeClassNotReadyError(`getting ${kind} ${JSON.stringify(name)}: it does not exist`));
       if (deleting) return Promise.reject(new NodeClassNotReadyError(`getting ${kind} ${JSON.stringify(name)}: it is being deleted`));
-      return Promise.resolve(entry.object as T);
+      return Promise.resolve(withServiceCredentials(secrets, entry.object as T));
     },
     // Deleted ones too: their finalizer holds them while NodeClaims use them, and those NodeClaims' instances
     // are listed, found and deleted through the accounts they name.
     listNodeClasses(): Promise<T[]> {
-      return Promise.resolve(state.nodeClassesOfKind(kind).map((e) => e.object as T));
+      return Promise.resolve(state.nodeClassesOfKind(kind).map((e) => withServiceCredentials(secrets, e.object as T)));
     },
     async getSecretData(ref: SecretReference): Promise<Readonly<Record<string, string>>> {
       const what = `reading secret ${ref.namespace}/${ref.name}`;

@@ -13,6 +13,8 @@ import type {
   CloudProvider,
   CloudProviderNodeClaim,
   CloudProviderNodePool,
+  CloudRegions,
+  NodeClassCloudFacts,
   DetectedCluster,
   DriftReason,
   NodeClassKind,
@@ -28,6 +30,7 @@ import { KeyedLock } from './keyed-lock.js';
 import { driftReason, poolSettingsFor } from './nodeclass.js';
 import { deleteEmptyPools } from './pool-cleanup.js';
 import { awaitNode, familyLockKey, launchInPool, nodeOfRecordedClaim, releaseClaim, type PoolLaunchDeps } from './pool-launcher.js';
+import { ovhNodeClassFacts } from './nodeclass-facts.js';
 import { claimAnnotationKey, claimRecordsOf, familyOfPoolName, isManagedPool } from './pool-naming.js';
 import { instanceIdOf } from './provider-id.js';
 
@@ -126,6 +129,23 @@ export class OvhCloudProvider implements CloudProvider {
   async detectedCluster(kind: string, name: string): Promise<DetectedCluster | undefined> {
     if (kind !== OVHNodeClassKind) return undefined;
     return this.options.accounts.detectedCluster(await this.options.nodeClasses.getNodeClass(name));
+  }
+
+  async nodeClassFacts(kind: string, name: string): Promise<NodeClassCloudFacts | undefined> {
+    if (kind !== OVHNodeClassKind) return undefined;
+    return ovhNodeClassFacts(await this.options.nodeClasses.getNodeClass(name), this.options.accounts, this.options.call);
+  }
+
+  /** The regions MKS offers the operator's project; nothing without an operator-wide project. */
+  async listRegions(): Promise<CloudRegions[]> {
+    const project = this.options.accounts.operatorProject();
+    if (!project) return [];
+    try {
+      const names = await this.options.call('listing mks regions', () => project.api.listCapabilityRegions(project.serviceName));
+      return [{ cloud: this.name, regions: names.map((name) => ({ name })) }];
+    } catch (error) {
+      return [{ cloud: this.name, error: error as Error }];
+    }
   }
 
   getSupportedNodeClasses(): NodeClassKind[] {

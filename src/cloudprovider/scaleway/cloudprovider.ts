@@ -17,6 +17,8 @@ import type {
   CloudProvider,
   CloudProviderNodeClaim,
   CloudProviderNodePool,
+  CloudRegions,
+  NodeClassCloudFacts,
   DriftReason,
   NodeClassKind,
   NodeClassResolver,
@@ -25,10 +27,12 @@ import type {
 import type { UnavailableOfferings } from '../unavailable-offerings.js';
 import type { ScalewayAccounts } from './accounts.js';
 import type { ScalewayServer } from './api.js';
+import { instanceApiZones } from './client.js';
 import { toCloudNodeClaim } from './cloud-nodeclaim.js';
 import { restrictToZones } from './instancetypes.js';
 import { rootVolumeName, type ScalewayInstances } from './instances.js';
 import { launch } from './launch.js';
+import { scalewayNodeClassFacts } from './nodeclass-facts.js';
 import { driftReason } from './nodeclass.js';
 import type { ScalewayProducts } from './products.js';
 import { parseProviderID, tryParseProviderID, type ServerLocation } from './provider-id.js';
@@ -106,6 +110,23 @@ export class ScalewayCloudProvider implements CloudProvider {
     if (!found) return undefined;
     const nodeClass = await this.nodeClass(nodeClaim.spec.nodeClassRef.name);
     return driftReason(found.server, nodeClass.spec);
+  }
+
+  async nodeClassFacts(kind: string, name: string): Promise<NodeClassCloudFacts | undefined> {
+    if (kind !== ScalewayNodeClassKind) return undefined;
+    const nodeClass = await this.nodeClass(name);
+    return scalewayNodeClassFacts(nodeClass, await this.options.accounts.forNodeClass(nodeClass));
+  }
+
+  /** The Instance API's zones by region (`fr-par-1` is in `fr-par`). */
+  listRegions(): Promise<CloudRegions[]> {
+    const byRegion = new Map<string, string[]>();
+    for (const zone of instanceApiZones()) {
+      const region = zone.replace(/-[0-9]+$/, '');
+      byRegion.set(region, [...(byRegion.get(region) ?? []), zone]);
+    }
+    if (byRegion.size === 0) return Promise.resolve([]);
+    return Promise.resolve([{ cloud: this.name, regions: [...byRegion].map(([name, zones]) => ({ name, zones })) }]);
   }
 
   getSupportedNodeClasses(): NodeClassKind[] {

@@ -63,3 +63,33 @@ describe('admission on the live catalogs', () => {
     expect(live.current().liveCatalogs.ovhcloud).toEqual({ regionsListed: false, flavorsOf: ['EU-WEST-PAR'] });
   });
 });
+
+describe('admission on the live region lists', () => {
+  const inRegion = (region: string): KubeObject => ({ ...ovhClass, metadata: { name: 'r' }, spec: { ...ovhClass.spec, region } });
+
+  it('before the list is read: a region the bundled file lacks is admitted with a warning', () => {
+    const { admission } = setup();
+    const result = validate(inRegion('AP-SOUTH-MUM'), admission.contextFor('CREATE', undefined));
+    expect(result.allowed).toBe(true);
+    expect(result.warnings.join('\n')).toContain('"AP-SOUTH-MUM": unknown ovhcloud region');
+  });
+
+  it('once the cloud listed its regions: one it lists is admitted silently, one it does not is denied naming the value and the regions that exist', () => {
+    const { live, admission } = setup();
+    live.recordRegions('ovhcloud', [{ name: 'GRA7' }, { name: 'EU-WEST-PAR' }, { name: 'AP-SOUTH-MUM', zones: ['ap-south-mum-a'] }]);
+    const context = admission.contextFor('CREATE', undefined);
+    expect(validate(inRegion('AP-SOUTH-MUM'), context)).toMatchObject({ allowed: true, warnings: [] });
+    const denied = validate(inRegion('RBX-A'), context);
+    expect(denied.allowed).toBe(false);
+    expect(denied.message).toContain('spec.region: Unsupported value: "RBX-A": unknown ovhcloud region');
+    expect(denied.message).toContain('accepted: "GRA7", "EU-WEST-PAR", "AP-SOUTH-MUM"');
+    expect(live.current().liveCatalogs.ovhcloud).toEqual({ regionsListed: true, flavorsOf: [] });
+  });
+
+  it('keeps the zones the file knows for a listed region the cloud gave none for', () => {
+    const { live } = setup();
+    live.recordRegions('ovhcloud', [{ name: 'EU-WEST-PAR' }]);
+    const bundledZones = bundled.ovhcloud.regions.find((r) => r.name === 'EU-WEST-PAR')?.zones;
+    expect(live.current().catalogs.ovhcloud?.regions).toEqual([{ ...bundled.ovhcloud.regions.find((r) => r.name === 'EU-WEST-PAR'), zones: bundledZones }]);
+  });
+});

@@ -69,6 +69,21 @@ describe('stateNodeClassResolver: which Secrets a NodeClass may have read', () =
     );
   });
 
+  it("hands providers a class naming the operator's own credentials Secret as one without credentialsSecretRef: the service's credentials, its Secret never read for the class", async () => {
+    const own = { metadata: { name: 'seed' }, spec: { projectId: 'p', credentialsSecretRef: { namespace: 'karpenter', name: 'scaleway-credentials' } } };
+    const mine = { metadata: { name: 'mine' }, spec: { projectId: 'p', credentialsSecretRef: { namespace: 'karpenter', name: 'scw-keys' } } };
+    const state = new ClusterState({ clock: new FakeClock() });
+    state.updateNodeClass('ScalewayNodeClass', own);
+    state.updateNodeClass('ScalewayNodeClass', mine);
+    const classes = stateNodeClassResolver<typeof mine>(state, kube, 'ScalewayNodeClass', policy);
+    reads.length = 0;
+    expect((await classes.getNodeClass('seed')).spec).toEqual({ projectId: 'p' });
+    expect((await classes.listNodeClasses?.())?.map((c) => c.spec)).toEqual([{ projectId: 'p' }, mine.spec]);
+    expect((await classes.getNodeClass('mine')).spec.credentialsSecretRef).toEqual({ namespace: 'karpenter', name: 'scw-keys' });
+    expect(own.spec.credentialsSecretRef).toEqual({ namespace: 'karpenter', name: 'scaleway-credentials' });
+    expect(reads).toEqual([]);
+  });
+
   it('reads a labelled Secret of an allowed namespace', async () => {
     expect(await resolver.getSecretData({ namespace: 'karpenter', name: 'bootstrap-token' })).toEqual({ token: 'abcdef.0123456789abcdef' });
   });

@@ -75,7 +75,8 @@ async function route(deps: PipelineDeps, req: IncomingMessage, log: FaultLog): P
   if (match === 'methodNotAllowed') throw invalidRequest(`method ${method} is not allowed on ${url.pathname}`);
   log.action = match.route.action;
   const credential = match.route.public ? undefined : authenticate(req, deps.credentials);
-  const zone = match.params.zone ?? '';
+  // The Marketplace names the zone in the query, the zoned APIs in the path.
+  const zone = (match.route.zoneFromQuery ? url.searchParams.get('zone') : match.params.zone) ?? '';
   if (!emu.zones.has(zone)) throw invalidArgument('zone', `unknown zone "${zone}"; accepted: ${[...emu.zones.keys()].join(', ')}`);
   const ctx: RequestContext = { method, path: url.pathname, params: match.params, query: url.searchParams, rawBody, zone, credential, now: emu.clock.now() };
   const described = match.route.describe?.(emu, ctx) ?? {};
