@@ -46,12 +46,15 @@ function contextObjects(objects: readonly KubeObject[]): ContextObjects {
   return grouped;
 }
 
-/** The others of the set as the API server would have them stored: the object and its namesakes left out. */
-function contextFor(object: KubeObject, set: ContextObjects, catalogs: OfflineCatalogs, defaults: AdmissionDefaults): AdmissionContext {
+/**
+ * The others of the set as the API server would have them stored: the object and its namesakes left out.
+ * Objects of other kinds (the pods) all share `common`, so what is derived from a context is derived once.
+ */
+function contextFor(object: KubeObject, common: AdmissionContext, set: ContextObjects): AdmissionContext {
   const kind = kindOf(object);
   const group = contextGroup(kind);
-  const others = group ? { [group]: set[group].filter((o) => !(kindOf(o) === kind && nameOf(o) === nameOf(object))) } : {};
-  return { operation: 'CREATE', ...set, ...others, catalogs, defaults };
+  if (!group) return common;
+  return { ...common, [group]: set[group].filter((o) => !(kindOf(o) === kind && nameOf(o) === nameOf(object))) };
 }
 
 export type OfflineCatalogs = Readonly<Partial<Record<CloudName, CatalogFile>>>;
@@ -59,12 +62,13 @@ export type OfflineCatalogs = Readonly<Partial<Record<CloudName, CatalogFile>>>;
 /** mutate + validate every reviewed object against the others of the set; other objects are left out. */
 export function admitOffline(objects: readonly KubeObject[], catalogs: OfflineCatalogs, defaults: AdmissionDefaults): OfflineAdmission[] {
   const set = contextObjects(objects);
+  const common: AdmissionContext = { operation: 'CREATE', ...set, catalogs, defaults };
   return objects.filter(isReviewedOffline).map((original) => {
     const foreign = foreignKarpenterKind(original);
     if (foreign) {
       const denied = verdict([foreign], []);
       return { original, outcome: { allowed: false, message: denied.message, warnings: [], patch: [], object: original } };
     }
-    return { original, outcome: admit(original, contextFor(original, set, catalogs, defaults)) };
+    return { original, outcome: admit(original, contextFor(original, common, set)) };
   });
 }
