@@ -7,14 +7,15 @@
  * `--baseline REV`, that git revision are compiled with tsc as `npm run build` compiles `dist/` (what the image
  * and `make examples` run), and timed in the same run so both sides share the machine's load.
  *
- * Columns of the first table, one `node BUILD/src/cli/bin.js plan -f FILE -o json` process per run (stdout
+ * Columns of the table, one `node BUILD/src/cli/bin.js plan -f FILE -o json` process per run (stdout
  * kept to compare plans), after one untimed run that warms the file cache and the CLI's compile cache:
  * - wall ms, CPU ms: median over the runs; CPU is user + system of the child (GNU time), steadier than wall
  *   on a shared machine. Peak RSS: the largest of the runs.
- * - ÷ cold, ÷ warm: the process's CPU over solve()'s CPU (second table).
+ * - solve() cold / warm: solve() alone (below), the same for every row of a size.
+ * - CPU ÷ cold solve(), CPU ÷ warm solve(): the process's CPU over solve()'s.
  * - plan: `same` when the printed plan is byte-identical to the one solve() alone gives.
- * The second table is solve() alone, in a fresh `node` process of the work tree's build, on the input `plan`
- * hands it (the file read, admitted with the webhooks' defaults, instance types built — all untimed):
+ * solve() alone runs in a fresh `node` process of the work tree's build, on the input `plan` hands it (the
+ * file read, admitted with the webhooks' defaults, instance types built — all untimed):
  * - cold: its first call, as a plan process makes it (code not yet optimised by V8);
  * - warm: the median of `runs` further calls on the same input.
  * The process can never be cheaper than Node's start-up plus a cold solve(); the first line gives the former.
@@ -175,32 +176,27 @@ async function mainBench(): Promise<void> {
   const runs = Number(values.runs ?? 3);
   mkdirSync(WORK, { recursive: true });
   const builds: [string, string][] = [['current', buildCli(undefined)]];
-  if (values.baseline) builds.unshift([`baseline ${values.baseline}`, buildCli(values.baseline)]);
-  const current = builds.at(-1)?.[1] as string;
+  const current = builds[0]?.[1] as string;
+  if (values.baseline) builds.unshift([`baseline ${execFileSync('git', ['rev-parse', '--short', values.baseline], { cwd: ROOT }).toString().trim()}`, buildCli(values.baseline)]);
   const version = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
-  const load = loadavg()[0]?.toFixed(1);
   const bare = timeProcess(['-e', '']);
-  console.log(`plan -f FILE -o json, whole process (node ${process.version}, karpenter-eu ${version.version}); median of ${runs} runs; load ${load} at start`);
+  console.log(`plan -f FILE -o json, whole process (node ${process.version}, karpenter-eu ${version.version}); median of ${runs} runs; load ${loadavg()[0]?.toFixed(1)} at start`);
   console.log(`node -e '' alone: ${ms(bare.wallMs)} ms wall, ${ms(bare.cpuMs)} ms CPU, ${ms(bare.rssMiB)} MiB\n`);
-  console.log(row(['pods', 'input', 'build', 'wall ms', 'CPU ms', 'peak RSS MiB', 'CPU ÷ cold solve()', 'CPU ÷ warm solve()', 'plan']));
-  console.log(row(Array(9).fill('---')));
-  const solved: [number, SolveAlone][] = [];
+  console.log(row(['pods', 'input', 'build', 'wall ms', 'CPU ms', 'peak RSS MiB', 'solve() cold wall ms', 'solve() cold CPU ms', 'solve() warm CPU ms', 'CPU ÷ cold solve()', 'CPU ÷ warm solve()', 'plan']));
+  console.log(row(Array(12).fill('---')));
   for (const size of sizes) {
     const files = await writeInputs(size);
     const alone = timeSolve(current, files.yaml, runs);
-    solved.push([size, alone]);
     for (const [format, file] of [['yaml', files.yaml], ['json', files.json]] as const) {
       for (const [label, build] of builds) {
         const s = timePlan(build, file, runs);
         const same = s.plan.toString() === alone.plan ? 'same' : 'DIFFERS';
-        console.log(row([size, format, label, ms(s.wallMs), ms(s.cpuMs), ms(s.rssMiB), ratio(s.cpuMs, alone.cold.cpuMs), ratio(s.cpuMs, alone.warm.cpuMs), same]));
+        const solveCells = [ms(alone.cold.wallMs), ms(alone.cold.cpuMs), ms(alone.warm.cpuMs)];
+        console.log(row([size, format, label, ms(s.wallMs), ms(s.cpuMs), ms(s.rssMiB), ...solveCells, ratio(s.cpuMs, alone.cold.cpuMs), ratio(s.cpuMs, alone.warm.cpuMs), same]));
       }
     }
   }
-  console.log(`\nsolve() alone, fresh process of the current build, same admitted input; load ${loadavg()[0]?.toFixed(1)} at end\n`);
-  console.log(row(['pods', 'cold wall ms', 'cold CPU ms', 'warm wall ms', 'warm CPU ms']));
-  console.log(row(Array(5).fill('---')));
-  for (const [size, a] of solved) console.log(row([size, ms(a.cold.wallMs), ms(a.cold.cpuMs), ms(a.warm.wallMs), ms(a.warm.cpuMs)]));
+  console.log(`\nload ${loadavg()[0]?.toFixed(1)} at end`);
 }
 
 await mainBench();
