@@ -14,10 +14,10 @@
  * - solve() cold / warm: solve() alone (below), the same for every row of a size.
  * - CPU ÷ cold solve(), CPU ÷ warm solve(): the process's CPU over solve()'s.
  * - plan: `same` when the printed plan is byte-identical to the one solve() alone gives.
- * solve() alone runs in a fresh `node` process of the work tree's build, on the input `plan` hands it (the
- * file read, admitted with the webhooks' defaults, instance types built — all untimed):
- * - cold: its first call, as a plan process makes it (code not yet optimised by V8);
- * - warm: the median of `runs` further calls on the same input.
+ * solve() alone runs in `runs` fresh `node` processes of the work tree's build, on the input `plan` hands it
+ * (the file read, admitted with the webhooks' defaults, instance types built — all untimed); medians of:
+ * - cold: the first call, as a plan process makes it (code not yet optimised by V8);
+ * - warm: the third call on the same input.
  * The process can never be cheaper than Node's start-up plus a cold solve(); the first line gives the former.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -127,7 +127,7 @@ function timePlan(build: string, file: string, runs: number): Sample & { plan: B
 
 /** The child that times solve() alone: plan's own steps up to solve(), untimed, from the build's modules. */
 const SOLVE_ALONE = `
-const [build, file, runs] = process.argv.slice(2);
+const [build, file] = process.argv.slice(2);
 const load = (path) => import(new URL('file://' + build + '/src/' + path).href);
 const { readManifestPaths } = await load('util/manifest-files.js');
 const { admittedManifests, offlineDefaults } = await load('cli/commands/admitted-manifests.js');
@@ -145,11 +145,11 @@ const timed = () => {
   return { result, wallMs, cpuMs: (used.user + used.system) / 1000 };
 };
 const cold = timed();
-const warm = Array.from({ length: Number(runs) }, timed);
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+timed();
+const warm = timed();
 process.stdout.write(JSON.stringify({
   cold: { wallMs: cold.wallMs, cpuMs: cold.cpuMs },
-  warm: { wallMs: median(warm.map((w) => w.wallMs)), cpuMs: median(warm.map((w) => w.cpuMs)) },
+  warm: { wallMs: warm.wallMs, cpuMs: warm.cpuMs },
   plan: JSON.stringify(planJson(cold.result), null, 2) + '\\n',
 }));
 `;
@@ -160,10 +160,17 @@ interface SolveAlone {
   plan: string;
 }
 
+/** solve() alone in `runs` fresh processes: the median of their first calls and of their third calls. */
 function timeSolve(build: string, file: string, runs: number): SolveAlone {
   const script = join(WORK, 'solve-alone.mjs');
   writeFileSync(script, SOLVE_ALONE);
-  return JSON.parse(timeProcess([script, build, file, String(runs)]).stdout.toString()) as SolveAlone;
+  const samples = Array.from({ length: runs }, () => JSON.parse(timeProcess([script, build, file]).stdout.toString()) as SolveAlone);
+  const mid = (pick: (s: SolveAlone) => number): number => median(samples.map(pick));
+  return {
+    cold: { wallMs: mid((s) => s.cold.wallMs), cpuMs: mid((s) => s.cold.cpuMs) },
+    warm: { wallMs: mid((s) => s.warm.wallMs), cpuMs: mid((s) => s.warm.cpuMs) },
+    plan: samples[0]?.plan ?? '',
+  };
 }
 
 const ms = (value: number): string => value.toFixed(0);
