@@ -10,6 +10,7 @@ import {
   type ScalewayNodeClass,
 } from '../../apis/v1alpha1/scaleway-nodeclass.js';
 import type { InstanceType } from '../../domain/instancetypes/types.js';
+import type { Clock } from '../../util/clock.js';
 import { NodeClaimNotFoundError, NodeClassNotReadyError, isNodeClaimNotFoundError } from '../errors.js';
 import type {
   CloudNodeClaim,
@@ -27,7 +28,8 @@ import type { ScalewayServer } from './api.js';
 import { toCloudNodeClaim } from './cloud-nodeclaim.js';
 import { restrictToZones } from './instancetypes.js';
 import { rootVolumeName, type ScalewayInstances } from './instances.js';
-import { launch } from './launch.js';
+import type { CreateAttempts } from './create-window.js';
+import { launch, type CreateAttemptLog } from './launch.js';
 import { driftReason } from './nodeclass.js';
 import type { ScalewayProducts } from './products.js';
 import { parseProviderID, tryParseProviderID, type ServerLocation } from './provider-id.js';
@@ -45,13 +47,23 @@ export interface ScalewayCloudProviderOptions {
   products: ScalewayProducts;
   nodeClasses: NodeClassResolver<ScalewayNodeClass>;
   unavailableOfferings: UnavailableOfferings;
+  clock: Clock;
+  /** See `create-window.ts`. */
+  listingWindowMs: number;
+  /** Writes the create attempt's instant on the NodeClaim (annotation `AnnotationCreateAttempted`). */
+  recordCreateAttempt: RecordCreateAttempt;
 }
+
+/** Persists "a create is being sent at `at`" on the NodeClaim, so a restarted process knows it. */
+export type RecordCreateAttempt = (nodeClaim: CloudProviderNodeClaim, at: number) => Promise<void>;
 
 export class ScalewayCloudProvider implements CloudProvider {
   readonly name = 'scaleway';
   private readonly inFlight = new Map<string, Promise<CloudNodeClaim>>(); // NodeClaim uid (or name) -> its launch
   // NodeClaim uid (or name) -> the server created for it: a retry finds it even before listing shows it.
   private readonly created = new Map<string, ServerLocation>();
+  // NodeClaim uid (or name) -> what this process knows of its create attempts' outcomes.
+  private readonly attempts = new Map<string, Omit<CreateAttempts, 'recordedAt'>>();
 
   constructor(private readonly options: ScalewayCloudProviderOptions) {}
 
@@ -129,6 +141,10 @@ export class ScalewayCloudProvider implements CloudProvider {
         if (server) this.created.set(key, { zone: server.zone, id: server.id });
         else this.created.delete(key);
       },
+      attempts: this.attemptLog(key),
+      recordAttempt: (at: number) => this.options.recordCreateAttempt(nodeClaim, at),
+      now: () => this.options.clock.now(),
+      listingWindowMs: this.options.listingWindowMs,
       clusterName: this.options.clusterName,
       nodeClass,
       instances: await this.options.accounts.forNodeClass(nodeClass),
@@ -138,6 +154,15 @@ export class ScalewayCloudProvider implements CloudProvider {
     };
     const { server, instanceType } = await launch(ctx, nodeClaim);
     return toCloudNodeClaim(server, instanceType, this.options.region);
+  }
+
+  private attemptLog(key: string): CreateAttemptLog {
+    const entry = (): Omit<CreateAttempts, 'recordedAt'> => this.attempts.get(key) ?? {};
+    return {
+      get: entry,
+      settled: (startedAt) => this.attempts.set(key, { ...entry(), settledAt: startedAt }),
+      uncertain: (at) => this.attempts.set(key, { ...entry(), uncertainSince: at }),
+    };
   }
 
   private async nodeClass(name: string): Promise<ScalewayNodeClass> {
