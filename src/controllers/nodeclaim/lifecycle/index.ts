@@ -1,3 +1,3 @@
 /** The NodeClaim lifecycle controller: Launched → Registered → Initialized, and liveness timeouts. */
 export { createLifecycleController, type LifecycleController, type LifecycleDeps, type LifecycleOptions, type ReconcileOutcome } from './controller.js';
-export { AnnotationLaunchRequested, ReasonInsufficientCapacity } from './launch.js';
+export { AnnotationLaunchRequested, ReasonAwaitingListing, ReasonInsufficientCapacity } from './launch.js';
