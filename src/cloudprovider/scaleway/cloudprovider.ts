@@ -11,7 +11,7 @@ import {
 } from '../../apis/v1alpha1/scaleway-nodeclass.js';
 import type { InstanceType } from '../../domain/instancetypes/types.js';
 import type { Clock } from '../../util/clock.js';
-import { NodeClaimNotFoundError, NodeClassNotReadyError, isNodeClaimNotFoundError } from '../errors.js';
+import { NodeClaimNotFoundError, NodeClassNotReadyError, TransientCloudError, isNodeClaimNotFoundError } from '../errors.js';
 import type {
   CloudNodeClaim,
   CloudProvider,
@@ -28,7 +28,7 @@ import type { ScalewayServer } from './api.js';
 import { toCloudNodeClaim } from './cloud-nodeclaim.js';
 import { restrictToZones } from './instancetypes.js';
 import { rootVolumeName, type ScalewayInstances } from './instances.js';
-import type { CreateAttempts } from './create-window.js';
+import { createWaitMs, ListingRecheckMs, parseCreateAttempted, type CreateAttempts } from './create-window.js';
 import { launch, type CreateAttemptLog } from './launch.js';
 import { driftReason } from './nodeclass.js';
 import type { ScalewayProducts } from './products.js';
@@ -82,6 +82,7 @@ export class ScalewayCloudProvider implements CloudProvider {
     const identity = { name, ...(nodeClaim.metadata?.uid ? { uid: nodeClaim.metadata.uid } : {}) };
     const found = await this.findForDelete(nodeClaim);
     if (!found) {
+      this.ensureNoUnlistedServer(nodeClaim);
       this.created.delete(nodeClaim.metadata?.uid ?? name);
       // Gone: the root Block volume terminate only detached is deleted before saying so.
       for (const account of await this.options.accounts.known()) await account.deleteDetachedVolumes(this.options.zones, rootVolumeName(identity));
@@ -154,6 +155,23 @@ export class ScalewayCloudProvider implements CloudProvider {
     };
     const { server, instanceType } = await launch(ctx, nodeClaim);
     return toCloudNodeClaim(server, instanceType, this.options.region);
+  }
+
+  /**
+   * "Gone" is not said of a NodeClaim without providerID while a create of unknown outcome is so recent that the
+   * listing may not show its server yet: the finalizer would go and the server run on until garbage collection.
+   */
+  private ensureNoUnlistedServer(nodeClaim: CloudProviderNodeClaim): void {
+    if (nodeClaim.status?.providerID) return;
+    const key = nodeClaim.metadata?.uid ?? nodeClaim.metadata?.name ?? '';
+    const recordedAt = parseCreateAttempted(nodeClaim.metadata?.annotations);
+    const attempts = { ...this.attemptLog(key).get(), ...(recordedAt !== undefined ? { recordedAt } : {}) };
+    const waitMs = createWaitMs(attempts, this.options.clock.now(), this.options.listingWindowMs);
+    if (waitMs === 0) return;
+    throw new TransientCloudError(
+      `deleting nodeclaim ${nodeClaim.metadata?.name ?? ''}: its last create may have made a server the listing does not show yet; looking again before calling it gone`,
+      { retryAfterMs: Math.min(waitMs, ListingRecheckMs) },
+    );
   }
 
   private attemptLog(key: string): CreateAttemptLog {

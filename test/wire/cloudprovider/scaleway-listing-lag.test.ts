@@ -1,7 +1,7 @@
 // createServer has no idempotency key: a create whose outcome is unknown (the process killed after the call,
 // or its reply lost) must not be followed by a second create while the listing may still hide the first server.
 import { afterEach, describe, expect, it } from 'vitest';
-import { findInChain, CreatePendingError, isTransientCloudError } from '../../../src/cloudprovider/errors.js';
+import { findInChain, CreatePendingError, isNodeClaimNotFoundError, isTransientCloudError } from '../../../src/cloudprovider/errors.js';
 import { DefaultListingConsistencyWindowMs } from '../../../src/cloudprovider/scaleway/index.js';
 import { startTestbed, type Testbed } from './scaleway-testbed.js';
 
@@ -67,6 +67,23 @@ describe('Scaleway provider: no second server while the listing lags', () => {
     const instances = bed.emulator.state().instances;
     expect(instances.map((i) => i.providerID)).toEqual([launched.providerID]);
     expect(instances[0]?.state).toBe('starting');
+  });
+
+  it('killed after createServer during a 30 s listing lag: deleting the NodeClaim waits for the listing and removes the server, not "gone"', async () => {
+    const process = { dead: false, armed: true };
+    bed = await startTestbed({ emulator: { consistencyDelayMs: ListingLagMs }, wrapFetch: killAfterCreate(process) });
+    const nodeClaim = bed.nodeClaim('deleted-while-unlisted', pin);
+    await bed.provider.create(nodeClaim).catch(() => undefined);
+    process.dead = false;
+
+    const early = await bed.restart().delete(nodeClaim).then(() => undefined, (e: unknown) => e);
+    expect(isNodeClaimNotFoundError(early)).toBe(false);
+    expect(isTransientCloudError(early)).toBe(true);
+
+    bed.clock.step(ListingLagMs);
+    await bed.restart().delete(nodeClaim);
+    bed.settle();
+    expect(bed.emulator.state().instances).toHaveLength(0);
   });
 
   it('a lost createServer reply in one process during a 30 s listing lag: retries wait for the listing, one server in the end', async () => {
