@@ -28,7 +28,7 @@ import type { ScalewayServer } from './api.js';
 import { toCloudNodeClaim } from './cloud-nodeclaim.js';
 import { restrictToZones } from './instancetypes.js';
 import { rootVolumeName, type ScalewayInstances } from './instances.js';
-import { createWaitMs, ListingRecheckMs, parseCreateAttempted, type CreateAttempts } from './create-window.js';
+import { ListingRecheckMs, listingWaitMs, type CreateAttempts } from './create-window.js';
 import { launch, type CreateAttemptLog } from './launch.js';
 import { driftReason } from './nodeclass.js';
 import type { ScalewayProducts } from './products.js';
@@ -164,9 +164,7 @@ export class ScalewayCloudProvider implements CloudProvider {
   private ensureNoUnlistedServer(nodeClaim: CloudProviderNodeClaim): void {
     if (nodeClaim.status?.providerID) return;
     const key = nodeClaim.metadata?.uid ?? nodeClaim.metadata?.name ?? '';
-    const recordedAt = parseCreateAttempted(nodeClaim.metadata?.annotations);
-    const attempts = { ...this.attemptLog(key).get(), ...(recordedAt !== undefined ? { recordedAt } : {}) };
-    const waitMs = createWaitMs(attempts, this.options.clock.now(), this.options.listingWindowMs);
+    const waitMs = listingWaitMs(nodeClaim.metadata?.annotations, this.attemptLog(key).get(), this.options.clock.now(), this.options.listingWindowMs);
     if (waitMs === 0) return;
     throw new TransientCloudError(
       `deleting nodeclaim ${nodeClaim.metadata?.name ?? ''}: its last create may have made a server the listing does not show yet; looking again before calling it gone`,

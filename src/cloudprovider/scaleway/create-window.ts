@@ -41,3 +41,9 @@ export function parseCreateAttempted(annotations: Readonly<Record<string, string
   const at = Date.parse(value);
   return Number.isNaN(at) ? undefined : at;
 }
+
+/** The wait before a create, from the NodeClaim's annotations and what this process knows of its attempts. */
+export function listingWaitMs(annotations: Readonly<Record<string, string>> | undefined, known: Omit<CreateAttempts, 'recordedAt'>, now: number, windowMs: number): number {
+  const recordedAt = parseCreateAttempted(annotations);
+  return createWaitMs({ ...known, ...(recordedAt !== undefined ? { recordedAt } : {}) }, now, windowMs);
+}

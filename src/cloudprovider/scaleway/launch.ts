@@ -10,7 +10,7 @@ import { CreatePendingError, InsufficientCapacityError, NodeClassNotReadyError, 
 import type { CloudProviderNodeClaim, NodeClassResolver } from '../types.js';
 import type { UnavailableOfferings } from '../unavailable-offerings.js';
 import type { CreateServerRequest, ScalewayServer } from './api.js';
-import { createWaitMs, ListingRecheckMs, parseCreateAttempted, type CreateAttempts } from './create-window.js';
+import { ListingRecheckMs, listingWaitMs, type CreateAttempts } from './create-window.js';
 import { CreateOutcomeUnknownError, rootVolumeName, type LaunchSteps, type ScalewayInstances } from './instances.js';
 import { MissingJoinTokenError, renderUserData, userDataHash, type NodeTaint } from './nodeclass.js';
 import { launchCandidates } from './offerings.js';
@@ -140,10 +140,8 @@ async function createStopped(ctx: LaunchContext, nodeClaim: CloudProviderNodeCla
  * listing may not show its server yet; then the caller looks again soon (CreatePendingError).
  */
 function ensureMayCreate(ctx: LaunchContext, nodeClaim: CloudProviderNodeClaim): void {
-  const recordedAt = parseCreateAttempted(nodeClaim.metadata?.annotations);
-  const attempts = { ...ctx.attempts.get(), ...(recordedAt !== undefined ? { recordedAt } : {}) };
   const now = ctx.now();
-  const waitMs = createWaitMs(attempts, now, ctx.listingWindowMs);
+  const waitMs = listingWaitMs(nodeClaim.metadata?.annotations, ctx.attempts.get(), now, ctx.listingWindowMs);
   if (waitMs === 0) return;
   const until = new Date(now + waitMs).toISOString();
   throw new CreatePendingError(
