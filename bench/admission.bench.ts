@@ -21,7 +21,7 @@ import { loadCatalog } from '../src/catalog/index.js';
 import type { CatalogFile } from '../src/catalog/types.js';
 import type { KubeObject } from '../src/domain/admission/index.js';
 import { createLoopbackCertificate } from '../src/util/tls.js';
-import { stateAdmissionContext } from '../src/operator/admission-context.js';
+import { stateAdmissionContext } from '../src/views/admission-context.js';
 import { ClusterState } from '../src/state/index.js';
 import { SystemClock } from '../src/util/clock.js';
 import { createAdmissionServer } from '../webhooks/admission/index.js';

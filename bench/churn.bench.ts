@@ -14,20 +14,15 @@ import { fakeInstanceType } from '../src/cloudprovider/fake/index.js';
 import { schedulingNodePool } from '../src/controllers/provisioning/scheduling-input.js';
 import { solve } from '../src/domain/scheduling/index.js';
 import { Resources } from '../src/kube/index.js';
+import { seededRandom } from '../src/util/seeded-random.js';
 import { startFakeClockBed } from '../test/integration/provisioning/fake-clock-bed.js';
 
 const minutes = Number(process.env.MINUTES ?? 60);
-let seed = Number(process.env.SEED ?? 1);
+const seed = Number(process.env.SEED ?? 1);
 const verbose = process.env.VERBOSE === '1';
 
-/** mulberry32: a small seeded PRNG so a run can be repeated. */
-function random(): number {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = seed;
-  t = Math.imul(t ^ (t >>> 15), t | 1);
-  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-}
+/** Seeded, so a run can be repeated. */
+const random = seededRandom(seed);
 
 const instanceTypes = [
   fakeInstanceType({ name: 'm-2', cpu: 2, memoryMiB: 8192, pricePerHour: 0.04 }),

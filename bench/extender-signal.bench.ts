@@ -1,6 +1,6 @@
 /**
  * How much sooner the provisioner hears of an unschedulable pod through the extender than through the pod's
- * condition (issue #11). The real provisioning and lifecycle controllers run against the simulated cluster with
+ * PodScheduled condition. The real provisioning and lifecycle controllers run against the simulated cluster with
  * the fake cloud provider; each round creates a pod that fits no existing node and times, from its creation:
  * - signal: the first notice the provisioner gets — the extender's "no node left" (filter) in extender mode,
  *   the pending-pod source delivering the pod with PodScheduled=False/Unschedulable in condition mode;

@@ -7,7 +7,9 @@
  * The server runs in its own process. Prints per case the round trip's p50/p99/max, the time in the server
  * (arrival → response written) and the server's CPU time per call; target p99 < 5 ms in NodeNames mode.
  * A `floor` case (the same body parsing and a constant answer of the same size) shows what moving the bytes
- * costs on the machine, apart from the extender's work.
+ * costs on the machine, apart from the extender's work. The `string path` cases send the same NodeNames bodies
+ * to a second extender app over the same view without its by-bytes lookup (nodesNamed), so every name is made
+ * a string, as for any other view: the byte path and the string path side by side in one run.
  * Run: npm run bench:extender   (ITERATIONS=2000 to sample more; CASES=<regexp> to pick cases; SERVER_NODE_OPTIONS=--trace-gc …)
  */
 import { type ChildProcess, fork } from 'node:child_process';
@@ -19,11 +21,12 @@ import type { NodeClaim } from '../src/apis/index.js';
 import { loadCatalog } from '../src/catalog/index.js';
 import type { DisruptionOutlook } from '../src/domain/disruption/index.js';
 import type { ExtenderClusterView } from '../src/domain/extender/index.js';
-import { clusterStateExtenderView } from '../src/operator/extender-view.js';
-import { CatalogPriceBook } from '../src/operator/price-book.js';
+import { clusterStateExtenderView } from '../src/views/extender-view.js';
+import { CatalogPriceBook } from '../src/views/price-book.js';
 import { ClusterState } from '../src/state/index.js';
 import { SystemClock } from '../src/util/clock.js';
 import { createExtenderServer } from '../webhooks/extender/index.js';
+import { seededRandom } from '../src/util/seeded-random.js';
 import { expressServerClasses } from '../webhooks/shared/express-classes.js';
 import express from 'express';
 
@@ -34,6 +37,8 @@ const onlyCases = process.env.CASES ? new RegExp(process.env.CASES) : undefined;
 const flavors = ['b3-8', 'b3-16', 'b3-32'];
 const podsPerNode = 10;
 const nodeCount = 5_000;
+/** URL prefix of the string-path app (the same view without nodesNamed). */
+const StringPathPrefix = '/string';
 
 /**
  * A node name shaped as on OVHcloud MKS (`{node pool}-node-{6 hex}`, the pools this service creates are
@@ -119,16 +124,10 @@ function post(url: string, body: string): Promise<number> {
   });
 }
 
-/** A seeded shuffle (mulberry32), so every run sends the same orders. */
+/** A seeded shuffle, so every run sends the same orders. */
 function shuffled<T>(items: readonly T[], seed: number): T[] {
   const out = [...items];
-  let state = seed >>> 0;
-  const random = (): number => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t ^= t + Math.imul(t ^ (t >>> 7), 61 | t);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
+  const random = seededRandom(seed);
   for (let i = out.length - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1));
     [out[i], out[j]] = [out[j] as T, out[i] as T];
@@ -163,7 +162,7 @@ async function measure(child: ChildProcess, label: string, url: string, bodies: 
   samples.sort((a, b) => a - b);
   const kib = (Buffer.byteLength(body(0)) / 1024).toFixed(0);
   const served = await ask<{ p50: number; p99: number; cpuPerCall: number }>(child, 'report');
-  console.log(`${label.padEnd(40)} body ${kib.padStart(5)} KiB  round trip p50 ${percentile(samples, 50).toFixed(2)} ms  p99 ${percentile(samples, 99).toFixed(2)} ms  max ${samples.at(-1)?.toFixed(2)} ms | in the server p50 ${served.p50.toFixed(2)} ms  p99 ${served.p99.toFixed(2)} ms, CPU ${served.cpuPerCall.toFixed(2)} ms/call`);
+  console.log(`${label.padEnd(48)} body ${kib.padStart(5)} KiB  round trip p50 ${percentile(samples, 50).toFixed(2)} ms  p99 ${percentile(samples, 99).toFixed(2)} ms  max ${samples.at(-1)?.toFixed(2)} ms | in the server p50 ${served.p50.toFixed(2)} ms  p99 ${served.p99.toFixed(2)} ms, CPU ${served.cpuPerCall.toFixed(2)} ms/call`);
 }
 
 /** Child process: the extender with a 5,000-node view; tells the parent its URL, reports signals on 'stop'. */
@@ -172,6 +171,8 @@ async function serve(): Promise<void> {
   let signals = 0;
   let churn = 0;
   const { app } = createExtenderServer({ view, onNeedsCapacity: () => void signals++ });
+  // The same view asked name by name: the general (string) path of the handlers.
+  const { app: stringApp } = createExtenderServer({ view: { get: (name) => view.get(name) }, onNeedsCapacity: () => void signals++ });
   // Time in the server per request (arrival → response written), reported per case.
   let handling: number[] = [];
   // The server process's CPU time (all threads) per call, averaged over a case: less sensitive than the
@@ -194,7 +195,10 @@ async function serve(): Promise<void> {
       state.updatePod(boundPod(nodeName(i), i, churn % podsPerNode));
     });
     if (req.url === '/floor') floor(req, res);
-    else app(req, res);
+    else if (req.url?.startsWith(StringPathPrefix)) {
+      req.url = req.url.slice(StringPathPrefix.length);
+      stringApp(req, res);
+    } else app(req, res);
   });
   server.keepAliveTimeout = 95_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -233,8 +237,12 @@ async function main(): Promise<void> {
   await measure(child, 'floor      NodeNames 5,000 nodes (no work)', `${server.url}/floor`, names);
   await measure(child, 'filter     NodeNames 5,000 nodes', `${server.url}/scheduler/filter`, names);
   await measure(child, 'prioritize NodeNames 5,000 nodes', `${server.url}/scheduler/prioritize`, names);
+  await measure(child, 'filter     NodeNames 5,000 nodes, string path', `${server.url}${StringPathPrefix}/scheduler/filter`, names);
+  await measure(child, 'prioritize NodeNames 5,000 nodes, string path', `${server.url}${StringPathPrefix}/scheduler/prioritize`, names);
   await measure(child, 'filter     NodeNames 500 of 5,000 nodes', `${server.url}/scheduler/filter`, sample);
   await measure(child, 'prioritize NodeNames 500 of 5,000 nodes', `${server.url}/scheduler/prioritize`, sample);
+  await measure(child, 'filter     NodeNames 500 of 5,000, string path', `${server.url}${StringPathPrefix}/scheduler/filter`, sample);
+  await measure(child, 'prioritize NodeNames 500 of 5,000, string path', `${server.url}${StringPathPrefix}/scheduler/prioritize`, sample);
   await measure(child, 'filter     Nodes (full)  500 nodes', `${server.url}/scheduler/filter`, [full]);
   await measure(child, 'prioritize Nodes (full)  500 nodes', `${server.url}/scheduler/prioritize`, [full]);
   agent.destroy();

@@ -9,22 +9,12 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import type { InstanceType } from '../src/domain/instancetypes/types.js';
 import type { SchedulingNodePool } from '../src/domain/scheduling/types.js';
+import { seededRandom } from '../src/util/seeded-random.js';
 
 const GiB = 2 ** 30;
 const MiB = 2 ** 20;
 export const BENCH_ZONES = ['test-zone-1', 'test-zone-2', 'test-zone-3', 'test-zone-4', 'test-zone-5'];
 
-/** mulberry32: a small seeded generator so every run plans the same pods (upstream seeds rand with 42). */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export function benchInstanceTypes(count = 400, zones = BENCH_ZONES): InstanceType[] {
   const types: InstanceType[] = [];

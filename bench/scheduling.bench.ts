@@ -8,7 +8,8 @@ import type { V1Pod } from '@kubernetes/client-node';
 import type { InstanceType } from '../src/domain/instancetypes/types.js';
 import { solve } from '../src/domain/scheduling/index.js';
 import { optimumPrice, type SmallPod } from './scheduling-optimum.js';
-import { benchInstanceTypes, benchNodePool, makeDiversePods, seededRandom } from './scheduling-workload.js';
+import { seededRandom } from '../src/util/seeded-random.js';
+import { benchInstanceTypes, benchNodePool, makeDiversePods } from './scheduling-workload.js';
 
 const SIZES = [100, 500, 1000, 2000, 5000, 10000, 20000];
 const RUNS = 3;

@@ -7,6 +7,7 @@ export * from './v1/patterns.js';
 export * from './v1/common.js';
 export * from './v1/nodepool.js';
 export * from './v1/nodeclaim.js';
+export * from './v1/deletion-reasons.js';
 export * from './v1alpha1/common.js';
 export * from './v1alpha1/ovh-nodeclass.js';
 export * from './v1alpha1/scaleway-nodeclass.js';

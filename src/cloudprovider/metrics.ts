@@ -8,6 +8,8 @@ import type { InstanceType } from '../domain/instancetypes/types.js';
 import { currentControllerName } from '../util/controller-name.js';
 import { errorClassName } from './errors.js';
 import type {
+  CloudRegions,
+  NodeClassCloudFacts,
   CloudNodeClaim,
   CloudProvider,
   CloudProviderNodeClaim,
@@ -101,6 +103,14 @@ class MetricsCloudProvider implements CloudProvider {
 
   detectedCluster(kind: string, name: string): Promise<DetectedCluster | undefined> {
     return this.inner.detectedCluster?.(kind, name) ?? Promise.resolve(undefined);
+  }
+
+  listRegions(): Promise<CloudRegions[]> {
+    return this.inner.listRegions?.() ?? Promise.resolve([]);
+  }
+
+  nodeClassFacts(kind: string, name: string): Promise<NodeClassCloudFacts | undefined> {
+    return this.inner.nodeClassFacts?.(kind, name) ?? Promise.resolve(undefined);
   }
 
   getSupportedNodeClasses(): NodeClassKind[] {

@@ -8,16 +8,18 @@
  * the state of the cloud is unknown": callers requeue and must not infer anything from it.
  */
 import type { InstanceType, ResourceList } from '../domain/instancetypes/types.js';
+import type { NodeClassCloudFacts } from '../domain/nodeclass/cloud-facts.js';
 import type { NodeClassReference, NodeSelectorRequirementWithMinValues } from '../apis/v1/common.js';
 import type { NodeClaim } from '../apis/v1/nodeclaim.js';
 import type { NodePool } from '../apis/v1/nodepool.js';
+import type { RepairPolicy } from '../domain/repair/node-repair.js';
 
 /** The `karpenter.sh/v1` NodeClaim a provider launches for; the port reads its name, uid, labels, spec, status.providerID. */
 export type CloudProviderNodeClaim = NodeClaim;
 /** The `karpenter.sh/v1` NodePool whose instance types are asked for; the port reads its template's nodeClassRef. */
 export type CloudProviderNodePool = NodePool;
 export type CloudProviderRequirement = NodeSelectorRequirementWithMinValues;
-export type { NodeClassReference };
+export type { NodeClassReference, NodeClassCloudFacts };
 
 /**
  * A NodeClaim as the cloud knows it: what `create` launched, what `get` and `list` find. Karpenter returns
@@ -63,12 +65,8 @@ export interface ClaimResource {
 export type DriftReason = string;
 
 /** A node condition that, held long enough, makes Karpenter replace the node (node auto-repair). */
-export interface RepairPolicy {
-  conditionType: string;
-  conditionStatus: 'True' | 'False' | 'Unknown';
-  /** How long the condition must hold before the node is repaired. */
-  tolerationDurationMs: number;
-}
+/** A Node condition that, held past its toleration, gets the node replaced (node repair, domain/repair). */
+export type { RepairPolicy };
 
 /** A NodeClass kind a provider serves, e.g. `{group: 'karpenter.ovhcloud.sh', version: 'v1alpha1', kind: 'OVHNodeClass'}`. */
 export interface NodeClassKind {
@@ -144,6 +142,27 @@ export interface CloudProvider {
    * why it could not; undefined when there was nothing to detect. For the NodeClass's status.
    */
   detectedCluster?(kind: string, name: string): Promise<DetectedCluster | undefined>;
+
+  /**
+   * Optional: the regions of each cloud this provider serves, as the cloud lists them, for admission (a
+   * region a live list lacks is denied). A cloud whose list could not be read carries the error; a cloud with
+   * nothing to list (no account configured) is left out. A list is never partial or empty.
+   */
+  listRegions?(): Promise<CloudRegions[]>;
+
+  /**
+   * Optional: what the cloud says about the resources a NodeClass names (credentials accepted, project and
+   * cluster, image, subnets, security groups), for its status; undefined when the kind is not this provider's.
+   * Throws when the cloud could not be asked (the status is left as it is).
+   */
+  nodeClassFacts?(kind: string, name: string): Promise<NodeClassCloudFacts | undefined>;
+}
+
+/** A cloud's region list: the regions (and their zones when the same answers give them), or why it could not be read. */
+export interface CloudRegions {
+  cloud: string;
+  regions?: { name: string; zones?: string[] }[];
+  error?: Error;
 }
 
 export interface DetectedCluster {

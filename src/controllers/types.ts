@@ -2,8 +2,6 @@
  * The shape every controller shares, so the operator can run them as plug-ins while it leads and stop them
  * when it loses the lease or shuts down.
  */
-import type { MetricReason } from '../metrics/registry.js';
-
 export interface Controller {
   /** Stable name for logs and metrics, e.g. `provisioning`, `nodeclaim.lifecycle`. */
   readonly name: string;
@@ -13,12 +11,3 @@ export interface Controller {
    */
   start(signal: AbortSignal): Promise<void>;
 }
-
-/**
- * Why a NodeClaim is being deleted. Whoever deletes a NodeClaim (disruption, lifecycle timeouts, garbage
- * collection, a user) first writes it here so termination reports the same reason in its Event, log and
- * metric label.
- */
-export const AnnotationDeletionReason = 'karpenter-eu.io/deletion-reason';
-
-export type DeletionReason = MetricReason;

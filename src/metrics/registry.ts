@@ -3,6 +3,7 @@
  * the composition root passes in. No default registry and no global: two services in one process (tests,
  * the demo) keep their numbers apart. Creating twice on one registry returns the metrics already there.
  */
+import { DeletionReasons } from '../apis/v1/deletion-reasons.js';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import { cloudProviderMetrics, type CloudProviderMetrics } from '../cloudprovider/metrics.js';
 import { nodeResourceMetrics, type NodeResourceMetrics } from './node-resources.js';
@@ -19,20 +20,8 @@ export const DurationBuckets: readonly number[] = [
  */
 export const RequestBuckets: readonly number[] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
-/** Values of the `reason` label (Karpenter's constants plus the disruption reasons and our GC/user cases). */
-export const MetricReasons = {
-  provisioned: 'provisioned',
-  expired: 'expired',
-  unhealthy: 'unhealthy',
-  garbageCollected: 'garbage_collected',
-  empty: 'empty',
-  underutilized: 'underutilized',
-  drifted: 'drifted',
-  launchTimeout: 'launch_timeout',
-  registrationTimeout: 'registration_timeout',
-  insufficientCapacity: 'insufficient_capacity',
-  user: 'user',
-} as const;
+/** Values of the `reason` label: why a NodeClaim was created (`provisioned`) or deleted (apis/v1/deletion-reasons.ts). */
+export const MetricReasons = { provisioned: 'provisioned', ...DeletionReasons } as const;
 export type MetricReason = (typeof MetricReasons)[keyof typeof MetricReasons];
 
 export const PodStateLabels = [
@@ -47,6 +36,8 @@ export interface Metrics {
   /** Upstream's terminated counter has no `reason`; ours keeps why in its own series. */
   nodeClaimsTerminatedByReason: Counter<'reason' | 'nodepool'>;
   nodeClaimsDisrupted: Counter<'reason' | 'nodepool' | 'capacity_type' | 'consolidation_policy' | 'termination_mode'>;
+  /** Node repair's deletions, by the Node condition that was unhealthy (upstream's node health controller). */
+  nodeClaimsUnhealthyDisrupted: Counter<'condition' | 'nodepool' | 'capacity_type' | 'image_id'>;
   nodeClaimsTerminationDuration: Histogram<'nodepool'>;
   nodesCreated: Counter<'nodepool' | 'zone'>;
   nodesTerminated: Counter<'nodepool' | 'zone'>;
@@ -92,12 +83,13 @@ function histogram<L extends string>(registry: Registry, name: string, help: str
   return existing ?? new Histogram({ name, help, labelNames, buckets: [...DurationBuckets], registers: [registry] });
 }
 
-function nodeClaimAndNodeMetrics(r: Registry): Pick<Metrics, 'nodeClaimsCreated' | 'nodeClaimsTerminated' | 'nodeClaimsTerminatedByReason' | 'nodeClaimsDisrupted' | 'nodeClaimsTerminationDuration' | 'nodesCreated' | 'nodesTerminated' | 'nodesTerminationDuration'> {
+function nodeClaimAndNodeMetrics(r: Registry): Pick<Metrics, 'nodeClaimsCreated' | 'nodeClaimsTerminated' | 'nodeClaimsTerminatedByReason' | 'nodeClaimsDisrupted' | 'nodeClaimsUnhealthyDisrupted' | 'nodeClaimsTerminationDuration' | 'nodesCreated' | 'nodesTerminated' | 'nodesTerminationDuration'> {
   return {
     nodeClaimsCreated: counter(r, 'karpenter_nodeclaims_created_total', 'Number of nodeclaims created in total by Karpenter. Labeled by reason the nodeclaim was created and the owning nodepool.', ['reason', 'nodepool', 'min_values_relaxed']),
     nodeClaimsTerminated: counter(r, 'karpenter_nodeclaims_terminated_total', 'Number of nodeclaims terminated in total by Karpenter. Labeled by the owning nodepool, capacity type and zone.', ['nodepool', 'capacity_type', 'zone']),
     nodeClaimsTerminatedByReason: counter(r, 'karpenter_eu_nodeclaims_terminated_by_reason_total', 'Number of nodeclaims terminated in total. Labeled by the reason they were terminated (the deletion-reason annotation) and the owning nodepool.', ['reason', 'nodepool']),
     nodeClaimsDisrupted: counter(r, 'karpenter_nodeclaims_disrupted_total', 'Number of nodeclaims disrupted in total by Karpenter. Labeled by reason the nodeclaim was disrupted, the owning nodepool, capacity type, consolidation policy and termination mode.', ['reason', 'nodepool', 'capacity_type', 'consolidation_policy', 'termination_mode']),
+    nodeClaimsUnhealthyDisrupted: counter(r, 'karpenter_nodeclaims_unhealthy_disrupted_total', 'Number of unhealthy nodeclaims disrupted in total by Karpenter. Labeled by condition on the node was disrupted, the owning nodepool, and the image ID.', ['condition', 'nodepool', 'capacity_type', 'image_id']),
     nodeClaimsTerminationDuration: histogram(r, 'karpenter_nodeclaims_termination_duration_seconds', 'Duration of NodeClaim termination in seconds.', ['nodepool']),
     nodesCreated: counter(r, 'karpenter_nodes_created_total', 'Number of nodes created in total by Karpenter. Labeled by owning nodepool and zone.', ['nodepool', 'zone']),
     nodesTerminated: counter(r, 'karpenter_nodes_terminated_total', 'Number of nodes terminated in total by Karpenter. Labeled by owning nodepool and zone.', ['nodepool', 'zone']),

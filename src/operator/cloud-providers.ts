@@ -21,8 +21,8 @@ import type { ClusterState } from '../state/cluster-state.js';
 import type { SecretAccessPolicy } from '../domain/secrets/secret-access.js';
 import type { Clock } from '../util/clock.js';
 import type { CloudSettings, OutscaleSettings, OvhSettings, ScalewaySettings } from './cloud-settings.js';
-import { CloudProviderRouter, routedByName } from './cloud-provider-router.js';
-import { stateNodeClassResolver } from './nodeclass-resolver.js';
+import { CloudProviderRouter, routedByName } from '../cloudprovider/cloud-provider-router.js';
+import { stateNodeClassResolver } from '../views/nodeclass-resolver.js';
 
 export interface CloudProviderDeps {
   clusterName: string;

@@ -41,6 +41,13 @@ export interface ControllerPlugin {
   /** Same as the built controller's `name`, e.g. `provisioning`, `nodeclaim.lifecycle`. */
   name: string;
   create: ControllerFactory;
+  /** Behind a feature gate: built only when this returns true. */
+  enabled?: (config: OperatorConfig) => boolean;
+}
+
+/** The plugins the configuration turns on (all but those whose feature gate is off). */
+export function enabledControllers(plugins: readonly ControllerPlugin[], config: OperatorConfig): ControllerPlugin[] {
+  return plugins.filter((p) => p.enabled?.(config) ?? true);
 }
 
 export class ControllerFailedError extends Error {

@@ -10,6 +10,7 @@ import { createGarbageCollectionController } from '../controllers/nodeclaim/garb
 import { createLifecycleController } from '../controllers/nodeclaim/lifecycle/index.js';
 import { createNodeClassFinalizerController } from '../controllers/nodeclass/finalizer-controller.js';
 import { createNodeClassStatusController } from '../controllers/nodeclass/status-controller.js';
+import { createNodeHealthController } from '../controllers/node/health-controller.js';
 import { createNodePoolStatusController } from '../controllers/nodepool/status-controller.js';
 import { createPendingPodInformer, createProvisioningController } from '../controllers/provisioning/index.js';
 import { createTerminationController } from '../controllers/termination/termination-controller.js';
@@ -90,6 +91,12 @@ export const defaultControllers: readonly ControllerPlugin[] = [
         onNodeClaimCreated: (name) => deps.signals.nodeClaimCreated.emit(name),
         options: { pollIntervalMs: deps.config.disruption.intervalMs, validationDelayMs: deps.config.disruption.validationDelayMs, driftCheckIntervalMs: deps.config.disruption.driftCheckIntervalMs },
       }),
+  },
+  {
+    name: 'node.health',
+    enabled: (config) => config.featureGates.nodeRepair,
+    create: (deps) =>
+      createNodeHealthController({ kube: deps.kube, state: deps.state, cloudProvider: deps.cloudProvider, clock: deps.clock, logger: deps.logger, metrics: deps.metrics, events: deps.recorder }),
   },
   {
     name: 'nodeclass.status',

@@ -23,15 +23,16 @@ import type { Logger } from '../util/logger.js';
 import { createAdmissionServer, type RunningAdmissionServer } from '../../webhooks/admission/index.js';
 import { createExtenderServer, type RunningExtenderServer } from '../../webhooks/extender/index.js';
 import { type TlsMaterial } from '../../webhooks/shared/certificate-source.js';
-import { stateAdmissionContext } from './admission-context.js';
+import { stateAdmissionContext } from '../views/admission-context.js';
 import { buildCloudProvider, type CloudProviderFactories, defaultCloudProviderFactories } from './cloud-providers.js';
-import { type ControllerDeps, type ControllerPlugin, runControllers } from './controllers.js';
-import { clusterStateExtenderView } from './extender-view.js';
+import { type ControllerDeps, type ControllerPlugin, enabledControllers, runControllers } from './controllers.js';
+import { clusterStateExtenderView } from '../views/extender-view.js';
 import { type Leadership, startLeadership } from './leadership.js';
 import { type RunningMetricsServer, startMetricsServer } from './metrics-server.js';
 import type { OperatorConfig } from './options.js';
-import { LiveCatalogs } from './live-catalogs.js';
-import { CatalogPriceBook } from './price-book.js';
+import { LiveCatalogs } from '../cloudprovider/live-catalogs.js';
+import { readRegionLists } from './region-lists.js';
+import { CatalogPriceBook } from '../views/price-book.js';
 import { type ControllerSignals, createControllerSignals } from './relay.js';
 
 export interface OperatorOptions {
@@ -184,6 +185,8 @@ export async function startOperator(options: OperatorOptions): Promise<RunningOp
   core.metrics.clusterStateSynced.set(1);
   logger.info('caches synced', { ...core.state.counts() });
   const deps = controllerDeps(options, core, logger);
+  const regionReads = new AbortController();
+  const regionLists = readRegionLists({ provider: core.cloudProvider, live: core.liveCatalogs, clock: options.clock, logger: logger.child({ component: 'region-lists' }) }, regionReads.signal);
   const leadership: Leadership = startLeadership({
     config: options.config.leaderElection,
     kube: core.kube,
@@ -191,7 +194,7 @@ export async function startOperator(options: OperatorOptions): Promise<RunningOp
     logger,
     lead: (signal) => {
       // Built per term: a new term starts from fresh controller state.
-      const controllers: Controller[] = options.controllers.map((plugin) => plugin.create(deps));
+      const controllers: Controller[] = enabledControllers(options.controllers, deps.config).map((plugin) => plugin.create(deps));
       // Like upstream's node metrics controller, only the leader reports per-node resources, so a sum over
       // replicas counts each node once.
       core.metrics.nodeResources.readFrom(() => core.state.stateNodes());
@@ -202,7 +205,9 @@ export async function startOperator(options: OperatorOptions): Promise<RunningOp
   const stop = (): Promise<void> =>
     (stopped ??= (async () => {
       logger.info('shutting down');
+      regionReads.abort();
       await leadership.stop();
+      await regionLists;
       await closeServers(servers);
       await core.informers.stop();
       logger.info('shut down');

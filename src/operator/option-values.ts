@@ -3,6 +3,8 @@
  * value came from so a bad setting is fixed from the message alone.
  */
 
+import { InvalidDurationError, parseDurationMs as parseApiDurationMs } from '../domain/disruption/duration.js';
+
 /** Where a value came from: `--batch-idle-duration` or `BATCH_IDLE_DURATION`. */
 export type OptionSource = string;
 
@@ -17,24 +19,14 @@ export class InvalidOptionError extends Error {
   }
 }
 
-const durationUnits: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-const durationPart = /(\d+(?:\.\d+)?)(ms|s|m|h)/gy;
-
-/** Go duration strings as Karpenter's flags take them: `500ms`, `10s`, `1m30s`, `2h`. */
+/** Go duration strings as Karpenter's flags take them (`500ms`, `10s`, `1m30s`, `2h`): the NodePool fields' grammar. */
 export function parseDurationMs(source: OptionSource, value: string): number {
-  const accepted = 'a duration such as 500ms, 10s, 1m30s or 2h';
-  const text = value.trim();
-  if (text === '' ) throw new InvalidOptionError(source, value, accepted);
-  if (text === '0') return 0;
-  durationPart.lastIndex = 0;
-  let total = 0;
-  let consumed = 0;
-  for (let match = durationPart.exec(text); match; match = durationPart.exec(text)) {
-    total += Number(match[1]) * (durationUnits[match[2] as string] as number);
-    consumed = durationPart.lastIndex;
+  try {
+    return parseApiDurationMs(source, value);
+  } catch (error) {
+    if (error instanceof InvalidDurationError) throw new InvalidOptionError(source, value, 'a duration such as 500ms, 10s, 1m30s or 2h');
+    throw error;
   }
-  if (consumed !== text.length) throw new InvalidOptionError(source, value, accepted);
-  return Math.round(total);
 }
 
 /** A positive duration (a window or an interval of 0 would spin). */

@@ -9,10 +9,12 @@ import { type CloudSettings, type Env, parseCloudSettings } from './cloud-settin
 import type { SecretAccessPolicy } from '../domain/secrets/secret-access.js';
 import { InvalidOptionError, parseBoolean, parseClusterName, parseName, parsePort, parsePositiveDurationMs } from './option-values.js';
 import { DefaultNodeClassSecretLabel, parseSecretAccess } from './secret-access-options.js';
+import { DefaultFeatureGates, type FeatureGates, parseFeatureGates } from './feature-gates.js';
 
 export type { CloudSettings, Env, OutscaleSettings, OvhSettings, ScalewaySettings } from './cloud-settings.js';
 export { IncompleteCloudCredentialsError } from './cloud-settings.js';
 export { InvalidOptionError } from './option-values.js';
+export type { FeatureGates } from './feature-gates.js';
 
 export interface TlsFiles {
   certFile: string;
@@ -46,6 +48,7 @@ export interface OperatorConfig {
   clouds: CloudSettings;
   /** Which Secrets NodeClasses may reference (secret-access-options.ts). */
   nodeClassSecrets: SecretAccessPolicy;
+  featureGates: FeatureGates;
 }
 
 export class UnknownOptionError extends Error {
@@ -82,6 +85,7 @@ export const optionTable: readonly OptionSpec[] = [
   { flag: 'disruption-interval', env: 'DISRUPTION_INTERVAL', kind: 'string', default: '10s', help: 'pause between disruption passes' },
   { flag: 'disruption-validation-delay', env: 'DISRUPTION_VALIDATION_DELAY', kind: 'string', default: '15s', help: 'a consolidation decision is re-checked after this long before acting' },
   { flag: 'drift-check-interval', env: 'DRIFT_CHECK_INTERVAL', kind: 'string', default: '5m', help: 'how often each NodeClaim is asked of its cloud whether it drifted' },
+  { flag: 'feature-gates', env: 'FEATURE_GATES', kind: 'string', default: DefaultFeatureGates, help: 'optional features, Name=true|false comma-separated; NodeRepair: replace nodes unhealthy past their cloud\'s toleration' },
   { flag: 'gc-interval', env: 'GC_INTERVAL', kind: 'string', default: '2m', help: 'pause between garbage collection passes' },
   { flag: 'leader-elect', env: 'LEADER_ELECT', kind: 'boolean', default: 'true', help: 'run the controllers only while holding the lease' },
   { flag: 'leader-election-name', env: 'LEADER_ELECTION_NAME', kind: 'string', default: 'karpenter-eu-leader-election', help: 'coordination.k8s.io Lease name' },
@@ -93,7 +97,7 @@ export const optionTable: readonly OptionSpec[] = [
   { flag: 'log-level', env: 'LOG_LEVEL', kind: 'string', default: 'info', help: `one of ${LogLevels.join(', ')}` },
   { flag: 'nodeclass-secret-namespaces', env: 'NODECLASS_SECRET_NAMESPACES', kind: 'string', help: 'comma-separated namespaces whose Secrets NodeClasses may reference (default: the operator\'s namespace)' },
   { flag: 'nodeclass-secret-label', env: 'NODECLASS_SECRET_LABEL', kind: 'string', default: DefaultNodeClassSecretLabel, help: 'key=value label a Secret must carry to be read for a NodeClass' },
-  { flag: 'operator-credentials-secrets', env: 'OPERATOR_CREDENTIALS_SECRETS', kind: 'string', help: 'comma-separated Secrets of the operator\'s namespace holding its own cloud credentials; never readable through a NodeClass' },
+  { flag: 'operator-credentials-secrets', env: 'OPERATOR_CREDENTIALS_SECRETS', kind: 'string', help: 'comma-separated Secrets of the operator\'s namespace holding its own cloud credentials; never readable through a NodeClass (a credentialsSecretRef naming one means these credentials)' },
 ];
 
 const specByFlag = new Map(optionTable.map((o) => [o.flag, o]));
@@ -215,6 +219,7 @@ export function parseOperatorOptions(argv: readonly string[], env: Env): Operato
       { ...optional('namespaces', get('nodeclass-secret-namespaces')), label: must('nodeclass-secret-label'), ...optional('credentials', get('operator-credentials-secrets')) },
       parseName(must('leader-election-namespace').source, must('leader-election-namespace').value),
     ),
+    featureGates: parseFeatureGates(must('feature-gates').source, must('feature-gates').value),
   };
 }
 

@@ -2,7 +2,8 @@
  * The options that limit which Secrets NodeClasses may reference (src/domain/secrets/secret-access.ts):
  * `--nodeclass-secret-namespaces` (default: the operator's namespace), `--nodeclass-secret-label`
  * (default karpenter-eu.io/nodeclass-secret=true) and `--operator-credentials-secrets` (the Secrets in the
- * operator's namespace that hold its own cloud credentials, never readable through a NodeClass).
+ * operator's namespace that hold its own cloud credentials, never readable through a NodeClass; a
+ * credentialsSecretRef naming one stands for these credentials).
  */
 import { NodeClassSecretLabel, type SecretAccessPolicy } from '../domain/secrets/secret-access.js';
 import { InvalidOptionError, parseName } from './option-values.js';

@@ -7,8 +7,7 @@
 import type { V1DaemonSet, V1Node, V1Pod, V1PodDisruptionBudget } from '@kubernetes/client-node';
 import { LabelNodeInitialized, type NodeClaim, type NodePool } from '../apis/index.js';
 import type { DisruptionOutlook } from '../domain/disruption/outlook.js';
-import type { ResourceList } from '../domain/instancetypes/types.js';
-import { addResources, parseResourceList } from '../domain/quantity/index.js';
+import { usageByNodePool, usageCapacity } from '../domain/nodepool/limits.js';
 import { isTerminal } from '../domain/pods/index.js';
 import { isProvisionable } from '../domain/provisioning/index.js';
 import type { Clock } from '../util/clock.js';
@@ -345,10 +344,7 @@ export class ClusterState {
   }
 
   private stateNode(node: V1Node | undefined, nodeClaim: NodeClaim | undefined, now: number): StateNode {
-    const providerID = node?.spec?.providerID || nodeClaim?.status?.providerID || undefined;
-    const nodeName = node?.metadata?.name;
-    const name = nodeName ?? nodeClaim?.metadata?.name ?? '';
-    const key = providerID ?? (nodeName !== undefined ? `node/${nodeName}` : `nodeclaim/${name}`);
+    const { providerID, nodeName, name, key } = stateNodeIdentity(node, nodeClaim);
     const deleting = (node !== undefined && hasDeletionTimestamp(node)) || (nodeClaim !== undefined && hasDeletionTimestamp(nodeClaim));
     return {
       key,
@@ -396,23 +392,18 @@ export class ClusterState {
   }
 }
 
-/** Summed capacity and node count per NodePool; only managed nodes count, as upstream's limits do. */
-export function nodePoolUsage(nodes: readonly StateNode[]): Record<string, NodePoolUsage> {
-  const usage: Record<string, NodePoolUsage> = {};
-  for (const n of nodes) {
-    if (!n.managed || n.nodePool === undefined) continue;
-    const capacity = capacityOf(n);
-    const current = usage[n.nodePool] ?? { resources: {}, nodes: 0 };
-    usage[n.nodePool] = { resources: addResources(current.resources, capacity), nodes: current.nodes + 1 };
-  }
-  return usage;
+/** A StateNode's key: the providerID once either side knows it, else the Node's or the NodeClaim's name. */
+interface StateNodeIdentity { providerID: string | undefined; nodeName: string | undefined; name: string; key: string }
+function stateNodeIdentity(node: V1Node | undefined, nodeClaim: NodeClaim | undefined): StateNodeIdentity {
+  const providerID = node?.spec?.providerID || nodeClaim?.status?.providerID || undefined;
+  const nodeName = node?.metadata?.name;
+  const name = nodeName ?? nodeClaim?.metadata?.name ?? '';
+  const key = providerID ?? (nodeName !== undefined ? `node/${nodeName}` : `nodeclaim/${name}`);
+  return { providerID, nodeName, name, key };
 }
 
-/** A malformed quantity on one object must not break every snapshot: it counts as nothing. */
-function capacityOf(n: StateNode): ResourceList {
-  try {
-    return parseResourceList(n.node?.status?.capacity ?? n.nodeClaim?.status?.capacity);
-  } catch {
-    return {};
-  }
+/** Summed capacity and node count per NodePool (domain/nodepool/limits.ts); only managed nodes count, as upstream's limits do. */
+export function nodePoolUsage(nodes: readonly StateNode[]): Record<string, NodePoolUsage> {
+  const managed = nodes.filter((n) => n.managed);
+  return usageByNodePool(managed.map((n) => ({ nodePool: n.nodePool, capacity: usageCapacity(n.node?.status?.capacity, n.nodeClaim?.status?.capacity) })));
 }

@@ -4,7 +4,7 @@
  */
 import type { V1DaemonSet, V1Node, V1Pod, V1PodDisruptionBudget } from '@kubernetes/client-node';
 import type { NodeClaim, NodePool } from '../apis/index.js';
-import type { ResourceList } from '../domain/instancetypes/types.js';
+import type { NodePoolUsage } from '../domain/nodepool/limits.js';
 
 /** A NodeClass with the kind it came from (the three kinds share names). */
 export interface NodeClassEntry {
@@ -38,11 +38,8 @@ export interface StateNode {
   managed: boolean;
 }
 
-export interface NodePoolUsage {
-  /** Summed capacity of the pool's nodes (Node capacity, else the NodeClaim's status capacity). */
-  resources: ResourceList;
-  nodes: number;
-}
+/** Summed capacity of the pool's nodes (Node capacity, else the NodeClaim's status capacity) and their count. */
+export type { NodePoolUsage };
 
 export interface ClusterSnapshot {
   /** Clock time the snapshot was taken. */

@@ -1,8 +1,10 @@
 /**
- * JSON Patch (RFC 6902) and JSON Merge Patch (RFC 7386), pure functions over plain JSON values.
+ * JSON Patch (RFC 6902, applied by the rfc6902 library) and JSON Merge Patch (RFC 7386), pure functions over
+ * plain JSON values.
  * Shared by the admission webhooks (which emit JSON patches) and the simulated API server (which applies them).
  * Inputs are never mutated: every function returns a new document.
  */
+import { applyPatch, type Operation } from 'rfc6902';
 import { deepCopy } from './json-copy.js';
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
@@ -60,15 +62,6 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   return false;
 }
 
-function arrayIndex(token: string, length: number, forInsert: boolean, pointer: string): number {
-  if (forInsert && token === '-') return length;
-  if (!/^(0|[1-9][0-9]*)$/.test(token)) throw new JsonPatchError(`resolving "${pointer}": "${token}" is not an array index`);
-  const index = Number(token);
-  const max = forInsert ? length : length - 1;
-  if (index > max) throw new JsonPatchError(`resolving "${pointer}": index ${index} is out of bounds`);
-  return index;
-}
-
 /** Returns the value at `pointer`, or undefined when absent. */
 export function getAtPointer(doc: JsonValue, pointer: string): JsonValue | undefined {
   let current: JsonValue | undefined = doc;
@@ -86,76 +79,15 @@ export function getAtPointer(doc: JsonValue, pointer: string): JsonValue | undef
   return current;
 }
 
-/** Resolves the container holding the last token of `pointer` (the document is already a private copy). */
-function parentOf(doc: JsonValue, pointer: string): { parent: JsonValue[] | JsonObject; token: string } {
-  const tokens = parsePointer(pointer);
-  const token = tokens.pop();
-  if (token === undefined) throw new JsonPatchError('resolving "": the root has no parent');
-  let current: JsonValue = doc;
-  for (const t of tokens) {
-    let next: JsonValue | undefined;
-    if (Array.isArray(current)) next = current[arrayIndex(t, current.length, false, pointer)];
-    else if (isJsonObject(current) && Object.prototype.hasOwnProperty.call(current, t)) next = current[t];
-    if (next === undefined || next === null || typeof next !== 'object') {
-      throw new JsonPatchError(`resolving "${pointer}": path does not exist`);
-    }
-    current = next;
-  }
-  if (current === null || typeof current !== 'object') throw new JsonPatchError(`resolving "${pointer}": parent is not a container`);
-  return { parent: current, token };
-}
+// rfc6902 cannot replace the object it is handed, so the document rides in a box and every pointer is rebased
+// under it: operations on "" (the whole document) then work as RFC 6902 says.
+const BOX = 'document';
+const rebase = (pointer: string): string => `/${BOX}${pointer}`;
+const unbase = (text: string): string => text.split(`/${BOX}`).join('');
 
-function addValue(doc: JsonValue, pointer: string, value: JsonValue): JsonValue {
-  if (pointer === '') return value;
-  const { parent, token } = parentOf(doc, pointer);
-  if (Array.isArray(parent)) parent.splice(arrayIndex(token, parent.length, true, pointer), 0, value);
-  else parent[token] = value;
-  return doc;
-}
-
-function removeValue(doc: JsonValue, pointer: string): { doc: JsonValue; removed: JsonValue } {
-  const { parent, token } = parentOf(doc, pointer);
-  if (Array.isArray(parent)) {
-    const index = arrayIndex(token, parent.length, false, pointer);
-    const [removed] = parent.splice(index, 1);
-    return { doc, removed: removed as JsonValue };
-  }
-  if (!Object.prototype.hasOwnProperty.call(parent, token)) throw new JsonPatchError(`removing "${pointer}": path does not exist`);
-  const removed = parent[token] as JsonValue;
-  delete parent[token];
-  return { doc, removed };
-}
-
-function applyOperation(doc: JsonValue, op: JsonPatchOperation): JsonValue {
-  switch (op.op) {
-    case 'add':
-      return addValue(doc, op.path, deepClone(op.value));
-    case 'remove':
-      return removeValue(doc, op.path).doc;
-    case 'replace': {
-      if (op.path === '') return deepClone(op.value);
-      const next = removeValue(doc, op.path).doc;
-      return addValue(next, op.path, deepClone(op.value));
-    }
-    case 'move': {
-      if (op.path === op.from) return doc;
-      if (op.path.startsWith(`${op.from}/`)) throw new JsonPatchError(`moving "${op.from}" into its own child "${op.path}"`);
-      const { doc: without, removed } = removeValue(doc, op.from);
-      return addValue(without, op.path, removed);
-    }
-    case 'copy': {
-      const value = getAtPointer(doc, op.from);
-      if (value === undefined) throw new JsonPatchError(`copying "${op.from}": path does not exist`);
-      return addValue(doc, op.path, deepClone(value));
-    }
-    case 'test': {
-      const value = getAtPointer(doc, op.path);
-      if (!jsonEqual(value, op.value)) throw new JsonPatchError(`testing "${op.path}": value differs`);
-      return doc;
-    }
-    default:
-      throw new JsonPatchError(`applying patch: unknown op "${(op as { op: unknown }).op}"; accepted: add, remove, replace, move, copy, test`);
-  }
+function rebased(op: JsonPatchOperation): Operation {
+  if (op.op === 'move' || op.op === 'copy') return { ...op, from: rebase(op.from), path: rebase(op.path) };
+  return { ...op, path: rebase(op.path) } as Operation;
 }
 
 /** Checks the shape of a parsed JSON Patch document and returns it typed. */
@@ -177,16 +109,15 @@ export function parseJsonPatch(value: unknown): JsonPatchOperation[] {
 
 /** Applies an RFC 6902 patch atomically: on any failing operation the whole patch fails. */
 export function applyJsonPatch<T extends JsonValue>(doc: T, patch: readonly JsonPatchOperation[]): JsonValue {
-  let current: JsonValue = deepClone(doc);
   patch.forEach((op, i) => {
-    try {
-      current = applyOperation(current, op);
-    } catch (err) {
-      if (err instanceof JsonPatchError) throw new JsonPatchError(`${err.message} (operation ${i})`, i);
-      throw err;
-    }
+    if (op.op === 'move' && op.path.startsWith(`${op.from}/`)) throw new JsonPatchError(`moving "${op.from}" into its own child "${op.path}" (operation ${i})`, i);
   });
-  return current;
+  const box: JsonObject = { [BOX]: deepClone(doc) };
+  const results = applyPatch(box, patch.map(rebased));
+  const failed = results.findIndex((result) => result !== null);
+  if (failed < 0) return box[BOX] as JsonValue;
+  const op = patch[failed] as JsonPatchOperation;
+  throw new JsonPatchError(`applying ${op.op} at "${op.path}": ${unbase(results[failed]?.message ?? 'failed')} (operation ${failed})`, failed);
 }
 
 /** Applies an RFC 7386 merge patch: objects merge recursively, null deletes, everything else replaces. */

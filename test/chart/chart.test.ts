@@ -78,7 +78,7 @@ describe('the karpenter-eu chart', () => {
     expect(container.readinessProbe?.httpGet).toEqual({ path: '/readyz', port: 'https-webhook', scheme: 'HTTPS' });
     expect(pod.topologySpreadConstraints?.map((t) => t.topologyKey)).toEqual(['kubernetes.io/hostname', 'topology.kubernetes.io/zone']);
     const env = Object.fromEntries((container.env ?? []).map((e) => [e.name, e.value ?? e.valueFrom]));
-    expect(env).toMatchObject({ LEADER_ELECT: 'true', BATCH_IDLE_DURATION: '1s', BATCH_MAX_DURATION: '10s', LOG_LEVEL: 'info', CLUSTER_NAME: 'test-cluster' });
+    expect(env).toMatchObject({ LEADER_ELECT: 'true', BATCH_IDLE_DURATION: '1s', BATCH_MAX_DURATION: '10s', LOG_LEVEL: 'info', CLUSTER_NAME: 'test-cluster', FEATURE_GATES: 'NodeRepair=false' });
     // The heap cap that keeps the idle RSS under the 512Mi limit (bench:operator).
     expect(env.NODE_OPTIONS).toBe('--max-old-space-size=192');
     expect(env.SCW_SECRET_KEY).toEqual({ secretKeyRef: { name: 'scaleway-credentials', key: 'SCW_SECRET_KEY' } });
@@ -120,6 +120,13 @@ describe('the karpenter-eu chart', () => {
     const uncapped = Object.fromEntries((containerOf(await render({ ...values, nodeOptions: '' })).env ?? []).map((e) => [e.name, e.value]));
     expect(uncapped.NODE_OPTIONS).toBeUndefined();
     expect(only<k8s.V1Deployment>(chart, 'Deployment').spec?.replicas).toBe(3);
+  });
+
+  it('turns node repair on through controller.featureGates.nodeRepair, in the form `run` parses', async () => {
+    const on = await render(valuesFor('scaleway', 'selfSigned', { controller: { clusterName: 'prod-par', featureGates: { nodeRepair: true } } }));
+    const env = Object.fromEntries((containerOf(on).env ?? []).flatMap((e) => (e.value === undefined ? [] : [[e.name, e.value]])));
+    expect(env.FEATURE_GATES).toBe('NodeRepair=true');
+    expect(parseOperatorOptions([], env).featureGates).toEqual({ nodeRepair: true });
   });
 
   it('grants least privilege: no wildcard, exactly the verbs the controller uses', async () => {

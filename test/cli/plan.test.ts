@@ -2,6 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
+import { loadCatalog } from '../../src/catalog/index.js';
 import { main } from '../../src/cli/main.js';
 
 async function run(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -81,5 +83,26 @@ describe('karpenter-eu plan', () => {
     const { code, stderr } = await run(['plan', '-f', onlyPods]);
     expect(code).toBe(2);
     expect(stderr).toMatch(/no usable NodePool/);
+  });
+});
+
+describe('karpenter-eu plan: which catalog answered', () => {
+  const args = ['plan', '-f', 'manifests/examples/ovhcloud', '-f', 'manifests/examples/workloads/inflate.yaml'];
+  const retrieved = loadCatalog('ovhcloud').retrieved;
+
+  it('table and wide: one line on stderr naming the bundled catalog and its date', async () => {
+    for (const output of ['table', 'wide']) {
+      const { stdout, stderr } = await run([...args, '-o', output]);
+      expect(stderr).toBe(`catalog: ovhcloud: the bundled catalog of ${retrieved} (offline; the running service reads the clouds' live catalogs)\n`);
+      expect(stdout).not.toContain('catalog');
+    }
+  });
+
+  it('json and yaml: a catalogs field beside the plan, the date a string either way', async () => {
+    const json = JSON.parse((await run([...args, '-o', 'json'])).stdout) as { catalogs: unknown };
+    expect(json.catalogs).toEqual([{ cloud: 'ovhcloud', source: 'bundled', retrieved }]);
+    const { stdout } = await run([...args, '-o', 'yaml']);
+    expect(parseYaml(stdout, { version: '1.1' })).toEqual(json);
+    expect(parseYaml(stdout, { version: '1.2' })).toEqual(json);
   });
 });

@@ -3,7 +3,7 @@
  * (`catalog … | head`), `-f -` from a real standard input, and `run` started with no cluster to reach.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,7 +20,7 @@ const cli = ['--import', 'tsx', 'src/cli/bin.ts'];
 
 /** Runs the bin; `closeStdout` closes the read end of its stdout at once, as `| head -0` would. */
 function spawnCli(args: string[], options: { env?: Record<string, string>; stdin?: string; closeStdout?: boolean } = {}): Promise<Exit> {
-  const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...options.env };
+  const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', XDG_CACHE_HOME: join(dir, 'cache'), ...options.env };
   const child = spawn(process.execPath, [...cli, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
@@ -60,6 +60,18 @@ describe('the karpenter-eu process', () => {
     expect(exit.stderr).toBe('');
     expect(exit.code).toBe(0);
     expect(JSON.parse(exit.stdout).nodeClaims[0].pods).toEqual(['ns/p']);
+  });
+
+  it('keeps compiled code in the user cache dir, and plans the same, quietly, when that dir cannot be written', async () => {
+    const plan = ['plan', '-f', 'manifests/examples/ovhcloud', '-f', 'manifests/examples/workloads/inflate.yaml', '-o', 'json'];
+    const cache = join(dir, 'own-cache');
+    const cached = await spawnCli(plan, { env: { XDG_CACHE_HOME: cache } });
+    expect(cached.code).toBe(0);
+    expect(readdirSync(join(cache, 'karpenter-eu', 'compile-cache'), { recursive: true }).length).toBeGreaterThan(0);
+    const notADirectory = join(dir, 'a-file');
+    writeFileSync(notADirectory, '');
+    const uncached = await spawnCli(plan, { env: { XDG_CACHE_HOME: notADirectory } });
+    expect(uncached).toEqual({ code: 0, stdout: cached.stdout, stderr: '' });
   });
 
   it('run with no kubeconfig outside a cluster exits 2 with one line, before starting anything', async () => {

@@ -3,6 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CommandIO } from '../../src/cli/errors.js';
+import { parse as parseYaml } from 'yaml';
+import { loadCatalog } from '../../src/catalog/index.js';
 import { main } from '../../src/cli/main.js';
 
 async function run(args: string[], env: CommandIO['env'] = {}): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -56,7 +58,7 @@ describe('karpenter-eu validate', () => {
     expect(entries[0]?.message).toContain('spec.credentialsSecretRef: Required value');
     expect(entries[2]?.message).toContain('"gra7-b": not a zone of region GRA7');
     expect(entries[1]?.patch).toEqual([expect.objectContaining({ op: 'replace', path: '/spec/template/spec/requirements' })]);
-    for (const e of entries) expect(Object.keys(e).sort()).toEqual(['allowed', 'kind', 'message', 'name', 'patch', 'warnings']);
+    for (const e of entries) expect(Object.keys(e).sort()).toEqual(['allowed', 'catalogs', 'kind', 'message', 'name', 'patch', 'warnings']);
   });
 
   it('admits the shipped examples directory', async () => {
@@ -79,5 +81,53 @@ describe('karpenter-eu validate', () => {
     const { code, stderr } = await run(['validate', '-f', join(dir, 'broken.yaml')]);
     expect(code).toBe(2);
     expect(stderr).toContain('broken.yaml');
+  });
+});
+
+describe('karpenter-eu validate: which catalog answered', () => {
+  let dir: string;
+  const ovh = loadCatalog('ovhcloud').retrieved;
+  const scw = loadCatalog('scaleway').retrieved;
+  const scalewayClass = `apiVersion: karpenter.scaleway.sh/v1alpha1
+kind: ScalewayNodeClass
+metadata: {name: scw}
+spec: {projectId: 11111111-2222-3333-4444-555555555555, zones: [fr-par-1]}
+`;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'validate-catalog-'));
+    writeFileSync(join(dir, 'two-clouds.yaml'), `${nodeClass}---\n${pool('good', 'gra7-a')}---\n${scalewayClass}`);
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('table: one line on stderr per bundled catalog used, with its date; stdout stays the verdicts', async () => {
+    const { stdout, stderr } = await run(['validate', '-f', join(dir, 'two-clouds.yaml')], { OVH_APPLICATION_KEY: 'ak', SCW_SECRET_KEY: 'sk' });
+    expect(stderr).toContain(`catalog: ovhcloud: the bundled catalog of ${ovh}`);
+    expect(stderr).toContain(`catalog: scaleway: the bundled catalog of ${scw}`);
+    expect(stdout).not.toContain('catalog');
+  });
+
+  it('-o name: the same lines on stderr', async () => {
+    const { stdout, stderr } = await run(['validate', '-f', join(dir, 'two-clouds.yaml'), '-o', 'name'], { OVH_APPLICATION_KEY: 'ak', SCW_SECRET_KEY: 'sk' });
+    expect(stderr).toContain(`catalog: ovhcloud: the bundled catalog of ${ovh}`);
+    expect(stdout.split('\n').filter(Boolean).every((l) => l.includes('/'))).toBe(true);
+  });
+
+  it('json: each entry names the catalogs that answered for it (its own cloud), nothing on stderr', async () => {
+    const { stdout, stderr } = await run(['validate', '-f', join(dir, 'two-clouds.yaml'), '-o', 'json'], { OVH_APPLICATION_KEY: 'ak', SCW_SECRET_KEY: 'sk' });
+    expect(stderr).toBe('');
+    const entries = JSON.parse(stdout) as { kind: string; catalogs: unknown }[];
+    expect(entries.map((e) => [e.kind, e.catalogs])).toEqual([
+      ['OVHNodeClass', [{ cloud: 'ovhcloud', source: 'bundled', retrieved: ovh }]],
+      ['NodePool', [{ cloud: 'ovhcloud', source: 'bundled', retrieved: ovh }]],
+      ['ScalewayNodeClass', [{ cloud: 'scaleway', source: 'bundled', retrieved: scw }]],
+    ]);
+  });
+
+  it('yaml: the date reads back as the same string, by YAML 1.2 and YAML 1.1 readers alike', async () => {
+    const { stdout } = await run(['validate', '-f', join(dir, 'two-clouds.yaml'), '-o', 'yaml'], { OVH_APPLICATION_KEY: 'ak', SCW_SECRET_KEY: 'sk' });
+    const json = JSON.parse((await run(['validate', '-f', join(dir, 'two-clouds.yaml'), '-o', 'json'], { OVH_APPLICATION_KEY: 'ak', SCW_SECRET_KEY: 'sk' })).stdout) as unknown;
+    expect(parseYaml(stdout, { version: '1.2' })).toEqual(json);
+    expect(parseYaml(stdout, { version: '1.1' })).toEqual(json);
+    expect(stdout).toContain(`retrieved: "${ovh}"`);
   });
 });

@@ -3,26 +3,13 @@
 // OVH: the GPU pod lands on an OVH L4 flavor and drift replaces nodes whose pool's immutable settings
 // (anti-affinity) no longer match their NodeClass.
 import { describe, expect, it } from 'vitest';
-import { defaultControllers } from '../../src/operator/default-controllers.js';
-import { runDemo } from '../../src/testbed/demo/run-demo.js';
-import { SystemClock } from '../../src/util/clock.js';
-import { silentLogger } from '../../src/util/logger.js';
+import { playDemo, stepsPassed } from './demo-harness.js';
 
 describe('karpenter-eu demo --cloud ovhcloud', () => {
   it('plays every step on OVH, the GPU pod on an L4 flavor and drift of an OVH pool setting included', { timeout: 170_000 }, async () => {
-    let output = '';
-    const { summary } = await runDemo({ clouds: ['ovhcloud'], clock: new SystemClock(), logger: silentLogger, controllers: defaultControllers, write: (text) => (output += text) });
+    const { summary, output, steps } = await playDemo(['ovhcloud']);
 
-    expect(summary.steps.map((s) => `${s.id}:${s.status}`), output).toEqual([
-      'install:passed',
-      'reject:passed',
-      'scale-up:passed',
-      'flavors:passed',
-      'zone-spread:passed',
-      'gpu:passed',
-      'consolidation:passed',
-      'drift:passed',
-    ]);
+    expect(steps, output).toEqual(stepsPassed());
     expect(summary.ok).toBe(true);
     expect(summary.nodes.every((n) => n.cloud === 'ovhcloud' && n.instanceType && n.zone && n.pricePerHour !== undefined), output).toBe(true);
     const gpu = summary.nodes.filter((n) => n.nodePool === 'gpu');

@@ -2,28 +2,15 @@
 // against the simulated cluster and the three cloud emulators at once (as `make demo` runs it), every step
 // passing, and a summary that adds up.
 import { describe, expect, it } from 'vitest';
-import { defaultControllers } from '../../src/operator/default-controllers.js';
 import { DemoClouds } from '../../src/testbed/demo/environment.js';
-import { runDemo } from '../../src/testbed/demo/run-demo.js';
-import { SystemClock } from '../../src/util/clock.js';
-import { silentLogger } from '../../src/util/logger.js';
+import { playDemo, stepsPassed } from './demo-harness.js';
 
 describe('karpenter-eu demo', () => {
   it('plays every step and ends with a summary of nodes, reasons and cost', { timeout: 170_000 }, async () => {
-    let output = '';
-    const { summary } = await runDemo({ clouds: DemoClouds, clock: new SystemClock(), logger: silentLogger, controllers: defaultControllers, write: (text) => (output += text) });
+    const { summary, output, steps } = await playDemo(DemoClouds);
 
     // The timeline is the failure message: it says which expectation of which step was not met.
-    expect(summary.steps.map((s) => `${s.id}:${s.status}`), output).toEqual([
-      'install:passed',
-      'reject:passed',
-      'scale-up:passed',
-      'flavors:passed',
-      'zone-spread:passed',
-      'gpu:passed',
-      'consolidation:passed',
-      'drift:passed',
-    ]);
+    expect(steps, output).toEqual(stepsPassed());
     expect(summary.ok).toBe(true);
     expect(output).toContain('admission webhook "validation.karpenter-eu.io" denied the request');
     expect(output).toContain('demo passed');

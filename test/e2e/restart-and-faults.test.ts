@@ -14,19 +14,10 @@ import { applyObjects } from '../../src/testbed/demo/install.js';
 import { nodeClassesFor, nodePoolsFor } from '../../src/testbed/demo/demo-manifests.js';
 import { SystemClock } from '../../src/util/clock.js';
 import { silentLogger } from '../../src/util/logger.js';
+import { eventually } from './demo-harness.js';
 import { createLoopbackCertificate } from '../../src/util/tls.js';
 
 type Claim = { metadata: { name: string; annotations?: Record<string, string>; deletionTimestamp?: string }; status?: { providerID?: string; nodeName?: string } };
-
-async function eventually<T>(what: string, check: () => Promise<T | undefined | false>, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: not reached in ${timeoutMs / 1000}s`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 /** Instances the emulator still runs (being deleted does not count). */
 function liveInstances(env: DemoEnvironment, cloud: DemoCloud): number {

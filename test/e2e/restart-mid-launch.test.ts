@@ -11,18 +11,9 @@ import { haltAfter } from '../../src/testbed/emulators/faults.js';
 import type { ScalewayEmulator } from '../../src/testbed/emulators/scaleway/index.js';
 import { SystemClock } from '../../src/util/clock.js';
 import { silentLogger } from '../../src/util/logger.js';
+import { eventually } from './demo-harness.js';
 
 type Claim = { metadata: { name: string }; status?: { providerID?: string } };
-
-async function eventually<T>(what: string, check: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: not reached in ${timeoutMs / 1000}s`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 describe('the controller on scaleway, killed right after createServer', () => {
   it('the restarted operator finishes the stopped server (user data, power on) and records it; the pod runs', { timeout: 120_000 }, async () => {

@@ -1,7 +1,7 @@
 /** Express handlers: decode the AdmissionReview, call the pure admission rules, encode the answer. */
 import type { NextFunction, Request, Response } from 'express';
 import { type AdmissionContext, isOwnedKind, mutate, validate, type KubeObject } from '../../src/domain/admission/index.js';
-import type { AdmissionContextProvider } from './context-provider.js';
+import type { AdmissionContextProvider } from '../../src/domain/admission/context-provider.js';
 import { tooLargeMessage } from '../shared/body-limit.js';
 import { decodeReview, encodeReview, ReviewError } from './review.js';
 

@@ -1,3 +1,3 @@
 export * from './server.js';
-export * from './context-provider.js';
+export * from '../../src/domain/admission/context-provider.js';
 export * from './review.js';

@@ -9,7 +9,7 @@ import { expressServerClasses } from '../shared/express-classes.js';
 import { checkJsonDepth } from '../shared/json-depth.js';
 import { type RequestObserver, timed } from '../shared/request-timing.js';
 import { listenHttps, type RunningHttpsServer } from '../shared/https-listener.js';
-import type { AdmissionContextProvider } from './context-provider.js';
+import type { AdmissionContextProvider } from '../../src/domain/admission/context-provider.js';
 import { errorHandler, mutateHandler, validateHandler } from './handlers.js';
 
 /**

@@ -2,10 +2,8 @@
  * Encodes the extender's answers straight into a Buffer, byte for byte what `JSON.stringify` would send.
  *
  * Why not res.json: with 5,000 nodes the answer is ~300 KiB. V8's JSON.stringify returns it as a tree of
- * parts that is flattened on first use, then express copies it into a Buffer through a UTF-8 encoder that
- * is slow on Node 20 — together 2.6 ms per call (p99 6.5–7.5 ms), most of the budget of a scheduling
- * cycle. Writing each node name into one Buffer costs 0.6 ms (p99 1–1.3 ms), measured in isolation for
- * issue #11.
+ * parts that is flattened on first use, then express copies it into a Buffer through a UTF-8 encoder; writing
+ * each node name into one Buffer sized up front skips both (bench:extender, the string-path cases).
  *
  * Only the shapes the extender sends are written here; anything else (the full NodeList of Nodes mode)
  * goes through JSON.stringify.
@@ -16,17 +14,6 @@ const Quote = 0x22;
 
 /** Printable ASCII but quote and backslash: JSON.stringify writes it as it is (every node name is). */
 const PlainAscii = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
-
-type Latin1Write = (this: Buffer, text: string, offset: number) => number;
-const nodeLatin1Write = (Buffer.prototype as Buffer & { latin1Write?: Latin1Write }).latin1Write;
-
-/**
- * Writes ASCII text at `offset`, returns the bytes written. Node's own latin1Write skips Buffer#write's
- * argument handling, which costs as much as the copy for a 40-byte name; Buffer#write where it is absent.
- */
-function writeLatin1(bytes: Buffer, text: string, offset: number): number {
-  return nodeLatin1Write ? nodeLatin1Write.call(bytes, text, offset) : bytes.write(text, offset, 'latin1');
-}
 
 /** A growing byte buffer for JSON text. */
 class JsonBytes {
@@ -69,7 +56,8 @@ class JsonBytes {
     this.reserve(value.length + 2);
     const bytes = this.bytes;
     bytes[this.length++] = Quote;
-    this.length += writeLatin1(bytes, value, this.length);
+    // Plain ASCII: latin1 writes each character as its byte (bench/name-write.bench.ts compares the documented ways).
+    this.length += bytes.write(value, this.length, 'latin1');
     bytes[this.length++] = Quote;
   }
 

@@ -4,7 +4,8 @@
  * error and, with `ignorable: true`, carries on without the extender).
  */
 import type { NextFunction, Request, Response } from 'express';
-import { decodeExtenderArgs, ExtenderArgsError, filter, prioritize, type ExtenderClusterView } from '../../src/domain/extender/index.js';
+import { ExtenderArgsError, filter, prioritize, type ExtenderClusterView } from '../../src/domain/extender/index.js';
+import { decodeExtenderArgs } from './decode.js';
 import { podKey } from '../../src/domain/pods/index.js';
 import { encodeFilterResult, encodeHostPriorityList } from './encode.js';
 import { parseJsonBody } from './json-body.js';

@@ -2,8 +2,8 @@
  * JSON.parse for the extender's request bodies, without first turning the whole body into one string.
  *
  * Why: with 5,000 node names the body is ~210 KiB. A string that large is a V8 large object, and making
- * one costs 0.5–1.9 ms here (fresh pages for every allocation; a 120 KiB string costs 3 µs) — the largest
- * part of a NodeNames call. So the top-level object is walked on the bytes, and every member but the node
+ * one takes fresh pages for every allocation, where a string of a few KiB does not — the largest part of a
+ * NodeNames call. So the top-level object is walked on the bytes, and every member but the node
  * names is handed to JSON.parse on its own slice (which also validates it). The names are either small
  * strings (`parseJsonBody`) or, where the view can find nodes by their bytes, left where they lie as spans
  * (`walkNodeNamesBody`), so no string is made per name at all.
@@ -12,9 +12,7 @@
  * value, escapes or non-ASCII in a name, full Nodes, a malformed body) goes through JSON.parse of the
  * whole body, whose error message a bad body then gets.
  */
-import { isAscii } from 'node:buffer';
-import type { NameSpans } from '../../src/util/byte-names.js';
-import { grown } from '../../src/util/typed-arrays.js';
+import { type NameSpans, readNameSpans } from '../../src/byte-path/index.js';
 import { checkJsonDepth, JsonDepthError, MaxJsonDepth } from '../shared/json-depth.js';
 
 const Tab = 0x09;
@@ -41,32 +39,6 @@ function notOnFastPath(): never {
 
 function isWhitespace(byte: number | undefined): boolean {
   return byte === Space || byte === LineFeed || byte === CarriageReturn || byte === Tab;
-}
-
-/** Spans of names in a body, grown as they are found. */
-class SpanList {
-  private starts: Int32Array;
-  private ends: Int32Array;
-  private count = 0;
-
-  /** `capacity`: the expected count, from the body's size (a node name and its punctuation are ~30–60 bytes). */
-  constructor(capacity: number) {
-    this.starts = new Int32Array(capacity);
-    this.ends = new Int32Array(capacity);
-  }
-
-  push(start: number, end: number): void {
-    if (this.count === this.starts.length) {
-      this.starts = grown(this.starts, 0);
-      this.ends = grown(this.ends, 0);
-    }
-    this.starts[this.count] = start;
-    this.ends[this.count++] = end;
-  }
-
-  spans(bytes: Buffer): NameSpans {
-    return { bytes, starts: this.starts, ends: this.ends, count: this.count };
-  }
 }
 
 class BodyWalk {
@@ -176,38 +148,13 @@ class BodyWalk {
     return list;
   }
 
-  /**
-   * NodeNames as spans: an array of strings without escapes or non-ASCII bytes (then each string's bytes are
-   * its value), and the only NodeNames member; else left to the general walk. Each name's end is found by
-   * Node's native search for the next quote, and the whole array is checked once for backslashes and
-   * non-ASCII: a byte loop in JS over ~200 KiB cost more than the rest of the walk.
-   */
+  /** NodeNames as spans (readNameSpans), and the only NodeNames member; else left to the general walk. */
   private nameSpans(): NameSpans {
-    const { bytes } = this;
     if (this.names) notOnFastPath();
-    const from = this.at;
-    this.expect(OpenBracket);
-    const list = new SpanList(Math.max(64, Math.ceil(bytes.length / 32)));
-    this.skipWhitespace();
-    if (bytes[this.at] === CloseBracket) this.at++;
-    else {
-      for (;;) {
-        this.expect(Quote);
-        const end = bytes.indexOf(Quote, this.at);
-        if (end < 0) notOnFastPath();
-        list.push(this.at, end);
-        this.at = end + 1;
-        this.skipWhitespace();
-        if (bytes[this.at] === CloseBracket) break;
-        this.expect(Comma);
-        this.skipWhitespace();
-      }
-      this.at++;
-    }
-    const array = bytes.subarray(from, this.at);
-    // Without a backslash every quote found ends its string; without non-ASCII, bytes are characters.
-    if (array.indexOf(Backslash) >= 0 || !isAscii(array)) notOnFastPath();
-    return list.spans(bytes);
+    const read = readNameSpans(this.bytes, this.at);
+    if (!read) return notOnFastPath();
+    this.at = read.end;
+    return read.names;
   }
 
   /** One JSON value, parsed (and validated) by JSON.parse on its own bytes. */

@@ -1,12 +1,11 @@
 /**
  * The byte path of the extender's verbs: a NodeNames call of a view that finds nodes by their bytes is read,
- * answered and written without making a string per node name (README, "Architecture"). The same pure verbs
+ * answered and written without making a string per node name (src/byte-path/README.md). The same pure verbs
  * as the general path (filterSlots, scoreSlots) decide; this file only decodes and encodes, and hands every
  * other body back to the general path (undefined), which is the oracle these answers are tested against.
  */
 import type { V1Pod } from '@kubernetes/client-node';
 import {
-  decodeExtenderPod,
   failedNodeMaps,
   filterSlots,
   scoreSlots,
@@ -16,9 +15,9 @@ import {
   UnknownSlot,
   Verdict,
 } from '../../src/domain/extender/index.js';
-import { isPlainSpan, type NameSpans, spanName } from '../../src/util/byte-names.js';
+import { decodeExtenderPod } from './decode.js';
 import { encodeFilterResult } from './encode.js';
-import { encodeFilterOfNames, encodeScoresOfNames, failedNamesInInputOrder } from './encode-names.js';
+import { encodeFilterOfNames, encodeScoresOfNames, failedNamesInInputOrder, findsNodesByBytes, isPlainSpan, type NameSpans, spanName } from '../../src/byte-path/index.js';
 import { walkNodeNamesBody } from './json-body.js';
 
 /** A NodeNames call whose names stay spans of the body. */
@@ -34,7 +33,7 @@ export interface NamesCall {
  * a Pod that is not one, as the general path does.
  */
 export function namesCallOf(body: Buffer, view: ExtenderClusterView): NamesCall | undefined {
-  if (!view.nodesNamed) return undefined;
+  if (!findsNodesByBytes(view)) return undefined;
   const walked = walkNodeNamesBody(body);
   if (!walked) return undefined;
   const nodes = view.nodesNamed(walked.names);

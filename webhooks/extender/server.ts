@@ -4,13 +4,12 @@
  * src/domain/extender; this file only wires express, TLS and connection handling.
  */
 import http from 'node:http';
-import type { Socket } from 'node:net';
 import express, { type Express, type RequestHandler } from 'express';
 import type { ExtenderClusterView } from '../../src/domain/extender/index.js';
 import { type ErrorWriter, LargeBodyBudget, refuseBodiesOverLimit } from '../shared/body-limit.js';
 import { type CertificateSource, loadCertificate, watchCertificate } from '../shared/certificate-source.js';
 import { expressServerClasses } from '../shared/express-classes.js';
-import { listenHttps } from '../shared/https-listener.js';
+import { listenHttps, listenTracked } from '../shared/https-listener.js';
 import { checkJsonDepth } from '../shared/json-depth.js';
 import { type RequestObserver, timed } from '../shared/request-timing.js';
 import { errorHandler, filterHandler, prioritizeHandler } from './handlers.js';
@@ -26,12 +25,6 @@ import { errorHandler, filterHandler, prioritizeHandler } from './handlers.js';
  * without the extender. 16 MiB keeps one request's parsed objects far inside the chart's 192 MB heap.
  */
 export const ExtenderBodyLimit = 16 * 1024 * 1024;
-
-/**
- * Longer than Go's client side (http.Transport IdleConnTimeout 90 s is the upper bound; the scheduler
- * reuses connections between cycles), so idle keep-alive connections are rarely cut under a request.
- */
-const KeepAliveTimeoutMs = 95_000;
 
 export interface ExtenderServerOptions {
   view: ExtenderClusterView;
@@ -104,29 +97,7 @@ function createApp(options: ExtenderServerOptions): Express {
 }
 
 function serveHttp(app: Express, port: number, host: string): Promise<RunningExtenderServer> {
-  const server = http.createServer(expressServerClasses(app), app);
-  server.keepAliveTimeout = KeepAliveTimeoutMs;
-  const sockets = new Set<Socket>();
-  server.on('connection', (socket: Socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      const bound = (server.address() as { port: number }).port;
-      resolve({
-        url: `http://${host.includes(':') ? `[${host}]` : host}:${bound}`,
-        port: bound,
-        close: () =>
-          new Promise<void>((done, fail) => {
-            server.close((error) => (error ? fail(error) : done()));
-            for (const socket of sockets) socket.destroy();
-          }),
-      });
-    });
-  });
+  return listenTracked(http.createServer(expressServerClasses(app), app), 'http', port, host);
 }
 
 /** The webhooks' HTTPS listener: same keep-alive, same live certificate swap when the files change. */

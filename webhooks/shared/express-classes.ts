@@ -3,10 +3,10 @@
  * `app.request` / `app.response`.
  *
  * express gives every request its methods by changing the prototype of Node's req/res objects after they are
- * built (Object.setPrototypeOf in app.handle). V8 then keeps each request's objects alive past two scavenges:
- * in a minimal express app at 1,000 req/s about 4 MB were promoted per scavenge (none without express), and the
- * copying showed as 2–5 ms GC pauses at the webhooks' p99. When Node builds req/res with that prototype already,
- * express's call changes nothing, and the request's garbage dies young. express itself is used unchanged.
+ * built (Object.setPrototypeOf in app.handle). V8 then keeps each request's objects alive past two scavenges,
+ * so every request's garbage is promoted and copied, which shows as GC pauses at the webhooks' p99
+ * (`npm run bench:admission`). When Node builds req/res with that prototype already, express's call changes
+ * nothing, and the request's garbage dies young. express itself is used unchanged.
  */
 import http from 'node:http';
 import type { Express } from 'express';

@@ -89,6 +89,7 @@ export const ScalewayNodeClassDefinition: CrdDefinition = {
     readyColumn,
     ageColumn,
     { name: 'Project', type: 'string', jsonPath: '.spec.projectId', priority: 1 },
+    { name: 'Image-ID', type: 'string', jsonPath: '.status.images[0].id', priority: 1 },
   ],
 };
 
@@ -108,6 +109,7 @@ export const OutscaleNodeClassDefinition: CrdDefinition = {
     readyColumn,
     ageColumn,
     { name: 'Cluster', type: 'string', jsonPath: '.spec.clusterId', priority: 1 },
+    { name: 'Image-Name', type: 'string', jsonPath: '.status.images[0].name', priority: 1 },
   ],
 };
 

@@ -76,20 +76,6 @@ export const WellKnownLabels: readonly string[] = [
   LabelWindowsBuild,
 ];
 
-/** Deprecated label keys and the keys they mean (NormalizedLabels). */
-export const NormalizedLabels: Readonly<Record<string, string>> = {
-  'failure-domain.beta.kubernetes.io/zone': LabelTopologyZone,
-  'beta.kubernetes.io/arch': LabelArch,
-  'beta.kubernetes.io/os': LabelOS,
-  'beta.kubernetes.io/instance-type': LabelInstanceType,
-  'failure-domain.beta.kubernetes.io/region': LabelTopologyRegion,
-};
-
-/** Label domains users may not set on NodePools (HEAD: only karpenter.sh and its subdomains). */
-export const RestrictedLabelDomains: readonly string[] = [Group];
-/** Label keys users may not set on NodePools. */
-export const RestrictedLabels: readonly string[] = [LabelHostname];
-
 /** Node class label `<group>/<lowercase kind>` = nodeClassRef.name (NodeClassLabelKey). */
 export function nodeClassLabelKey(group: string, kind: string): string {
   return `${group}/${kind.toLowerCase()}`;

@@ -114,13 +114,26 @@ export const OutscaleNodeClassSpecSchema = Type.Object(
 );
 export type OutscaleNodeClassSpec = Static<typeof OutscaleNodeClassSpecSchema>;
 
+const idString = (description: string) => Type.String({ description, maxLength: 256 });
+
+/** What the names of the spec resolved to, as the cloud answered (upstream's EC2NodeClass status.amis, subnets, securityGroups). */
+export const OutscaleNodeClassStatusSchema = Type.Object(
+  {
+    ...NodeClassStatusSchema.properties,
+    images: Type.Optional(Type.Array(Type.Object({ id: idString('The OMI id.'), name: Type.Optional(idString('Its name (ReadImages).')) }), { description: 'The image spec.imageId resolved to.', maxItems: 8 })),
+    subnets: Type.Optional(Type.Array(Type.Object({ id: idString('The subnet id.'), zone: idString('The subregion the cloud has it in.') }), { description: 'The subnets of spec.subnets that exist, with their subregion.', maxItems: 32 })),
+    securityGroups: Type.Optional(Type.Array(Type.Object({ id: idString('The security group id.'), name: idString('Its name.') }), { description: 'The security groups of spec.securityGroupIds that exist.', maxItems: 32 })),
+  },
+  { description: NodeClassStatusSchema.description ?? '' },
+);
+
 export const OutscaleNodeClassSchema = Type.Object(
   {
     apiVersion: Type.Optional(Type.String()),
     kind: Type.Optional(Type.String()),
     metadata: Type.Optional(ObjectMeta()),
     spec: OutscaleNodeClassSpecSchema,
-    status: Type.Optional(NodeClassStatusSchema),
+    status: Type.Optional(OutscaleNodeClassStatusSchema),
   },
   { description: 'OutscaleNodeClass is the Outscale-specific configuration of nodes.' },
 );

@@ -77,13 +77,31 @@ export const ScalewayNodeClassSpecSchema = Type.Object(
 );
 export type ScalewayNodeClassSpec = Static<typeof ScalewayNodeClassSpecSchema>;
 
+/** What spec.image resolved to in each zone (upstream's EC2NodeClass status.amis). */
+export const ScalewayNodeClassStatusSchema = Type.Object(
+  {
+    ...NodeClassStatusSchema.properties,
+    images: Type.Optional(
+      Type.Array(
+        Type.Object({
+          id: Type.String({ description: 'The image id the zone boots.', maxLength: 64 }),
+          name: Type.Optional(Type.String({ description: 'Its label or name.', maxLength: 256 })),
+          zone: Type.String({ description: 'The zone.', maxLength: 16 }),
+        }),
+        { description: 'The image spec.image resolved to, per zone.', maxItems: 3 },
+      ),
+    ),
+  },
+  { description: NodeClassStatusSchema.description ?? '' },
+);
+
 export const ScalewayNodeClassSchema = Type.Object(
   {
     apiVersion: Type.Optional(Type.String()),
     kind: Type.Optional(Type.String()),
     metadata: Type.Optional(ObjectMeta()),
     spec: ScalewayNodeClassSpecSchema,
-    status: Type.Optional(NodeClassStatusSchema),
+    status: Type.Optional(ScalewayNodeClassStatusSchema),
   },
   { description: 'ScalewayNodeClass is the Scaleway-specific configuration of nodes.' },
 );

@@ -12,22 +12,39 @@ import { isObject, jsonEqual } from './json-value.js';
 const NoOldValue = Symbol('no old value');
 type OldValue = unknown | typeof NoOldValue;
 
-export function validateCelRules(compiler: CelRuleCompiler, schema: OpenApiSchema, value: unknown, oldValue: OldValue, path: string, errors: FieldError[]): void {
-  // The typed CEL mirror of the whole value is built once and walked beside it: converting each subtree per
-  // rule would cost depth × size (a NodePool has rules at several nesting levels).
-  walk(compiler, schema, value, toCelValue(schema, value), oldValue, path, errors);
+/** A present value, its schema node, its typed CEL mirror and its correlated old value, at `path`. */
+interface Site {
+  schema: OpenApiSchema;
+  value: unknown;
+  cel: unknown;
+  oldValue: OldValue;
+  path: string;
 }
 
-function walk(compiler: CelRuleCompiler, schema: OpenApiSchema, value: unknown, cel: unknown, oldValue: OldValue, path: string, errors: FieldError[]): void {
-  if (value === undefined || value === null || !compiler.hasRulesWithin(schema)) return;
+interface RuleWalk {
+  compiler: CelRuleCompiler;
+  errors: FieldError[];
+}
+
+export function validateCelRules(compiler: CelRuleCompiler, schema: OpenApiSchema, value: unknown, oldValue: OldValue, errors: FieldError[]): void {
+  // The typed CEL mirror of the whole value is built once and walked beside it: converting each subtree per
+  // rule would cost depth × size (a NodePool has rules at several nesting levels).
+  walk({ compiler, errors }, { schema, value, cel: toCelValue(schema, value), oldValue, path: '' });
+}
+
+function walk(ctx: RuleWalk, site: Site): void {
+  const { schema, value, cel, oldValue, path } = site;
+  if (value === undefined || value === null || !ctx.compiler.hasRulesWithin(schema)) return;
   for (const rule of schema['x-kubernetes-validations'] ?? []) {
-    const error = evaluateRule(compiler, rule, schema, value, cel, oldValue, path);
-    if (error) errors.push(error);
+    const error = evaluateRule(ctx.compiler, rule, site);
+    if (error) ctx.errors.push(error);
   }
   if (Array.isArray(value) && schema.items) {
     const items = schema.items;
     const celItems = cel as unknown[];
-    for (let i = 0; i < value.length; i++) walk(compiler, items, value[i], celItems[i], correlateItem(schema, value[i], oldValue), indexPath(path, i), errors);
+    for (let i = 0; i < value.length; i++) {
+      walk(ctx, { schema: items, value: value[i], cel: celItems[i], oldValue: correlateItem(schema, value[i], oldValue), path: indexPath(path, i) });
+    }
   } else if (isObject(value)) {
     const oldObject = isObject(oldValue) ? oldValue : undefined;
     const celObject = cel as Record<string, unknown>;
@@ -37,7 +54,7 @@ function walk(compiler: CelRuleCompiler, schema: OpenApiSchema, value: unknown, 
       const childSchema = property ?? additional;
       if (!childSchema) continue;
       const oldChild = oldObject && key in oldObject ? oldObject[key] : NoOldValue;
-      walk(compiler, childSchema, value[key], celObject[key], oldChild, property ? childPath(path, key) : indexPath(path, key), errors);
+      walk(ctx, { schema: childSchema, value: value[key], cel: celObject[key], oldValue: oldChild, path: property ? childPath(path, key) : indexPath(path, key) });
     }
   }
 }
@@ -58,7 +75,8 @@ function correlateItem(schema: OpenApiSchema, item: unknown, oldValue: OldValue)
   return NoOldValue;
 }
 
-function evaluateRule(compiler: CelRuleCompiler, rule: CelValidationRule, schema: OpenApiSchema, value: unknown, cel: unknown, oldValue: OldValue, path: string): FieldError | undefined {
+function evaluateRule(compiler: CelRuleCompiler, rule: CelValidationRule, site: Site): FieldError | undefined {
+  const { schema, value, cel, oldValue, path } = site;
   const transition = isTransitionRule(rule.rule);
   if (transition && oldValue === NoOldValue) return undefined;
   const context: Record<string, unknown> = { self: cel };

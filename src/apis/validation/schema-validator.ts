@@ -5,7 +5,7 @@ import { noOldValue, validateCelRules } from './cel-rules.js';
 import { applySchemaDefaults } from './defaults.js';
 import { type FieldError, type FieldErrorType, unknownField } from './field-error.js';
 import { findUnknownFields, pruneUnknownFields } from './pruning.js';
-import { validateStructure } from './structural.js';
+import { validateRootObject } from './structural.js';
 
 export interface ValidateOptions {
   /** The stored object on update: enables transition rules (those reading `oldSelf`). */
@@ -23,7 +23,7 @@ export class SchemaValidator {
 
   validate(object: unknown, options: ValidateOptions = {}): FieldError[] {
     const errors: FieldError[] = [];
-    validateStructure(this.schema, object, '', errors, { reportUnknownFields: options.rejectUnknownFields === true }, true);
+    validateRootObject(this.schema, object, errors, { reportUnknownFields: options.rejectUnknownFields === true });
     if (errors.some((e) => BlockingErrorTypes.has(e.type))) {
       // kube-apiserver (hasBlockingErr) skips CEL when the object is structurally broken.
       errors.push({ path: '', type: 'FieldValueInvalid', message: 'Invalid value: null: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation' });
@@ -31,7 +31,7 @@ export class SchemaValidator {
     }
     const pruned = pruneUnknownFields(this.schema, object);
     const old = options.oldObject === undefined ? noOldValue() : pruneUnknownFields(this.schema, options.oldObject);
-    validateCelRules(this.compiler, this.schema, pruned, old, '', errors);
+    validateCelRules(this.compiler, this.schema, pruned, old, errors);
     return errors;
   }
 

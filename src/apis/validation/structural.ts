@@ -65,8 +65,18 @@ function typeMatches(schema: OpenApiSchema, value: unknown): boolean {
   return actual === schema.type;
 }
 
-/** Validates `value` at `path` against `schema`, appending to `errors`. `isRoot` marks the object root. */
-export function validateStructure(schema: OpenApiSchema, value: unknown, path: string, errors: FieldError[], options: StructuralOptions, isRoot = false): void {
+/**
+ * Validates a whole object: as the API server validates the root metadata itself and the CRD schema only says
+ * `type: object` there, metadata is checked to be an object and nothing more.
+ */
+export function validateRootObject(schema: OpenApiSchema, value: unknown, errors: FieldError[], options: StructuralOptions): void {
+  const metadata: OpenApiSchema = { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
+  const root = schema.properties?.metadata ? { ...schema, properties: { ...schema.properties, metadata } } : schema;
+  validateStructure(root, value, '', errors, options);
+}
+
+/** Validates `value` at `path` against `schema`, appending to `errors`. */
+export function validateStructure(schema: OpenApiSchema, value: unknown, path: string, errors: FieldError[], options: StructuralOptions): void {
   if (value === null && schema.nullable) return;
   if (!typeMatches(schema, value)) {
     const expected = schema['x-kubernetes-int-or-string'] ? 'integer or string' : schema.type;
@@ -79,7 +89,7 @@ export function validateStructure(schema: OpenApiSchema, value: unknown, path: s
   if (typeof value === 'string') validateString(schema, value, path, errors);
   else if (typeof value === 'number') validateNumber(schema, value, path, errors);
   else if (Array.isArray(value)) validateArray(schema, value, path, errors, options);
-  else if (isObject(value)) validateObjectNode(schema, value, path, errors, options, isRoot);
+  else if (isObject(value)) validateObjectNode(schema, value, path, errors, options);
 }
 
 /** Length in code points (runes, as the API server counts), without materialising them. */
@@ -155,7 +165,7 @@ function validateListType(schema: OpenApiSchema, value: unknown[], path: string,
   });
 }
 
-function validateObjectNode(schema: OpenApiSchema, value: JsonObject, path: string, errors: FieldError[], options: StructuralOptions, isRoot: boolean): void {
+function validateObjectNode(schema: OpenApiSchema, value: JsonObject, path: string, errors: FieldError[], options: StructuralOptions): void {
   if (schema.maxProperties !== undefined || schema.minProperties !== undefined) {
     const count = Object.keys(value).length;
     if (schema.maxProperties !== undefined && count > schema.maxProperties) errors.push(tooMany(path, count, schema.maxProperties, 'properties'));
@@ -173,9 +183,7 @@ function validateObjectNode(schema: OpenApiSchema, value: JsonObject, path: stri
     if (child === undefined) continue;
     const propertySchema = properties[key];
     if (propertySchema) {
-      // The API server validates the root metadata itself; the CRD schema only says `type: object`.
-      if (isRoot && key === 'metadata') validateStructure({ type: 'object' }, child, childPath(path, key), errors, { reportUnknownFields: false });
-      else validateStructure(propertySchema, child, childPath(path, key), errors, options);
+      validateStructure(propertySchema, child, childPath(path, key), errors, options);
     } else if (typeof additional === 'object') {
       validateStructure(additional, child, indexPath(path, key), errors, options);
     } else if (options.reportUnknownFields && additional !== true && !schema['x-kubernetes-preserve-unknown-fields']) {

@@ -17,6 +17,7 @@ import { readInputs } from '../inputs.js';
 import { columns, formatData } from '../output.js';
 import { admittedManifests, offlineDefaults } from './admitted-manifests.js';
 import { formatResources } from './catalog.js';
+import { type CatalogProvenance, catalogsOfObjects, provenanceLines } from './catalog-provenance.js';
 
 const HELP = `usage: karpenter-eu plan -f PATH [-f PATH…] [-o table|wide|json|yaml]
 
@@ -30,6 +31,9 @@ options:
                   (e.g. kubectl get pods -A -o json | karpenter-eu plan -f - -f nodepools.yaml); repeatable
   -o, --output    table (default), wide (adds capacity type and allocatable), json or yaml
   -h, --help      this help
+
+The bundled catalogs answer: table and wide output name them and their date on stderr, json and yaml in
+the plan's catalogs field ([{cloud, source: bundled, retrieved}]).
 `;
 
 /** Hours in a month as cloud price lists count them (OVHcloud, Scaleway: 730 h). */
@@ -57,7 +61,7 @@ export function bundledInstanceTypes(nodeClass: NodeClassObject): InstanceType[]
   return buildInstanceTypes(loadCatalog(cloud), region, { billing: spec.monthlyBilled ? 'monthly' : 'hourly' });
 }
 
-export function planJson(result: SchedulingResult): unknown {
+export function planJson(result: SchedulingResult, catalogs: readonly CatalogProvenance[] = []): unknown {
   return {
     nodeClaims: result.newNodeClaims.map((c) => ({
       nodePool: c.nodePool,
@@ -72,6 +76,7 @@ export function planJson(result: SchedulingResult): unknown {
     existingNodes: result.existingNodeAssignments.map((a) => ({ node: a.node, pods: a.pods })),
     unschedulable: result.unschedulable,
     totalPricePerHour: result.totalPricePerHour,
+    catalogs,
   };
 }
 
@@ -115,6 +120,11 @@ export const planCommand: Command = async (argv: string[], io: CommandIO): Promi
   }
   const result = solve(input);
   const { output } = parsed;
-  io.stdout(output === 'json' || output === 'yaml' ? await formatData(output, planJson(result)) : planTable(result, output === 'wide'));
+  const catalogs = catalogsOfObjects(admitted.objects.map((o) => o.object));
+  if (output === 'json' || output === 'yaml') io.stdout(await formatData(output, planJson(result, catalogs)));
+  else {
+    io.stderr(provenanceLines(catalogs));
+    io.stdout(planTable(result, output === 'wide'));
+  }
   return 0;
 };

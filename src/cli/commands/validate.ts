@@ -10,6 +10,7 @@ import { helpFlag, type OutputFormat, outputFlag, outputFormat, parseFlags } fro
 import { readInputs } from '../inputs.js';
 import { formatData } from '../output.js';
 import { bundledCatalogs, offlineDefaults } from './admitted-manifests.js';
+import { type CatalogProvenance, catalogsOfObject, catalogsOfObjects, provenanceLines } from './catalog-provenance.js';
 
 const HELP = `usage: karpenter-eu validate -f PATH... [-o table|json|yaml|name] [--default-limits cpu=1000,memory=1000Gi] [--no-gpu-taint]
 
@@ -19,13 +20,15 @@ could place). Exit 0 when all are admitted, 1 when any is denied, 2 on a usage o
 
 options:
   -f, --filename      a YAML/JSON file, a directory or - for standard input (repeatable; extra paths may follow)
-  -o, --output        table (default); json or yaml: [{kind, name, allowed, message, warnings, patch}];
-                      name: kind.group/name of each admitted object
+  -o, --output        table (default); json or yaml: [{kind, name, allowed, message, warnings, patch,
+                      catalogs}]; name: kind.group/name of each admitted object
   --default-limits    limits filled into NodePools without spec.limits (resource=quantity,...)
   --no-gpu-taint      do not add the nvidia.com/gpu taint to GPU-only NodePools
   -h, --help          this help
 
 Global credentials count as configured when OVH_APPLICATION_KEY, SCW_SECRET_KEY or OSC_ACCESS_KEY is set.
+Offline, the bundled catalogs answer: table and name output say which and of what date on stderr, json and
+yaml in each entry's catalogs ([{cloud, source: bundled, retrieved}]).
 `;
 
 export interface ValidateEntry {
@@ -35,6 +38,8 @@ export interface ValidateEntry {
   message: string;
   warnings: string[];
   patch: JsonPatchOperation[];
+  /** The catalogs that answered for this object. */
+  catalogs: CatalogProvenance[];
 }
 
 type ValidateFormat = Extract<OutputFormat, 'table' | 'json' | 'yaml' | 'name'>;
@@ -76,6 +81,7 @@ const nameOf = (o: KubeObject): string => String((o.metadata as { name?: unknown
 
 /** Admits every owned object (and Pod) against the others in the set. */
 export function validateObjects(objects: readonly KubeObject[], defaults: AdmissionDefaults): ValidateEntry[] {
+  const catalogs = catalogsOfObjects(objects);
   return admitOffline(objects, bundledCatalogs(), defaults).map(({ original, outcome }) => ({
     kind: String(original.kind),
     name: nameOf(original),
@@ -83,6 +89,7 @@ export function validateObjects(objects: readonly KubeObject[], defaults: Admiss
     message: outcome.message,
     warnings: outcome.warnings,
     patch: outcome.patch,
+    catalogs: catalogsOfObject(original, catalogs),
   }));
 }
 
@@ -126,7 +133,10 @@ export const validateCommand: Command = async (argv, io) => {
   const objects = manifests.objects.map((m) => m.object);
   const entries = validateObjects(objects, defaultsFrom(options, io.env));
   if (options.output === 'json' || options.output === 'yaml') io.stdout(await formatData(options.output, entries));
-  else if (options.output === 'name') printNames(objects, entries, io);
-  else printTable(entries, io);
+  else {
+    io.stderr(provenanceLines(catalogsOfObjects(objects)));
+    if (options.output === 'name') printNames(objects, entries, io);
+    else printTable(entries, io);
+  }
   return entries.every((e) => e.allowed) ? 0 : 1;
 };

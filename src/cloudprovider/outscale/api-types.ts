@@ -210,6 +210,15 @@ export interface Subregion {
   LocationCode?: string;
 }
 
+export interface Region {
+  RegionName: string;
+  Endpoint: string;
+}
+
+export interface ReadRegionsResponse extends WithResponseContext {
+  Regions: Region[];
+}
+
 export interface ReadSubregionsRequest {
   Filters?: { RegionNames?: string[]; SubregionNames?: string[]; States?: string[] };
 }

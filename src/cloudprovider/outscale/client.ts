@@ -126,6 +126,10 @@ export class OutscaleClient {
     return readAllPages('ReadVmTypes', request, (r: T.ReadVmTypesRequest) => this.readVmTypes(r, options), 'VmTypes');
   }
 
+  readRegions(options?: CallOptions): Promise<T.ReadRegionsResponse> {
+    return this.callFor('ReadRegions', {}, options, 'Regions');
+  }
+
   readSubregions(request: T.ReadSubregionsRequest = {}, options?: CallOptions): Promise<T.ReadSubregionsResponse> {
     return this.callFor('ReadSubregions', request, options, 'Subregions');
   }

@@ -1,8 +1,8 @@
 /**
  * The Outscale CloudProvider: plain VMs that join a self-managed cluster through user data, found again by
  * tags (`karpenter.sh/managed-by` for the GC, `OscK8sClusterID/<id>` and `OscK8sNodeName` for the CCM),
- * providerID `aws:///<subregion>/<vmId>`. `list` reads every page or throws — the post-mortem of seed 003
- * (a failed List read as "no VMs" deleted every node in 30 s) is what its shape is for.
+ * providerID `aws:///<subregion>/<vmId>`. `list` reads every page or throws: a failed or partial List read as
+ * "no VMs" would have garbage collection delete every node.
  */
 import {
   OutscaleNodeClassGroup,
@@ -13,9 +13,10 @@ import {
 import type { CatalogFile, CatalogFlavor } from '../../catalog/types.js';
 import { buildInstanceTypes } from '../../domain/instancetypes/build.js';
 import type { InstanceType } from '../../domain/instancetypes/types.js';
+import { NotReadyRepairPolicies } from '../../domain/repair/index.js';
 import type { BackoffPolicy, RandomSource } from '../../util/backoff.js';
 import type { Clock } from '../../util/clock.js';
-import { isNodeClaimNotFoundError, NodeClaimNotFoundError, NodeClassNotReadyError, PermanentCloudError } from '../errors.js';
+import { IncompleteResponseError, isNodeClaimNotFoundError, NodeClaimNotFoundError, NodeClassNotReadyError, PermanentCloudError } from '../errors.js';
 import { DefaultCloudRetryPolicy } from '../retry.js';
 import type {
   ClaimResource,
@@ -23,6 +24,8 @@ import type {
   CloudProvider,
   CloudProviderNodeClaim,
   CloudProviderNodePool,
+  CloudRegions,
+  NodeClassCloudFacts,
   DriftReason,
   NodeClassKind,
   NodeClassReference,
@@ -37,6 +40,7 @@ import { isNotFound } from './errors.js';
 import { clusterGpus, deleteGpu, isUnlinked } from './gpu-claims.js';
 import { ListedVmStates, TagManagedBy, isGone, toCloudNodeClaim } from './instances.js';
 import { buildOutscaleInstanceTypes } from './instancetypes.js';
+import { outscaleNodeClassFacts } from './nodeclass-facts.js';
 import { OutscaleAccounts, type OutscaleAccount, type OutscaleApiFactory } from './accounts.js';
 import { clientTokenOf, findByClientToken, gpuOwnerOf, launch, releaseGpus, type LaunchContext } from './launch.js';
 import { driftReasonOf, resolveUserData, subregionsOf } from './nodeclass.js';
@@ -184,12 +188,39 @@ export class OutscaleCloudProvider implements CloudProvider {
     return driftReasonOf(vm, nodeClass, await resolveUserData(nodeClass, this.options.nodeClasses));
   }
 
+  async nodeClassFacts(kind: string, name: string): Promise<NodeClassCloudFacts | undefined> {
+    if (kind !== 'OutscaleNodeClass') return undefined;
+    const nodeClass = await this.options.nodeClasses.getNodeClass(name);
+    const account = await this.accounts.forNodeClass(nodeClass);
+    return outscaleNodeClassFacts(nodeClass, account.launch);
+  }
+
+  /**
+   * The cloud's regions (ReadRegions), the subregions of the operator's own region (ReadSubregions) with
+   * them; other regions' subregions are not readable from this endpoint.
+   */
+  async listRegions(): Promise<CloudRegions[]> {
+    try {
+      const [regions, subregions] = await Promise.all([
+        this.call('listing regions', () => this.api.readRegions()),
+        this.call(`listing subregions of ${this.api.region}`, () => this.api.readSubregions({ Filters: { RegionNames: [this.api.region] } })),
+      ]);
+      if (regions.Regions.length === 0) throw new IncompleteResponseError('listing regions: the answer lists no region');
+      const own = subregions.Subregions.filter((s) => s.RegionName === this.api.region).map((s) => s.SubregionName);
+      const list = regions.Regions.map((r) => ({ name: r.RegionName, ...(r.RegionName === this.api.region && own.length > 0 ? { zones: own } : {}) }));
+      return [{ cloud: this.name, regions: list }];
+    } catch (error) {
+      return [{ cloud: this.name, error: error as Error }];
+    }
+  }
+
   getSupportedNodeClasses(): NodeClassKind[] {
     return [{ ...OutscaleNodeClassKindRef }];
   }
 
+  /** With node repair on (the NodeRepair gate), a node NotReady for 30 minutes is replaced, unless the options say otherwise. */
   repairPolicies(): RepairPolicy[] {
-    return [...(this.options.repairPolicies ?? [])];
+    return [...(this.options.repairPolicies ?? NotReadyRepairPolicies)];
   }
 
   /** The flexible GPUs tagged for this cluster's NodeClaims, in every account; throws when any read fails. */

@@ -57,8 +57,15 @@ async function waitUntilSettled(deps: GpuAttachDeps, vm: Vm): Promise<Vm> {
   return current;
 }
 
+/** The GPUs a launch wants: their shape, the offering their creation is charged to, the NodeClaim owning them. */
+interface GpuRequest {
+  gpu: FlexibleGpuShape;
+  offering: OfferingKey;
+  owner: GpuOwner;
+}
+
 /** Creates one GPU for the VM and tags it for its NodeClaim at once; a GPU whose tagging failed is given back. */
-async function createTagged(deps: GpuAttachDeps, vm: Vm, gpu: FlexibleGpuShape, offering: OfferingKey, owner: GpuOwner): Promise<string> {
+async function createTagged(deps: GpuAttachDeps, vm: Vm, { gpu, offering, owner }: GpuRequest): Promise<string> {
   const created = await deps.call(
     `creating flexible gpu ${gpu.modelName} for vm ${vm.VmId}`,
     () => deps.api.createFlexibleGpu({ ModelName: gpu.modelName, SubregionName: vm.Placement.SubregionName, Generation: gpu.generation, DeleteOnVmDeletion: true }),
@@ -78,14 +85,15 @@ async function createTagged(deps: GpuAttachDeps, vm: Vm, gpu: FlexibleGpuShape, 
  * The unlinked GPUs this launch can link: those tagged for its NodeClaim, then those a dead process created
  * without tagging, then new ones (the VM marked while any may be untagged).
  */
-async function gpusToLink(deps: GpuAttachDeps, vm: Vm, gpu: FlexibleGpuShape, missing: number, offering: OfferingKey, owner: GpuOwner): Promise<string[]> {
+async function gpusToLink(deps: GpuAttachDeps, vm: Vm, request: GpuRequest, missing: number): Promise<string[]> {
+  const { gpu, owner } = request;
   const spare = (await gpusOf(deps, owner)).filter((g) => isUnlinked(g) && g.ModelName === gpu.modelName && g.SubregionName === vm.Placement.SubregionName);
   spare.push(...(await adoptUntagged(deps, vm, gpu.modelName, missing - spare.length, owner)));
   const ids = spare.slice(0, missing).map((g) => g.FlexibleGpuId);
   if (ids.length === missing && !hasPendingGpu(vm)) return ids;
   if (ids.length < missing) {
     if (!hasPendingGpu(vm)) await markGpuPending(deps, vm.VmId);
-    while (ids.length < missing) ids.push(await createTagged(deps, vm, gpu, offering, owner));
+    while (ids.length < missing) ids.push(await createTagged(deps, vm, request));
   }
   await clearGpuPending(deps, vm.VmId);
   return ids;
@@ -106,7 +114,7 @@ export async function attachFlexibleGpus(deps: GpuAttachDeps, vm: Vm, shape: Lau
   }
   if (missing > 0) {
     // A GPU whose link fails stays tagged for the NodeClaim: the next attempt links it, a delete releases it.
-    for (const id of await gpusToLink(deps, settled, gpu, missing, offering, owner)) {
+    for (const id of await gpusToLink(deps, settled, { gpu, offering, owner }, missing)) {
       await deps.call(`linking flexible gpu ${id} to vm ${vm.VmId}`, () => deps.api.linkFlexibleGpu({ FlexibleGpuId: id, VmId: vm.VmId }));
     }
   }

@@ -50,6 +50,16 @@ export class OvhAccounts {
     return this.account('default', this.options.api, { serviceName, kubeId }, this.options.region);
   }
 
+  /** The operator-wide kubeId, when configured. */
+  operatorKubeId(): string | undefined {
+    return this.options.kubeId;
+  }
+
+  /** The operator-wide project and client, when a serviceName is configured. */
+  operatorProject(): { serviceName: string; api: OvhApi } | undefined {
+    return this.options.serviceName ? { serviceName: this.options.serviceName, api: this.options.api } : undefined;
+  }
+
   /**
    * Every account used so far and every account an existing OVHNodeClass names (list() reads them all, so a
    * restart does not hide the nodes of a NodeClass that has not launched anything since). A NodeClass whose

@@ -111,6 +111,8 @@ export interface OvhApi {
   listClusters(serviceName: string): Promise<string[]>;
   getCluster(target: OvhKubeTarget): Promise<OvhCluster>;
   listCapabilityFlavors(serviceName: string, region: string): Promise<OvhFlavor[]>;
+  /** The regions MKS offers the project (`GET /cloud/project/{serviceName}/capabilities/kube/regions`). */
+  listCapabilityRegions(serviceName: string): Promise<string[]>;
   /** Prices by flavor name from `GET /order/catalog/public/cloud` (public, unsigned). */
   listPrices(subsidiary: string): Promise<ReadonlyMap<string, OvhFlavorPrice>>;
   listNodePools(target: OvhKubeTarget): Promise<OvhNodePool[]>;

@@ -110,6 +110,15 @@ class OvhSdkApi implements OvhApi {
     return this.read(`listing mks flavors of ${region}`, path, (op, body) => requireList<OvhFlavor>(op, body, FlavorKeys), { region });
   }
 
+  listCapabilityRegions(serviceName: string): Promise<string[]> {
+    const operation = `listing the mks regions of project ${serviceName}`;
+    return this.read(operation, `/cloud/project/${encodeURIComponent(serviceName)}/capabilities/kube/regions`, (op, body) => {
+      // An empty list is no answer: MKS is offered somewhere to every project that can call this.
+      if (!Array.isArray(body) || body.length === 0 || body.some((r) => typeof r !== 'string')) throw new IncompleteResponseError(`${op}: the answer is not a list of region names`);
+      return body as string[];
+    });
+  }
+
   async listPrices(subsidiary: string): Promise<ReadonlyMap<string, { hourly?: number; monthly?: number }>> {
     const body = await this.call<unknown>('reading the public order catalog', 'GET', '/order/catalog/public/cloud', { ovhSubsidiary: subsidiary });
     return parseOrderCatalog(body);

@@ -5,6 +5,7 @@
  */
 import { OVHNodeClassGroup, OVHNodeClassKind, OVHNodeClassVersion, type OVHNodeClass } from '../../apis/v1alpha1/ovh-nodeclass.js';
 import { compatibleOfferings, type InstanceType } from '../../domain/instancetypes/index.js';
+import { NotReadyRepairPolicies } from '../../domain/repair/index.js';
 import type { Clock } from '../../util/clock.js';
 import { CreateError, InsufficientCapacityError, NodeClaimNotFoundError, PermanentCloudError, findInChain, type OfferingKey } from '../errors.js';
 import type {
@@ -12,6 +13,8 @@ import type {
   CloudProvider,
   CloudProviderNodeClaim,
   CloudProviderNodePool,
+  CloudRegions,
+  NodeClassCloudFacts,
   DetectedCluster,
   DriftReason,
   NodeClassKind,
@@ -27,11 +30,10 @@ import { KeyedLock } from './keyed-lock.js';
 import { driftReason, poolSettingsFor } from './nodeclass.js';
 import { deleteEmptyPools } from './pool-cleanup.js';
 import { awaitNode, familyLockKey, launchInPool, nodeOfRecordedClaim, releaseClaim, type PoolLaunchDeps } from './pool-launcher.js';
+import { ovhNodeClassFacts } from './nodeclass-facts.js';
 import { claimAnnotationKey, claimRecordsOf, familyOfPoolName, isManagedPool } from './pool-naming.js';
 import { instanceIdOf } from './provider-id.js';
 
-/** A node NotReady this long is replaced (as Karpenter's AWS provider). */
-const UnhealthyNodeTolerationMs = 30 * 60 * 1000;
 /** Offerings tried per create before giving up with InsufficientCapacityError. */
 const MaxOfferingsPerLaunch = 4;
 
@@ -129,15 +131,30 @@ export class OvhCloudProvider implements CloudProvider {
     return this.options.accounts.detectedCluster(await this.options.nodeClasses.getNodeClass(name));
   }
 
+  async nodeClassFacts(kind: string, name: string): Promise<NodeClassCloudFacts | undefined> {
+    if (kind !== OVHNodeClassKind) return undefined;
+    return ovhNodeClassFacts(await this.options.nodeClasses.getNodeClass(name), this.options.accounts, this.options.call);
+  }
+
+  /** The regions MKS offers the operator's project; nothing without an operator-wide project. */
+  async listRegions(): Promise<CloudRegions[]> {
+    const project = this.options.accounts.operatorProject();
+    if (!project) return [];
+    try {
+      const names = await this.options.call('listing mks regions', () => project.api.listCapabilityRegions(project.serviceName));
+      return [{ cloud: this.name, regions: names.map((name) => ({ name })) }];
+    } catch (error) {
+      return [{ cloud: this.name, error: error as Error }];
+    }
+  }
+
   getSupportedNodeClasses(): NodeClassKind[] {
     return [{ group: OVHNodeClassGroup, version: OVHNodeClassVersion, kind: OVHNodeClassKind }];
   }
 
+  /** With node repair on (the NodeRepair gate), a node NotReady for 30 minutes is replaced. */
   repairPolicies(): RepairPolicy[] {
-    return [
-      { conditionType: 'Ready', conditionStatus: 'False', tolerationDurationMs: UnhealthyNodeTolerationMs },
-      { conditionType: 'Ready', conditionStatus: 'Unknown', tolerationDurationMs: UnhealthyNodeTolerationMs },
-    ];
+    return [...NotReadyRepairPolicies];
   }
 
   private async launch(nodeClaim: CloudProviderNodeClaim): Promise<CloudNodeClaim> {

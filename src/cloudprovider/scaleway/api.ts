@@ -98,4 +98,9 @@ export interface ScalewayApi {
   listBlockVolumes(zone: string, name: string): Promise<ScalewayBlockVolume[]>;
   /** Errors: NodeClaimNotFoundError when the volume does not exist. */
   deleteBlockVolume(zone: string, volumeId: string): Promise<void>;
+  /**
+   * The image the zone boots for `image`, a marketplace label (`ubuntu_jammy`, its local images of the zone)
+   * or an image UUID; undefined when there is none.
+   */
+  findImage(zone: string, image: string): Promise<{ id: string; name?: string } | undefined>;
 }

@@ -6,6 +6,7 @@
 import { createAdvancedClient, withDefaultPageSize, withHTTPClient, withProfile, withUserAgent } from '@scaleway/sdk-client';
 import { Blockv1alpha1 } from '@scaleway/sdk-block';
 import { Instancev1 } from '@scaleway/sdk-instance';
+import { Marketplacev2 } from '@scaleway/sdk-marketplace';
 import type {
   CreateServerRequest,
   ScalewayApi,
@@ -39,6 +40,7 @@ export interface ScalewayClientSettings {
 }
 
 type SdkServer = Instancev1.Server;
+const UuidImage = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 type SdkServerType = Instancev1.ServerType;
 
 function isSdkError(err: unknown): err is { status: number; body: unknown; message: string } {
@@ -158,8 +160,25 @@ export function createScalewayClient(settings: ScalewayClientSettings): Scaleway
   );
   const instance = new Instancev1.API(client);
   const block = new Blockv1alpha1.API(client);
+  const marketplace = new Marketplacev2.API(client);
 
   return {
+    findImage: (zone, image) =>
+      call({ operation: `resolving image ${image} in ${zone}` }, async () => {
+        if (UuidImage.test(image)) {
+          try {
+            const found = await instance.getImage({ zone, imageId: image });
+            return found.image ? { id: found.image.id, name: found.image.name } : undefined;
+          } catch (err) {
+            if (isSdkError(err) && failureOf(err).status === 404) return undefined;
+            throw err;
+          }
+        }
+        const { localImages } = await marketplace.listLocalImages({ zone, imageLabel: image, pageSize: PageSize });
+        // The root volume is a Block (SBS) volume unless the class asks for local storage: prefer that image.
+        const local = localImages.find((i) => i.type === 'instance_sbs') ?? localImages[0];
+        return local ? { id: local.id, name: local.label } : undefined;
+      }),
     listServerTypes: (zone) =>
       call({ operation: `listing server types in ${zone}` }, async () => {
         const all = await allProductPages((page) => instance.listServersTypes({ zone, page, perPage: PageSize }));
@@ -245,4 +264,13 @@ export function createScalewayClient(settings: ScalewayClientSettings): Scaleway
         await block.deleteVolume({ zone, volumeId });
       }),
   };
+}
+
+/**
+ * The zones the Instance API serves, as the SDK lists them (generated from the API's own description); the
+ * API has no call that lists zones.
+ */
+export function instanceApiZones(): string[] {
+  const locality = Instancev1.API.LOCALITY;
+  return locality.type === 'zone' ? [...locality.zones] : [];
 }

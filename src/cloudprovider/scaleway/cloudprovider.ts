@@ -10,6 +10,7 @@ import {
   type ScalewayNodeClass,
 } from '../../apis/v1alpha1/scaleway-nodeclass.js';
 import type { InstanceType } from '../../domain/instancetypes/types.js';
+import { NotReadyRepairPolicies } from '../../domain/repair/index.js';
 import type { Clock } from '../../util/clock.js';
 import { NodeClaimNotFoundError, NodeClassNotReadyError, TransientCloudError, isNodeClaimNotFoundError } from '../errors.js';
 import type {
@@ -17,6 +18,8 @@ import type {
   CloudProvider,
   CloudProviderNodeClaim,
   CloudProviderNodePool,
+  CloudRegions,
+  NodeClassCloudFacts,
   DriftReason,
   NodeClassKind,
   NodeClassResolver,
@@ -25,18 +28,18 @@ import type {
 import type { UnavailableOfferings } from '../unavailable-offerings.js';
 import type { ScalewayAccounts } from './accounts.js';
 import type { ScalewayServer } from './api.js';
+import { instanceApiZones } from './client.js';
 import { toCloudNodeClaim } from './cloud-nodeclaim.js';
 import { restrictToZones } from './instancetypes.js';
 import { rootVolumeName, type ScalewayInstances } from './instances.js';
 import { ListingRecheckMs, listingWaitMs, type CreateAttempts } from './create-window.js';
 import { launch, type CreateAttemptLog } from './launch.js';
+import { scalewayNodeClassFacts } from './nodeclass-facts.js';
 import { driftReason } from './nodeclass.js';
 import type { ScalewayProducts } from './products.js';
 import { parseProviderID, tryParseProviderID, type ServerLocation } from './provider-id.js';
 import { clusterTag, nodeClaimLookupTags } from './tags.js';
 
-/** A node NotReady this long is replaced (Karpenter's AWS provider uses the same 30 minutes). */
-const UnhealthyNodeTolerationMs = 30 * 60 * 1000;
 
 export interface ScalewayCloudProviderOptions {
   clusterName: string;
@@ -122,15 +125,30 @@ export class ScalewayCloudProvider implements CloudProvider {
     return driftReason(found.server, nodeClass.spec);
   }
 
+  async nodeClassFacts(kind: string, name: string): Promise<NodeClassCloudFacts | undefined> {
+    if (kind !== ScalewayNodeClassKind) return undefined;
+    const nodeClass = await this.nodeClass(name);
+    return scalewayNodeClassFacts(nodeClass, await this.options.accounts.forNodeClass(nodeClass));
+  }
+
+  /** The Instance API's zones by region (`fr-par-1` is in `fr-par`). */
+  listRegions(): Promise<CloudRegions[]> {
+    const byRegion = new Map<string, string[]>();
+    for (const zone of instanceApiZones()) {
+      const region = zone.replace(/-[0-9]+$/, '');
+      byRegion.set(region, [...(byRegion.get(region) ?? []), zone]);
+    }
+    if (byRegion.size === 0) return Promise.resolve([]);
+    return Promise.resolve([{ cloud: this.name, regions: [...byRegion].map(([name, zones]) => ({ name, zones })) }]);
+  }
+
   getSupportedNodeClasses(): NodeClassKind[] {
     return [{ group: ScalewayNodeClassGroup, version: ScalewayNodeClassVersion, kind: ScalewayNodeClassKind }];
   }
 
+  /** With node repair on (the NodeRepair gate), a node NotReady for 30 minutes is replaced. */
   repairPolicies(): RepairPolicy[] {
-    return [
-      { conditionType: 'Ready', conditionStatus: 'False', tolerationDurationMs: UnhealthyNodeTolerationMs },
-      { conditionType: 'Ready', conditionStatus: 'Unknown', tolerationDurationMs: UnhealthyNodeTolerationMs },
-    ];
+    return [...NotReadyRepairPolicies];
   }
 
   private async launch(nodeClaim: CloudProviderNodeClaim, key: string): Promise<CloudNodeClaim> {

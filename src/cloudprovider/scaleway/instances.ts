@@ -52,6 +52,11 @@ export class ScalewayInstances {
     private readonly listPageSize = ListPageSize,
   ) {}
 
+  /** The image `image` (label or UUID) resolves to in the zone; undefined when there is none. */
+  findImage(zone: string, image: string): Promise<{ id: string; name?: string } | undefined> {
+    return this.withRetry(`resolving image ${image} in ${zone}`, () => this.api.findImage(zone, image));
+  }
+
   private withRetry<T>(operation: string, fn: () => Promise<T>): Promise<T> {
     return retryTransient(operation, fn, this.retry);
   }

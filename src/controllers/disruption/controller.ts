@@ -6,24 +6,24 @@
  * multi-node, single-node consolidation — and let the first command found act: wait the validation delay, rebuild the input, re-check candidates, budgets and the simulation, then execute it in the background
  * (replacements Initialized before candidates are deleted). Every command gets Events and metrics.
  */
-import { MetricReasons } from '../../metrics/registry.js';
-import type { NodePool } from '../../apis/index.js';
+import { deletionReasonOfDisruption, DeletionReasons, type NodePool } from '../../apis/index.js';
 import type { CloudProvider } from '../../cloudprovider/types.js';
 import { budgetMapping, claimConditionChanges, decide, type Decision, DisruptionReasonsAll, disruptionOutlook, expiredNodeClaims, staleDisruptedTaints, validateCommand } from '../../domain/disruption/index.js';
 import type { DisruptionCommand, DisruptionInput } from '../../domain/disruption/index.js';
-import { type EventRecorder, ignoreKubeNotFound, type Kube, Resources } from '../../kube/index.js';
+import { type EventRecorder, type Kube } from '../../kube/index.js';
 import type { Metrics } from '../../metrics/registry.js';
 import type { ClusterState } from '../../state/index.js';
 import type { Clock } from '../../util/clock.js';
 import { type Logger, silentLogger } from '../../util/logger.js';
-import { AnnotationDeletionReason, type Controller } from '../types.js';
+import { deleteNodeClaimWithReason } from '../termination/object-operations.js';
+import type { Controller } from '../types.js';
 import { ClaimConditionWriter } from './claim-condition-writer.js';
 import { disruptedLabels } from './disrupted-labels.js';
 import { DriftCache } from './drift-cache.js';
 import { publishCommandEvents, publishExpiredEvent } from './events.js';
 import { executeCommand, setDisruptedTaint } from './executor.js';
 import { buildDisruptionInput, type InputSources } from './input.js';
-import { metricReason, savingsCounter } from './metrics.js';
+import { savingsCounter } from './metrics.js';
 import { PodEventTracker } from './pod-event-tracker.js';
 
 export interface DisruptionOptions {
@@ -75,10 +75,9 @@ export function createDisruptionController(deps: DisruptionControllerDeps): Disr
     const pools = new Map(current.nodePools.map((p) => [p.metadata?.name ?? '', p as NodePool]));
     const claims = current.nodes.filter((n) => n.nodeClaim).map((n) => ({ nodeClaim: n.nodeClaim as NonNullable<typeof n.nodeClaim>, nodePoolExpireAfter: pools.get(n.nodePool ?? '')?.spec.template.spec.expireAfter }));
     for (const e of expiredNodeClaims(claims, current.now)) {
-      await deps.kube.patch(Resources.NodeClaim, { name: e.nodeClaim }, { type: 'merge', body: { metadata: { annotations: { [AnnotationDeletionReason]: MetricReasons.expired } } } }).catch(ignoreKubeNotFound);
-      await deps.kube.delete(Resources.NodeClaim, { name: e.nodeClaim }).catch(ignoreKubeNotFound);
       const claim = claims.find((c) => c.nodeClaim.metadata?.name === e.nodeClaim)?.nodeClaim;
-      deps.metrics?.nodeClaimsDisrupted.inc(disruptedLabels(MetricReasons.expired, claim, pools.get(e.nodePool ?? ''), false));
+      await deleteNodeClaimWithReason(deps.kube, claim ?? { metadata: { name: e.nodeClaim } }, DeletionReasons.expired);
+      deps.metrics?.nodeClaimsDisrupted.inc(disruptedLabels(DeletionReasons.expired, claim, pools.get(e.nodePool ?? ''), false));
       logger.info('deleting expired NodeClaim', { nodeClaim: e.nodeClaim, expiredAt: new Date(e.expiredAt).toISOString() });
       void publishExpiredEvent(deps.recorder, e.nodeClaim);
     }
@@ -114,7 +113,7 @@ export function createDisruptionController(deps: DisruptionControllerDeps): Disr
 
   function start(decision: Decision, current: DisruptionInput, signal: AbortSignal): void {
     const { command } = decision;
-    const labels = { decision: command.decision, reason: metricReason(command.reason), consolidation_type: command.consolidationType };
+    const labels = { decision: command.decision, reason: deletionReasonOfDisruption(command.reason), consolidation_type: command.consolidationType };
     deps.metrics?.disruptionDecisions.inc(labels);
     countDisrupted(command, labels.reason, current);
     void publishCommandEvents(deps.recorder, command);
@@ -143,7 +142,7 @@ export function createDisruptionController(deps: DisruptionControllerDeps): Disr
     recordBudgets(current);
     const began = performance.now();
     const decision = decide(current, consolidation);
-    deps.metrics?.disruptionEvaluationDuration.observe({ reason: decision ? metricReason(decision.command.reason) : '', consolidation_type: decision?.command.consolidationType ?? '' }, (performance.now() - began) / 1000);
+    deps.metrics?.disruptionEvaluationDuration.observe({ reason: decision ? deletionReasonOfDisruption(decision.command.reason) : '', consolidation_type: decision?.command.consolidationType ?? '' }, (performance.now() - began) / 1000);
     if (!decision) return undefined;
     await deps.clock.sleep(options.validationDelayMs, signal);
     const validation = validateCommand(decision.command, await input());

@@ -6,15 +6,14 @@
  * candidates are untainted and unmarked, and nothing is deleted.
  */
 import type { V1Node } from '@kubernetes/client-node';
-import { AnnotationNodePoolHash, type NodeClaim, type NodePool, TaintDisrupted } from '../../apis/index.js';
+import { AnnotationNodePoolHash, deletionReasonOfDisruption, type NodeClaim, type NodePool, TaintDisrupted } from '../../apis/index.js';
 import { type DisruptionCommand, nodePoolHash } from '../../domain/disruption/index.js';
 import { nodeClaimFromDecision } from '../../domain/provisioning/nodeclaim-template.js';
 import { ignoreKubeNotFound, type Kube, Resources } from '../../kube/index.js';
 import type { ClusterState } from '../../state/index.js';
 import type { Clock } from '../../util/clock.js';
 import type { Logger } from '../../util/logger.js';
-import { AnnotationDeletionReason } from '../types.js';
-import { metricReason } from './metrics.js';
+import { deleteNodeClaimWithReason } from '../termination/object-operations.js';
 
 export interface ExecutorDeps {
   kube: Kube;
@@ -82,11 +81,8 @@ async function awaitInitialized(deps: ExecutorDeps, command: DisruptionCommand, 
 }
 
 async function deleteCandidates(deps: ExecutorDeps, command: DisruptionCommand): Promise<void> {
-  const reason = metricReason(command.reason);
-  for (const name of command.candidates) {
-    await deps.kube.patch(Resources.NodeClaim, { name }, { type: 'merge', body: { metadata: { annotations: { [AnnotationDeletionReason]: reason } } } }).catch(ignoreKubeNotFound);
-    await deps.kube.delete(Resources.NodeClaim, { name }).catch(ignoreKubeNotFound);
-  }
+  const reason = deletionReasonOfDisruption(command.reason);
+  for (const name of command.candidates) await deleteNodeClaimWithReason(deps.kube, deps.state.nodeClaim(name) ?? { metadata: { name } }, reason);
 }
 
 /** Runs the command to the end; throws CommandFailedError (after rolling back taints and marks) on failure. */

@@ -9,6 +9,7 @@ import type { InstanceType } from '../../domain/instancetypes/types.js';
 import type { SchedulingNodePool } from '../../domain/scheduling/index.js';
 import type { ClusterSnapshot } from '../../state/index.js';
 import type { Logger } from '../../util/logger.js';
+import { usageAsResourceList } from '../../domain/nodepool/limits.js';
 import { schedulingNodePool } from '../provisioning/scheduling-input.js';
 import type { DriftCache } from './drift-cache.js';
 import type { PodEventTracker } from './pod-event-tracker.js';
@@ -67,7 +68,7 @@ export async function buildDisruptionInput(snapshot: ClusterSnapshot, sources: I
   });
   sources.podEvents.retain(new Set(snapshot.nodes.filter((n) => n.node).map((n) => n.name)));
   const schedulingNodePools = snapshot.nodePools
-    .map((p) => schedulingNodePool(p, typesByPool.get(p.metadata?.name ?? '') ?? [], snapshot.nodePoolUsage[p.metadata?.name ?? '']?.resources ?? {}))
+    .map((p) => schedulingNodePool(p, typesByPool.get(p.metadata?.name ?? '') ?? [], usageAsResourceList(snapshot.nodePoolUsage[p.metadata?.name ?? ''])))
     .filter((p): p is SchedulingNodePool => p !== undefined);
   return {
     now,

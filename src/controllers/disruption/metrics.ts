@@ -3,15 +3,9 @@
  * consolidation brings are visible. Registered once on the service's registry.
  */
 import { Counter, type Registry } from 'prom-client';
-import type { DisruptionReason } from '../../apis/index.js';
-import { MetricReasons, type MetricReason } from '../../metrics/registry.js';
 
 export function savingsCounter(registry: Registry): Counter<'reason' | 'decision'> {
   const name = 'karpenter_eu_disruption_savings_eur_per_hour_total';
   const existing = registry.getSingleMetric(name) as Counter<'reason' | 'decision'> | undefined;
   return existing ?? new Counter({ name, help: 'Hourly price (EUR/h) removed by executed disruption commands: price before minus price after. Labeled by reason and decision.', labelNames: ['reason', 'decision'], registers: [registry] });
-}
-
-export function metricReason(reason: DisruptionReason): MetricReason {
-  return reason === 'Empty' ? MetricReasons.empty : reason === 'Drifted' ? MetricReasons.drifted : MetricReasons.underutilized;
 }

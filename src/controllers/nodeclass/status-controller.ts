@@ -1,21 +1,25 @@
 /**
  * Writes every NodeClass's `Ready` condition (credentials configured, their Secret one NodeClasses may read
- * and present with the keys the cloud's client reads), on a modest period and only when it changes;
+ * and present with the keys the cloud's client reads; then what the cloud says of the resources it names,
+ * asked on a change of the class and every few minutes) and the status fields of what those names resolved
+ * to, on a modest period and only when they change;
  * `kubectl describe ovhnodeclass` shows
  * the reason and the fix, and NodePools referencing a class that is not Ready report NodeClassReady False.
  */
 import type { V1Secret } from '@kubernetes/client-node';
-import type { CloudName } from '../../apis/v1/labels.js';
+import { type CloudName, LabelInstanceGPUName } from '../../apis/v1/labels.js';
 import type { CloudProvider, DetectedCluster } from '../../cloudprovider/types.js';
 import type { Condition } from '../../apis/v1/common.js';
+import { type NodeClassCloudFacts, offeredGpus, requestedGpus, resolvedStatusFields } from '../../domain/nodeclass/cloud-facts.js';
 import { nodeClassReadyCondition } from '../../domain/nodeclass/readiness.js';
-import { type SecretAccessPolicy, secretLabelRefusal, secretReferenceRefusal } from '../../domain/secrets/secret-access.js';
+import { meansServiceCredentials, type SecretAccessPolicy, secretLabelRefusal, secretReferenceRefusal } from '../../domain/secrets/secret-access.js';
 import { isKubeNotFound, type Kube, Resources } from '../../kube/index.js';
 import type { ClusterState } from '../../state/index.js';
 import type { Clock } from '../../util/clock.js';
 import { type Logger, silentLogger } from '../../util/logger.js';
 import type { Controller } from '../types.js';
 import { reconcileEvery } from '../polling.js';
+import { CloudFactsCache } from './cloud-facts-cache.js';
 
 /** The Secret keys each cloud's client reads (docs/install.md). */
 export const CredentialKeys: Readonly<Record<string, { cloud: CloudName; keys: readonly string[] }>> = {
@@ -33,10 +37,14 @@ export interface NodeClassStatusControllerDeps {
   globalCredentials: Readonly<Partial<Record<CloudName, boolean>>>;
   /** Which Secrets NodeClasses may have read: a reference launches would refuse is not Ready either. */
   secretAccess: SecretAccessPolicy;
-  /** Reports the cluster a class that names none runs in (OVH's kubeId), for Ready and status.kubeId/region. */
-  cloudProvider?: Pick<CloudProvider, 'detectedCluster'>;
+  /**
+   * Reports the cluster a class that names none runs in (OVH's kubeId), for Ready and status.kubeId/region,
+   * and what the cloud says of the resources the class names (image, subnets…), for Ready and the status.
+   */
+  cloudProvider?: Pick<CloudProvider, 'detectedCluster' | 'nodeClassFacts' | 'getInstanceTypes'>;
   logger?: Logger;
-  options?: { intervalMs?: number };
+  /** intervalMs: the pass over the classes (no cloud call unless due); cloud*: when the cloud is asked again. */
+  options?: { intervalMs?: number; cloudRefreshMs?: number; cloudBackoffMs?: number; cloudMaxBackoffMs?: number };
 }
 
 export interface NodeClassStatusController extends Controller {
@@ -47,8 +55,23 @@ export interface NodeClassStatusController extends Controller {
 interface NodeClassObject {
   metadata?: { name?: string; generation?: number; deletionTimestamp?: string };
   spec?: { credentialsSecretRef?: { name?: string; namespace?: string } };
-  status?: { conditions?: Condition[]; kubeId?: string; region?: string };
+  status?: { conditions?: Condition[] } & Record<string, unknown>;
 }
+
+/** The status fields each kind reports besides its conditions. */
+const statusFieldsOf: Readonly<Record<string, readonly string[]>> = {
+  OVHNodeClass: ['kubeId', 'region'],
+  ScalewayNodeClass: ['images'],
+  OutscaleNodeClass: ['images', 'subnets', 'securityGroups'],
+};
+
+/** The kind's status fields, null for those with nothing to report (a merge patch removes them). */
+function statusFields(kind: string, values: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries((statusFieldsOf[kind] ?? []).map((field) => [field, values[field] ?? null]));
+}
+
+const sameFields = (fields: Record<string, unknown>, status: Record<string, unknown> | undefined): boolean =>
+  Object.entries(fields).every(([field, value]) => JSON.stringify(value) === JSON.stringify(status?.[field] ?? null));
 
 type SecretFacts = { secret?: { keys: string[] } | 'missing'; refusal?: string };
 
@@ -67,8 +90,49 @@ async function secretFacts(kube: Kube, policy: SecretAccessPolicy, ref: { name: 
   }
 }
 
+/** The class's own credentials Secret, or the service's own Secret it names (then the service's credentials stand). */
+type SecretRef = { name: string; namespace: string };
+
+function credentialsRefs(object: NodeClassObject, access: SecretAccessPolicy): { ref?: SecretRef; serviceSecret?: SecretRef } {
+  const raw = object.spec?.credentialsSecretRef;
+  const named = raw?.name && raw.namespace ? { name: raw.name, namespace: raw.namespace } : undefined;
+  if (!named) return {};
+  return meansServiceCredentials(access, named) ? { serviceSecret: named } : { ref: named };
+}
+
+function sameCondition(before: Condition | undefined, ready: Condition): boolean {
+  return before !== undefined && before.status === ready.status && before.reason === ready.reason && before.message === ready.message
+    && before.observedGeneration === ready.observedGeneration;
+}
+
+function sameDetection(status: NodeClassObject['status'], detected: DetectedCluster['detected'] | undefined): boolean {
+  return status?.kubeId === detected?.kubeId && status?.region === detected?.region;
+}
+
 export function createNodeClassStatusController(deps: NodeClassStatusControllerDeps): NodeClassStatusController {
   const logger = (deps.logger ?? silentLogger).child({ controller: 'nodeclass.status' });
+  const options = deps.options ?? {};
+  const gpusAskedOf = (kind: string, name: string) => requestedGpus(deps.state.nodePoolList(), kind, name, LabelInstanceGPUName);
+  /** What the cloud is asked about a class: its spec and the GPUs its NodePools ask for. */
+  const askedVersion = (kind: string, name: string, generation: number | undefined): string =>
+    [String(generation), ...gpusAskedOf(kind, name).map((w) => `${w.nodePool.metadata?.name ?? ''}:${w.gpu}`)].join('/');
+  /** What the cloud says of the class, and whether its zones offer the GPUs its NodePools ask for by name. */
+  const readFacts = async (kind: string, name: string): Promise<NodeClassCloudFacts | undefined> => {
+    const facts = await deps.cloudProvider?.nodeClassFacts?.(kind, name);
+    const wanted = gpusAskedOf(kind, name);
+    if (wanted.length === 0 || !deps.cloudProvider) return facts;
+    const gpus = [];
+    for (const { nodePool, gpu } of wanted) {
+      const offered = offeredGpus(await deps.cloudProvider.getInstanceTypes(nodePool));
+      gpus.push({ nodePool: nodePool.metadata?.name ?? '', gpu, offered });
+    }
+    return { ...facts, gpus };
+  };
+  const cloudFacts = new CloudFactsCache(readFacts, deps.clock, {
+    refreshMs: options.cloudRefreshMs ?? 5 * 60_000,
+    backoffMs: options.cloudBackoffMs ?? 30_000,
+    maxBackoffMs: options.cloudMaxBackoffMs ?? 10 * 60_000,
+  });
 
   /** The cloud's detection for the class; 'unknown' when the cloud could not be asked (the class is left as it is). */
   const detectedCluster = async (kind: string, name: string): Promise<DetectedCluster | undefined | 'unknown'> => {
@@ -80,41 +144,49 @@ export function createNodeClassStatusController(deps: NodeClassStatusControllerD
     }
   };
 
-  const reconcileOne = async (kind: keyof typeof resourceOf, object: NodeClassObject): Promise<boolean> => {
-    const contract = CredentialKeys[kind];
-    const name = object.metadata?.name ?? '';
-    if (!contract || !name || object.metadata?.deletionTimestamp) return false;
-    const raw = object.spec?.credentialsSecretRef;
-    const ref = raw?.name && raw.namespace ? { name: raw.name, namespace: raw.namespace } : undefined;
+  /** What the Ready condition is decided on, from the class, its Secret and its cluster; undefined when the cloud could not be asked. */
+  const readyInput = async (kind: keyof typeof resourceOf, object: NodeClassObject, name: string) => {
+    const contract = CredentialKeys[kind] as (typeof CredentialKeys)[string];
+    const { ref, serviceSecret } = credentialsRefs(object, deps.secretAccess);
     const facts = ref ? await secretFacts(deps.kube, deps.secretAccess, ref) : {};
-    const previous = object.status?.conditions ?? [];
     const cluster = await detectedCluster(kind, name);
-    if (cluster === 'unknown') return false;
-    const ready = nodeClassReadyCondition({
-      kind,
-      ...(cluster ? { cluster } : {}),
-      credentials: { ...(ref ? { ref } : {}), ...facts, requiredKeys: contract.keys, globalCredentials: deps.globalCredentials[contract.cloud] === true },
-      previous,
-      ...(object.metadata?.generation !== undefined ? { generation: object.metadata.generation } : {}),
-      now: deps.clock.now(),
-    });
-    const before = previous.find((c) => c.type === 'Ready');
-    const detected = cluster?.detected;
-    const sameCluster = object.status?.kubeId === detected?.kubeId && object.status?.region === detected?.region;
-    if (sameCluster && before && before.status === ready.status && before.reason === ready.reason && before.message === ready.message && before.observedGeneration === ready.observedGeneration) return false;
+    if (cluster === 'unknown') return undefined;
+    const credentials = { ...(ref ? { ref } : {}), ...(serviceSecret ? { serviceSecret } : {}), ...facts, requiredKeys: contract.keys, globalCredentials: deps.globalCredentials[contract.cloud] === true };
+    const generation = object.metadata?.generation;
+    return {
+      kind, cloud: contract.cloud, credentials, previous: object.status?.conditions ?? [], now: deps.clock.now(),
+      ...(cluster ? { cluster } : {}), ...(generation !== undefined ? { generation } : {}),
+    };
+  };
+
+  const reconcileOne = async (kind: keyof typeof resourceOf, object: NodeClassObject): Promise<boolean> => {
+    const name = object.metadata?.name;
+    if (!CredentialKeys[kind] || !name || object.metadata?.deletionTimestamp) return false;
+    const input = await readyInput(kind, object, name);
+    if (!input) return false;
+    const local = nodeClassReadyCondition(input);
+    // The cloud is asked only with credentials that can be used: otherwise the local reason is the one to fix.
+    const onError = (error: unknown) => logger.warn('reading what the cloud says of a nodeclass failed; retrying later', { kind, name, error: error as Error });
+    const said = local.status === 'True' ? await cloudFacts.get(kind, name, askedVersion(kind, name, object.metadata?.generation), onError) : undefined;
+    if (said === 'unknown') return false;
+    const ready = said ? nodeClassReadyCondition({ ...input, cloudFacts: said }) : local;
+    const detected = input.cluster?.detected;
+    // null removes what no longer holds (the class now names the cluster; a subnet was deleted).
+    const fields = statusFields(kind, { ...detected, ...resolvedStatusFields(said) });
+    if (sameFields(fields, object.status) && sameCondition(input.previous.find((c) => c.type === 'Ready'), ready)) return false;
     if (ready.status === 'False') logger.warn('nodeclass not ready', { kind, name, reason: ready.reason, message: ready.message });
-    if (detected && !sameCluster) logger.info('detected the cluster of a nodeclass', { kind, name, ...detected });
-    const conditions = [...previous.filter((c) => c.type !== 'Ready'), ready];
-    // null removes a detection that no longer holds (the class or the operator now names the cluster).
-    const clusterFields = kind === 'OVHNodeClass' ? { kubeId: detected?.kubeId ?? null, region: detected?.region ?? null } : {};
-    await deps.kube.patch(resourceOf[kind], { name }, { type: 'merge', body: { status: { conditions, ...clusterFields } } }, { status: true });
+    if (detected && !sameDetection(object.status, detected)) logger.info('detected the cluster of a nodeclass', { kind, name, ...detected });
+    const conditions = [...input.previous.filter((c) => c.type !== 'Ready'), ready];
+    await deps.kube.patch(resourceOf[kind], { name }, { type: 'merge', body: { status: { conditions, ...fields } } }, { status: true });
     return true;
   };
 
   const reconcile = async (): Promise<string[]> => {
     if (!deps.state.synced()) return [];
     const written: string[] = [];
-    for (const entry of deps.state.nodeClassList()) {
+    const classes = deps.state.nodeClassList();
+    cloudFacts.keepOnly(new Set(classes.map((e) => `${e.kind}/${(e.object as NodeClassObject).metadata?.name ?? ''}`)));
+    for (const entry of classes) {
       if (!(entry.kind in resourceOf)) continue;
       const kind = entry.kind as keyof typeof resourceOf;
       try {
@@ -129,6 +201,6 @@ export function createNodeClassStatusController(deps: NodeClassStatusControllerD
   return {
     name: 'nodeclass.status',
     reconcile,
-    start: (signal: AbortSignal) => reconcileEvery({ clock: deps.clock, intervalMs: deps.options?.intervalMs ?? 5_000, logger, failure: 'updating nodeclass status failed; retrying' }, reconcile, signal),
+    start: (signal: AbortSignal) => reconcileEvery({ clock: deps.clock, intervalMs: options.intervalMs ?? 5_000, logger, failure: 'updating nodeclass status failed; retrying' }, reconcile, signal),
   };
 }

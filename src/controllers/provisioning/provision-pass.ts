@@ -10,7 +10,8 @@ import { isKubeNotFound } from '../../kube/errors.js';
 import { Resources } from '../../kube/resources.js';
 import type { CloudProvider } from '../../cloudprovider/types.js';
 import type { InstanceType } from '../../domain/instancetypes/types.js';
-import { displacedPods, exceededLimits, type LimitLedger, nodeClaimFromDecision, usageAsResourceList } from '../../domain/provisioning/index.js';
+import { exceededLimits, remainingLimits, usageAsResourceList } from '../../domain/nodepool/index.js';
+import { displacedPods, type LimitLedger, nodeClaimFromDecision } from '../../domain/provisioning/index.js';
 import { podKey } from '../../domain/pods/index.js';
 import { solve } from '../../domain/scheduling/index.js';
 import { daemonSetPod } from '../../domain/workloads/index.js';
@@ -21,7 +22,7 @@ import type { ClusterSnapshot, ClusterState } from '../../state/index.js';
 import type { Clock } from '../../util/clock.js';
 import type { Logger } from '../../util/logger.js';
 import { publishFailedScheduling, publishNominated } from './pod-events.js';
-import { existingNodesOf, type InFlightClaim, schedulingNodePool, unseenInFlight } from './scheduling-input.js';
+import { existingNodesOf, type InFlightClaim, nodePoolLimits, schedulingNodePool, unseenInFlight } from './scheduling-input.js';
 import type { ExistingNode, PlannedNodeClaim, SchedulingNodePool } from './scheduling-types.js';
 
 export interface ProvisionPassDeps {
@@ -195,9 +196,8 @@ async function createOne(
   if (!pool) return;
   const capacity = pool.types.get(planned.instanceType)?.capacity ?? planned.allocatable;
   // Check and reserve with no await in between: a concurrent pass sees this reservation.
-  const limits = schedulingLimits(pool.nodePool);
   const usage = deps.ledger.effectiveUsage(planned.nodePool, pass.snapshot.nodePoolUsage[planned.nodePool], pass.seen);
-  const exceeded = exceededLimits(limits, usage, capacity);
+  const exceeded = exceededLimits(remainingLimits(nodePoolLimits(pool.nodePool), usageAsResourceList(usage)), capacity);
   if (exceeded.length > 0) {
     failClaim(deps, planned, podsByKey, outcome, `all available instance types exceed limits for nodepool: "${planned.nodePool}" (${exceeded.join(', ')})`);
     return;
@@ -230,8 +230,4 @@ function failClaim(deps: ProvisionPassDeps, planned: PlannedNodeClaim, podsByKey
     const pod = podsByKey.get(key);
     if (pod) void publishFailedScheduling(deps.events, pod, reason);
   }
-}
-
-function schedulingLimits(nodePool: NodePool) {
-  return schedulingNodePool(nodePool, [], {})?.limits ?? {};
 }

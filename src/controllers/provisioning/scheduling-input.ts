@@ -6,15 +6,19 @@
 import type { NodeClaim, NodePool } from '../../apis/index.js';
 import type { InstanceType, ResourceList } from '../../domain/instancetypes/types.js';
 import { existingCapacity, type InstanceTypeLookup } from '../../domain/provisioning/index.js';
-import { parseResourceList } from '../../domain/quantity/index.js';
+import { parseLimits } from '../../domain/nodepool/index.js';
 import type { Taint } from '../../domain/requirements/index.js';
-import { nodePoolReady } from '../../domain/nodepool/index.js';
+import { nodePoolReady } from '../../domain/nodepool/status.js';
 import type { ExistingNode, RequirementSpecLike, SchedulingNodePool } from './scheduling-types.js';
 import type { StateNode } from '../../state/index.js';
 
-function safeResources(list: Readonly<Record<string, string | number>> | undefined): ResourceList {
+/**
+ * The NodePool's `spec.limits`, parsed by the one limits rule (domain/nodepool/limits.ts). Admission and the
+ * CRD schema refuse a malformed quantity; one that got past them anyway counts as no limit, as before.
+ */
+export function nodePoolLimits(nodePool: NodePool): ResourceList {
   try {
-    return parseResourceList(list);
+    return parseLimits(nodePool.spec.limits);
   } catch {
     return {};
   }
@@ -59,7 +63,7 @@ export function schedulingNodePool(nodePool: NodePool, instanceTypes: readonly I
     labels: template.metadata?.labels ?? {},
     taints: (template.spec.taints ?? []) as Taint[],
     startupTaints: (template.spec.startupTaints ?? []) as Taint[],
-    limits: safeResources(nodePool.spec.limits),
+    limits: nodePoolLimits(nodePool),
     usage,
     instanceTypes,
   };

@@ -7,7 +7,8 @@ import type { V1Node } from '@kubernetes/client-node';
 import type { NodeClaim } from '../../apis/v1/nodeclaim.js';
 import { findInChain, isNodeClaimNotFoundError, TransientCloudError } from '../../cloudprovider/errors.js';
 import type { CloudProvider } from '../../cloudprovider/types.js';
-import { deletionReasonOf, terminationDeadlineOf } from '../../domain/termination/index.js';
+import { deletionReasonOf } from '../../apis/v1/deletion-reasons.js';
+import { terminationDeadlineOf } from '../../domain/termination/index.js';
 import type { EventRecorder } from '../../kube/events.js';
 import { Resources } from '../../kube/resources.js';
 import type { Kube } from '../../kube/types.js';
@@ -58,6 +59,7 @@ export class NodeClaimTerminator {
     for (const name of this.progress.keys()) if (!names.has(name)) this.progress.delete(name);
   }
 
+  // eslint-disable-next-line complexity -- the termination steps in upstream's order, each an early return while it waits
   async reconcile(nodeClaim: NodeClaim): Promise<void> {
     const name = nodeClaim.metadata?.name ?? '';
     const progress = this.progressOf(nodeClaim);

@@ -5,12 +5,12 @@
  */
 import type { KubernetesObject, V1Node } from '@kubernetes/client-node';
 import { FinalizerTermination, hasDisruptedTaint, TaintDisrupted } from '../../apis/v1/labels.js';
+import { AnnotationDeletionReason, type DeletionReason } from '../../apis/v1/deletion-reasons.js';
 import type { NodeClaim } from '../../apis/v1/nodeclaim.js';
 import { findKubeError, ignoreKubeNotFound, isKubeConflict, isKubeNotFound, KubeInvalid } from '../../kube/errors.js';
 import { type ResourceKind, Resources } from '../../kube/resources.js';
 import type { Kube } from '../../kube/types.js';
 import type { JsonObject, JsonPatchOperation } from '../../util/json-patch.js';
-import { AnnotationDeletionReason, type DeletionReason } from '../types.js';
 
 export function resourceVersionTest(object: KubernetesObject): JsonPatchOperation[] {
   const version = object.metadata?.resourceVersion;
@@ -92,15 +92,22 @@ export async function deleteNode(kube: Kube, nodeName: string): Promise<void> {
 }
 
 /**
- * Deletes a NodeClaim with its reason: the annotation is written first so termination reports it (the
- * contract of src/controllers/types.ts). An existing reason is kept — the first deleter's reason wins.
+ * Deletes a NodeClaim with its reason, the one way every controller does it: the annotation is written first
+ * so termination reports it (apis/v1/deletion-reasons.ts). An existing reason is kept — the first deleter's
+ * reason wins. With a uid, only that incarnation is deleted. False when the NodeClaim was already gone.
  */
-export async function deleteNodeClaimWithReason(kube: Kube, nodeClaim: NodeClaim, reason: DeletionReason): Promise<void> {
+export async function deleteNodeClaimWithReason(kube: Kube, nodeClaim: Pick<NodeClaim, 'metadata'>, reason: DeletionReason): Promise<boolean> {
   const name = nodeClaim.metadata?.name ?? '';
   const uid = nodeClaim.metadata?.uid;
-  if (nodeClaim.metadata?.annotations?.[AnnotationDeletionReason] === undefined) {
-    const body = { metadata: { annotations: { [AnnotationDeletionReason]: reason } } };
-    await kube.patch(Resources.NodeClaim, { name }, { type: 'merge', body });
+  try {
+    if (nodeClaim.metadata?.annotations?.[AnnotationDeletionReason] === undefined) {
+      const body = { metadata: { annotations: { [AnnotationDeletionReason]: reason } } };
+      await kube.patch(Resources.NodeClaim, { name }, { type: 'merge', body });
+    }
+    await kube.delete(Resources.NodeClaim, { name }, uid ? { preconditions: { uid } } : {});
+    return true;
+  } catch (error) {
+    ignoreKubeNotFound(error);
+    return false;
   }
-  await kube.delete(Resources.NodeClaim, { name }, uid ? { preconditions: { uid } } : {}).catch(ignoreKubeNotFound);
 }

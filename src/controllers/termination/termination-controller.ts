@@ -10,6 +10,7 @@
  */
 import type { V1Node } from '@kubernetes/client-node';
 import { FinalizerTermination } from '../../apis/v1/labels.js';
+import { DeletionReasons } from '../../apis/v1/deletion-reasons.js';
 import type { NodeClaim } from '../../apis/v1/nodeclaim.js';
 import type { CloudProvider } from '../../cloudprovider/types.js';
 import type { EventRecorder } from '../../kube/events.js';
@@ -85,8 +86,8 @@ export function createTerminationController(deps: TerminationControllerDeps): Te
     await forEachBounded(claims, concurrency, (claim) => guarded(claim.metadata?.name ?? '', () => terminator.reconcile(claim)));
     await forEachBounded(directlyDeletedNodes, concurrency, ({ node, nodeClaim }) =>
       guarded(node.metadata?.name ?? '', async () => {
-        logger.info('node deleted directly, deleting its nodeclaim', { node: node.metadata?.name, nodeClaim: nodeClaim.metadata?.name, reason: 'user' });
-        await deleteNodeClaimWithReason(deps.kube, nodeClaim, 'user');
+        logger.info('node deleted directly, deleting its nodeclaim', { node: node.metadata?.name, nodeClaim: nodeClaim.metadata?.name, reason: DeletionReasons.user });
+        await deleteNodeClaimWithReason(deps.kube, nodeClaim, DeletionReasons.user);
       }),
     );
     await forEachBounded(orphanNodes, concurrency, (node) => guarded(node.metadata?.name ?? '', () => finishUnmanagedNode(node)));

@@ -24,28 +24,51 @@ export function isReviewedOffline(object: KubeObject): boolean {
   return isOwnedKind(kindOf(object)) || kindOf(object) === 'Pod' || foreignKarpenterKind(object) !== undefined;
 }
 
-function contextFor(object: KubeObject, objects: readonly KubeObject[], catalogs: OfflineCatalogs, defaults: AdmissionDefaults): AdmissionContext {
-  const others = objects.filter((o) => o !== object && !(kindOf(o) === kindOf(object) && nameOf(o) === nameOf(object)));
-  return {
-    operation: 'CREATE',
-    nodePools: others.filter((o) => kindOf(o) === 'NodePool'),
-    nodeClasses: others.filter((o) => nodeClassKinds.has(kindOf(o))),
-    nodeClaims: others.filter((o) => kindOf(o) === 'NodeClaim'),
-    catalogs,
-    defaults,
-  };
+/** The objects of the set a context lists, grouped once: scanning the whole set per object is quadratic. */
+interface ContextObjects {
+  nodePools: readonly KubeObject[];
+  nodeClasses: readonly KubeObject[];
+  nodeClaims: readonly KubeObject[];
+}
+
+function contextGroup(kind: string): keyof ContextObjects | undefined {
+  if (kind === 'NodePool') return 'nodePools';
+  if (nodeClassKinds.has(kind)) return 'nodeClasses';
+  return kind === 'NodeClaim' ? 'nodeClaims' : undefined;
+}
+
+function contextObjects(objects: readonly KubeObject[]): ContextObjects {
+  const grouped = { nodePools: [] as KubeObject[], nodeClasses: [] as KubeObject[], nodeClaims: [] as KubeObject[] };
+  for (const o of objects) {
+    const group = contextGroup(kindOf(o));
+    if (group) grouped[group].push(o);
+  }
+  return grouped;
+}
+
+/**
+ * The others of the set as the API server would have them stored: the object and its namesakes left out.
+ * Objects of other kinds (the pods) all share `common`, so what is derived from a context is derived once.
+ */
+function contextFor(object: KubeObject, common: AdmissionContext, set: ContextObjects): AdmissionContext {
+  const kind = kindOf(object);
+  const group = contextGroup(kind);
+  if (!group) return common;
+  return { ...common, [group]: set[group].filter((o) => !(kindOf(o) === kind && nameOf(o) === nameOf(object))) };
 }
 
 export type OfflineCatalogs = Readonly<Partial<Record<CloudName, CatalogFile>>>;
 
 /** mutate + validate every reviewed object against the others of the set; other objects are left out. */
 export function admitOffline(objects: readonly KubeObject[], catalogs: OfflineCatalogs, defaults: AdmissionDefaults): OfflineAdmission[] {
+  const set = contextObjects(objects);
+  const common: AdmissionContext = { operation: 'CREATE', ...set, catalogs, defaults };
   return objects.filter(isReviewedOffline).map((original) => {
     const foreign = foreignKarpenterKind(original);
     if (foreign) {
       const denied = verdict([foreign], []);
       return { original, outcome: { allowed: false, message: denied.message, warnings: [], patch: [], object: original } };
     }
-    return { original, outcome: admit(original, contextFor(original, objects, catalogs, defaults)) };
+    return { original, outcome: admit(original, contextFor(original, common, set)) };
   });
 }

@@ -60,6 +60,11 @@ function whyNotDisruptable(node: DisruptionNode, input: DisruptionInput, nodePoo
   }
   if (!nodePool) return `NodePool ${JSON.stringify(node.nodePool ?? '')} not found`;
   if (node.pricePerHour === undefined) return 'price of its instance type unknown';
+  return podBlockingDisruption(node, input);
+}
+
+/** The first pod that keeps the node: a do-not-disrupt annotation in force, or a PodDisruptionBudget. */
+function podBlockingDisruption(node: DisruptionNode, input: DisruptionInput): string | undefined {
   for (const pod of node.pods) {
     const name = `${pod.metadata?.namespace}/${pod.metadata?.name}`;
     if (hasActiveDoNotDisrupt(pod, input.now)) return `pod ${name} is annotated ${AnnotationDoNotDisrupt}`;

@@ -1,117 +1,104 @@
 /**
- * A small 5-field cron matcher (minute hour day-of-month month day-of-week, UTC) for budget `schedule`s, with
- * the macros robfig/cron accepts (@yearly, @annually, @monthly, @weekly, @daily, @midnight, @hourly).
- * Day-of-month and day-of-week follow Vixie cron: when both are restricted, either may match.
+ * Budget `schedule`s as upstream Karpenter reads them (robfig/cron's standard parser, UTC): 5 fields
+ * "minute hour day-of-month month day-of-week" or a macro (@yearly, @annually, @monthly, @weekly, @daily,
+ * @midnight, @hourly). Matching and the next hit come from croner; this file only narrows croner's wider dialect
+ * (seconds and year fields, L, W, #, `?` as "now") to robfig's and keeps robfig's meanings where they differ:
+ * `?` is `*`, `N/step` runs from N to the field's maximum, and day-of-month and day-of-week are ORed when both
+ * are restricted (a stepped `*` such as `*\/10` counts as restricted, as robfig clears its star bit).
  */
+import { Cron } from 'croner';
+
+const ACCEPTED = '5 fields "minute hour day-of-month month day-of-week" (UTC) or @yearly, @monthly, @weekly, @daily, @hourly';
+
 export class InvalidCronError extends Error {
-  constructor(readonly schedule: string, detail: string) {
-    super(`parsing budget schedule "${schedule}": ${detail}; accepted: 5 fields "minute hour day-of-month month day-of-week" (UTC) or @yearly, @monthly, @weekly, @daily, @hourly`);
+  readonly accepted = ACCEPTED;
+  constructor(readonly schedule: string, readonly detail: string) {
+    super(`parsing budget schedule "${schedule}": ${detail}; accepted: ${ACCEPTED}`);
     this.name = 'InvalidCronError';
   }
 }
 
+/** A parsed schedule; opaque outside this file. */
 export interface CronSchedule {
-  minutes: ReadonlySet<number>;
-  hours: ReadonlySet<number>;
-  daysOfMonth: ReadonlySet<number>;
-  months: ReadonlySet<number>;
-  daysOfWeek: ReadonlySet<number>;
-  domRestricted: boolean;
-  dowRestricted: boolean;
+  readonly cron: Cron;
 }
 
 const macros: Readonly<Record<string, string>> = {
-  '@yearly': '0 0 1 1 *', '@annually': '0 0 1 1 *', '@monthly': '0 0 1 * *', '@weekly': '0 0 * * 0', '@daily': '0 0 * * *', '@midnight': '0 0 * * *', '@hourly': '0 * * * *',
+  '@yearly': '0 0 1 1 *', '@annually': '0 0 1 1 *', '@monthly': '0 0 1 * *', '@weekly': '0 0 * * 0',
+  '@daily': '0 0 * * *', '@midnight': '0 0 * * *', '@hourly': '0 * * * *',
 };
-const monthNames = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
-const dayNames = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
+const fields = [
+  { name: 'minute', min: 0, max: 59 }, { name: 'hour', min: 0, max: 23 }, { name: 'day-of-month', min: 1, max: 31 },
+  { name: 'month', min: 1, max: 12 }, { name: 'day-of-week', min: 0, max: 7 },
+] as const;
 
-interface FieldSpec { name: string; min: number; max: number; names?: string[]; namesBase?: number }
-const fields: readonly FieldSpec[] = [
-  { name: 'minute', min: 0, max: 59 },
-  { name: 'hour', min: 0, max: 23 },
-  { name: 'day-of-month', min: 1, max: 31 },
-  { name: 'month', min: 1, max: 12, names: monthNames, namesBase: 1 },
-  { name: 'day-of-week', min: 0, max: 7, names: dayNames, namesBase: 0 },
-];
+// robfig's grammar: a list of `*` or value[-value], each with an optional /step; a value is a number or a
+// three-letter month/day name. Anything else (L, W, #, H) is croner-only.
+const value = '(?:\\d+|[a-z]{3})';
+const item = `(?:\\*|${value}(?:-${value})?)(?:/\\d+)?`;
+const robfigField = new RegExp(`^${item}(?:,${item})*$`, 'i');
 
-function parseValue(schedule: string, spec: FieldSpec, text: string): number {
-  const named = spec.names?.indexOf(text.toLowerCase()) ?? -1;
-  if (named >= 0) return named + (spec.namesBase ?? 0);
-  if (!/^\d+$/.test(text)) throw new InvalidCronError(schedule, `"${text}" is not a number in the ${spec.name} field`);
-  const n = Number(text);
-  if (n < spec.min || n > spec.max) throw new InvalidCronError(schedule, `${n} is out of range ${spec.min}-${spec.max} in the ${spec.name} field`);
-  return n;
+// UTC offset rather than a zone name: no time-zone database lookups, and budget schedules are UTC only.
+const options = { mode: '5-part', utcOffset: 0, domAndDow: false, sloppyRanges: true } as const;
+
+function compile(pattern: string): Cron {
+  return new Cron(pattern, options);
 }
 
-function parseField(schedule: string, spec: FieldSpec, text: string): Set<number> {
-  const out = new Set<number>();
-  for (const item of text.split(',')) {
-    const [rangeText, stepText, extra] = item.split('/');
-    if (extra !== undefined || rangeText === undefined || rangeText === '') throw new InvalidCronError(schedule, `"${item}" is not valid in the ${spec.name} field`);
-    const step = stepText === undefined ? 1 : parseValue(schedule, { ...spec, min: 1, max: 1000, names: undefined }, stepText);
-    let lo: number;
-    let hi: number;
-    if (rangeText === '*' || rangeText === '?') [lo, hi] = [spec.min, spec.max];
-    else if (rangeText.includes('-')) {
-      const [a, b] = rangeText.split('-');
-      lo = parseValue(schedule, spec, a ?? '');
-      hi = parseValue(schedule, spec, b ?? '');
-      if (lo > hi) throw new InvalidCronError(schedule, `range "${rangeText}" runs backwards in the ${spec.name} field`);
-    } else {
-      lo = parseValue(schedule, spec, rangeText);
-      hi = stepText === undefined ? lo : spec.max;
+function cronMessage(err: unknown): string {
+  return (err instanceof Error ? err.message : String(err)).replace(/^CronPattern: /, '');
+}
+
+/** Names the field croner refused: each field is compiled alone, the others left as `*`. */
+function fieldProblem(parts: readonly string[]): string {
+  for (const [i, text] of parts.entries()) {
+    try {
+      compile(parts.map((p, j) => (j === i ? p : '*')).join(' '));
+    } catch (err) {
+      return `"${text}" is not valid in the ${fields[i]?.name} field (${cronMessage(err)})`;
     }
-    for (let v = lo; v <= hi; v += step) out.add(spec.name === 'day-of-week' && v === 7 ? 0 : v);
   }
-  return out;
+  return 'the fields do not combine into a schedule';
+}
+
+function robfigFields(schedule: string): string[] {
+  const trimmed = schedule.trim();
+  if (/^(CRON_)?TZ=/.test(trimmed)) throw new InvalidCronError(schedule, 'time zones are not supported (schedules are in UTC)');
+  if (trimmed.startsWith('@') && macros[trimmed.toLowerCase()] === undefined) throw new InvalidCronError(schedule, `unknown macro "${trimmed}"`);
+  const parts = (macros[trimmed.toLowerCase()] ?? trimmed).split(/\s+/).map((p) => p.replace(/\?/g, '*'));
+  if (parts.length !== 5) throw new InvalidCronError(schedule, `found ${parts.length} fields`);
+  parts.forEach((text, i) => checkField(schedule, text, fields[i] as (typeof fields)[number]));
+  return parts;
+}
+
+/** The grammar, and numbers within the field's bounds (croner's own message does not name the bounds). */
+function checkField(schedule: string, text: string, field: (typeof fields)[number]): void {
+  if (!robfigField.test(text)) throw new InvalidCronError(schedule, `"${text}" is not valid in the ${field.name} field`);
+  for (const item of text.split(',')) {
+    const [range = ''] = item.split('/');
+    for (const n of range.split('-').filter((v) => /^\d+$/.test(v)).map(Number)) {
+      if (n < field.min || n > field.max) throw new InvalidCronError(schedule, `${n} is out of range ${field.min}-${field.max} in the ${field.name} field`);
+    }
+  }
 }
 
 export function parseCron(schedule: string): CronSchedule {
-  const expanded = macros[schedule.trim().toLowerCase()] ?? schedule.trim();
-  const parts = expanded.split(/\s+/);
-  if (parts.length !== 5) throw new InvalidCronError(schedule, `found ${parts.length} fields`);
-  const [minutes, hours, daysOfMonth, months, daysOfWeek] = parts.map((p, i) => parseField(schedule, fields[i] as FieldSpec, p)) as Set<number>[];
-  return {
-    minutes: minutes as Set<number>, hours: hours as Set<number>, daysOfMonth: daysOfMonth as Set<number>, months: months as Set<number>, daysOfWeek: daysOfWeek as Set<number>,
-    domRestricted: !(parts[2] as string).startsWith('*') && parts[2] !== '?',
-    dowRestricted: !(parts[4] as string).startsWith('*') && parts[4] !== '?',
-  };
-}
-
-function dayMatches(c: CronSchedule, d: Date): boolean {
-  const dom = c.daysOfMonth.has(d.getUTCDate());
-  const dow = c.daysOfWeek.has(d.getUTCDay());
-  if (c.domRestricted && c.dowRestricted) return dom || dow;
-  return dom && dow;
+  const parts = robfigFields(schedule);
+  try {
+    return { cron: compile(parts.join(' ')) };
+  } catch {
+    throw new InvalidCronError(schedule, fieldProblem(parts));
+  }
 }
 
 /** True when the minute starting at `epochMs` (floored to the minute) is a schedule hit. */
 export function cronMatches(c: CronSchedule, epochMs: number): boolean {
-  const d = new Date(Math.floor(epochMs / 60_000) * 60_000);
-  return c.months.has(d.getUTCMonth() + 1) && dayMatches(c, d) && c.hours.has(d.getUTCHours()) && c.minutes.has(d.getUTCMinutes());
+  return c.cron.match(new Date(Math.floor(epochMs / 60_000) * 60_000));
 }
 
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
-/** Schedules that never fire (e.g. `0 0 31 2 *`) stop the search after this long. */
-const SEARCH_LIMIT_MS = 5 * 366 * 24 * HOUR;
-
-/** The first hit strictly after `afterMs` (robfig/cron Next), or undefined when none within 5 years. */
+/** The first hit strictly after `afterMs` (robfig/cron Next), or undefined when the schedule never fires. */
 export function cronNext(c: CronSchedule, afterMs: number): number | undefined {
-  let t = Math.floor(afterMs / MINUTE) * MINUTE + MINUTE;
-  const limit = afterMs + SEARCH_LIMIT_MS;
-  while (t <= limit) {
-    const d = new Date(t);
-    if (!c.months.has(d.getUTCMonth() + 1) || !dayMatches(c, d)) {
-      t = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + 1);
-    } else if (!c.hours.has(d.getUTCHours())) {
-      t = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate(), d.getUTCHours() + 1);
-    } else if (!c.minutes.has(d.getUTCMinutes())) {
-      t += MINUTE;
-    } else return t;
-  }
-  return undefined;
+  return c.cron.nextRun(new Date(afterMs))?.getTime();
 }
 
 /** Upstream's activity test: a window opened by a hit within the last `durationMs` still covers `now`. */

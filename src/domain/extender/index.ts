@@ -1,6 +1,6 @@
 export * from './types.js';
 export * from './node-columns.js';
-export * from './decode.js';
+export * from './errors.js';
 export * from './candidates.js';
 export * from './pod-facts.js';
 export * from './filter.js';

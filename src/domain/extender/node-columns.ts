@@ -2,8 +2,8 @@
  * The numbers the extender's verbs read of each node, by slot, in typed arrays.
  *
  * Why columns: a call scores up to 5,000 nodes. Read from ExtenderNode objects (each with its allocatable and
- * requested lists, objects scattered over a large heap) that cost 0.8–1.5 ms per call in process on the
- * 2-core VM of issue #11; the same numbers side by side, 0.2–0.3 ms. The view keeps one set of columns for
+ * requested lists, objects scattered over a large heap) the numbers cost several times what they cost side by
+ * side in typed arrays, where a pass touches a few cache lines per node. The view keeps one set of columns for
  * the nodes it knows (a slot per node); a call given plain ExtenderNodes gets columns of its own, so every
  * call runs the same verbs.
  */

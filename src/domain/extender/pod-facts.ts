@@ -3,7 +3,7 @@ import type { V1Pod } from '@kubernetes/client-node';
 import type { ResourceList } from '../instancetypes/types.js';
 import { podRequests } from '../pods/requests.js';
 import { QuantityParseError, ResourceListParseError } from '../quantity/errors.js';
-import { ExtenderArgsError } from './decode.js';
+import { ExtenderArgsError } from './errors.js';
 
 /**
  * The pod's requests (cpu millicores, others base units); a quantity the API server would have refused

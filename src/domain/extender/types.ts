@@ -6,8 +6,6 @@
 import type { V1Node, V1Pod } from '@kubernetes/client-node';
 import type { ResourceList } from '../instancetypes/types.js';
 import type { Taint } from '../requirements/taints.js';
-import type { NameSpans } from '../../util/byte-names.js';
-import type { ResolvedNodes } from './node-columns.js';
 
 /** extender/v1 MinExtenderPriority / MaxExtenderPriority: the scheduler multiplies by weight × 10. */
 export const MinExtenderPriority = 0;
@@ -70,14 +68,9 @@ export interface ExtenderNode {
 
 /**
  * The port the service backs with its cluster state (and tests with a Map): node name -> ExtenderNode,
- * undefined for a node it does not know (such nodes are passed through: the scheduler knows better).
+ * undefined for a node it does not know (such nodes are passed through: the scheduler knows better). The
+ * service's view also finds nodes by the bytes of their names (src/byte-path/port.ts).
  */
 export interface ExtenderClusterView {
   get(nodeName: string): ExtenderNode | undefined;
-  /**
-   * Optional: what get() answers for each name, the names given as spans of the request's bytes, found
-   * without making a string per name, as slots of the view's columns (the service's view; a view without
-   * it is asked name by name).
-   */
-  nodesNamed?(names: NameSpans): ResolvedNodes;
 }

@@ -55,3 +55,25 @@ export function mergeLiveInstanceTypes(catalog: CatalogFile, region: string, typ
   for (const type of live.values()) flavors.push(flavorFrom(type, region));
   return { ...catalog, regions: withRegion(catalog.regions, region, types), flavors };
 }
+
+/** A region as a cloud lists it; zones when the same answer gives them. */
+export interface LiveRegion {
+  name: string;
+  zones?: readonly string[];
+}
+
+/**
+ * The catalog with the regions the cloud listed, and only those: a region it did not list does not exist for
+ * this account (admission then denies it, naming the listed ones). Zones come from the cloud when it gave
+ * them, else from the file; the rest of a region's facts (location) stay the file's.
+ */
+export function mergeLiveRegions(catalog: CatalogFile, regions: readonly LiveRegion[]): CatalogFile {
+  const known = new Map(catalog.regions.map((r) => [r.name.toLowerCase(), r]));
+  return {
+    ...catalog,
+    regions: regions.map((live) => {
+      const file = known.get(live.name.toLowerCase());
+      return { ...file, name: live.name, zones: live.zones ? [...live.zones] : [...(file?.zones ?? [])] };
+    }),
+  };
+}

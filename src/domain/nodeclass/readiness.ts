@@ -1,15 +1,19 @@
 /**
- * A NodeClass's `Ready` condition from what can be checked without a cloud call: where its credentials come
- * from and whether that Secret holds the keys the cloud's client needs. The reason names the cause and the
+ * A NodeClass's `Ready` condition: where its credentials come from and whether that Secret holds the keys
+ * the cloud's client needs, then what the cloud said (cluster detection, credentials, image, subnets…). The reason names the cause and the
  * message the fix, as upstream's EC2NodeClass does; the NodePool status controller reads it (NodeClassReady).
  */
 import type { Condition } from '../../apis/v1/common.js';
+import { serviceCredentialsRefusal } from '../secrets/secret-access.js';
+import { cloudVerdict, type NodeClassCloudFacts } from './cloud-facts.js';
 
 export interface CredentialFacts {
   /** `spec.credentialsSecretRef`, when set. */
   ref?: { name: string; namespace: string };
   /** The referenced Secret's keys, or `missing` when it does not exist. */
   secret?: { keys: readonly string[] } | 'missing';
+  /** `spec.credentialsSecretRef` when it names the operator's own credentials Secret: it stands for the service's credentials. */
+  serviceSecret?: { name: string; namespace: string };
   /** Why the NodeClass Secret policy refuses the reference (namespace, label, the operator's own); unset: allowed. */
   refusal?: string;
   /** Keys the cloud's client reads from the Secret. */
@@ -27,15 +31,24 @@ export interface ClusterFacts {
 
 export interface ReadinessInput {
   kind: string;
+  /** The cloud of the kind, for messages. */
+  cloud?: string;
   credentials: CredentialFacts;
   cluster?: ClusterFacts;
+  /** What the cloud said about the resources the class names; unset until it was asked. */
+  cloudFacts?: NodeClassCloudFacts;
   previous: readonly Condition[];
   generation?: number;
   now: number;
 }
 
 function verdict(input: ReadinessInput): { ok: boolean; reason: string; message: string } {
-  const { ref, secret, requiredKeys, globalCredentials } = input.credentials;
+  const { ref, secret, requiredKeys, globalCredentials, serviceSecret } = input.credentials;
+  if (serviceSecret) {
+    return globalCredentials
+      ? { ok: true, reason: 'Ready', message: `using the service's credentials (credentialsSecretRef names its own Secret ${serviceSecret.namespace}/${serviceSecret.name})` }
+      : { ok: false, reason: 'CredentialsNotConfigured', message: serviceCredentialsRefusal(serviceSecret, input.cloud ?? input.kind) };
+  }
   if (!ref) {
     return globalCredentials
       ? { ok: true, reason: 'Ready', message: "using the service's credentials" }
@@ -59,9 +72,15 @@ function withCluster(input: ReadinessInput): { ok: boolean; reason: string; mess
   return { ...credentials, message: `${credentials.message}; MKS cluster ${kubeId} (${region}) detected: the project's one cluster whose nodes are this cluster's` };
 }
 
+function withCloud(input: ReadinessInput): { ok: boolean; reason: string; message: string } {
+  const before = withCluster(input);
+  const refused = before.ok && input.cloudFacts ? cloudVerdict(input.cloudFacts) : undefined;
+  return refused ? { ok: false, ...refused } : before;
+}
+
 /** The Ready condition, keeping lastTransitionTime while the status does not change. */
 export function nodeClassReadyCondition(input: ReadinessInput): Condition {
-  const { ok, reason, message } = withCluster(input);
+  const { ok, reason, message } = withCloud(input);
   const status = ok ? 'True' : 'False';
   const before = input.previous.find((c) => c.type === 'Ready');
   const lastTransitionTime = before?.status === status ? before.lastTransitionTime : new Date(input.now).toISOString();

@@ -1,1 +1,2 @@
 export * from './status.js';
+export * from './limits.js';

@@ -25,14 +25,18 @@ export interface NodePoolStatusInput {
   now: number;
 }
 
-function condition(type: string, ok: boolean, reason: string, message: string, previous: readonly Condition[], now: number, generation: number | undefined): Condition {
+interface Verdict { ok: boolean; reason: string; message: string }
+/** What a condition is compared with and stamped by: the conditions written before, the time, the generation. */
+interface ConditionHistory { previous: readonly Condition[]; now: number; generation: number | undefined }
+
+function condition(type: string, { ok, reason, message }: Verdict, { previous, now, generation }: ConditionHistory): Condition {
   const status = ok ? 'True' : 'False';
   const before = previous.find((c) => c.type === type);
   const lastTransitionTime = before?.status === status ? before.lastTransitionTime : new Date(now).toISOString();
   return { type, status, reason, message, lastTransitionTime, ...(generation !== undefined ? { observedGeneration: generation } : {}) };
 }
 
-function nodeClassVerdict(nodePool: NodePool, facts: NodeClassFacts): { ok: boolean; reason: string; message: string } {
+function nodeClassVerdict(nodePool: NodePool, facts: NodeClassFacts): Verdict {
   const ref = nodePool.spec.template.spec.nodeClassRef;
   const what = `${ref.kind} ${JSON.stringify(ref.name)}`;
   if (!facts.found) return { ok: false, reason: 'NodeClassNotFound', message: `${what} does not exist; create it or fix spec.template.spec.nodeClassRef` };
@@ -44,7 +48,7 @@ function nodeClassVerdict(nodePool: NodePool, facts: NodeClassFacts): { ok: bool
 export function desiredNodePoolStatus(input: NodePoolStatusInput): NodePoolStatus {
   const { nodePool, now } = input;
   const previous = (nodePool.status?.conditions ?? []) as Condition[];
-  const generation = nodePool.metadata?.generation;
+  const history = { previous, now, generation: nodePool.metadata?.generation };
   const verdict = nodeClassVerdict(nodePool, input.nodeClass);
   const resources = formatResourceList(input.usage?.resources ?? {});
   const nodes = input.usage?.nodes ?? 0;
@@ -52,8 +56,8 @@ export function desiredNodePoolStatus(input: NodePoolStatusInput): NodePoolStatu
     resources: { ...resources, nodes: String(nodes) },
     nodes,
     conditions: [
-      condition(NodePoolConditionTypes.NodeClassReady, verdict.ok, verdict.reason, verdict.message, previous, now, generation),
-      condition(NodePoolConditionTypes.Ready, verdict.ok, verdict.ok ? 'Ready' : verdict.reason, verdict.message, previous, now, generation),
+      condition(NodePoolConditionTypes.NodeClassReady, verdict, history),
+      condition(NodePoolConditionTypes.Ready, { ...verdict, reason: verdict.ok ? 'Ready' : verdict.reason }, history),
     ],
   };
 }

@@ -1,6 +1,6 @@
 export * from './is-provisionable.js';
 export * from './batch-window.js';
-export * from './limits.js';
+export * from './limit-ledger.js';
 export * from './lifecycle.js';
 export * from './node-sync.js';
 export * from './nodeclaim-template.js';

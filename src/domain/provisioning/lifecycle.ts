@@ -5,6 +5,7 @@
  */
 import type { Condition } from '../../apis/v1/common.js';
 import type { NodeClaim } from '../../apis/v1/nodeclaim.js';
+import { DeletionReasons } from '../../apis/v1/deletion-reasons.js';
 
 export const ConditionLaunched = 'Launched';
 export const ConditionRegistered = 'Registered';
@@ -29,7 +30,7 @@ export interface ConditionUpdate {
   message?: string;
 }
 
-export type LivenessTimeout = { reason: 'launch_timeout' | 'registration_timeout'; message: string };
+export type LivenessTimeout = { reason: typeof DeletionReasons.launchTimeout | typeof DeletionReasons.registrationTimeout; message: string };
 
 function timeOf(value: unknown): number | undefined {
   if (value === undefined || value === null) return undefined;
@@ -83,12 +84,12 @@ export function livenessTimeout(claim: NodeClaim, now: number, timeouts: Lifecyc
   const phase = lifecyclePhase(claim);
   const createdAt = timeOf(claim.metadata?.creationTimestamp);
   if (phase === 'launching' && createdAt !== undefined && now - createdAt >= timeouts.launchMs) {
-    return { reason: 'launch_timeout', message: `not launched within ${formatMinutes(timeouts.launchMs)} of creation` };
+    return { reason: DeletionReasons.launchTimeout, message: `not launched within ${formatMinutes(timeouts.launchMs)} of creation` };
   }
   if (phase === 'registering') {
     const launchedAt = timeOf(findCondition(claim, ConditionLaunched)?.lastTransitionTime) ?? createdAt;
     if (launchedAt !== undefined && now - launchedAt >= timeouts.registrationMs) {
-      return { reason: 'registration_timeout', message: `no node registered within ${formatMinutes(timeouts.registrationMs)} of launch` };
+      return { reason: DeletionReasons.registrationTimeout, message: `no node registered within ${formatMinutes(timeouts.registrationMs)} of launch` };
     }
   }
   return undefined;

@@ -51,21 +51,27 @@ function mergeTaints(current: readonly V1Taint[], add: readonly V1Taint[]): V1Ta
  */
 export function registrationPatch(node: V1Node, claim: NodeClaim): NodeRegistrationPatch {
   const currentLabels = node.metadata?.labels ?? {};
-  const firstRegistration = currentLabels[LabelNodeRegistered] !== 'true';
+  const currentAnnotations = node.metadata?.annotations ?? {};
+  const currentTaints = node.spec?.taints ?? [];
+  const currentFinalizers = node.metadata?.finalizers ?? [];
   const labels = { ...currentLabels, ...(claim.metadata?.labels ?? {}), [LabelNodeRegistered]: 'true' };
-  const annotations = { ...(node.metadata?.annotations ?? {}), ...(claim.metadata?.annotations ?? {}) };
-  let taints = (node.spec?.taints ?? []).filter((t) => !sameTaint(t, TaintUnregistered));
-  if (firstRegistration && currentLabels[LabelDoNotSyncTaints] !== 'true') {
-    taints = mergeTaints(taints, [...((claim.spec.taints ?? []) as V1Taint[]), ...((claim.spec.startupTaints ?? []) as V1Taint[])]);
-  }
-  const finalizers = [...(node.metadata?.finalizers ?? [])];
-  if (!finalizers.includes(FinalizerTermination)) finalizers.push(FinalizerTermination);
+  const annotations = { ...currentAnnotations, ...(claim.metadata?.annotations ?? {}) };
+  const taints = registeredTaints(currentTaints, currentLabels, claim);
+  const finalizers = currentFinalizers.includes(FinalizerTermination) ? [...currentFinalizers] : [...currentFinalizers, FinalizerTermination];
   const changed =
     !shallowEqual(labels, currentLabels) ||
-    !shallowEqual(annotations, node.metadata?.annotations ?? {}) ||
-    taints.length !== (node.spec?.taints ?? []).length ||
-    finalizers.length !== (node.metadata?.finalizers ?? []).length;
+    !shallowEqual(annotations, currentAnnotations) ||
+    taints.length !== currentTaints.length ||
+    finalizers.length !== currentFinalizers.length;
   return { labels, annotations, taints, finalizers, changed };
+}
+
+/** Without the unregistered taint; with the claim's taints and startup taints on first registration only. */
+function registeredTaints(current: readonly V1Taint[], labels: Readonly<Record<string, string>>, claim: NodeClaim): V1Taint[] {
+  const taints = current.filter((t) => !sameTaint(t, TaintUnregistered));
+  const firstRegistration = labels[LabelNodeRegistered] !== 'true';
+  if (!firstRegistration || labels[LabelDoNotSyncTaints] === 'true') return taints;
+  return mergeTaints(taints, [...((claim.spec.taints ?? []) as V1Taint[]), ...((claim.spec.startupTaints ?? []) as V1Taint[])]);
 }
 
 function shallowEqual(a: Readonly<Record<string, string>>, b: Readonly<Record<string, string>>): boolean {

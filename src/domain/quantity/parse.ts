@@ -70,6 +70,7 @@ export function isQuantity(input: string): boolean {
   }
 }
 
+// eslint-disable-next-line complexity -- follows apimachinery's parseQuantityString step by step, so the two can be compared line by line
 function scanQuantity(input: string): ScannedQuantity {
   const end = input.length;
   let pos = 0;

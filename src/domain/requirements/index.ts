@@ -5,5 +5,4 @@ export * from './incompatibility.js';
 export * from './pod-requirements.js';
 export * from './label-validation.js';
 export * from './label-selector.js';
-export * from './label-selector-parse.js';
 export * from './taints.js';

@@ -19,6 +19,7 @@ const integerPattern = /^[+-]?[0-9]+$/;
 const emptyValues: ReadonlySet<string> = new Set();
 
 export class Requirement {
+  // eslint-disable-next-line max-params -- private, for the static factories; positional fields keep one small shape
   private constructor(
     readonly key: string,
     readonly complement: boolean,

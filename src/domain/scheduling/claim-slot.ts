@@ -7,7 +7,8 @@ import { LabelCapacityType, LabelHostname, LabelTopologyZone } from '../../apis/
 import type { ResourceList } from '../instancetypes/types.js';
 import { firstHostPortConflict, type HostPort } from '../pods/index.js';
 import { AllowUndefinedWellKnownLabels, firstUntoleratedTaint, formatTaint, Requirement, type Requirements } from '../requirements/index.js';
-import { type PreparedNodePool, type PreparedType, typeMeets, withinLimits } from './nodepool-template.js';
+import { resourcesFit } from '../nodepool/limits.js';
+import { type PreparedNodePool, type PreparedType, typeMeets } from './nodepool-template.js';
 import type { PodInfo } from './pod-info.js';
 import type { Rejection, Topology } from './topology.js';
 
@@ -37,6 +38,7 @@ export class ClaimSlot {
   private readonly labels: Record<string, string>;
   readonly domainOf = (key: string): string | undefined => (key === LabelHostname ? this.hostname : key === LabelTopologyZone ? this.zone : this.labels[key]);
 
+  // eslint-disable-next-line max-params -- opened once per new claim inside the solver loop; its callers pass the fields it keeps
   constructor(
     readonly hostname: string,
     readonly pool: PreparedNodePool,
@@ -117,7 +119,7 @@ export class ClaimSlot {
       const candidate = candidates[i] as PreparedType;
       const fits = fitsWith(this.requests, pod.requests, candidate.allocatable)
         && (!pod.hasRequirements || typeMeets(requirements, candidate.type, this.zone))
-        && (!checkLimits || withinLimits(this.pool, candidate.type, reserved));
+        && (!checkLimits || resourcesFit(this.pool.remaining, candidate.type.capacity, reserved));
       if (!fits) {
         out ??= candidates.slice(0, i);
         continue;
@@ -179,10 +181,11 @@ function limitsBind(pool: PreparedNodePool): boolean {
   return false;
 }
 
+// eslint-disable-next-line max-params -- called per (type, pod) in the solver's inner loop: no argument object per call
 function fitsFirstPod(pool: PreparedNodePool, c: PreparedType, pod: PodInfo, requirements: Requirements, zone: string, checkLimits: boolean): boolean {
   if (!fitsWith({}, pod.requests, c.allocatable)) return false;
   if (pod.hasRequirements && !typeMeets(requirements, c.type, zone)) return false;
-  return !checkLimits || withinLimits(pool, c.type, {});
+  return !checkLimits || resourcesFit(pool.remaining, c.type.capacity, {});
 }
 
 /** The cheapest price in a zone of a type fitting a first pod (minValues aside), or undefined. */

@@ -11,6 +11,7 @@
  */
 import type { InstanceType, ResourceList } from '../instancetypes/types.js';
 import { addResources } from '../quantity/index.js';
+import { exceededLimits, remainingLimits } from '../nodepool/limits.js';
 import { minPrice, prepareNodePool, type PreparedType } from './nodepool-template.js';
 import { podKey } from '../pods/facts.js';
 import { compilePod, type PodInfo } from './pod-info.js';
@@ -77,12 +78,8 @@ function hostnameIndex(hostname: string): number {
 /** Whether the claims' capacity stays within what the NodePool's limits still allow. */
 function withinPoolLimits(pool: SchedulingNodePool, claims: readonly PlannedNodeClaim[]): boolean {
   const byName = new Map<string, InstanceType>(pool.instanceTypes.map((t) => [t.name, t]));
-  for (const [name, limit] of Object.entries(pool.limits ?? {})) {
-    const left = limit - (pool.usage?.[name] ?? 0);
-    const used = name === 'nodes' ? claims.length : claims.reduce((sum, c) => sum + (byName.get(c.instanceType)?.capacity[name] ?? 0), 0);
-    if (used > left) return false;
-  }
-  return true;
+  const capacity = addResources(...claims.map((c) => byName.get(c.instanceType)?.capacity ?? {}));
+  return exceededLimits(remainingLimits(pool.limits, pool.usage), capacity, claims.length).length === 0;
 }
 
 /** Each part planned by the solver alone: one claim holding all its pods, or undefined. */

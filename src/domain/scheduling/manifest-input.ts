@@ -5,9 +5,10 @@
  * objects become per-object errors and are left out; the rest is still planned.
  */
 import type { V1Node, V1Pod } from '@kubernetes/client-node';
-import { LabelHostname, LabelTopologyZone } from '../../apis/v1/labels.js';
+import { LabelHostname, LabelNodePool, LabelTopologyZone } from '../../apis/v1/labels.js';
 import type { InstanceType, RequirementSpec } from '../instancetypes/types.js';
 import { parseResourceList } from '../quantity/index.js';
+import { type NodePoolUsage, parseLimits, usageAsResourceList, usageByNodePool, usageCapacity } from '../nodepool/limits.js';
 import type { Taint } from '../requirements/index.js';
 import { daemonSetPod, expandWorkload, isWorkloadKind } from '../workloads/index.js';
 import { compilePod } from './pod-info.js';
@@ -98,26 +99,33 @@ function nodeClassZones(nodeClass: NodeClassObject): string[] | undefined {
   return undefined;
 }
 
-function schedulingNodePool(entry: ManifestEntry, classes: Map<string, NodeClassObject>, resolve: InstanceTypeResolver): SchedulingNodePool {
-  const np = entry.object as NodePoolObject;
-  const name = np.metadata?.name ?? '(unnamed)';
-  const template = np.spec?.template?.spec;
-  const ref = template?.nodeClassRef;
+/** The NodePool's NodeClass reference and the class itself, which must be among the input's objects. */
+function referencedNodeClass(np: NodePoolObject, name: string, classes: Map<string, NodeClassObject>): { ref: SchedulingNodePool['nodeClassRef']; nodeClass: NodeClassObject } {
+  const ref = np.spec?.template?.spec?.nodeClassRef;
   if (!ref?.kind || !ref.name) throw new Error(`NodePool ${name}: spec.template.spec.nodeClassRef needs kind and name`);
   const nodeClass = classes.get(`${ref.kind}/${ref.name}`);
   if (!nodeClass) throw new Error(`NodePool ${name}: NodeClass ${ref.kind}/${ref.name} is not in the input`);
+  return { ref: { ...(ref.group ? { group: ref.group } : {}), kind: ref.kind, name: ref.name }, nodeClass };
+}
+
+function schedulingNodePool(entry: ManifestEntry, classes: Map<string, NodeClassObject>, resolve: InstanceTypeResolver, usage: Record<string, NodePoolUsage>): SchedulingNodePool {
+  const np = entry.object as NodePoolObject;
+  const name = np.metadata?.name ?? '(unnamed)';
+  const template = np.spec?.template?.spec;
+  const { ref, nodeClass } = referencedNodeClass(np, name, classes);
   const requirements = [...(template?.requirements ?? [])];
   const zones = nodeClassZones(nodeClass);
   if (zones) requirements.push({ key: LabelTopologyZone, operator: 'In', values: zones });
   return {
     name,
     weight: np.spec?.weight,
-    nodeClassRef: { ...(ref.group ? { group: ref.group } : {}), kind: ref.kind, name: ref.name },
+    nodeClassRef: ref,
     requirements,
     labels: np.spec?.template?.metadata?.labels ?? {},
     taints: template?.taints ?? [],
     startupTaints: template?.startupTaints ?? [],
-    limits: parseResourceList(np.spec?.limits),
+    limits: parseLimits(np.spec?.limits),
+    usage: usageAsResourceList(usage[name]),
     instanceTypes: resolve(nodeClass),
   };
 }
@@ -135,7 +143,9 @@ export function schedulingInputFromManifests(entries: readonly ManifestEntry[], 
   };
   for (const entry of entries) guard(entry.source, () => collectOne(entry, collected));
   const nodePools: SchedulingNodePool[] = [];
-  for (const entry of collected.nodePools) guard(entry.source, () => nodePools.push(schedulingNodePool(entry, collected.nodeClasses, resolve)));
+  // The NodePool's Nodes in the input use part of its limits, as they do in the cluster.
+  const usage = usageByNodePool(collected.nodes.map((n) => ({ nodePool: n.metadata?.labels?.[LabelNodePool], capacity: usageCapacity(n.status?.capacity, undefined) })));
+  for (const entry of collected.nodePools) guard(entry.source, () => nodePools.push(schedulingNodePool(entry, collected.nodeClasses, resolve, usage)));
   const existingNodes = collected.nodes.map((n) => existingNode(n, collected.bound));
   return { input: { pods: collected.pods, existingNodes, nodePools, daemonSets: collected.daemonSets }, errors };
 }

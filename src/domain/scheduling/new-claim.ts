@@ -7,7 +7,8 @@ import { LabelHostname, LabelTopologyZone } from '../../apis/v1/labels.js';
 import { formatResourceList } from '../quantity/index.js';
 import { AllowUndefinedWellKnownLabels, firstUntoleratedTaint, formatTaint, type Requirements } from '../requirements/index.js';
 import { cheapestInZone, ClaimSlot, zoneCandidates, zoneRequirement } from './claim-slot.js';
-import { type PreparedNodePool, typeMeets, withinLimits } from './nodepool-template.js';
+import { nodeFits, resourcesFit } from '../nodepool/limits.js';
+import { type PreparedNodePool, typeMeets } from './nodepool-template.js';
 import type { PodInfo } from './pod-info.js';
 import type { Topology } from './topology.js';
 
@@ -20,7 +21,7 @@ interface ZoneChoice {
 /** A new claim holding the pod (not yet committed), or why this NodePool cannot take it. */
 export function openClaim(pool: PreparedNodePool, pod: PodInfo, hostname: string, topology: Topology): { claim: ClaimSlot; price: number } | string {
   if (pool.note) return pool.note;
-  if (pool.remaining.nodes !== undefined && pool.remaining.nodes < 1) return 'limits.nodes reached';
+  if (!nodeFits(pool.remaining)) return 'limits.nodes reached';
   const taint = firstUntoleratedTaint(pool.taints, pod.tolerations);
   if (taint) return `did not tolerate taint ${formatTaint(taint)}`;
   const incompatible = pod.hasRequirements ? pool.requirements.compatible(pod.requirements, AllowUndefinedWellKnownLabels) : undefined;
@@ -70,6 +71,6 @@ function diagnose(pool: PreparedNodePool, pod: PodInfo, requirements: Requiremen
   const fitting = meeting.filter((t) => Object.entries(pod.requests).every(([name, v]) => v <= (t.allocatable[name] ?? 0)));
   const wanted = JSON.stringify(formatResourceList(pod.requests));
   if (fitting.length === 0) return `no instance type has enough resources for requests ${wanted} (${meeting.length} types meet the requirements)`;
-  if (!fitting.some((t) => withinLimits(pool, t.type, {}))) return `every fitting instance type would exceed the NodePool limits (remaining ${JSON.stringify(pool.remaining)})`;
+  if (!fitting.some((t) => resourcesFit(pool.remaining, t.type.capacity, {}))) return `every fitting instance type would exceed the NodePool limits (remaining ${JSON.stringify(pool.remaining)})`;
   return 'no fitting instance type meets minValues or has an available offering in an allowed zone';
 }

@@ -6,6 +6,7 @@
 import { CapacityTypeOnDemand, LabelCapacityType, LabelNodePool, LabelTopologyZone } from '../../apis/v1/labels.js';
 import type { InstanceType, ResourceList } from '../instancetypes/types.js';
 import { addResources, subtractResources } from '../quantity/index.js';
+import { remainingLimits, type RemainingLimits } from '../nodepool/limits.js';
 import { podSchedulingRequests } from '../pods/index.js';
 import { firstUntoleratedTaint, Requirement, Requirements, strictPodRequirements, type Taint } from '../requirements/index.js';
 import type { PodLike, SchedulingNodePool } from './types.js';
@@ -32,8 +33,8 @@ export interface PreparedNodePool {
   maxCapacity: Record<string, number>;
   zones: string[];
   cloud: string | undefined;
-  /** resource (or `nodes`) -> what the limits still allow; absent = unlimited. */
-  remaining: Record<string, number>;
+  /** What the limits still allow (domain/nodepool/limits.ts), less what this solve's claims reserved. */
+  remaining: RemainingLimits;
   /** Why types were dropped up front, for unschedulable reasons. */
   note?: string;
 }
@@ -74,12 +75,6 @@ function daemonOverhead(daemonSets: readonly PodLike[], pool: SchedulingNodePool
   return addResources(...parts);
 }
 
-function remainingLimits(pool: SchedulingNodePool): Record<string, number> {
-  const remaining: Record<string, number> = {};
-  for (const [name, limit] of Object.entries(pool.limits ?? {})) remaining[name] = limit - (pool.usage?.[name] ?? 0);
-  return remaining;
-}
-
 export function prepareNodePool(pool: SchedulingNodePool, daemonSets: readonly PodLike[]): PreparedNodePool {
   const requirements = Requirements.fromSpecs(pool.requirements);
   requirements.add(...Requirements.fromLabels(pool.labels).values(), Requirement.create(LabelNodePool, 'In', [pool.name]));
@@ -106,7 +101,7 @@ export function prepareNodePool(pool: SchedulingNodePool, daemonSets: readonly P
     maxCapacity: maxCapacity(types),
     zones: [...zones].sort(),
     cloud: pool.instanceTypes[0]?.cloud,
-    remaining: remainingLimits(pool),
+    remaining: remainingLimits(pool.limits, pool.usage),
   };
   if (types.length === 0) prepared.note = `no instance type of the ${pool.instanceTypes.length} offered meets its requirements with an available offering`;
   return prepared;
@@ -116,15 +111,6 @@ export function minPrice(t: PreparedType): number {
   let min = Infinity;
   for (const p of t.priceByZone.values()) if (p < min) min = p;
   return min;
-}
-
-/** Whether launching `type` keeps the NodePool within its limits, given capacity it already reserved. */
-export function withinLimits(pool: PreparedNodePool, type: InstanceType, reserved: ResourceList): boolean {
-  for (const name in pool.remaining) {
-    if (name === 'nodes') continue;
-    if ((type.capacity[name] ?? 0) > (pool.remaining[name] as number) + (reserved[name] ?? 0)) return false;
-  }
-  return true;
 }
 
 function typesByZone(types: readonly PreparedType[]): Map<string, PreparedType[]> {

@@ -24,7 +24,7 @@ import { byCpuAndMemoryDescending, byMemoryAndCpuDescending, compilePod, type Po
 import { ignorePreferences, relaxPreferences } from './preferences.js';
 import { buildResult } from './result.js';
 import type { Topology } from './topology.js';
-import type { PodLike, SchedulingInput, SchedulingResult } from './types.js';
+import type { ExistingNode, PodLike, SchedulingInput, SchedulingResult } from './types.js';
 import { placeInClaims, SchedulingState } from './state.js';
 
 /**
@@ -92,22 +92,29 @@ function initTopology(state: SchedulingState, pools: readonly PreparedNodePool[]
   for (const pool of pools) for (const zone of pool.zones) topology.addDomain(LabelTopologyZone, zone, (pod) => poolServesPodInZone(pool, zone, pod));
   for (const pod of pods) topology.register(pod.terms);
   const existing = (input.existingNodes ?? []).filter((n) => !n.markedForDeletion);
-  for (const node of existing) {
-    const nodeAccepts = (pod: PodInfo): boolean => pod.requirements.matchesLabels(node.labels);
-    for (const [key, value] of Object.entries(node.labels)) topology.addDomain(key, value, nodeAccepts);
-    for (const pod of node.pods) topology.register(topologyTerms(pod));
-    const cloud = node.labels[LabelCloud];
-    if (cloud) state.cloudNodes.set(cloud, (state.cloudNodes.get(cloud) ?? 0) + 1);
+  for (const node of existing) registerExistingNode(state, node);
+  for (const node of existing) state.existing.push(existingSlotWithPods(state, node, input));
+}
+
+/** An existing node's labels become topology domains, its pods' terms are registered, its cloud is counted. */
+function registerExistingNode(state: SchedulingState, node: ExistingNode): void {
+  const nodeAccepts = (pod: PodInfo): boolean => pod.requirements.matchesLabels(node.labels);
+  for (const [key, value] of Object.entries(node.labels)) state.topology.addDomain(key, value, nodeAccepts);
+  for (const pod of node.pods) state.topology.register(topologyTerms(pod));
+  const cloud = node.labels[LabelCloud];
+  if (cloud) state.cloudNodes.set(cloud, (state.cloudNodes.get(cloud) ?? 0) + 1);
+}
+
+/** The node's slot, with the pods already on it counted in the topology. */
+function existingSlotWithPods(state: SchedulingState, node: ExistingNode, input: SchedulingInput): ExistingSlot {
+  const overhead = node.inFlight ? state.inFlightOverhead(node, input.daemonSets ?? []) : {};
+  const slot = new ExistingSlot(node, overhead);
+  for (const pod of node.pods) {
+    const namespace = pod.metadata?.namespace ?? 'default';
+    const key = `${namespace}/${pod.metadata?.name ?? ''}`;
+    state.topology.record({ key, namespace, labels: pod.metadata?.labels ?? {}, terms: topologyTerms(pod) }, slot.domainOf, 1);
   }
-  for (const node of existing) {
-    const overhead = node.inFlight ? state.inFlightOverhead(node, input.daemonSets ?? []) : {};
-    const slot = new ExistingSlot(node, overhead);
-    for (const pod of node.pods) {
-      const labels = { key: `${pod.metadata?.namespace ?? 'default'}/${pod.metadata?.name ?? ''}`, namespace: pod.metadata?.namespace ?? 'default', labels: pod.metadata?.labels ?? {} };
-      topology.record({ ...labels, terms: topologyTerms(pod) }, slot.domainOf, 1);
-    }
-    state.existing.push(slot);
-  }
+  return slot;
 }
 
 /** Whether some instance type of the pool in that zone meets the pod's node requirements (resources aside). */

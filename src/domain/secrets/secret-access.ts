@@ -4,6 +4,11 @@
  * anyone allowed to write a NodeClass could read any Secret the operator can, its own cloud credentials
  * included. So a referenced Secret must be in one of the configured namespaces, carry the configured label
  * (a mark its owner sets on purpose), and never be one of the operator's own credentials Secrets.
+ *
+ * One exception, so that NodeClasses written for the existing OVHcloud provider work as written: a
+ * `credentialsSecretRef` naming one of the operator's own credentials Secrets stands for the service's own
+ * credentials, exactly what omitting the field gives. That Secret is then never read for the class (the
+ * service's client, on the service's endpoint, is used), so its author learns nothing and can send it nowhere.
  */
 import { asRecord, asString, field, kindOf } from '../admission/object-access.js';
 
@@ -24,10 +29,36 @@ export interface SecretAccessPolicy {
 /** The default label that marks a Secret as meant for NodeClasses. */
 export const NodeClassSecretLabel = { key: 'karpenter-eu.io/nodeclass-secret', value: 'true' } as const;
 
+function isOperatorCredentials(policy: SecretAccessPolicy, ref: SecretName): boolean {
+  return policy.forbidden.some((f) => f.namespace === ref.namespace && f.name === ref.name);
+}
+
+/** Whether a `credentialsSecretRef` stands for the service's own credentials (it names one of the operator's Secrets). */
+export function meansServiceCredentials(policy: SecretAccessPolicy | undefined, ref: SecretName | undefined): boolean {
+  return policy !== undefined && ref !== undefined && isOperatorCredentials(policy, ref);
+}
+
+/** Why the service's credentials a `credentialsSecretRef` stands for cannot be used: the service has none for the cloud. */
+export function serviceCredentialsRefusal(ref: SecretName, cloud: string): string {
+  return `Secret ${ref.namespace}/${ref.name} holds the operator's own cloud credentials, which a NodeClass may only name to use the service's ${cloud} credentials, and the service has none configured; reference a Secret of your own`;
+}
+
+/**
+ * The NodeClass as providers must read it: without a `credentialsSecretRef` that stands for the service's
+ * credentials (a copy; the class itself is left alone).
+ */
+export function withServiceCredentials<T>(policy: SecretAccessPolicy, nodeClass: T): T {
+  const spec = (nodeClass as { spec?: { credentialsSecretRef?: Partial<SecretName> } }).spec;
+  const ref = spec?.credentialsSecretRef;
+  if (!ref?.name || ref.namespace === undefined || !isOperatorCredentials(policy, { name: ref.name, namespace: ref.namespace })) return nodeClass;
+  const { credentialsSecretRef: _own, ...rest } = spec as Record<string, unknown>;
+  return { ...nodeClass, spec: rest };
+}
+
 /** Why the policy refuses the reference before the Secret is read (namespace, or the operator's own); undefined: allowed so far. */
 export function secretReferenceRefusal(policy: SecretAccessPolicy, ref: SecretName): string | undefined {
   const what = `Secret ${ref.namespace}/${ref.name}`;
-  if (policy.forbidden.some((f) => f.namespace === ref.namespace && f.name === ref.name)) {
+  if (isOperatorCredentials(policy, ref)) {
     return `${what} holds the operator's own cloud credentials and is never readable through a NodeClass; reference a Secret of your own`;
   }
   if (!policy.namespaces.includes(ref.namespace)) {

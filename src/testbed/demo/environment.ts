@@ -159,6 +159,8 @@ function operatorArgs(extenderPort: number, timings: DemoTimings): string[] {
     '--leader-election-renew-deadline=2s',
     '--leader-election-retry-period=500ms',
     '--log-level=warn',
+    // The chart's default names of the controller's own credentials Secrets.
+    '--operator-credentials-secrets=ovh-credentials,scaleway-credentials,outscale-credentials',
   ];
 }
 

@@ -5,12 +5,12 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { LabelCloud, LabelInstanceType, LabelNodePool, LabelTopologyZone } from '../../apis/v1/labels.js';
 import type { NodeClaim } from '../../apis/v1/nodeclaim.js';
-import { AnnotationDeletionReason } from '../../controllers/types.js';
+import { AnnotationDeletionReason } from '../../apis/v1/deletion-reasons.js';
 import { ResourceInformer } from '../../kube/informer.js';
 import { Resources } from '../../kube/resources.js';
 import type { Kube } from '../../kube/types.js';
-import { providerIdPrefixes } from '../../operator/cloud-provider-router.js';
-import type { CatalogPriceBook } from '../../operator/price-book.js';
+import { providerIdPrefixes } from '../../cloudprovider/cloud-provider-router.js';
+import type { CatalogPriceBook } from '../../views/price-book.js';
 import type { Clock } from '../../util/clock.js';
 
 export interface LedgerEntry {

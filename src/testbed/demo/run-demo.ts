@@ -7,7 +7,7 @@ import { loadCatalog } from '../../catalog/index.js';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { createKube } from '../../kube/client.js';
 import type { ControllerPlugin } from '../../operator/controllers.js';
-import { CatalogPriceBook } from '../../operator/price-book.js';
+import { CatalogPriceBook } from '../../views/price-book.js';
 import type { Clock } from '../../util/clock.js';
 import type { Logger } from '../../util/logger.js';
 import { type DemoCloud, DemoClouds, type DemoEnvironment, startDemoEnvironment } from './environment.js';

@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { seededRandom } from '../../util/seeded-random.js';
 
 /**
  * Fault injection shared by the three cloud emulators. Each emulator asks `decide()` before handling a
@@ -153,17 +154,6 @@ export function isDropHook(fault: Fault): fault is Extract<Fault, { kind: 'hook'
   return fault.kind === 'hook' && fault.then === 'drop';
 }
 
-/** mulberry32: tiny, seedable, good enough to spread injected faults. */
-function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function matches(m: FaultRule['match'], req: RequestInfo): boolean {
   if (!m) return true;

@@ -10,6 +10,7 @@ import { Monitor } from './monitor.js';
 import type { ChaosCloud } from './observe.js';
 import { bringUp, createDeployment, deployment, eventually, scaleDeployment } from './workload.js';
 import { type ChaosWorld, startChaosWorld } from './world.js';
+import { seededRandom } from '../../../src/util/seeded-random.js';
 
 export interface SoakOptions {
   cloud: ChaosCloud;
@@ -38,17 +39,6 @@ export interface SoakReport {
   violations: Violation[];
 }
 
-/** mulberry32, as the emulators' fault injector: small and reproducible. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The calls that change the cloud during launches and deletions, where a kill hurts most. */
 export const MutatingActions: Readonly<Record<ChaosCloud, readonly string[]>> = {

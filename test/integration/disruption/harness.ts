@@ -18,6 +18,7 @@ import { ClusterState, createClusterStateInformers, type ClusterStateInformers }
 import { startSimulatedCluster, type SimulatedCluster } from '../../../src/testbed/cluster/index.js';
 import { FakeClock } from '../../../src/util/clock.js';
 import { silentLogger } from '../../../src/util/logger.js';
+import * as builders from '../../builders.js';
 
 /** Cheapest first: 2, 4, 8 vCPU; price proportional to size. */
 export const testInstanceTypes = [
@@ -59,12 +60,7 @@ export interface TestBed {
 }
 
 export function nodePool(name: string, disruption: NodePool['spec']['disruption']): NodePool {
-  return {
-    apiVersion: 'karpenter.sh/v1',
-    kind: 'NodePool',
-    metadata: { name },
-    spec: { disruption, template: { spec: { nodeClassRef: { group: 'karpenter.test.sh', kind: 'TestNodeClass', name: 'default' }, requirements: [], expireAfter: 'Never' } } },
-  } as NodePool;
+  return builders.nodePool({ name, disruption, expireAfter: 'Never' });
 }
 
 function nodeFor(claim: NodeClaim, launched: Awaited<ReturnType<FakeCloudProvider['create']>>): V1Node {

@@ -4,7 +4,7 @@ import type { NodeClaim } from '../../../src/apis/v1/nodeclaim.js';
 import type { CloudNodeClaim } from '../../../src/cloudprovider/types.js';
 import { createGarbageCollectionController, type GarbageCollectionController } from '../../../src/controllers/nodeclaim/garbagecollection/garbage-collection-controller.js';
 import { createTerminationController } from '../../../src/controllers/termination/termination-controller.js';
-import { AnnotationDeletionReason } from '../../../src/controllers/types.js';
+import { AnnotationDeletionReason } from '../../../src/apis/v1/deletion-reasons.js';
 import { isKubeNotFound, Resources } from '../../../src/kube/index.js';
 import { eventually, launchNodeClaim, metricValue, nodeClaimManifest, startTerminationBed, type TerminationBed } from '../termination/termination-bed.js';
 

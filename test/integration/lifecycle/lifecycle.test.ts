@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { NodeClaim } from '../../../src/apis/index.js';
 import { CreatePendingError, TransientCloudError } from '../../../src/cloudprovider/errors.js';
 import { AnnotationLaunchRequested, ReasonAwaitingListing } from '../../../src/controllers/nodeclaim/lifecycle/index.js';
-import { AnnotationDeletionReason } from '../../../src/controllers/types.js';
+import { AnnotationDeletionReason } from '../../../src/apis/v1/deletion-reasons.js';
 import { Resources } from '../../../src/kube/index.js';
 import { nodePool, pod, type ProvisioningBed, startProvisioningBed } from '../provisioning/harness.js';
 

@@ -9,7 +9,7 @@ import { ScalewayNodeClassGroup, ScalewayNodeClassKind, ScalewayNodeClassVersion
 import { OVHNodeClassGroup, OVHNodeClassKind, OVHNodeClassVersion } from '../../../src/apis/v1alpha1/ovh-nodeclass.js';
 import { createNodeClassFinalizerController, type NodeClassFinalizerController } from '../../../src/controllers/nodeclass/finalizer-controller.js';
 import { isKubeNotFound, Resources } from '../../../src/kube/index.js';
-import { stateNodeClassResolver } from '../../../src/operator/nodeclass-resolver.js';
+import { stateNodeClassResolver } from '../../../src/views/nodeclass-resolver.js';
 import { eventually, startTerminationBed, type TerminationBed } from '../termination/termination-bed.js';
 
 let bed: TerminationBed | undefined;

@@ -10,6 +10,8 @@ import { buildCrd, CrdDefinitions, type NodeClaim } from '../../../src/apis/inde
 import { FakeCloudProvider } from '../../../src/cloudprovider/fake/index.js';
 import { createDisruptionController } from '../../../src/controllers/disruption/index.js';
 import { createLifecycleController } from '../../../src/controllers/nodeclaim/lifecycle/index.js';
+import { createNodeHealthController } from '../../../src/controllers/node/health-controller.js';
+import type { RepairPolicy } from '../../../src/cloudprovider/types.js';
 import { createPendingPodInformer, createProvisioningController } from '../../../src/controllers/provisioning/index.js';
 import { createTerminationController } from '../../../src/controllers/termination/termination-controller.js';
 import type { InstanceType } from '../../../src/domain/instancetypes/types.js';
@@ -41,6 +43,10 @@ export interface FakeClockBedOptions {
   bootDelayMs: (providerID: string) => number;
   /** kube-scheduler's retry of unschedulable pods (its lag in noticing new capacity). */
   schedulerBackoffMs: number;
+  /** The fake cloud's repair policies (none by default). */
+  repairPolicies?: RepairPolicy[];
+  /** Runs the node repair controller too (the `NodeRepair` feature gate). */
+  nodeRepair?: boolean;
 }
 
 export interface FakeClockBed {
@@ -50,6 +56,7 @@ export interface FakeClockBed {
   state: ClusterState;
   provider: LaunchRecordingProvider;
   metrics: Metrics;
+  events: EventRecorder;
   /** Every NodeClaim ever seen, by name (deleted ones included). */
   claimsEver: Map<string, NodeClaim>;
   /** Per pod, each target the provisioner nominated it to (`nodeclaim/<name>`, `node/<name>`), when first seen. */
@@ -61,7 +68,7 @@ export interface FakeClockBed {
 
 export async function startFakeClockBed(options: FakeClockBedOptions): Promise<FakeClockBed> {
   const clock = new FakeClock(Date.UTC(2026, 0, 5, 9));
-  const provider = new LaunchRecordingProvider({ instanceTypes: options.instanceTypes, clock });
+  const provider = new LaunchRecordingProvider({ instanceTypes: options.instanceTypes, clock, ...(options.repairPolicies ? { repairPolicies: options.repairPolicies } : {}) });
   const booted = fakeInstanceSource(provider, (i) => clock.now() >= i.createdAt + options.bootDelayMs(i.providerID));
   const cluster = await startSimulatedCluster({
     clock,
@@ -92,7 +99,8 @@ export async function startFakeClockBed(options: FakeClockBedOptions): Promise<F
   const termination = createTerminationController({ kube, state, cloudProvider: provider, clock, logger: silentLogger, metrics, events, random: () => 0.5 });
   const disruption = createDisruptionController({ kube, state, cloudProvider: provider, clock, metrics, recorder: events, options: { driftCheckIntervalMs: 0 } });
   const abort = new AbortController();
-  const running = Promise.all([provisioner, lifecycle, termination, disruption].map((c) => c.start(abort.signal)));
+  const health = options.nodeRepair ? [createNodeHealthController({ kube, state, cloudProvider: provider, clock, metrics, events })] : [];
+  const running = Promise.all([provisioner, lifecycle, termination, disruption, ...health].map((c) => c.start(abort.signal)));
 
   // The Nominated Event of a pod carries its latest target (a repeat updates the message): sampled every step.
   const nominations = new Map<string, { target: string; at: number }[]>();
@@ -112,7 +120,7 @@ export async function startFakeClockBed(options: FakeClockBedOptions): Promise<F
   };
 
   return {
-    clock, cluster, kube, state, provider, metrics, claimsEver, nominations,
+    clock, cluster, kube, state, provider, metrics, events, claimsEver, nominations,
     async run(check, maxFakeMs, stepMs = 250) {
       for (let elapsed = 0; elapsed <= maxFakeMs; elapsed += stepMs) {
         await recordClaims();

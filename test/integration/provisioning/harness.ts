@@ -19,9 +19,10 @@ import { ClusterState, createClusterStateInformers, type ClusterStateInformers }
 import { type CloudInstance, type CloudInstanceSource, startSimulatedCluster, type SimulatedCluster } from '../../../src/testbed/cluster/index.js';
 import { SystemClock } from '../../../src/util/clock.js';
 import { silentLogger } from '../../../src/util/logger.js';
-import { clusterStateExtenderView } from '../../../src/operator/extender-view.js';
-import { CatalogPriceBook } from '../../../src/operator/price-book.js';
+import { clusterStateExtenderView } from '../../../src/views/extender-view.js';
+import { CatalogPriceBook } from '../../../src/views/price-book.js';
 import { createExtenderServer, type RunningExtenderServer } from '../../../webhooks/extender/index.js';
+import * as builders from '../../builders.js';
 
 /** Cheapest first: 2, 4, 8 vCPU at 4 GiB per vCPU. */
 export const testInstanceTypes = [
@@ -52,15 +53,7 @@ export function fakeInstanceSource(provider: FakeCloudProvider, boots: (instance
 }
 
 export function nodePool(name: string, limits?: Record<string, string>): NodePool {
-  return {
-    apiVersion: 'karpenter.sh/v1',
-    kind: 'NodePool',
-    metadata: { name },
-    spec: {
-      ...(limits ? { limits } : {}),
-      template: { spec: { nodeClassRef: { group: 'karpenter.test.sh', kind: 'TestNodeClass', name: 'default' }, requirements: [], expireAfter: 'Never' } },
-    },
-  } as NodePool;
+  return builders.nodePool({ name, ...(limits ? { limits } : {}), expireAfter: 'Never' });
 }
 
 export function deployment(name: string, replicas: number, cpu: string): object {
@@ -77,7 +70,7 @@ export function deployment(name: string, replicas: number, cpu: string): object 
 }
 
 export function pod(name: string, cpu: string): V1Pod {
-  return { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default' }, spec: { containers: [{ name: 'app', image: 'app', resources: { requests: { cpu } } }] } };
+  return builders.pod({ name, requests: { cpu } });
 }
 
 export interface ProvisioningBed {

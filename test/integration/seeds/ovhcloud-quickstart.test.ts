@@ -1,11 +1,11 @@
 // Seed 002's quick start (the existing OVHcloud provider's README), applied as written to the simulated
 // cluster with the service running against the OVH emulator: the OVHNodeClass, the NodePool without
 // limits and the 5-replica inflate Deployment end with 5 pods running on the b3 flavors the NodePool names.
-// The Secret comes from the seed's step 2 (`kubectl create secret generic ovh-credentials -n karpenter …`)
-// plus the one step karpenter-eu adds (docs/install.md): the label that lets NodeClasses read it.
+// The Secret comes from the seed's step 2 (`kubectl create secret generic ovh-credentials -n karpenter …`), as
+// written: no label. It is the chart's controller credentials Secret, which the OVHNodeClass may name to use
+// the service's own credentials.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CoreV1Api, CustomObjectsApi, type KubernetesObject, type V1Secret } from '@kubernetes/client-node';
-import { NodeClassSecretLabel } from '../../../src/domain/secrets/secret-access.js';
 import { defaultControllers } from '../../../src/operator/default-controllers.js';
 import { type DemoEnvironment, startDemoEnvironment } from '../../../src/testbed/demo/environment.js';
 import { applyObjects } from '../../../src/testbed/demo/install.js';
@@ -15,13 +15,12 @@ import { readManifestPaths } from '../../../src/util/manifest-files.js';
 
 let env: DemoEnvironment;
 
-/** The seed's `kubectl create secret generic ovh-credentials -n karpenter`, labelled for NodeClasses. */
+/** The seed's `kubectl create secret generic ovh-credentials -n karpenter`, as written: the three keys, no label. */
 function seedCredentialsSecret(): V1Secret {
   const c = env.ovhcloud?.credentials;
   if (!c) throw new Error('the OVH emulator is not running');
-  const labels = { [NodeClassSecretLabel.key]: NodeClassSecretLabel.value };
   const stringData = { applicationKey: c.applicationKey, applicationSecret: c.applicationSecret, consumerKey: c.consumerKey };
-  return { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'ovh-credentials', namespace: 'karpenter', labels }, stringData };
+  return { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'ovh-credentials', namespace: 'karpenter' }, stringData };
 }
 
 async function eventually<T>(check: () => Promise<T | undefined>, what: string, attempts = 300): Promise<T> {
@@ -42,7 +41,7 @@ afterAll(async () => {
 });
 
 describe("seed 002's quick start on the simulated cluster", () => {
-  it('is admitted as written and runs the 5 inflate pods on b3 flavors', async () => {
+  it('is admitted as written, its unlabelled Secret the controller\'s own, and runs the 5 inflate pods on b3 flavors', async () => {
     const { objects, errors } = readManifestPaths(['test/fixtures/seeds/002-ovhcloud-provider-readme.yaml']);
     expect(errors).toEqual([]);
     await applyObjects(env.cluster.kubeConfig, [seedCredentialsSecret(), ...objects.map((o) => o.object as KubernetesObject)]);
@@ -59,5 +58,10 @@ describe("seed 002's quick start on the simulated cluster", () => {
       expect(claim.metadata.labels?.['node.kubernetes.io/instance-type']).toMatch(/^b3-(8|16|32)$/);
     }
     expect(new Set(pods.map((p) => p.spec?.nodeName)).size).toBe(claims.length);
+    const ready = await eventually(async () => {
+      const nodeClass = (await custom.getClusterCustomObject({ group: 'karpenter.ovhcloud.sh', version: 'v1alpha1', plural: 'ovhnodeclasses', name: 'default' })) as { status?: { conditions?: { type: string; status: string; message?: string }[] } };
+      return nodeClass.status?.conditions?.find((c) => c.type === 'Ready');
+    }, 'OVHNodeClass default Ready written');
+    expect(ready).toMatchObject({ status: 'True', message: expect.stringContaining("using the service's credentials (credentialsSecretRef names its own Secret karpenter/ovh-credentials)") as unknown });
   });
 });

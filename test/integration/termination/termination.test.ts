@@ -6,7 +6,7 @@ import { TransientCloudError } from '../../../src/cloudprovider/errors.js';
 import { FakeCloudProvider, fakeInstanceTypes } from '../../../src/cloudprovider/fake/index.js';
 import type { CloudProviderNodeClaim } from '../../../src/cloudprovider/types.js';
 import { createTerminationController, type TerminationController } from '../../../src/controllers/termination/termination-controller.js';
-import { AnnotationDeletionReason } from '../../../src/controllers/types.js';
+import { AnnotationDeletionReason } from '../../../src/apis/v1/deletion-reasons.js';
 import { isKubeNotFound, Resources } from '../../../src/kube/index.js';
 import {
   eventually, isReady, launchNodeClaim, metricValue, nodeClaimManifest, registerNode, startTerminationBed, type TerminationBed,

@@ -9,7 +9,7 @@ import {
 import { RetriesExhaustedError, retryTransient } from '../../../src/cloudprovider/retry.js';
 import type { BackoffPolicy } from '../../../src/util/backoff.js';
 import { FakeClock } from '../../../src/util/clock.js';
-import { seededRandom } from './seeded-random.js';
+import { seededRandom } from '../../../src/util/seeded-random.js';
 
 const policy: BackoffPolicy = { baseDelayMs: 100, maxDelayMs: 10_000, maxAttempts: 4 };
 

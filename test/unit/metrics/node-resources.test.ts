@@ -1,17 +1,14 @@
-import type { V1Node, V1Pod } from '@kubernetes/client-node';
+import type { V1Node } from '@kubernetes/client-node';
 import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import { nodeResourceMetrics, nodeResourceSamples, resourceTypeLabel } from '../../../src/metrics/node-resources.js';
+import { pod } from '../../builders.js';
 
 const node: V1Node = {
   metadata: { name: 'n1', labels: { 'karpenter.sh/nodepool': 'default', 'topology.kubernetes.io/zone': 'fr-par-1', 'node.kubernetes.io/instance-type': 'DEV1-M', 'kubernetes.io/arch': 'amd64' } },
   status: { capacity: { cpu: '4', memory: '8Gi', 'ephemeral-storage': '20Gi' }, allocatable: { cpu: '3800m', memory: '7Gi', 'ephemeral-storage': '20Gi' }, phase: 'Running' },
 };
-const pod = (name: string, cpu: string, daemon: boolean): V1Pod => ({
-  metadata: { name, ownerReferences: daemon ? [{ apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'ds', uid: 'u', controller: true }] : [] },
-  spec: { containers: [{ name: 'c', resources: { requests: { cpu } } }] },
-});
-const view = { node, pods: [pod('app', '1500m', false), pod('agent', '100m', true)], managed: true };
+const view = { node, pods: [pod({ name: 'app', requests: { cpu: '1500m' } }), pod({ name: 'agent', requests: { cpu: '100m' }, daemonSet: true })], managed: true };
 
 describe('karpenter_nodes_* resource samples, as upstream computes them', () => {
   it('sums DaemonSet pods alone for daemon requests, every bound pod for pod requests, cpu in cores', () => {
@@ -31,7 +28,7 @@ describe('karpenter_nodes_* resource samples, as upstream computes them', () => 
 
   it('skips NodeClaims without a Node, and a pod with an unparsable request counts as requesting nothing', () => {
     expect(nodeResourceSamples([{ pods: [], managed: true }], 'allocatable')).toEqual([]);
-    const bad = pod('bad', 'lots', false);
+    const bad = pod({ name: 'bad', requests: { cpu: 'lots' } });
     expect(nodeResourceSamples([{ ...view, pods: [bad] }], 'podRequests')).toEqual([]);
   });
 

@@ -13,6 +13,7 @@ const upstream: Record<string, readonly string[]> = {
   karpenter_nodeclaims_created_total: ['reason', 'nodepool', 'min_values_relaxed'],
   karpenter_nodeclaims_terminated_total: ['nodepool', 'capacity_type', 'zone'],
   karpenter_nodeclaims_disrupted_total: ['reason', 'nodepool', 'capacity_type', 'consolidation_policy', 'termination_mode'],
+  karpenter_nodeclaims_unhealthy_disrupted_total: ['condition', 'nodepool', 'capacity_type', 'image_id'],
   karpenter_nodeclaims_termination_duration_seconds: ['nodepool'],
   karpenter_nodes_created_total: ['nodepool', 'zone'],
   karpenter_nodes_terminated_total: ['nodepool', 'zone'],

@@ -190,3 +190,21 @@ describe('which Secrets NodeClasses may reference', () => {
     expect(() => parseOperatorOptions([], { ...cluster, ...env })).toThrow(source);
   });
 });
+
+describe('feature gates (upstream spelling: Name=true,Other=false)', () => {
+  it('turns NodeRepair off by default, on from the flag or FEATURE_GATES', () => {
+    expect(parseOperatorOptions([], cluster).featureGates).toEqual({ nodeRepair: false });
+    expect(parseOperatorOptions(['--feature-gates', 'NodeRepair=true'], cluster).featureGates).toEqual({ nodeRepair: true });
+    expect(parseOperatorOptions([], { ...cluster, FEATURE_GATES: ' NodeRepair = true ,' }).featureGates).toEqual({ nodeRepair: true });
+    expect(parseOperatorOptions(['--feature-gates', 'NodeRepair=false'], { ...cluster, FEATURE_GATES: 'NodeRepair=true' }).featureGates).toEqual({ nodeRepair: false });
+  });
+
+  it.each<[string, string, RegExp]>([
+    ['an unknown gate', 'SpotToSpotConsolidation=true', /FEATURE_GATES is "SpotToSpotConsolidation=true"; accepted: comma-separated Name=true\|false, Name one of NodeRepair/],
+    ['a gate without a value', 'NodeRepair', /FEATURE_GATES is "NodeRepair"; accepted: comma-separated Name=true\|false/],
+    ['a value that is not a boolean', 'NodeRepair=on', /FEATURE_GATES \(NodeRepair\) is "on"; accepted: true or false/],
+  ])('refuses %s, naming the variable, the value and what is accepted', (_what, value, message) => {
+    expect(() => parseOperatorOptions([], { ...cluster, FEATURE_GATES: value })).toThrow(InvalidOptionError);
+    expect(() => parseOperatorOptions([], { ...cluster, FEATURE_GATES: value })).toThrow(message);
+  });
+});

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Controller } from '../../../src/controllers/types.js';
-import { ControllerFailedError, runControllers } from '../../../src/operator/controllers.js';
+import { ControllerFailedError, enabledControllers, runControllers } from '../../../src/operator/controllers.js';
+import { defaultControllers } from '../../../src/operator/default-controllers.js';
+import { parseOperatorOptions } from '../../../src/operator/options.js';
 import { silentLogger } from '../../../src/util/logger.js';
 
 /** Runs until aborted, recording its stop. */
@@ -47,5 +49,14 @@ describe('runControllers', () => {
     await expect(result).rejects.toThrow(ControllerFailedError);
     await expect(result).rejects.toThrow('running controller broken: watch gone');
     expect(log).toEqual(['a stopped']);
+  });
+});
+
+describe('controllers behind a feature gate', () => {
+  it('runs node repair (node.health) only when NodeRepair is on', () => {
+    const names = (gates: string[]): string[] => enabledControllers(defaultControllers, parseOperatorOptions(gates, { CLUSTER_NAME: 'c' })).map((p) => p.name);
+    expect(names([])).not.toContain('node.health');
+    expect(names(['--feature-gates', 'NodeRepair=true'])).toContain('node.health');
+    expect(names(['--feature-gates', 'NodeRepair=true']).length).toBe(names([]).length + 1);
   });
 });

@@ -23,6 +23,7 @@ describe('RFC 6902 JSON patch', () => {
     ['move', [{ op: 'move', from: '/metadata/labels/a', path: '/metadata/labels/b' }], { ...doc, metadata: { labels: { b: '1' } } }],
     ['copy', [{ op: 'copy', from: '/metadata/labels/a', path: '/metadata/labels/c' }], { ...doc, metadata: { labels: { a: '1', c: '1' } } }],
     ['test then add', [{ op: 'test', path: '/metadata/labels/a', value: '1' }, { op: 'add', path: '/x', value: true }], { ...doc, x: true }],
+    ['replace the whole document', [{ op: 'replace', path: '', value: { kind: 'Node' } }], { kind: 'Node' }],
     ['escaped key', [{ op: 'add', path: '/metadata/labels/karpenter.sh~1nodepool', value: 'default' }], { ...doc, metadata: { labels: { a: '1', 'karpenter.sh/nodepool': 'default' } } }],
   ])('%s', (_name, ops, expected) => {
     expect(applyJsonPatch(doc, parseJsonPatch(ops))).toEqual(expected);
@@ -34,6 +35,8 @@ describe('RFC 6902 JSON patch', () => {
     ['remove missing key', [{ op: 'remove', path: '/metadata/labels/zzz' }]],
     ['index out of bounds', [{ op: 'add', path: '/spec/taints/5', value: 1 }]],
     ['bad index', [{ op: 'remove', path: '/spec/taints/01' }]],
+    ['move into its own child', [{ op: 'move', from: '/metadata', path: '/metadata/labels/m' }]],
+    ['second operation fails after a good first', [{ op: 'add', path: '/x', value: 1 }, { op: 'remove', path: '/nope' }]],
   ])('rejects %s and leaves the input untouched', (_name, ops) => {
     const before = structuredClone(doc);
     expect(() => applyJsonPatch(doc, parseJsonPatch(ops))).toThrow(JsonPatchError);

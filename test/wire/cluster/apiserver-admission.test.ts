@@ -46,7 +46,8 @@ async function startWebhook(): Promise<void> {
       res.setHeader('content-type', 'application/json');
       if (req.url?.startsWith('/mutate')) {
         const patch = object?.metadata.labels ? [{ op: 'add', path: '/metadata/labels/mutated', value: 'yes' }] : [{ op: 'add', path: '/metadata/labels', value: { mutated: 'yes' } }];
-        res.end(reply(uid, { allowed: true, patchType: 'JSONPatch', patch: Buffer.from(JSON.stringify(patch)).toString('base64'), warnings: ['defaulted "mutated" label'] }));
+        const warnings = ['defaulted "mutated" label', ...(object?.metadata.labels?.utf8 ? ['by the bundled catalog — admitted'] : [])];
+        res.end(reply(uid, { allowed: true, patchType: 'JSONPatch', patch: Buffer.from(JSON.stringify(patch)).toString('base64'), warnings }));
       } else if (object?.metadata.labels?.deny === 'true') {
         res.end(reply(uid, { allowed: false, status: { code: 403, reason: 'Forbidden', message: denialMessage } }));
       } else {
@@ -107,6 +108,13 @@ describe('admission webhooks', () => {
     expect(res.headers.get('warning')).toBe('299 - "defaulted \\"mutated\\" label"');
     const update = received.filter((r) => r.request.name === 'mutated').map((r) => r.request.operation);
     expect(update).toEqual(['CREATE', 'CREATE']);
+  });
+
+  it('sends a warning with non-ASCII text as its UTF-8 bytes, as kube-apiserver does, instead of failing the request', async () => {
+    const res = await rawRequest(`${server.url}/apis/karpenter.sh/v1/nodepools`, 'POST', JSON.stringify(nodePool('utf8-warning', { mutate: 'true', utf8: 'true' })));
+    expect(res.status).toBe(201);
+    // fetch reads header bytes as Latin-1: undo that to get the bytes the server sent.
+    expect(Buffer.from(res.headers.get('warning') ?? '', 'latin1').toString('utf8')).toContain('299 - "by the bundled catalog — admitted"');
   });
 
   it('passes oldObject on UPDATE and dryRun through', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type JsonObject, type JsonValue } from '../../../src/util/json-patch.js';
 import { applyStrategicMergePatch } from '../../../src/testbed/cluster/apiserver/strategic-merge.js';
-import { parseLabelSelector, matchesAll } from '../../../src/testbed/cluster/apiserver/label-selector.js';
+import { labelSelectorQuery } from '../../../src/testbed/cluster/apiserver/label-selector.js';
 
 const podDoc: JsonObject = {
   metadata: { finalizers: ['a'], labels: { x: '1' } },
@@ -42,6 +42,6 @@ describe('label selector strings', () => {
     ['a,b', { a: '', b: 'x' }, true],
     ['karpenter.sh/nodepool', { 'karpenter.sh/nodepool': 'default' }, true],
   ])('%s on %j → %s', (selector, labels, expected) => {
-    expect(matchesAll(labels, parseLabelSelector(selector))).toBe(expected);
+    expect(labelSelectorQuery(selector).matches(labels)).toBe(expected);
   });
 });

@@ -3,7 +3,7 @@ import { CoreV1Api, type V1Secret } from '@kubernetes/client-node';
 import { NodeClassNotReadyError } from '../../../src/cloudprovider/errors.js';
 import { NodeClassSecretLabel, type SecretAccessPolicy } from '../../../src/domain/secrets/secret-access.js';
 import { createKube, Resources } from '../../../src/kube/index.js';
-import { stateNodeClassResolver } from '../../../src/operator/nodeclass-resolver.js';
+import { stateNodeClassResolver } from '../../../src/views/nodeclass-resolver.js';
 import { ClusterState } from '../../../src/state/index.js';
 import type { ApiServer } from '../../../src/testbed/cluster/apiserver/index.js';
 import { FakeClock } from '../../../src/util/clock.js';

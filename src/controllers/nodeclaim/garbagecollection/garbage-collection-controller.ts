@@ -11,6 +11,7 @@
  * Nor does one that shrank sharply since the last (`listing-shrink.ts`) until the next pass confirms it.
  */
 import type { V1Node } from '@kubernetes/client-node';
+import { DeletionReasons } from '../../../apis/v1/deletion-reasons.js';
 import { NodeClaimApiVersion, NodeClaimKind, type NodeClaim } from '../../../apis/v1/nodeclaim.js';
 import { isNodeClaimNotFoundError } from '../../../cloudprovider/errors.js';
 import type { CloudProvider } from '../../../cloudprovider/types.js';
@@ -145,7 +146,7 @@ export function createGarbageCollectionController(deps: GarbageCollectionControl
       }
     }
     gcMetrics.instancesDeleted.inc({ provider: deps.cloudProvider.name });
-    logger.info('deleted leaked instance', { providerID: instance.providerID, nodeClaim: instance.nodeClaimName, reason: 'garbage_collected' });
+    logger.info('deleted leaked instance', { providerID: instance.providerID, nodeClaim: instance.nodeClaimName, reason: DeletionReasons.garbageCollected });
     const node = deps.state.nodeByProvider(instance.providerID);
     if (node) {
       await deleteNode(deps.kube, node.metadata?.name ?? '');
@@ -171,8 +172,8 @@ export function createGarbageCollectionController(deps: GarbageCollectionControl
 
   async function collectNodeClaim(claim: NodeClaim): Promise<void> {
     const name = claim.metadata?.name ?? '';
-    logger.info('instance gone, deleting nodeclaim', { nodeClaim: name, providerID: claim.status?.providerID, reason: 'garbage_collected' });
-    await deleteNodeClaimWithReason(deps.kube, claim, 'garbage_collected');
+    logger.info('instance gone, deleting nodeclaim', { nodeClaim: name, providerID: claim.status?.providerID, reason: DeletionReasons.garbageCollected });
+    await deleteNodeClaimWithReason(deps.kube, claim, DeletionReasons.garbageCollected);
     void deps.events.publish({ involvedObject: nodeClaimObject(claim), type: 'Normal', reason: 'GarbageCollected', message: `Instance ${claim.status?.providerID ?? ''} no longer exists: deleting (reason garbage_collected)` });
   }
 

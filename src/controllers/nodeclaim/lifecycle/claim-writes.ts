@@ -1,11 +1,11 @@
 /** The NodeClaim writes the lifecycle steps share: status conditions and deletion with a reason. */
 import type { NodeClaim, NodeClaimStatus } from '../../../apis/index.js';
 import { type ConditionUpdate, setCondition } from '../../../domain/provisioning/index.js';
+import type { DeletionReason } from '../../../apis/v1/deletion-reasons.js';
 import type { EventRecorder } from '../../../kube/events.js';
-import { ignoreKubeNotFound } from '../../../kube/errors.js';
 import { Resources } from '../../../kube/resources.js';
 import type { Kube } from '../../../kube/types.js';
-import { AnnotationDeletionReason } from '../../types.js';
+import { deleteNodeClaimWithReason } from '../../termination/object-operations.js';
 
 export function nodeClaimRef(claim: NodeClaim) {
   return {
@@ -28,14 +28,7 @@ export async function patchStatus(kube: Kube, claim: NodeClaim, now: number, fie
  * Deletes the NodeClaim, first recording why (termination reports it), with a Warning Event. Termination's
  * finalizer does the cloud delete.
  */
-export async function deleteWithReason(kube: Kube, events: EventRecorder | undefined, claim: NodeClaim, reason: string, message: string): Promise<void> {
-  const key = { name: claim.metadata?.name ?? '' };
-  try {
-    await kube.patch(Resources.NodeClaim, key, { type: 'merge', body: { metadata: { annotations: { [AnnotationDeletionReason]: reason } } } });
-    await kube.delete(Resources.NodeClaim, key, claim.metadata?.uid ? { preconditions: { uid: claim.metadata.uid } } : {});
-  } catch (error) {
-    ignoreKubeNotFound(error);
-    return;
-  }
+export async function deleteWithReason(kube: Kube, events: EventRecorder | undefined, claim: NodeClaim, reason: DeletionReason, message: string): Promise<void> {
+  if (!(await deleteNodeClaimWithReason(kube, claim, reason))) return;
   await events?.publish({ involvedObject: nodeClaimRef(claim), type: 'Warning', reason: 'Deleting', message: `deleting nodeclaim: ${message}` });
 }

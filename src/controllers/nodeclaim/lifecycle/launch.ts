@@ -18,14 +18,14 @@ import { Resources } from '../../../kube/resources.js';
 import type { Kube } from '../../../kube/types.js';
 import type { Clock } from '../../../util/clock.js';
 import type { Logger } from '../../../util/logger.js';
-import { MetricReasons } from '../../../metrics/registry.js';
+import { DeletionReasons } from '../../../apis/v1/deletion-reasons.js';
 import { deleteWithReason, nodeClaimRef, patchStatus } from './claim-writes.js';
 
 /** Written before the first create: "a create may have happened; look in the cloud before creating". */
 export const AnnotationLaunchRequested = 'karpenter-eu.io/launch-requested';
 
 /** Deletion reason of a NodeClaim whose every offering was out of stock. */
-export const ReasonInsufficientCapacity = MetricReasons.insufficientCapacity;
+export const ReasonInsufficientCapacity = DeletionReasons.insufficientCapacity;
 
 export interface LaunchDeps {
   kube: Kube;

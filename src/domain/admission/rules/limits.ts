@@ -5,6 +5,7 @@
 import { ACCEPTED_QUANTITY_FORMS } from '../../quantity/errors.js';
 import { parseResourceQuantity, resourceAmount, formatResourceList } from '../../quantity/resource-list.js';
 import type { InstanceType } from '../../instancetypes/types.js';
+import { exceededLimits, NodesLimit, remainingLimits } from '../../nodepool/limits.js';
 import { asRecord, field, nameOf } from '../object-access.js';
 import type { PoolScope } from '../pool-scope.js';
 import { didYouMean } from '../suggest.js';
@@ -48,12 +49,12 @@ export function parseLimits(pool: KubeObject, findings: RuleFindings): Record<st
 }
 
 function capacityOf(instanceType: InstanceType, resource: string): number {
-  return resource === 'nodes' ? 1 : (instanceType.capacity[resource] ?? 0);
+  return resource === NodesLimit ? 1 : (instanceType.capacity[resource] ?? 0);
 }
 
-/** The first limit an instance type alone exceeds, if any. */
+/** The first limit one node of this instance type exceeds in an empty NodePool, if any. */
 function exceededLimit(instanceType: InstanceType, limits: Record<string, number>): string | undefined {
-  return Object.keys(limits).find((resource) => capacityOf(instanceType, resource) > (limits[resource] ?? Infinity));
+  return exceededLimits(remainingLimits(limits, {}), instanceType.capacity, 1)[0];
 }
 
 /** How many of its largest flavor a suggested limit allows: room to scale, a ceiling on a runaway Deployment. */

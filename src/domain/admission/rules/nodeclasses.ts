@@ -5,7 +5,7 @@
  */
 import type { CloudName } from '../../../apis/v1/labels.js';
 import { asArray, asRecord, asString, field, kindOf, nameOf, nodeClassRefOf, quoteList } from '../object-access.js';
-import { nodeClassSecretReferences, secretReferenceRefusal } from '../../secrets/secret-access.js';
+import { meansServiceCredentials, nodeClassSecretReferences, secretReferenceRefusal, serviceCredentialsRefusal } from '../../secrets/secret-access.js';
 import { didYouMean } from '../suggest.js';
 import { isLiveCatalog, reportUnknownValue } from './catalog-authority.js';
 import { emptyFindings, type AdmissionContext, type KubeObject, type RuleFindings } from '../types.js';
@@ -64,11 +64,18 @@ function checkCredentials(nodeClass: KubeObject, cloud: CloudName, context: Admi
   findings.violations.push({ path: 'spec.credentialsSecretRef', message: `Required value: no ${cloud} credentials are configured for the service; reference a Secret with {name, namespace}, or configure global credentials` });
 }
 
-/** Secret references the operator's configuration does not allow (run time refuses them too, and by label). */
-function checkSecretReferences(nodeClass: KubeObject, context: AdmissionContext, findings: RuleFindings): void {
+/**
+ * Secret references the operator's configuration does not allow (run time refuses them too, and by label);
+ * credentials naming the operator's own Secret stand for the service's, which must then exist for the cloud.
+ */
+function checkSecretReferences(nodeClass: KubeObject, cloud: CloudName, context: AdmissionContext, findings: RuleFindings): void {
   const policy = context.defaults.secretAccess;
   if (!policy) return;
   for (const { path, ref } of nodeClassSecretReferences(nodeClass)) {
+    if (path === 'spec.credentialsSecretRef' && meansServiceCredentials(policy, ref)) {
+      if (!context.defaults.globalCredentials[cloud]) findings.violations.push({ path, message: `Forbidden: ${serviceCredentialsRefusal(ref, cloud)}` });
+      continue;
+    }
     const refusal = secretReferenceRefusal(policy, ref);
     if (refusal) findings.violations.push({ path, message: `Forbidden: ${refusal}` });
   }
@@ -103,7 +110,7 @@ export function checkNodeClass(nodeClass: KubeObject, context: AdmissionContext)
     checkOutscale(nodeClass, context, findings);
   }
   checkCredentials(nodeClass, cloud, context, findings);
-  checkSecretReferences(nodeClass, context, findings);
+  checkSecretReferences(nodeClass, cloud, context, findings);
   checkIdentity(nodeClass, context, findings);
   return findings;
 }

@@ -19,6 +19,9 @@ export function legacyInstanceTypeSelector(value: string): { key: string; value:
   return gpu && !isFlavorName ? { key: LabelInstanceGPUName, value: gpu } : { key: LabelInstanceType, value };
 }
 
+/** A node affinity expression on the legacy label, with values to read. */
+const legacyExpression = (raw: unknown): boolean => asRecord(raw)?.key === LegacyInstanceTypeLabel && Array.isArray(asRecord(raw)?.values);
+
 function rewriteNodeSelector(pod: KubeObject, warnings: string[]): void {
   const selector = asRecord(field(pod, 'spec', 'nodeSelector'));
   const value = selector?.[LegacyInstanceTypeLabel];
@@ -36,7 +39,7 @@ function rewriteAffinity(pod: KubeObject, warnings: string[]): void {
   terms.forEach((term, t) => {
     asArray(field(term, 'matchExpressions')).forEach((raw, e) => {
       const expression = asRecord(raw);
-      if (!expression || expression.key !== LegacyInstanceTypeLabel || !Array.isArray(expression.values)) return;
+      if (!expression || !legacyExpression(expression) || !Array.isArray(expression.values)) return;
       const values = expression.values.filter((v): v is string => typeof v === 'string');
       const meant = values.map(legacyInstanceTypeSelector);
       const key = meant.every((m) => m.key === LabelInstanceGPUName) && meant.length > 0 ? LabelInstanceGPUName : LabelInstanceType;
@@ -47,6 +50,13 @@ function rewriteAffinity(pod: KubeObject, warnings: string[]): void {
       );
     });
   });
+}
+
+/** Whether rewriteLegacyPodSelectors would change the pod: most pods need no copy made to find out. */
+export function hasLegacyPodSelectors(pod: KubeObject): boolean {
+  if (typeof asRecord(field(pod, 'spec', 'nodeSelector'))?.[LegacyInstanceTypeLabel] === 'string') return true;
+  const terms = asArray(field(pod, 'spec', 'affinity', 'nodeAffinity', 'requiredDuringSchedulingIgnoredDuringExecution', 'nodeSelectorTerms'));
+  return terms.some((term) => asArray(field(term, 'matchExpressions')).some(legacyExpression));
 }
 
 /** Rewrites the legacy selectors of a pod in place; returns one warning per rewrite. */

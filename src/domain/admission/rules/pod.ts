@@ -17,6 +17,16 @@ function shortfall(requests: ResourceList, allocatable: ResourceList): number {
   }, 0);
 }
 
+// What the NodePools of a context can launch is the same for every pod reviewed against that context
+// (offline admission reviews thousands of pods against one): derived data, memoised per context object.
+const launchableMemo = new WeakMap<AdmissionContext, readonly InstanceType[]>();
+
+function launchable(context: AdmissionContext): readonly InstanceType[] {
+  let types = launchableMemo.get(context);
+  if (!types) launchableMemo.set(context, (types = context.nodePools.flatMap((pool) => [...resolvePoolScope(pool, context).allowed])));
+  return types;
+}
+
 export function checkPod(pod: KubeObject, context: AdmissionContext): RuleFindings {
   const findings = emptyFindings();
   if (context.nodePools.length === 0) return findings;
@@ -26,7 +36,7 @@ export function checkPod(pod: KubeObject, context: AdmissionContext): RuleFindin
   } catch {
     return findings; // the API server rejects malformed quantities itself
   }
-  const candidates: InstanceType[] = context.nodePools.flatMap((pool) => [...resolvePoolScope(pool, context).allowed]);
+  const candidates = launchable(context);
   if (candidates.length === 0 || candidates.some((t) => exceededResources(requests, t.allocatable).length === 0)) return findings;
   const closest = candidates.reduce((best, t) => (shortfall(requests, t.allocatable) < shortfall(requests, best.allocatable) ? t : best));
   const missing = exceededResources(requests, closest.allocatable);

@@ -2,12 +2,13 @@
 import { badRequest } from './errors.js';
 import { type FieldRequirement, matchesFields, parseFieldSelector } from './field-selector.js';
 import { type KubeObject } from './kube-object.js';
-import { type LabelRequirement, matchesAll, parseLabelSelector } from './label-selector.js';
+import { type CompiledLabelSelector } from '../../../domain/requirements/index.js';
+import { labelSelectorQuery } from './label-selector.js';
 import { type ResourceType } from './resource-type.js';
 
 export interface ListOptions {
   namespace: string;
-  labels: LabelRequirement[];
+  labels: CompiledLabelSelector;
   fields: FieldRequirement[];
   limit: number;
   continueFrom: string;
@@ -29,7 +30,7 @@ export function parseListOptions(type: ResourceType, namespace: string, query: U
   }
   return {
     namespace: type.namespaced ? namespace : '',
-    labels: parseLabelSelector(query.get('labelSelector')),
+    labels: labelSelectorQuery(query.get('labelSelector')),
     fields: parseFieldSelector(query.get('fieldSelector'), type),
     limit,
     continueFrom: decodeContinue(query.get('continue')),
@@ -41,7 +42,7 @@ export function parseListOptions(type: ResourceType, namespace: string, query: U
 
 export function matchesListOptions(obj: KubeObject, type: ResourceType, options: ListOptions): boolean {
   if (options.namespace && obj.metadata.namespace !== options.namespace) return false;
-  return matchesAll(obj.metadata.labels, options.labels) && matchesFields(obj, type, options.fields);
+  return options.labels.matches(obj.metadata.labels) && matchesFields(obj, type, options.fields);
 }
 
 export function encodeContinue(lastKey: string, resourceVersion: number): string {

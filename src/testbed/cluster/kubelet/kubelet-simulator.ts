@@ -35,6 +35,8 @@ interface ManagedNode {
   registeredAt: number;
   ready: boolean;
   goneAt?: number;
+  /** The kubelet hung while its instance runs on: the node lifecycle controller reports Ready Unknown. */
+  stalled?: boolean;
 }
 
 export class KubeletSimulator {
@@ -66,6 +68,22 @@ export class KubeletSimulator {
     await this.loop;
     await this.syncing;
     await Promise.all([this.nodes.stop(), this.pods.stop()]);
+  }
+
+  /**
+   * The kubelet of `nodeName` stops posting status (hung, or cut off from the API server) while its instance
+   * keeps running: on the next pass the Node turns Ready Unknown and stays so until `recover`.
+   */
+  stall(nodeName: string): void {
+    const node = this.managed.get(nodeName);
+    if (!node) throw new Error(`kubelet simulator: no node ${nodeName} to stall`);
+    node.stalled = true;
+  }
+
+  /** The kubelet of `nodeName` posts status again: Ready on the next pass. */
+  recover(nodeName: string): void {
+    const node = this.managed.get(nodeName);
+    if (node) node.stalled = false;
   }
 
   /** One reconcile pass; passes never overlap. */
@@ -132,6 +150,11 @@ export class KubeletSimulator {
           this.managed.delete(name);
           this.ips.release(name);
           work.push(() => this.deleteNode(name));
+        }
+      } else if (state.stalled) {
+        if (state.ready) {
+          state.ready = false;
+          work.push(() => this.markNotReady(name, now));
         }
       } else if (!state.ready && now >= state.registeredAt + readyDelay) {
         state.ready = true;

@@ -1,4 +1,4 @@
-/** ReadVmTypes, ReadSubregions, ReadPublicCatalog, and the seeded network reads (images, subnets, security groups). */
+/** ReadVmTypes, ReadRegions, ReadSubregions, ReadPublicCatalog, and the seeded network reads (images, subnets, security groups). */
 import type { EmulatorContext } from './context.js';
 import { publicCatalogEntries } from './public-catalog.js';
 import { optionalObject, optionalStringList, type Body } from './validate.js';
@@ -27,6 +27,12 @@ export function readVmTypes(ctx: EmulatorContext, body: Body): Record<string, un
       Eth: 8, MaxPrivateIps: 30, BsuOptimized: true, VolumeCount: 0, VolumeSize: 0, EphemeralsType: 'local',
     }));
   return paged(body, 'VmTypes', types);
+}
+
+/** Every region of the cloud with its API endpoint, as the real ReadRegions lists them. */
+export function readRegions(ctx: EmulatorContext): Record<string, unknown> {
+  const names = [...new Set([ctx.region, ...ctx.catalog.regions.map((r) => r.name)])];
+  return { Regions: names.map((name) => ({ RegionName: name, Endpoint: `api.${name}.outscale.com` })) };
 }
 
 export function readSubregions(ctx: EmulatorContext, body: Body): Record<string, unknown> {

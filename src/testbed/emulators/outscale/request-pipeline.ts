@@ -4,7 +4,8 @@
  * would, run the handler, add `ResponseContext.RequestId`, log the call. Nothing a client sends makes it 500.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { applyReplyFault, type BodyFault, type CallLog, damagedBody, type Fault, type FaultInjector, isBodyFault, isDropHook, isReplyFault, type ReplyFault, type RequestInfo } from '../faults.js';
+import { DropConnection, dropConnection, type FaultLog, openExchange, triageFault } from '../fault-pipeline.js';
+import { applyReplyFault, type CallLog, damagedBody, type Fault, type FaultInjector, type RequestInfo } from '../faults.js';
 import type { EmulatorContext } from './context.js';
 import { launchTargetOf } from './create-vms.js';
 import { ACTIONS, PUBLIC_ACTIONS } from './routes.js';
@@ -19,18 +20,6 @@ export interface PipelineDeps {
   maxSkewMs: number;
   /** Aborted when the emulator closes, releasing requests held by timeout/slow faults. */
   closing: AbortSignal;
-}
-
-/** Thrown to hold a request and then drop its connection (the timeout fault). */
-class DropConnection extends Error {}
-
-interface LogFields {
-  action?: string;
-  fault?: Fault['kind'];
-  /** A fault that spoils the body of the 200 answer. */
-  bodyFault?: BodyFault;
-  /** A fault that acts on the answer, with the request it matched. */
-  reply?: { fault: ReplyFault; request: RequestInfo };
 }
 
 /** Above the 500 KiB user data limit once base64-encoded, with room for the rest of a CreateVms. */
@@ -91,7 +80,7 @@ async function applyFault(deps: PipelineDeps, fault: Fault, action: string, targ
   }
 }
 
-async function dispatch(deps: PipelineDeps, req: IncomingMessage, log: LogFields): Promise<Record<string, unknown>> {
+async function dispatch(deps: PipelineDeps, req: IncomingMessage, log: FaultLog): Promise<Record<string, unknown>> {
   const { ctx } = deps;
   const url = new URL(req.url ?? '/', 'http://emulator.invalid');
   const raw = await readBody(req);
@@ -107,17 +96,7 @@ async function dispatch(deps: PipelineDeps, req: IncomingMessage, log: LogFields
   const body = parseBody(raw);
   const target = launchTarget(ctx, action, body);
   const request: RequestInfo = { method: 'POST', path: url.pathname, action, ...target };
-  const fault = deps.faults.decide(request);
-  if (fault) {
-    log.fault = fault.kind;
-    if (isDropHook(fault)) {
-      await fault.run(request);
-      throw new DropConnection();
-    }
-    if (isBodyFault(fault)) log.bodyFault = fault;
-    else if (isReplyFault(fault)) log.reply = { fault, request };
-    else await applyFault(deps, fault, action, target);
-  }
+  await triageFault(deps.faults, request, log, (fault) => applyFault(deps, fault, action, target));
   return (ACTIONS[action] as (typeof ACTIONS)[string])(ctx, body);
 }
 
@@ -128,11 +107,9 @@ function send(res: ServerResponse, status: number, payload: string, headers: Rec
 }
 
 export async function handleRequest(deps: PipelineDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const at = deps.ctx.clock.now();
-  const method = (req.method ?? 'POST').toUpperCase();
-  const path = (req.url ?? '/').split('?')[0] ?? '/';
+  const x = openExchange(req, res, deps.calls, deps.ctx.clock.now(), 'POST');
   const requestId = deps.ctx.ids.requestId();
-  const log: LogFields = {};
+  const log: FaultLog = {};
   let status = 200;
   try {
     const result = await dispatch(deps, req, log);
@@ -145,15 +122,11 @@ export async function handleRequest(deps: PipelineDeps, req: IncomingMessage, re
     if (outcome.send === 'none') throw new DropConnection();
     send(res, 200, outcome.send === 'replaced' ? outcome.payload : payload);
   } catch (err) {
-    if (err instanceof DropConnection) {
-      deps.calls.add({ at, method, path, action: log.action, status: 0, fault: log.fault });
-      req.socket.destroy();
-      return;
-    }
+    if (err instanceof DropConnection) return dropConnection(x, log);
     // Anything but a wire error is an emulator bug: answer like the API's own internal error.
     const wire = err instanceof OscWireError ? err : wireErrors.internal(500);
     status = wire.status;
     send(res, wire.status, errorBody(wire, requestId), wire.headers);
   }
-  deps.calls.add({ at, method, path, action: log.action, status, fault: log.fault });
+  deps.calls.add({ at: x.at, method: x.method, path: x.path, action: log.action, status, fault: log.fault });
 }

@@ -1,5 +1,5 @@
 /** The OAPI actions the emulator answers, and which of them the real API accepts unsigned. */
-import { readPublicCatalog, readImages, readSecurityGroups, readSubnets, readSubregions, readVmTypes } from './catalog-handlers.js';
+import { readPublicCatalog, readImages, readRegions, readSecurityGroups, readSubnets, readSubregions, readVmTypes } from './catalog-handlers.js';
 import type { ActionHandler } from './context.js';
 import { createVms } from './create-vms.js';
 import { createFlexibleGpu, deleteFlexibleGpu, linkFlexibleGpu, readFlexibleGpuCatalog, readFlexibleGpus, unlinkFlexibleGpu } from './gpu-handlers.js';
@@ -16,6 +16,7 @@ export const ACTIONS: Readonly<Record<string, ActionHandler>> = {
   DeleteTags: deleteTags,
   ReadTags: readTags,
   ReadVmTypes: readVmTypes,
+  ReadRegions: readRegions,
   ReadSubregions: readSubregions,
   ReadPublicCatalog: readPublicCatalog,
   ReadImages: readImages,

@@ -1,21 +1,11 @@
 /** Seeded identifiers, so a failing test replays with the same pool, node and instance ids. */
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../../../util/seeded-random.js';
 
 export class IdGenerator {
   private readonly random: () => number;
 
   constructor(seed: number) {
-    this.random = mulberry32(seed ^ 0x0f4c10d);
+    this.random = seededRandom(seed ^ 0x0f4c10d);
   }
 
   hex(length: number): string {

@@ -3,7 +3,8 @@
  * ask the fault injector, render the fault in Scaleway's wire format or run the handler, log the call.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { applyReplyFault, type BodyFault, type CallLog, damagedBody, type Fault, type FaultInjector, isBodyFault, isDropHook, isReplyFault, type ReplyFault, type RequestInfo, writeSpoiled } from '../faults.js';
+import { DropConnection, dropConnection, type FaultLog, openExchange, replyFaultTookOver, triageFault } from '../fault-pipeline.js';
+import { type BodyFault, type CallLog, damagedBody, type Fault, type FaultInjector, type RequestInfo } from '../faults.js';
 import {
   ScalewayApiError, deniedAuthentication, invalidArgument, invalidRequest, outOfStock, quotaResourceName, quotasExceeded, serverError, tooManyRequests,
 } from './api-error.js';
@@ -21,24 +22,12 @@ export interface PipelineDeps {
   closing: AbortSignal;
 }
 
-/** Thrown to hold a request and drop its connection (the timeout fault). */
-class DropConnection extends Error {}
-
 function authenticate(req: IncomingMessage, credentials: ScalewayCredential[]): ScalewayCredential {
   const token = req.headers['x-auth-token'];
   if (typeof token !== 'string' || !UUID_PATTERN.test(token)) throw deniedAuthentication('invalid_argument');
   const credential = credentials.find((c) => c.secretKey === token);
   if (!credential) throw deniedAuthentication('not_found');
   return credential;
-}
-
-interface LogFields {
-  action?: string;
-  fault?: Fault['kind'];
-  /** A fault that spoils the body of the 200 answer. */
-  bodyFault?: BodyFault;
-  /** A fault that acts on the answer, with the request it matched. */
-  reply?: { fault: ReplyFault; request: RequestInfo };
 }
 
 async function applyFault(deps: PipelineDeps, fault: Fault, ctx: RequestContext, instanceType: string | undefined): Promise<void> {
@@ -76,7 +65,7 @@ function spoiled(reply: Reply, fault: BodyFault): Reply {
   return { status: 200, rawJson: damagedBody(fault, reply.json), ...(headers ? { headers } : {}) };
 }
 
-async function route(deps: PipelineDeps, req: IncomingMessage, log: LogFields): Promise<Reply> {
+async function route(deps: PipelineDeps, req: IncomingMessage, log: FaultLog): Promise<Reply> {
   const { emu } = deps;
   const method = (req.method ?? 'GET').toUpperCase();
   const url = new URL(req.url ?? '/', 'http://emulator.invalid');
@@ -86,58 +75,31 @@ async function route(deps: PipelineDeps, req: IncomingMessage, log: LogFields): 
   if (match === 'methodNotAllowed') throw invalidRequest(`method ${method} is not allowed on ${url.pathname}`);
   log.action = match.route.action;
   const credential = match.route.public ? undefined : authenticate(req, deps.credentials);
-  const zone = match.params.zone ?? '';
+  // The Marketplace names the zone in the query, the zoned APIs in the path.
+  const zone = (match.route.zoneFromQuery ? url.searchParams.get('zone') : match.params.zone) ?? '';
   if (!emu.zones.has(zone)) throw invalidArgument('zone', `unknown zone "${zone}"; accepted: ${[...emu.zones.keys()].join(', ')}`);
   const ctx: RequestContext = { method, path: url.pathname, params: match.params, query: url.searchParams, rawBody, zone, credential, now: emu.clock.now() };
   const described = match.route.describe?.(emu, ctx) ?? {};
   if (described.action) log.action = described.action;
   const request: RequestInfo = { method, path: url.pathname, action: log.action, instanceType: described.instanceType, zone };
-  const fault = deps.faults.decide(request);
-  if (fault) {
-    log.fault = fault.kind;
-    if (isDropHook(fault)) {
-      await fault.run(request);
-      throw new DropConnection();
-    }
-    if (isBodyFault(fault)) log.bodyFault = fault;
-    else if (isReplyFault(fault)) log.reply = { fault, request };
-    else await applyFault(deps, fault, ctx, described.instanceType);
-  }
+  await triageFault(deps.faults, request, log, (fault) => applyFault(deps, fault, ctx, described.instanceType));
   return match.route.handler(emu, ctx);
 }
 
 export async function handleRequest(deps: PipelineDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const at = deps.emu.clock.now();
-  const method = (req.method ?? 'GET').toUpperCase();
-  const path = (req.url ?? '/').split('?')[0] ?? '/';
-  const log: LogFields = {};
+  const x = openExchange(req, res, deps.calls, deps.emu.clock.now(), 'GET');
+  const log: FaultLog = {};
   let reply: Reply;
   try {
     reply = await route(deps, req, log);
     if (log.bodyFault) reply = spoiled(reply, log.bodyFault);
   } catch (err) {
-    if (err instanceof DropConnection) {
-      deps.calls.add({ at, method, path, action: log.action, status: 0, fault: log.fault });
-      req.socket.destroy();
-      return;
-    }
+    if (err instanceof DropConnection) return dropConnection(x, log);
     // Anything but an API error is an emulator bug: answer like the API's own internal error.
     reply = err instanceof ScalewayApiError ? errorReply(err) : errorReply(serverError(500));
   }
-  if (log.reply) {
-    const payload = reply.json !== undefined ? JSON.stringify(reply.json) : (reply.text ?? '');
-    const outcome = await applyReplyFault(log.reply.fault, log.reply.request, reply.status, payload);
-    if (outcome.send === 'none') {
-      deps.calls.add({ at, method, path, action: log.action, status: 0, fault: log.fault });
-      req.socket.destroy();
-      return;
-    }
-    if (outcome.send === 'replaced') {
-      deps.calls.add({ at, method, path, action: log.action, status: outcome.status, fault: log.fault });
-      writeSpoiled(res, outcome.status, outcome.payload);
-      return;
-    }
-  }
-  deps.calls.add({ at, method, path, action: log.action, status: reply.status, fault: log.fault });
+  const payload = (): string => (reply.json !== undefined ? JSON.stringify(reply.json) : (reply.text ?? ''));
+  if (await replyFaultTookOver(x, log, reply.status, payload)) return;
+  deps.calls.add({ at: x.at, method: x.method, path: x.path, action: log.action, status: reply.status, fault: log.fault });
   if (!res.destroyed) writeReply(res, reply);
 }

@@ -4,6 +4,7 @@ import { deleteBlockVolume, getBlockVolume, listBlockVolumes } from './block-han
 import { listServerTypes, serverTypesAvailability } from './catalog-handlers.js';
 import type { EmulatorContext, Handler, RequestContext } from './context.js';
 import { createServer, requestedCommercialType } from './create-server.js';
+import { getImage, listLocalImages } from './image-handlers.js';
 import { listServers } from './list-servers.js';
 import {
   createPrivateNic, deleteServer, deleteUserData, getServer, getUserData, listPrivateNics, listUserData, setUserData, updateServer,
@@ -17,6 +18,8 @@ export interface Route {
   handler: Handler;
   /** Public routes need no token. */
   public?: boolean;
+  /** The zone is the `zone` query parameter (Marketplace), not a path segment. */
+  zoneFromQuery?: boolean;
   /**
    * The action refined from the body (`poweron`, `terminate`…) and the commercial type a request launches,
    * so capacity faults (out-of-stock, quota) can target creates and poweron.
@@ -53,6 +56,8 @@ export const ROUTES: Route[] = [
   { method: 'DELETE', pattern: instance(`/servers/${ID}/user_data/(?<key>[^/]+)`), action: 'deleteServerUserData', handler: deleteUserData },
   { method: 'GET', pattern: instance(`/servers/${ID}/private_nics`), action: 'listPrivateNICs', handler: listPrivateNics },
   { method: 'POST', pattern: instance(`/servers/${ID}/private_nics`), action: 'createPrivateNIC', handler: createPrivateNic },
+  { method: 'GET', pattern: instance('/images/(?<imageId>[^/]+)'), action: 'getImage', handler: getImage },
+  { method: 'GET', pattern: /^\/marketplace\/v2\/local-images$/, action: 'listLocalImages', handler: listLocalImages, zoneFromQuery: true },
   { method: 'GET', pattern: new RegExp(`^/block/v1alpha1/zones/${ZONE}/volumes$`), action: 'listVolumes', handler: listBlockVolumes },
   { method: 'GET', pattern: new RegExp(`^/block/v1alpha1/zones/${ZONE}/volumes/(?<volumeId>[^/]+)$`), action: 'getVolume', handler: getBlockVolume },
   { method: 'DELETE', pattern: new RegExp(`^/block/v1alpha1/zones/${ZONE}/volumes/(?<volumeId>[^/]+)$`), action: 'deleteVolume', handler: deleteBlockVolume },

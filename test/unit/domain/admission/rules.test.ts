@@ -85,6 +85,9 @@ const cases: Case[] = [
   // disruption
   { rule: 'disruption: valid schedule', object: nodePool('p', budgets({ nodes: '0', schedule: '0 8 * * 1-5', duration: '10h' }, { nodes: '20%' })) },
   { rule: 'disruption: hour out of range', object: nodePool('p', budgets({ nodes: '0', schedule: '0 24 * * *', duration: '1h' })), denied: ['budgets[0].schedule', '"0 24 * * *"', 'hour'] },
+  { rule: 'disruption: backwards range the budget parser refuses', object: nodePool('p', budgets({ nodes: '0', schedule: '5-1 * * * *', duration: '1h' })), denied: ['budgets[0].schedule', '"5-1 * * * *"', 'minute'] },
+  { rule: 'disruption: cron extensions upstream refuses (L, #)', object: nodePool('p', budgets({ nodes: '0', schedule: '0 0 L * *', duration: '1h' })), denied: ['budgets[0].schedule', '"0 0 L * *"'] },
+  { rule: 'disruption: N/step means N-max/step, as upstream', object: nodePool('p', budgets({ nodes: '0', schedule: '5/15 * * * *', duration: '1h' })) },
   { rule: 'disruption: schedule without duration (CEL)', object: nodePool('p', budgets({ nodes: '0', schedule: '@daily' })), denied: ["'schedule' must be set with 'duration'"] },
   { rule: 'disruption: percent over 100 (schema)', object: nodePool('p', budgets({ nodes: '101%' })), denied: ['budgets[0].nodes', '101%'] },
   { rule: 'disruption: bad consolidateAfter (schema)', object: nodePool('p', { extra: { disruption: { consolidateAfter: '1d' } } }), denied: ['consolidateAfter', '1d'] },

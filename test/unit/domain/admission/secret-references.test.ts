@@ -21,11 +21,26 @@ const outscale = (secretRef: Record<string, string>): KubeObject => ({
 });
 
 describe('NodeClass Secret references at admission', () => {
-  it('denies a NodeClass that names the operator\'s own credentials Secret, whatever the field', () => {
-    const ovh = checkNodeClass(ovhClass('default'), withPolicy(policy));
-    expect(ovh.violations).toEqual([{ path: 'spec.credentialsSecretRef', message: expect.stringContaining("Secret karpenter/ovh-credentials holds the operator's own cloud credentials") as unknown }]);
-    const scw = checkNodeClass(scaleway({ name: 'ovh-credentials', namespace: 'karpenter', key: 'applicationSecret' }), withPolicy(policy));
-    expect(scw.violations.map((v) => v.path)).toEqual(['spec.join.tokenSecretRef']);
+  it("admits the operator's own credentials Secret as credentialsSecretRef, standing for the service's credentials (seed 002 as written)", () => {
+    const withGlobal = context([], { defaults: { gpuTaint: true, globalCredentials: { ovhcloud: true }, secretAccess: policy } });
+    expect(checkNodeClass(ovhClass('default'), withGlobal).violations).toEqual([]);
+  });
+
+  it("denies the operator's own credentials Secret as credentialsSecretRef when the service has no credentials of that cloud", () => {
+    expect(checkNodeClass(ovhClass('default'), withPolicy(policy)).violations).toEqual([
+      {
+        path: 'spec.credentialsSecretRef',
+        message: "Forbidden: Secret karpenter/ovh-credentials holds the operator's own cloud credentials, which a NodeClass may only name to use the service's ovhcloud credentials, and the service has none configured; reference a Secret of your own",
+      },
+    ]);
+  });
+
+  it("denies the operator's own credentials Secret as a join token or user data Secret, whatever the service's credentials", () => {
+    const withGlobal = context([], { defaults: { gpuTaint: true, globalCredentials: { scaleway: true, ovhcloud: true }, secretAccess: policy } });
+    const scw = checkNodeClass(scaleway({ name: 'ovh-credentials', namespace: 'karpenter', key: 'applicationSecret' }), withGlobal);
+    expect(scw.violations).toEqual([{ path: 'spec.join.tokenSecretRef', message: expect.stringContaining("Secret karpenter/ovh-credentials holds the operator's own cloud credentials") as unknown }]);
+    const osc = checkNodeClass(outscale({ name: 'ovh-credentials', namespace: 'karpenter', key: 'applicationSecret' }), withGlobal);
+    expect(osc.violations.map((v) => v.path)).toEqual(['spec.userData.secretRef']);
   });
 
   it('denies Secret references outside the allowed namespaces, naming the namespaces accepted and the option', () => {

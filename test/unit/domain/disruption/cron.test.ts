@@ -20,6 +20,12 @@ describe('parseCron + cronMatches', () => {
     ['@hourly', '2026-06-01T05:00:00Z', true],
     ['@hourly', '2026-06-01T05:01:00Z', false],
     ['30 8-17/3 * * *', '2026-06-01T14:30:00Z', true],
+    // robfig/cron: a stepped day field (*/N, N > 1) is restricted, so day-of-month OR day-of-week matches.
+    ['0 0 */10 * 1', '2026-01-05T00:00:00Z', true], // a Monday, the 5th
+    ['0 0 */10 * 1', '2026-01-11T00:00:00Z', true], // the 11th, a Sunday
+    ['0 0 */10 * 1', '2026-01-06T00:00:00Z', false],
+    ['5/15 * * * *', '2026-06-01T05:50:00Z', true], // N/step runs from N to the field's maximum
+    ['5/15 * * * *', '2026-06-01T05:00:00Z', false],
     ['30 8-17/3 * * *', '2026-06-01T13:30:00Z', false],
   ])('%s at %s → %s', (schedule, iso, expected) => {
     expect(cronMatches(parseCron(schedule), at(iso))).toBe(expected);

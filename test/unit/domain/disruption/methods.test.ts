@@ -150,3 +150,31 @@ describe('decide + validate', () => {
     void s2;
   });
 });
+
+describe('consolidation under NodePool limits (the usage of the nodes that stay, as upstream)', () => {
+  /** The NodePools as the controller builds them: limits, and usage of every node of the pool, candidates included. */
+  function limitedInput(nodes: ReturnType<typeof clusterNode>[], limits: Record<string, number>) {
+    const input = disruptionInput(nodes);
+    const usage = { cpu: nodes.reduce((sum, n) => sum + Number.parseInt(String(n.node?.status?.capacity?.cpu), 10), 0), nodes: nodes.length };
+    return { ...input, schedulingNodePools: input.schedulingNodePools.map((p) => ({ ...p, limits, usage })) };
+  }
+
+  it('replaces a node at the cpu limit with a cheaper one: the candidate frees its own capacity', () => {
+    const big = clusterNode('big', s8, pods('a', 2, '500m'));
+    const limit = Number.parseInt(String(big.node?.status?.capacity?.cpu), 10);
+    const cmd = computeSingleNodeConsolidation(limitedInput([big], { cpu: limit }));
+    expect(cmd?.decision).toBe('replace');
+    expect(cmd?.replacements[0]?.instanceType).toBe('s-2');
+  });
+
+  it('replaces at limits.nodes: the candidate leaves room for its replacement, and no more', () => {
+    const nodes = [clusterNode('big', s8, pods('a', 2, '500m')), clusterNode('full', s2, pods('b', 1, '1500m'), { annotations: { 'karpenter.sh/do-not-disrupt': 'true' } })];
+    expect(computeSingleNodeConsolidation(limitedInput(nodes, { nodes: 2 }))?.decision).toBe('replace');
+  });
+
+  it('still refuses a replacement the staying nodes leave no room for', () => {
+    const nodes = [clusterNode('big', s8, pods('a', 2, '500m')), clusterNode('other', s8, pods('b', 2, '3900m'))];
+    const otherCpu = Number.parseInt(String(nodes[1]?.node?.status?.capacity?.cpu), 10);
+    expect(computeSingleNodeConsolidation(limitedInput(nodes, { cpu: otherCpu + 1000 }))).toBeUndefined();
+  });
+});

@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { NodeClaim } from '../../../../src/apis/v1/nodeclaim.js';
-import { AnnotationDeletionReason } from '../../../../src/controllers/types.js';
-import { MetricReasons } from '../../../../src/metrics/registry.js';
-import { DeletionReasonAnnotation, deletionReasonOf, KnownDeletionReasons, terminationDeadlineOf } from '../../../../src/domain/termination/index.js';
+import { terminationDeadlineOf } from '../../../../src/domain/termination/index.js';
 
 function nodeClaim(annotations: Record<string, string> = {}, extra: { deletedAt?: string; tgp?: string } = {}): NodeClaim {
   return {
@@ -10,23 +8,6 @@ function nodeClaim(annotations: Record<string, string> = {}, extra: { deletedAt?
     spec: { nodeClassRef: { group: 'g', kind: 'K', name: 'n' }, requirements: [], ...(extra.tgp ? { terminationGracePeriod: extra.tgp } : {}) },
   };
 }
-
-describe('deletionReasonOf', () => {
-  it('agrees with the controllers contract and the metric reasons', () => {
-    expect(DeletionReasonAnnotation).toBe(AnnotationDeletionReason);
-    expect([...KnownDeletionReasons].sort()).toEqual(Object.values(MetricReasons).sort());
-  });
-
-  it.each([
-    [{}, { reason: 'user' }],
-    [{ [AnnotationDeletionReason]: 'garbage_collected' }, { reason: 'garbage_collected' }],
-    [{ [AnnotationDeletionReason]: 'registration-timeout' }, { reason: 'registration_timeout' }],
-    [{ [AnnotationDeletionReason]: 'drifted' }, { reason: 'drifted' }],
-    [{ [AnnotationDeletionReason]: 'because I said so' }, { reason: 'user', unrecognised: 'because I said so' }],
-  ])('%o → %o', (annotations, expected) => {
-    expect(deletionReasonOf(nodeClaim(annotations))).toEqual(expected);
-  });
-});
 
 describe('terminationDeadlineOf', () => {
   it.each([

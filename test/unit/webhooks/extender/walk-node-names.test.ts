@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { isPlainName, isPlainSpan, type NameSpans, spanName } from '../../../../src/util/byte-names.js';
+import { isPlainName, isPlainSpan, type NameSpans, spanName } from '../../../../src/byte-path/index.js';
 import { parseJsonBody, walkNodeNamesBody } from '../../../../webhooks/extender/json-body.js';
 import { damage, damaged } from './damaged-bodies.js';
 

@@ -49,8 +49,14 @@ export function decodeBody(raw: Buffer, contentType: string | undefined, allowPa
   }
 }
 
+/**
+ * kube-apiserver writes warning text as UTF-8 bytes (Go headers carry them as they are); Node only writes
+ * Latin-1 header strings, so the UTF-8 bytes go out one Latin-1 character each: the same bytes on the wire.
+ * Without this, Node refuses the response (a 500) for any warning beyond Latin-1, such as a dash.
+ */
 function warningHeader(text: string): string {
-  return `299 - "${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+  const escaped = `299 - "${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+  return Buffer.from(escaped, 'utf8').toString('latin1');
 }
 
 export function sendJson(res: ServerResponse, code: number, body: unknown, warnings: readonly string[] = []): void {
@@ -60,7 +66,9 @@ export function sendJson(res: ServerResponse, code: number, body: unknown, warni
   const headers: Record<string, string | string[] | number> = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) };
   if (warnings.length > 0) headers.warning = warnings.map(warningHeader);
   res.writeHead(code, headers);
-  res.end(payload);
+  // A Buffer, not a string: Node writes the header block in a string body's encoding (UTF-8), which would
+  // encode the warnings' Latin-1 characters a second time.
+  res.end(Buffer.from(payload, 'utf8'));
 }
 
 export function sendError(res: ServerResponse, err: unknown, warnings: readonly string[] = []): void {

@@ -1,0 +1,14 @@
+/**
+ * mulberry32: a tiny seeded [0, 1) generator, so a run driven by it (injected faults, generated ids, jittered
+ * delays, benchmark workloads, soaks) replays exactly from its seed. Not for anything that must be unpredictable.
+ */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { CloudNames, type CloudName } from '../../../src/apis/v1/labels.js';
+import { loadCatalog } from '../../../src/catalog/index.js';
+import type { CatalogFile } from '../../../src/catalog/types.js';
+import type { CloudRegions } from '../../../src/cloudprovider/types.js';
+import { LiveCatalogs } from '../../../src/cloudprovider/live-catalogs.js';
+import { readRegionLists } from '../../../src/operator/region-lists.js';
+import { FakeClock } from '../../../src/util/clock.js';
+import { silentLogger } from '../../../src/util/logger.js';
+
+const bundled = Object.fromEntries(CloudNames.map((c) => [c, loadCatalog(c)])) as Record<CloudName, CatalogFile>;
+const flush = async (): Promise<void> => {
+  for (let i = 0; i < 20; i++) await Promise.resolve();
+};
+
+describe('reading the clouds\' region lists for admission', () => {
+  it('records each list that was read, asks again after a doubling backoff for the one that failed, then only on the slow refresh', async () => {
+    const clock = new FakeClock();
+    const live = new LiveCatalogs(bundled);
+    const reads: number[] = [];
+    let outscaleUp = false;
+    const provider = {
+      listRegions: (): Promise<CloudRegions[]> => {
+        reads.push(clock.now());
+        return Promise.resolve([
+          { cloud: 'scaleway', regions: [{ name: 'fr-par', zones: ['fr-par-1'] }] },
+          outscaleUp ? { cloud: 'outscale', regions: [{ name: 'eu-west-2' }] } : { cloud: 'outscale', error: new Error('503') },
+        ]);
+      },
+    };
+    const stop = new AbortController();
+    const loop = readRegionLists({ provider, live, clock, logger: silentLogger, backoffMs: 1_000, maxBackoffMs: 3_000, refreshMs: 60_000 }, stop.signal);
+    await flush();
+    expect(live.current().liveCatalogs).toEqual({ scaleway: { regionsListed: true, flavorsOf: [] } });
+    for (const ms of [1_000, 2_000, 3_000, 3_000]) {
+      clock.step(ms);
+      await flush();
+    }
+    expect(reads.map((t) => t - (reads[0] ?? 0))).toEqual([0, 1_000, 3_000, 6_000, 9_000]);
+    outscaleUp = true;
+    clock.step(3_000);
+    await flush();
+    expect(live.current().liveCatalogs.outscale).toEqual({ regionsListed: true, flavorsOf: [] });
+    expect(live.current().catalogs.outscale?.regions.map((r) => r.name)).toEqual(['eu-west-2']);
+    clock.step(59_999);
+    await flush();
+    expect(reads).toHaveLength(6);
+    clock.step(1);
+    await flush();
+    expect(reads).toHaveLength(7);
+    stop.abort();
+    await loop;
+  });
+
+  it('a provider that throws is retried on the backoff too, and records nothing', async () => {
+    const clock = new FakeClock();
+    const live = new LiveCatalogs(bundled);
+    let calls = 0;
+    const provider = { listRegions: (): Promise<CloudRegions[]> => (calls++, Promise.reject(new Error('down'))) };
+    const stop = new AbortController();
+    const loop = readRegionLists({ provider, live, clock, logger: silentLogger, backoffMs: 1_000 }, stop.signal);
+    await flush();
+    clock.step(1_000);
+    await flush();
+    expect(calls).toBe(2);
+    expect(live.current().liveCatalogs).toEqual({});
+    stop.abort();
+    await loop;
+  });
+});
