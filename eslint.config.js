@@ -20,7 +20,10 @@ const sdkBans = [
   { group: ['aws4', 'aws4fetch'], message: 'SigV4 signing lives only in src/cloudprovider/outscale/' },
 ];
 const testbedBan = { group: ['**/testbed/**'], message: 'product code must not depend on the simulation (src/testbed)' };
-const bytePathPort = { group: ['**/byte-path/*', '!**/byte-path/index.js'], message: 'the byte path is imported only through src/byte-path/index.ts' };
+const bytePathPort = {
+  group: ['**/byte-path/*', '!**/byte-path/index.js'],
+  message: 'the byte path is imported only through src/byte-path/index.ts',
+};
 /** Bans imports of the given top-level folders (src/<name>/ or webhooks/) from a lower layer. */
 const upward = (layer, ...folders) => ({
   group: folders.map((folder) => `**/${folder}/**`),
@@ -56,11 +59,27 @@ export default tseslint.config(
   },
   {
     files: ['src/controllers/**/*.ts'],
-    rules: { 'no-restricted-imports': layerImports([...sdkBans, testbedBan], upward('src/controllers', 'cli', 'operator', 'webhooks', 'views')) },
+    rules: {
+      'no-restricted-imports': layerImports([...sdkBans, testbedBan], upward('src/controllers', 'cli', 'operator', 'webhooks', 'views')),
+    },
   },
   {
     files: ['webhooks/**/*.ts'],
-    rules: { 'no-restricted-imports': layerImports([...sdkBans, testbedBan], upward('webhooks (HTTP shells: decode, domain, encode)', 'cli', 'operator', 'controllers', 'views', 'state', 'kube', 'cloudprovider')) },
+    rules: {
+      'no-restricted-imports': layerImports(
+        [...sdkBans, testbedBan],
+        upward(
+          'webhooks (HTTP shells: decode, domain, encode)',
+          'cli',
+          'operator',
+          'controllers',
+          'views',
+          'state',
+          'kube',
+          'cloudprovider',
+        ),
+      ),
+    },
   },
   {
     files: ['src/views/**/*.ts'],
@@ -68,23 +87,48 @@ export default tseslint.config(
   },
   {
     files: ['src/state/**/*.ts', 'src/kube/**/*.ts', 'src/metrics/**/*.ts', 'src/byte-path/**/*.ts'],
-    rules: { 'no-restricted-imports': layerImports([...sdkBans, testbedBan], upward('src/state, src/kube, src/metrics and src/byte-path', ...aboveCore)) },
+    rules: {
+      'no-restricted-imports': layerImports(
+        [...sdkBans, testbedBan],
+        upward('src/state, src/kube, src/metrics and src/byte-path', ...aboveCore),
+      ),
+    },
   },
   {
     files: ['src/apis/**/*.ts', 'src/catalog/**/*.ts', 'src/util/**/*.ts'],
-    rules: { 'no-restricted-imports': layerImports([...sdkBans, testbedBan], upward('src/apis, src/catalog and src/util', ...aboveDomain)) },
+    rules: {
+      'no-restricted-imports': layerImports([...sdkBans, testbedBan], upward('src/apis, src/catalog and src/util', ...aboveDomain)),
+    },
   },
   {
     files: ['src/cloudprovider/ovhcloud/**/*.ts'],
-    rules: { 'no-restricted-imports': layerImports([sdkBans[1], sdkBans[2], testbedBan], { group: ['**/scaleway/**', '**/outscale/**'], message: 'a cloud never imports a sibling cloud' }, upward('src/cloudprovider', ...aboveCore, 'state')) },
+    rules: {
+      'no-restricted-imports': layerImports(
+        [sdkBans[1], sdkBans[2], testbedBan],
+        { group: ['**/scaleway/**', '**/outscale/**'], message: 'a cloud never imports a sibling cloud' },
+        upward('src/cloudprovider', ...aboveCore, 'state'),
+      ),
+    },
   },
   {
     files: ['src/cloudprovider/scaleway/**/*.ts'],
-    rules: { 'no-restricted-imports': layerImports([sdkBans[0], sdkBans[2], testbedBan], { group: ['**/ovhcloud/**', '**/outscale/**'], message: 'a cloud never imports a sibling cloud' }, upward('src/cloudprovider', ...aboveCore, 'state')) },
+    rules: {
+      'no-restricted-imports': layerImports(
+        [sdkBans[0], sdkBans[2], testbedBan],
+        { group: ['**/ovhcloud/**', '**/outscale/**'], message: 'a cloud never imports a sibling cloud' },
+        upward('src/cloudprovider', ...aboveCore, 'state'),
+      ),
+    },
   },
   {
     files: ['src/cloudprovider/outscale/**/*.ts'],
-    rules: { 'no-restricted-imports': layerImports([sdkBans[0], sdkBans[1], testbedBan], { group: ['**/ovhcloud/**', '**/scaleway/**'], message: 'a cloud never imports a sibling cloud' }, upward('src/cloudprovider', ...aboveCore, 'state')) },
+    rules: {
+      'no-restricted-imports': layerImports(
+        [sdkBans[0], sdkBans[1], testbedBan],
+        { group: ['**/ovhcloud/**', '**/scaleway/**'], message: 'a cloud never imports a sibling cloud' },
+        upward('src/cloudprovider', ...aboveCore, 'state'),
+      ),
+    },
   },
   {
     files: ['src/cloudprovider/*.ts', 'src/cloudprovider/fake/**/*.ts'],
@@ -103,27 +147,56 @@ export default tseslint.config(
           patterns: [
             ...sdkBans,
             testbedBan,
-            { group: ['node:*', 'fs', 'http', 'https', 'net', 'child_process', 'express', 'prom-client', 'lru-cache'], message: 'src/domain is pure: no I/O, servers, metrics or caches' },
-            { group: ['**/kube/**', '**/state/**', '**/controllers/**', '**/cloudprovider/**', '**/webhooks/**', '**/operator/**', '**/views/**', '**/metrics/**', '**/byte-path/**', '**/cli/**'], message: 'src/domain may import only src/domain, src/apis and src/util/pure code' },
+            {
+              group: ['node:*', 'fs', 'http', 'https', 'net', 'child_process', 'express', 'prom-client', 'lru-cache'],
+              message: 'src/domain is pure: no I/O, servers, metrics or caches',
+            },
+            {
+              group: [
+                '**/kube/**',
+                '**/state/**',
+                '**/controllers/**',
+                '**/cloudprovider/**',
+                '**/webhooks/**',
+                '**/operator/**',
+                '**/views/**',
+                '**/metrics/**',
+                '**/byte-path/**',
+                '**/cli/**',
+              ],
+              message: 'src/domain may import only src/domain, src/apis and src/util/pure code',
+            },
           ],
         },
       ],
       'no-restricted-syntax': [
         'error',
-        { selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']", message: 'pure code takes the time as an argument' },
+        {
+          selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']",
+          message: 'pure code takes the time as an argument',
+        },
         { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'pure code takes the time as an argument' },
-        { selector: "CallExpression[callee.object.name='Math'][callee.property.name='random']", message: 'pure code takes randomness as an argument' },
+        {
+          selector: "CallExpression[callee.object.name='Math'][callee.property.name='random']",
+          message: 'pure code takes randomness as an argument',
+        },
         { selector: "CallExpression[callee.name='setTimeout']", message: 'pure code has no timers' },
         { selector: "MemberExpression[object.name='console']", message: 'pure code returns reasons; the shell logs them' },
       ],
-      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'configuration is parsed once in src/operator/options.ts' }],
+      'no-restricted-properties': [
+        'error',
+        { object: 'process', property: 'env', message: 'configuration is parsed once in src/operator/options.ts' },
+      ],
     },
   },
   {
     files: ['src/**/*.ts', 'webhooks/**/*.ts'],
     ignores: ['src/operator/options.ts', 'src/cli/**', 'src/domain/**'],
     rules: {
-      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'configuration is parsed once in src/operator/options.ts' }],
+      'no-restricted-properties': [
+        'error',
+        { object: 'process', property: 'env', message: 'configuration is parsed once in src/operator/options.ts' },
+      ],
     },
   },
 );

@@ -37,7 +37,13 @@ const nodeClass = (name: string, spec: Record<string, unknown> = {}): KubeObject
   apiVersion: 'karpenter.ovhcloud.sh/v1alpha1',
   kind: 'OVHNodeClass',
   metadata: { name },
-  spec: { serviceName, kubeId: '6f1c9a52-3b7e-4d0a-9c51-2e8f4b7a1d03', region: 'EU-WEST-PAR', credentialsSecretRef: { name: 'ovh', namespace: 'karpenter' }, ...spec },
+  spec: {
+    serviceName,
+    kubeId: '6f1c9a52-3b7e-4d0a-9c51-2e8f4b7a1d03',
+    region: 'EU-WEST-PAR',
+    credentialsSecretRef: { name: 'ovh', namespace: 'karpenter' },
+    ...spec,
+  },
 });
 const nodePool = (name: string, nodeClassName = 'default'): KubeObject => ({
   apiVersion: 'karpenter.sh/v1',
@@ -56,7 +62,11 @@ const nodePool = (name: string, nodeClassName = 'default'): KubeObject => ({
       },
     },
     limits: { cpu: '64', memory: '256Gi' },
-    disruption: { consolidationPolicy: 'WhenEmptyOrUnderutilized', consolidateAfter: '1m', budgets: [{ nodes: '10%' }, { nodes: '0', schedule: '0 8 * * 1-5', duration: '10h' }] },
+    disruption: {
+      consolidationPolicy: 'WhenEmptyOrUnderutilized',
+      consolidateAfter: '1m',
+      budgets: [{ nodes: '10%' }, { nodes: '0', schedule: '0 8 * * 1-5', duration: '10h' }],
+    },
   },
 });
 
@@ -66,11 +76,18 @@ const nodeClaim = (i: number, generation: number): NodeClaim =>
     kind: 'NodeClaim',
     metadata: { name: `pool-${i % 10}-${i}`, labels: { 'karpenter.sh/nodepool': `pool-${i % 10}` }, resourceVersion: String(generation) },
     spec: { nodeClassRef: { group: 'karpenter.ovhcloud.sh', kind: 'OVHNodeClass', name: 'default' }, requirements: [] },
-    status: { providerID: `openstack:///node-${i}`, conditions: [{ type: 'Ready', status: 'True', reason: 'Ready', message: '', lastTransitionTime: '2026-11-24T00:00:00Z' }] },
+    status: {
+      providerID: `openstack:///node-${i}`,
+      conditions: [{ type: 'Ready', status: 'True', reason: 'Ready', message: '', lastTransitionTime: '2026-11-24T00:00:00Z' }],
+    },
   }) as unknown as NodeClaim;
 
 const review = (object: KubeObject): string =>
-  JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request: { uid: 'bench', operation: 'CREATE', kind: { group: 'karpenter.sh', version: 'v1', kind: 'NodePool' }, object } });
+  JSON.stringify({
+    apiVersion: 'admission.k8s.io/v1',
+    kind: 'AdmissionReview',
+    request: { uid: 'bench', operation: 'CREATE', kind: { group: 'karpenter.sh', version: 'v1', kind: 'NodePool' }, object },
+  });
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
@@ -97,7 +114,8 @@ async function serve(): Promise<void> {
   const catalogs = Object.fromEntries(CloudNames.map((c) => [c, loadCatalog(c)])) as Record<CloudName, CatalogFile>;
   // The service's own context: ClusterState as the informers fill it (10 NodePools, 3 NodeClasses, 1,000 NodeClaims).
   const state = new ClusterState({ clock: new SystemClock() });
-  for (const c of [nodeClass('default'), nodeClass('monthly', { monthlyBilled: true }), nodeClass('aa', { antiAffinity: true })]) state.updateNodeClass('OVHNodeClass', c as never);
+  for (const c of [nodeClass('default'), nodeClass('monthly', { monthlyBilled: true }), nodeClass('aa', { antiAffinity: true })])
+    state.updateNodeClass('OVHNodeClass', c as never);
   for (let i = 0; i < 10; i++) state.updateNodePool(nodePool(`pool-${i}`) as unknown as NodePool);
   for (let i = 0; i < 1_000; i++) state.updateNodeClaim(nodeClaim(i, 0));
   const contextProvider = stateAdmissionContext({ state, catalogs, defaults: { gpuTaint: true, globalCredentials: {} } });
@@ -133,8 +151,13 @@ async function serve(): Promise<void> {
 
 async function main(): Promise<void> {
   // SERVER_NODE_OPTIONS: extra flags for the server process (--cpu-prof, --trace-gc, --max-semi-space-size=…).
-  const child = fork(new URL(import.meta.url).pathname, ['serve'], { stdio: 'inherit', execArgv: [...process.execArgv, ...(process.env.SERVER_NODE_OPTIONS?.split(' ').filter(Boolean) ?? [])] });
-  const server = await new Promise<{ url: string; ca: string }>((resolve) => child.once('message', (m) => resolve(m as { url: string; ca: string })));
+  const child = fork(new URL(import.meta.url).pathname, ['serve'], {
+    stdio: 'inherit',
+    execArgv: [...process.execArgv, ...(process.env.SERVER_NODE_OPTIONS?.split(' ').filter(Boolean) ?? [])],
+  });
+  const server = await new Promise<{ url: string; ca: string }>((resolve) =>
+    child.once('message', (m) => resolve(m as { url: string; ca: string })),
+  );
   const cert = { caPem: server.ca };
   const agent = new https.Agent({ keepAlive: true, maxSockets: 32, ca: cert.caPem });
   const body = review(nodePool('bench-pool'));
@@ -142,10 +165,18 @@ async function main(): Promise<void> {
   const call = (path: string): Promise<number> =>
     new Promise((resolve, reject) => {
       const started = process.hrtime.bigint();
-      const req = https.request(`${server.url}${path}`, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-        res.on('data', () => undefined);
-        res.on('end', () => (res.statusCode === 200 ? resolve(Number(process.hrtime.bigint() - started) / 1e6) : reject(new Error(`status ${res.statusCode}`))));
-      });
+      const req = https.request(
+        `${server.url}${path}`,
+        { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+        (res) => {
+          res.on('data', () => undefined);
+          res.on('end', () =>
+            res.statusCode === 200
+              ? resolve(Number(process.hrtime.bigint() - started) / 1e6)
+              : reject(new Error(`status ${res.statusCode}`)),
+          );
+        },
+      );
       req.on('error', reject);
       req.end(body);
     });
@@ -173,15 +204,26 @@ async function main(): Promise<void> {
       child.send('report');
     });
     console.log(`${path.padEnd(10)} open loop ${rate} req/s × ${durationSeconds}s, achieved ${(total / elapsed).toFixed(0)} req/s`);
-    console.log(`           round trip p50 ${percentile(latencies, 50).toFixed(2)} ms  p99 ${percentile(latencies, 99).toFixed(2)} ms  max ${latencies.at(-1)?.toFixed(2)} ms`);
-    console.log(`           in the server p50 ${served.p50.toFixed(2)} ms  p99 ${served.p99.toFixed(2)} ms; event-loop delay p99: server ${served.lagP99.toFixed(2)} ms, load generator ${(lag.percentile(99) / 1e6).toFixed(2)} ms`);
+    console.log(
+      `           round trip p50 ${percentile(latencies, 50).toFixed(2)} ms  p99 ${percentile(latencies, 99).toFixed(2)} ms  max ${latencies.at(-1)?.toFixed(2)} ms`,
+    );
+    console.log(
+      `           in the server p50 ${served.p50.toFixed(2)} ms  p99 ${served.p99.toFixed(2)} ms; event-loop delay p99: server ${served.lagP99.toFixed(2)} ms, load generator ${(lag.percentile(99) / 1e6).toFixed(2)} ms`,
+    );
   }
 
   async function closedLoop(path: string, concurrency = 16, total = 10_000, report = true): Promise<void> {
     let next = 0;
     const start = performance.now();
-    await Promise.all(Array.from({ length: concurrency }, async () => { while (next++ < total) await call(path); }));
-    if (report) console.log(`${path.padEnd(10)} closed loop, ${concurrency} in flight: ${(total / ((performance.now() - start) / 1000)).toFixed(0)} req/s max throughput`);
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (next++ < total) await call(path);
+      }),
+    );
+    if (report)
+      console.log(
+        `${path.padEnd(10)} closed loop, ${concurrency} in flight: ${(total / ((performance.now() - start) / 1000)).toFixed(0)} req/s max throughput`,
+      );
   }
 
   console.log(`admission webhook bench: node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'})`);

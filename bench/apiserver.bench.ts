@@ -39,8 +39,19 @@ const t0 = performance.now();
 await inParallel(nodeCount, (i) =>
   core.createNode({
     body: {
-      metadata: { name: `node-${i}`, labels: { 'kubernetes.io/hostname': `node-${i}`, 'topology.kubernetes.io/zone': `zone-${i % 3}`, 'karpenter.sh/nodepool': 'default' } },
-      status: { capacity: { cpu: '16', memory: '64Gi', pods: '110' }, allocatable: { cpu: '15800m', memory: '62Gi', pods: '110' }, conditions: [{ type: 'Ready', status: 'True' }] },
+      metadata: {
+        name: `node-${i}`,
+        labels: {
+          'kubernetes.io/hostname': `node-${i}`,
+          'topology.kubernetes.io/zone': `zone-${i % 3}`,
+          'karpenter.sh/nodepool': 'default',
+        },
+      },
+      status: {
+        capacity: { cpu: '16', memory: '64Gi', pods: '110' },
+        allocatable: { cpu: '15800m', memory: '62Gi', pods: '110' },
+        conditions: [{ type: 'Ready', status: 'True' }],
+      },
     },
   }),
 );
@@ -50,7 +61,10 @@ await inParallel(podCount, (i) =>
     namespace: 'default',
     body: {
       metadata: { name: `pod-${i}`, labels: { app: `app-${i % 50}` } },
-      spec: { nodeName: `node-${i % nodeCount}`, containers: [{ name: 'app', image: 'registry.k8s.io/pause:3.9', resources: { requests: { cpu: '100m', memory: '128Mi' } } }] },
+      spec: {
+        nodeName: `node-${i % nodeCount}`,
+        containers: [{ name: 'app', image: 'registry.k8s.io/pause:3.9', resources: { requests: { cpu: '100m', memory: '128Mi' } } }],
+      },
     },
   }),
 );
@@ -70,7 +84,9 @@ console.log(`  create pods            ${(tPods - tNodes).toFixed(0)} ms (${((pod
 console.log(`  informers caught up    ${(tSeen - t0).toFixed(0)} ms after start (pod add events: ${podEvents})`);
 console.log(`  field-selected list    ${(tList - tSeen).toFixed(1)} ms (${list.items.length} pods on node-7)`);
 console.log(`  list all pods          ${(tListAll - tList).toFixed(0)} ms (${all.items.length} items)`);
-console.log(`  memory (server + client + informers in one process): rss ${mib(memory.rss)}, heapUsed ${mib(memory.heapUsed)} (baseline rss ${mib(baseline.rss)}, heapUsed ${mib(baseline.heapUsed)})`);
+console.log(
+  `  memory (server + client + informers in one process): rss ${mib(memory.rss)}, heapUsed ${mib(memory.heapUsed)} (baseline rss ${mib(baseline.rss)}, heapUsed ${mib(baseline.heapUsed)})`,
+);
 
 await nodeInformer.stop();
 await podInformer.stop();

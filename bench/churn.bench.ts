@@ -35,7 +35,13 @@ const pool = {
   metadata: { name: 'default' },
   spec: {
     disruption: { consolidationPolicy: 'WhenEmptyOrUnderutilized', consolidateAfter: '30s' },
-    template: { spec: { nodeClassRef: { group: 'karpenter.test.sh', kind: 'TestNodeClass', name: 'default' }, requirements: [], expireAfter: 'Never' } },
+    template: {
+      spec: {
+        nodeClassRef: { group: 'karpenter.test.sh', kind: 'TestNodeClass', name: 'default' },
+        requirements: [],
+        expireAfter: 'Never',
+      },
+    },
   },
 } as NodePool;
 
@@ -43,13 +49,33 @@ const kinds = ['plain', 'zone-spread', 'hostname-spread', 'zone-affinity', 'host
 
 function deployment(kind: (typeof kinds)[number]): V1Deployment {
   const selector = { matchLabels: { app: kind } };
-  const spec: NonNullable<V1Pod['spec']> = { terminationGracePeriodSeconds: 0, containers: [{ name: 'app', image: 'app', resources: { requests: { cpu: kind === 'plain' ? '700m' : '400m', memory: '512Mi' } } }] };
+  const spec: NonNullable<V1Pod['spec']> = {
+    terminationGracePeriodSeconds: 0,
+    containers: [{ name: 'app', image: 'app', resources: { requests: { cpu: kind === 'plain' ? '700m' : '400m', memory: '512Mi' } } }],
+  };
   if (kind === 'zone-spread' || kind === 'hostname-spread') {
-    spec.topologySpreadConstraints = [{ maxSkew: 1, topologyKey: kind === 'zone-spread' ? 'topology.kubernetes.io/zone' : 'kubernetes.io/hostname', whenUnsatisfiable: 'DoNotSchedule', labelSelector: selector }];
+    spec.topologySpreadConstraints = [
+      {
+        maxSkew: 1,
+        topologyKey: kind === 'zone-spread' ? 'topology.kubernetes.io/zone' : 'kubernetes.io/hostname',
+        whenUnsatisfiable: 'DoNotSchedule',
+        labelSelector: selector,
+      },
+    ];
   }
   if (kind === 'zone-affinity') spec.nodeSelector = { 'topology.kubernetes.io/zone': 'test-zone-a' };
-  if (kind === 'hostname-anti-affinity') spec.affinity = { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: 'kubernetes.io/hostname', labelSelector: selector }] } };
-  return { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: kind, namespace: 'default' }, spec: { replicas: 0, selector, template: { metadata: { labels: { app: kind } }, spec } } };
+  if (kind === 'hostname-anti-affinity')
+    spec.affinity = {
+      podAntiAffinity: {
+        requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: 'kubernetes.io/hostname', labelSelector: selector }],
+      },
+    };
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: kind, namespace: 'default' },
+    spec: { replicas: 0, selector, template: { metadata: { labels: { app: kind } }, spec } },
+  };
 }
 
 const bed = await startFakeClockBed({ instanceTypes, bootDelayMs: () => 5_000 + Math.floor(random() * 15_000), schedulerBackoffMs: 2_000 });
@@ -58,7 +84,8 @@ await bed.kube.create(Resources.NodePool, pool);
 for (const kind of kinds) await apps.createNamespacedDeployment({ namespace: 'default', body: deployment(kind) });
 
 const started = bed.clock.now();
-const priceOf = (type: string, zone: string): number => instanceTypes.find((t) => t.name === type)?.offerings.find((o) => o.zone === zone)?.pricePerHour ?? 0;
+const priceOf = (type: string, zone: string): number =>
+  instanceTypes.find((t) => t.name === type)?.offerings.find((o) => o.zone === zone)?.pricePerHour ?? 0;
 const schedulingPool = schedulingNodePool(pool, instanceTypes, {});
 if (!schedulingPool) throw new Error('the bench NodePool is not schedulable');
 
@@ -83,14 +110,20 @@ for (let minute = 1; minute <= minutes; minute++) {
   if (minute === 1 || random() < 0.4) {
     const kind = kinds[Math.floor(random() * kinds.length)] as (typeof kinds)[number];
     const replicas = Math.floor(random() * 9);
-    await apps.patchNamespacedDeployment({ name: kind, namespace: 'default', body: { spec: { replicas } } }, { headers: { 'Content-Type': 'application/merge-patch+json' } } as never).catch(async () => {
-      const current = await apps.readNamespacedDeployment({ name: kind, namespace: 'default' });
-      current.spec = { ...current.spec!, replicas };
-      await apps.replaceNamespacedDeployment({ name: kind, namespace: 'default', body: current });
-    });
+    await apps
+      .patchNamespacedDeployment({ name: kind, namespace: 'default', body: { spec: { replicas } } }, {
+        headers: { 'Content-Type': 'application/merge-patch+json' },
+      } as never)
+      .catch(async () => {
+        const current = await apps.readNamespacedDeployment({ name: kind, namespace: 'default' });
+        current.spec = { ...current.spec!, replicas };
+        await apps.replaceNamespacedDeployment({ name: kind, namespace: 'default', body: current });
+      });
   }
   await bed.run(() => false, 60_000, 1_000);
-  const pods = (await bed.kube.list<V1Pod>(Resources.Pod, { namespace: 'default' })).items.filter((p) => p.status?.phase === 'Running' && !p.metadata?.deletionTimestamp);
+  const pods = (await bed.kube.list<V1Pod>(Resources.Pod, { namespace: 'default' })).items.filter(
+    (p) => p.status?.phase === 'Running' && !p.metadata?.deletionTimestamp,
+  );
   observeInstances(bed.clock.now(), pods, (await bed.kube.list<V1Node>(Resources.Node)).items);
   const actual = [...bed.provider.instances.values()].reduce((sum, i) => sum + priceOf(i.instanceType, i.zone), 0);
   const unbound = pods.map((p) => ({ metadata: p.metadata, spec: { ...p.spec, nodeName: undefined } }) as V1Pod);
@@ -108,6 +141,8 @@ await bed.close();
 
 if (!verbose) for (const row of rows.filter((_, i) => i % 5 === 4)) console.log(row);
 const ratio = weightedOptimal > 0 ? weightedActual / weightedOptimal : 1;
-console.log(`\nchurn over ${minutes} fake minutes (seed ${process.env.SEED ?? 1}), ${((performance.now() - wallStart) / 1000).toFixed(0)} s wall, ${(end - started) / 60_000} fake minutes`);
+console.log(
+  `\nchurn over ${minutes} fake minutes (seed ${process.env.SEED ?? 1}), ${((performance.now() - wallStart) / 1000).toFixed(0)} s wall, ${(end - started) / 60_000} fake minutes`,
+);
 console.log(`instances launched: ${lifetimes.size}; never ran a workload pod: ${unusedCount} (${unusedNodeHours.toFixed(3)} node-hours)`);
 console.log(`time-weighted price / optimum: ${ratio.toFixed(3)} (target ≤ 1.10)`);

@@ -38,7 +38,9 @@ async function runMode(mode: 'extender' | 'condition'): Promise<Round[]> {
   };
   const bed = await startProvisioningBed({
     provisioning: { idleMs, maxMs: 10_000, resyncIntervalMs: 10_000 },
-    ...(mode === 'extender' ? { extender: { onNeedsCapacity: note } } : { onPendingPodDelivered: (p: V1Pod) => unschedulable(p) && note(`default/${p.metadata?.name ?? ''}`) }),
+    ...(mode === 'extender'
+      ? { extender: { onNeedsCapacity: note } }
+      : { onPendingPodDelivered: (p: V1Pod) => unschedulable(p) && note(`default/${p.metadata?.name ?? ''}`) }),
   });
   const createdAt: number[] = [];
   const create = bed.provider.create.bind(bed.provider);

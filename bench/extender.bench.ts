@@ -60,7 +60,10 @@ function boundPod(node: string, i: number, j: number): V1Pod {
   const memory = `${256 + ((i * 53 + j * 7) % 1_800)}Mi`;
   return {
     metadata: { name: `app-${i}-${j}`, namespace: 'default', uid: `pod-${i}-${j}`, resourceVersion: '1' },
-    spec: { nodeName: node, containers: [{ name: 'app', image: 'registry.example.eu/team/app:v1', resources: { requests: { cpu, memory } } }] },
+    spec: {
+      nodeName: node,
+      containers: [{ name: 'app', image: 'registry.example.eu/team/app:v1', resources: { requests: { cpu, memory } } }],
+    },
     status: { phase: 'Running' },
   };
 }
@@ -78,7 +81,11 @@ function clusterView(): { state: ClusterState; view: ExtenderClusterView } {
     const name = nodeName(i);
     state.updateNode(clusterNode(name, i));
     const deleting = i % 10 === 9 ? { deletionTimestamp: new Date().toISOString() } : {};
-    state.updateNodeClaim({ metadata: { name: `claim-${i}`, ...deleting }, spec: { nodeClassRef: { group: 'karpenter.ovhcloud.sh', kind: 'OVHNodeClass', name: 'default' }, requirements: [] }, status: { providerID: `openstack:///${name}` } } as unknown as NodeClaim);
+    state.updateNodeClaim({
+      metadata: { name: `claim-${i}`, ...deleting },
+      spec: { nodeClassRef: { group: 'karpenter.ovhcloud.sh', kind: 'OVHNodeClass', name: 'default' }, requirements: [] },
+      status: { providerID: `openstack:///${name}` },
+    } as unknown as NodeClaim);
     for (let j = 0; j < podsPerNode; j++) state.updatePod(boundPod(name, i, j));
     if (i % 10 === 6) outlook.set(name, 'consolidation-candidate');
     if (i % 10 === 7) outlook.set(name, 'drifted');
@@ -93,15 +100,50 @@ function nodeObject(name: string, i: number): V1Node {
   return {
     apiVersion: 'v1',
     kind: 'Node',
-    metadata: { name, uid: `uid-${i}`, resourceVersion: `${1000 + i}`, labels: { 'node.kubernetes.io/instance-type': flavors[i % 3] as string, 'topology.kubernetes.io/zone': `eu-west-par-${'abc'[i % 3]}`, 'kubernetes.io/hostname': name, 'kubernetes.io/arch': 'amd64', 'kubernetes.io/os': 'linux', 'karpenter.sh/nodepool': 'default', 'karpenter-eu.io/cloud': 'ovhcloud' } },
+    metadata: {
+      name,
+      uid: `uid-${i}`,
+      resourceVersion: `${1000 + i}`,
+      labels: {
+        'node.kubernetes.io/instance-type': flavors[i % 3] as string,
+        'topology.kubernetes.io/zone': `eu-west-par-${'abc'[i % 3]}`,
+        'kubernetes.io/hostname': name,
+        'kubernetes.io/arch': 'amd64',
+        'kubernetes.io/os': 'linux',
+        'karpenter.sh/nodepool': 'default',
+        'karpenter-eu.io/cloud': 'ovhcloud',
+      },
+    },
     spec: { providerID: `openstack:///${name}`, taints: i % 10 === 8 ? [{ key: 'karpenter.sh/disrupted', effect: 'NoSchedule' }] : [] },
     status: {
       capacity: { cpu: '8', memory: '30Gi', pods: '110' },
       allocatable: { cpu: '7910m', memory: '28Gi', pods: '110' },
-      addresses: [{ type: 'InternalIP', address: `10.0.${i >> 8}.${i & 255}` }, { type: 'Hostname', address: name }],
-      conditions: ['Ready', 'MemoryPressure', 'DiskPressure', 'PIDPressure'].map((type) => ({ type, status: type === 'Ready' ? 'True' : 'False', reason: 'KubeletReady', message: 'kubelet is posting ready status' })),
-      images: Array.from({ length: 12 }, (_, j) => ({ names: [`registry.example.eu/team/app-${j}@sha256:${'ab'.repeat(32)}`, `registry.example.eu/team/app-${j}:v1.${j}`], sizeBytes: 50_000_000 + j })),
-      nodeInfo: { kubeletVersion: 'v1.31.2', containerRuntimeVersion: 'containerd://1.7.22', osImage: 'Ubuntu 22.04', kernelVersion: '5.15', architecture: 'amd64', operatingSystem: 'linux', bootID: '', machineID: '', systemUUID: '', kubeProxyVersion: '' },
+      addresses: [
+        { type: 'InternalIP', address: `10.0.${i >> 8}.${i & 255}` },
+        { type: 'Hostname', address: name },
+      ],
+      conditions: ['Ready', 'MemoryPressure', 'DiskPressure', 'PIDPressure'].map((type) => ({
+        type,
+        status: type === 'Ready' ? 'True' : 'False',
+        reason: 'KubeletReady',
+        message: 'kubelet is posting ready status',
+      })),
+      images: Array.from({ length: 12 }, (_, j) => ({
+        names: [`registry.example.eu/team/app-${j}@sha256:${'ab'.repeat(32)}`, `registry.example.eu/team/app-${j}:v1.${j}`],
+        sizeBytes: 50_000_000 + j,
+      })),
+      nodeInfo: {
+        kubeletVersion: 'v1.31.2',
+        containerRuntimeVersion: 'containerd://1.7.22',
+        osImage: 'Ubuntu 22.04',
+        kernelVersion: '5.15',
+        architecture: 'amd64',
+        operatingSystem: 'linux',
+        bootID: '',
+        machineID: '',
+        systemUUID: '',
+        kubeProxyVersion: '',
+      },
     },
   };
 }
@@ -115,10 +157,14 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 
 function post(url: string, body: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-      res.on('data', () => undefined);
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
+    const req = http.request(
+      url,
+      { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      (res) => {
+        res.on('data', () => undefined);
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -162,7 +208,9 @@ async function measure(child: ChildProcess, label: string, url: string, bodies: 
   samples.sort((a, b) => a - b);
   const kib = (Buffer.byteLength(body(0)) / 1024).toFixed(0);
   const served = await ask<{ p50: number; p99: number; cpuPerCall: number }>(child, 'report');
-  console.log(`${label.padEnd(48)} body ${kib.padStart(5)} KiB  round trip p50 ${percentile(samples, 50).toFixed(2)} ms  p99 ${percentile(samples, 99).toFixed(2)} ms  max ${samples.at(-1)?.toFixed(2)} ms | in the server p50 ${served.p50.toFixed(2)} ms  p99 ${served.p99.toFixed(2)} ms, CPU ${served.cpuPerCall.toFixed(2)} ms/call`);
+  console.log(
+    `${label.padEnd(48)} body ${kib.padStart(5)} KiB  round trip p50 ${percentile(samples, 50).toFixed(2)} ms  p99 ${percentile(samples, 99).toFixed(2)} ms  max ${samples.at(-1)?.toFixed(2)} ms | in the server p50 ${served.p50.toFixed(2)} ms  p99 ${served.p99.toFixed(2)} ms, CPU ${served.cpuPerCall.toFixed(2)} ms/call`,
+  );
 }
 
 /** Child process: the extender with a 5,000-node view; tells the parent its URL, reports signals on 'stop'. */
@@ -222,18 +270,28 @@ async function serve(): Promise<void> {
 async function main(): Promise<void> {
   // The server runs in its own process, as beside kube-scheduler: the load generator does not share its event loop.
   // SERVER_NODE_OPTIONS: extra flags for the server process (--cpu-prof, --trace-gc, --max-semi-space-size=…).
-  const child = fork(new URL(import.meta.url).pathname, ['serve'], { stdio: 'inherit', execArgv: [...process.execArgv, ...(process.env.SERVER_NODE_OPTIONS?.split(' ').filter(Boolean) ?? [])] });
+  const child = fork(new URL(import.meta.url).pathname, ['serve'], {
+    stdio: 'inherit',
+    execArgv: [...process.execArgv, ...(process.env.SERVER_NODE_OPTIONS?.split(' ').filter(Boolean) ?? [])],
+  });
   const server = await new Promise<{ url: string }>((resolve) => child.once('message', (m) => resolve(m as { url: string })));
   // kube-scheduler's parallel filter completes nodes in a different order every cycle, and with 5,000 nodes its
   // default percentageOfNodesToScore (50 − 5,000/125 = 10 %) stops after 500 feasible nodes and sends only
   // those (all 5,000 arrive only with percentageOfNodesToScore: 100): 16 orders, 16 different samples.
   const allNames = Array.from({ length: nodeCount }, (_, i) => nodeName(i));
   const names = Array.from({ length: 16 }, (_, k) => JSON.stringify({ Pod: pod, Nodes: null, NodeNames: shuffled(allNames, k + 1) }));
-  const sample = Array.from({ length: 16 }, (_, k) => JSON.stringify({ Pod: pod, Nodes: null, NodeNames: shuffled(allNames, 100 + k).slice(0, 500) }));
+  const sample = Array.from({ length: 16 }, (_, k) =>
+    JSON.stringify({ Pod: pod, Nodes: null, NodeNames: shuffled(allNames, 100 + k).slice(0, 500) }),
+  );
   const items = Array.from({ length: 500 }, (_, i) => nodeObject(nodeName(i), i));
   const full = JSON.stringify({ Pod: pod, Nodes: { apiVersion: 'v1', kind: 'NodeList', metadata: {}, items }, NodeNames: null });
-  const load = os.loadavg().map((l) => l.toFixed(1)).join(' ');
-  console.log(`extender over loopback HTTP keep-alive (server in its own process), ${iterations} sequential requests per case (after ${warmup} warm-up); ${os.cpus().length} CPUs, load average ${load}`);
+  const load = os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
+  console.log(
+    `extender over loopback HTTP keep-alive (server in its own process), ${iterations} sequential requests per case (after ${warmup} warm-up); ${os.cpus().length} CPUs, load average ${load}`,
+  );
   await measure(child, 'floor      NodeNames 5,000 nodes (no work)', `${server.url}/floor`, names);
   await measure(child, 'filter     NodeNames 5,000 nodes', `${server.url}/scheduler/filter`, names);
   await measure(child, 'prioritize NodeNames 5,000 nodes', `${server.url}/scheduler/prioritize`, names);

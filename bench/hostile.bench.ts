@@ -39,13 +39,22 @@ interface Served {
 function timed(app: RequestListener, served: Served[]): RequestListener {
   return (req, res) => {
     const started = process.hrtime.bigint();
-    res.on('finish', () => served.push({ path: req.url ?? '', status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 }));
+    res.on('finish', () =>
+      served.push({ path: req.url ?? '', status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 }),
+    );
     app(req, res);
   };
 }
 
 const GiB = 2 ** 30;
-const viewNode: ExtenderNode = { labels: {}, taints: [], allocatable: { cpu: 4000, memory: 8 * GiB, pods: 110 }, requested: {}, pricePerHour: 0.1, state: 'ok' };
+const viewNode: ExtenderNode = {
+  labels: {},
+  taints: [],
+  allocatable: { cpu: 4000, memory: 8 * GiB, pods: 110 },
+  requested: {},
+  pricePerHour: 0.1,
+  state: 'ok',
+};
 
 async function serve(): Promise<void> {
   const served: Served[] = [];
@@ -54,8 +63,17 @@ async function serve(): Promise<void> {
   const extenderServer = http.createServer(expressServerClasses(extender.app), timed(extender.app, served));
   await new Promise<void>((resolve) => extenderServer.listen(0, '127.0.0.1', resolve));
   const cert = await createLoopbackCertificate();
-  const admission = createAdmissionServer({ tls: cert, contextProvider: new InMemoryContextProvider({ objects: [], catalogs: {}, defaults: { gpuTaint: true, globalCredentials: {} } }) });
-  const admissionServer = await listenHttps(timed(admission.app, served), loadCertificate(cert), 0, '127.0.0.1', expressServerClasses(admission.app));
+  const admission = createAdmissionServer({
+    tls: cert,
+    contextProvider: new InMemoryContextProvider({ objects: [], catalogs: {}, defaults: { gpuTaint: true, globalCredentials: {} } }),
+  });
+  const admissionServer = await listenHttps(
+    timed(admission.app, served),
+    loadCertificate(cert),
+    0,
+    '127.0.0.1',
+    expressServerClasses(admission.app),
+  );
   const extenderUrl = `http://127.0.0.1:${(extenderServer.address() as { port: number }).port}`;
   process.send?.({ extenderUrl, admissionUrl: admissionServer.url, ca: cert.caPem });
   process.on('message', (message) => {
@@ -81,7 +99,12 @@ function send(url: string, ca: string, options: { body?: string | Buffer; declar
     const headers: Record<string, string | number> = { 'content-type': 'application/json' };
     if (options.declared !== undefined) headers['content-length'] = options.declared;
     else if (options.body !== undefined && !options.chunked) headers['content-length'] = Buffer.byteLength(options.body);
-    const request = (url.startsWith('https') ? https : http).request(url, { method: 'POST', headers, agent: false, ...(url.startsWith('https') ? { ca } : {}) });
+    const request = (url.startsWith('https') ? https : http).request(url, {
+      method: 'POST',
+      headers,
+      agent: false,
+      ...(url.startsWith('https') ? { ca } : {}),
+    });
     let answered = false;
     request.on('response', (res) => {
       answered = true;
@@ -119,23 +142,35 @@ function send(url: string, ca: string, options: { body?: string | Buffer; declar
 function healthz(target: Target): Promise<number> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    http.get(`${target.extenderUrl}/healthz`, { agent: false }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(performance.now() - started));
-    }).on('error', reject);
+    http
+      .get(`${target.extenderUrl}/healthz`, { agent: false }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(performance.now() - started));
+      })
+      .on('error', reject);
   });
 }
 
-const pod = (requests: Record<string, string>) => ({ metadata: { name: 'p', namespace: 'default' }, spec: { containers: [{ name: 'c', resources: { requests } }] } });
+const pod = (requests: Record<string, string>) => ({
+  metadata: { name: 'p', namespace: 'default' },
+  spec: { containers: [{ name: 'c', resources: { requests } }] },
+});
 const names = Array.from({ length: 5000 }, (_, i) => `node-${i}`);
 const nodePool = (spec: Record<string, unknown>) => ({
   apiVersion: 'karpenter.sh/v1',
   kind: 'NodePool',
   metadata: { name: 'np' },
-  spec: { template: { spec: { nodeClassRef: { group: 'karpenter.ovhcloud.sh', kind: 'OVHNodeClass', name: 'default' }, requirements: [] } }, ...spec },
+  spec: {
+    template: { spec: { nodeClassRef: { group: 'karpenter.ovhcloud.sh', kind: 'OVHNodeClass', name: 'default' }, requirements: [] } },
+    ...spec,
+  },
 });
 const review = (object: unknown): string =>
-  JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request: { uid: 'u', operation: 'CREATE', kind: { group: 'karpenter.sh', version: 'v1', kind: 'NodePool' }, object } });
+  JSON.stringify({
+    apiVersion: 'admission.k8s.io/v1',
+    kind: 'AdmissionReview',
+    request: { uid: 'u', operation: 'CREATE', kind: { group: 'karpenter.sh', version: 'v1', kind: 'NodePool' }, object },
+  });
 const deep = `{"Pod":{"metadata":{"name":"p"},"spec":{"x":${'['.repeat(10_000)}${']'.repeat(10_000)}}},"NodeNames":["node-1"]}`;
 
 interface Case {
@@ -146,22 +181,58 @@ interface Case {
 }
 
 const cases: Case[] = [
-  { name: 'baseline: prioritize, 5,000 names', server: 'extender', path: '/scheduler/prioritize', request: { body: JSON.stringify({ Pod: pod({ cpu: '1' }), NodeNames: names }) } },
-  { name: 'baseline: NodePool review', server: 'admission', path: '/validate', request: { body: review(nodePool({ limits: { cpu: '64' } })) } },
+  {
+    name: 'baseline: prioritize, 5,000 names',
+    server: 'extender',
+    path: '/scheduler/prioritize',
+    request: { body: JSON.stringify({ Pod: pod({ cpu: '1' }), NodeNames: names }) },
+  },
+  {
+    name: 'baseline: NodePool review',
+    server: 'admission',
+    path: '/validate',
+    request: { body: review(nodePool({ limits: { cpu: '64' } })) },
+  },
   { name: '100 MB body, declared', server: 'extender', path: '/scheduler/filter', request: { declared: 100 * MB } },
   { name: '100 MB body, chunked', server: 'extender', path: '/scheduler/filter', request: { chunked: true } },
   { name: '100 MB body, declared', server: 'admission', path: '/validate', request: { declared: 100 * MB } },
-  { name: '1 MB cpu quantity', server: 'extender', path: '/scheduler/prioritize', request: { body: JSON.stringify({ Pod: pod({ cpu: '1'.repeat(MB) }), NodeNames: ['node-1'] }) } },
-  { name: '1 MB cpu limit (denied)', server: 'admission', path: '/validate', request: { body: review(nodePool({ limits: { cpu: '9'.repeat(MB) } })) } },
+  {
+    name: '1 MB cpu quantity',
+    server: 'extender',
+    path: '/scheduler/prioritize',
+    request: { body: JSON.stringify({ Pod: pod({ cpu: '1'.repeat(MB) }), NodeNames: ['node-1'] }) },
+  },
+  {
+    name: '1 MB cpu limit (denied)',
+    server: 'admission',
+    path: '/validate',
+    request: { body: review(nodePool({ limits: { cpu: '9'.repeat(MB) } })) },
+  },
   {
     name: `worst budget schedule, ${MaxScheduleLength} bytes (denied)`,
     server: 'admission',
     path: '/validate',
-    request: { body: review(nodePool({ disruption: { budgets: [{ nodes: '1', schedule: `${' '.repeat(MaxScheduleLength - 1)}\n`, duration: '1h' }] } })) },
+    request: {
+      body: review(
+        nodePool({ disruption: { budgets: [{ nodes: '1', schedule: `${' '.repeat(MaxScheduleLength - 1)}\n`, duration: '1h' }] } }),
+      ),
+    },
   },
-  { name: 'budget schedule, 655 bytes (denied)', server: 'admission', path: '/validate', request: { body: review(nodePool({ disruption: { budgets: [{ nodes: '1', schedule: `${' '.repeat(654)}\n`, duration: '1h' }] } })) } },
+  {
+    name: 'budget schedule, 655 bytes (denied)',
+    server: 'admission',
+    path: '/validate',
+    request: { body: review(nodePool({ disruption: { budgets: [{ nodes: '1', schedule: `${' '.repeat(654)}\n`, duration: '1h' }] } })) },
+  },
   { name: 'JSON nested 10,000 levels', server: 'extender', path: '/scheduler/prioritize', request: { body: deep } },
-  { name: 'JSON nested 10,000 levels', server: 'admission', path: '/validate', request: { body: `{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":"u","object":${'['.repeat(10_000)}${']'.repeat(10_000)}}}` } },
+  {
+    name: 'JSON nested 10,000 levels',
+    server: 'admission',
+    path: '/validate',
+    request: {
+      body: `{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":"u","object":${'['.repeat(10_000)}${']'.repeat(10_000)}}}`,
+    },
+  },
 ];
 
 function summary(values: number[]): string {
@@ -183,13 +254,18 @@ async function againstServers(): Promise<void> {
     const health: number[] = [];
     for (let i = 0; i < repeat; i++) {
       const url = `${c.server === 'extender' ? target.extenderUrl : target.admissionUrl}${c.path}`;
-      const [, healthMs] = await Promise.all([send(url, target.ca, c.request), new Promise((r) => setTimeout(r, 5)).then(() => healthz(target))]);
+      const [, healthMs] = await Promise.all([
+        send(url, target.ca, c.request),
+        new Promise((r) => setTimeout(r, 5)).then(() => healthz(target)),
+      ]);
       health.push(healthMs);
     }
     const records = (await collect()).filter((s) => s.path === c.path);
     const statuses = new Set(records.map((s) => s.status));
     const times = records.map((s) => s.ms);
-    console.log(`  ${c.server.padEnd(9)} ${c.name.padEnd(42)} status ${[...statuses].join('/')}  ${summary(times)}   /healthz meanwhile: ${summary(health)}`);
+    console.log(
+      `  ${c.server.padEnd(9)} ${c.name.padEnd(42)} status ${[...statuses].join('/')}  ${summary(times)}   /healthz meanwhile: ${summary(health)}`,
+    );
   }
   child.send('stop');
 }
@@ -233,11 +309,14 @@ function adversarial(length: number): string[] {
 
 function patternTimes(): void {
   const unique = new Map(CrdDefinitions.flatMap((d) => patternFields(toOpenApi(d.schema), [])).map((f) => [f.pattern, f.maxLength]));
-  console.log('\nEvery pattern-checked field, adversarial strings of its maximum length (the slowest string, fastest of 5 runs, after a warm-up pass):');
+  console.log(
+    '\nEvery pattern-checked field, adversarial strings of its maximum length (the slowest string, fastest of 5 runs, after a warm-up pass):',
+  );
   for (const [pattern, maxLength] of unique) {
     let worst = 0;
     // One untimed pass first: V8 interprets a new regex before compiling it.
-    for (const value of adversarial(maxLength)) validateStructure({ type: 'string', pattern, maxLength }, value, 'f', [], { reportUnknownFields: false });
+    for (const value of adversarial(maxLength))
+      validateStructure({ type: 'string', pattern, maxLength }, value, 'f', [], { reportUnknownFields: false });
     for (const value of adversarial(maxLength)) {
       // The fastest of 5 runs: the check's own cost, without the pauses of a shared machine.
       let best = Infinity;
@@ -248,7 +327,9 @@ function patternTimes(): void {
       }
       worst = Math.max(worst, best);
     }
-    console.log(`  ${worst.toFixed(3).padStart(8)} ms  max ${String(maxLength).padStart(5)}  ${pattern.length > 70 ? `${pattern.slice(0, 67)}...` : pattern}`);
+    console.log(
+      `  ${worst.toFixed(3).padStart(8)} ms  max ${String(maxLength).padStart(5)}  ${pattern.length > 70 ? `${pattern.slice(0, 67)}...` : pattern}`,
+    );
   }
 }
 

@@ -11,7 +11,10 @@ const count = Number(process.env.NAMES ?? 5_000);
 const rounds = Number(process.env.ROUNDS ?? 5);
 const repeat = Number(process.env.REPEAT ?? 200);
 const flavors = ['b3-8', 'b3-16', 'b3-32'];
-const names = Array.from({ length: count }, (_, i) => `karpenter-${flavors[i % 3]}-eu-west-par-${'abc'[i % 3]}-node-${((i * 2_654_435_761) >>> 0).toString(16).slice(0, 6)}`);
+const names = Array.from(
+  { length: count },
+  (_, i) => `karpenter-${flavors[i % 3]}-eu-west-par-${'abc'[i % 3]}-node-${((i * 2_654_435_761) >>> 0).toString(16).slice(0, 6)}`,
+);
 const out = Buffer.allocUnsafe(count * 64);
 const encoder = new TextEncoder();
 type Write = (text: string, at: number) => number;
@@ -47,5 +50,7 @@ for (const [label, write] of Object.entries(ways)) {
     for (let k = 0; k < repeat; k++) writeAll(write);
     best = Math.min(best, Number(process.hrtime.bigint() - t0) / (repeat * count));
   }
-  console.log(`${label.padEnd(48)} ${best.toFixed(1).padStart(6)} ns/name  (${((best * count) / 1e6).toFixed(3)} ms per 5,000-name answer)`);
+  console.log(
+    `${label.padEnd(48)} ${best.toFixed(1).padStart(6)} ns/name  (${((best * count) / 1e6).toFixed(3)} ms per 5,000-name answer)`,
+  );
 }

@@ -38,9 +38,18 @@ for (let i = 0; i < pools; i++) {
     clusterName: 'bench',
   };
   await api.createNodePool(target, {
-    name: `${poolBaseName(settings)}-${String(i).padStart(6, '0').replace(/\d/g, (d) => 'abcdef0123'[Number(d)] ?? 'a')}`,
-    flavorName: settings.flavor, desiredNodes: nodesPerPool, minNodes: 0, maxNodes: 100, autoscale: false,
-    monthlyBilled: false, antiAffinity: false, availabilityZones: [settings.zone], template: poolTemplate(settings, {}),
+    name: `${poolBaseName(settings)}-${String(i)
+      .padStart(6, '0')
+      .replace(/\d/g, (d) => 'abcdef0123'[Number(d)] ?? 'a')}`,
+    flavorName: settings.flavor,
+    desiredNodes: nodesPerPool,
+    minNodes: 0,
+    maxNodes: 100,
+    autoscale: false,
+    monthlyBilled: false,
+    antiAffinity: false,
+    availabilityZones: [settings.zone],
+    template: poolTemplate(settings, {}),
   });
 }
 clock.step(60_000);
@@ -49,10 +58,21 @@ const nodeClass: OVHNodeClass = { metadata: { name: 'default' }, spec: { service
 const resolver: NodeClassResolver<OVHNodeClass> = { getNodeClass: async () => nodeClass, getSecretData: async () => ({}) };
 const providerClock: Clock = { now: () => clock.now(), sleep: async (ms) => clock.step(ms) };
 const provider = createOvhCloudProvider({
-  clusterName: 'bench', api, nodeClasses: resolver, catalog: loadCatalog('ovhcloud'), unavailableOfferings: new UnavailableOfferings({ clock }),
-  clock: providerClock, serviceName: target.serviceName, kubeId: target.kubeId,
+  clusterName: 'bench',
+  api,
+  nodeClasses: resolver,
+  catalog: loadCatalog('ovhcloud'),
+  unavailableOfferings: new UnavailableOfferings({ clock }),
+  clock: providerClock,
+  serviceName: target.serviceName,
+  kubeId: target.kubeId,
 });
-const nodePool = { metadata: { name: 'default' }, spec: { template: { spec: { nodeClassRef: { group: 'karpenter.ovhcloud.sh', kind: 'OVHNodeClass', name: 'default' }, requirements: [] } } } };
+const nodePool = {
+  metadata: { name: 'default' },
+  spec: {
+    template: { spec: { nodeClassRef: { group: 'karpenter.ovhcloud.sh', kind: 'OVHNodeClass', name: 'default' }, requirements: [] } },
+  },
+};
 
 async function measure(name: string, fn: () => Promise<unknown>, times: number): Promise<void> {
   const before = emulator.calls.count();

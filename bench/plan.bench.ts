@@ -40,7 +40,10 @@ const nodeClass = {
     zones: ['fr-par-1', 'fr-par-2', 'fr-par-3'],
     image: 'ubuntu_jammy',
     credentialsSecretRef: { name: 'scaleway-nodeclass-credentials', namespace: 'karpenter' },
-    join: { apiServerEndpoint: 'https://k8s.example.internal:6443', tokenSecretRef: { name: 'bootstrap-token', namespace: 'karpenter', key: 'token' } },
+    join: {
+      apiServerEndpoint: 'https://k8s.example.internal:6443',
+      tokenSecretRef: { name: 'bootstrap-token', namespace: 'karpenter', key: 'token' },
+    },
   },
 };
 
@@ -74,7 +77,10 @@ async function writeInputs(size: number): Promise<{ yaml: string; json: string }
   const yaml = join(WORK, `pods-${size}.yaml`);
   const json = join(WORK, `pods-${size}.json`);
   writeFileSync(yaml, await toYaml(objects));
-  writeFileSync(json, JSON.stringify({ apiVersion: 'v1', kind: 'List', metadata: { resourceVersion: '' }, items: objects }, null, 4) + '\n');
+  writeFileSync(
+    json,
+    JSON.stringify({ apiVersion: 'v1', kind: 'List', metadata: { resourceVersion: '' }, items: objects }, null, 4) + '\n',
+  );
   return { yaml, json };
 }
 
@@ -85,12 +91,19 @@ function buildCli(rev: string | undefined): string {
   mkdirSync(dir, { recursive: true });
   let project = join(ROOT, 'tsconfig.build.json');
   if (rev) {
-    const archive = execFileSync('git', ['archive', '--format=tar', rev, 'src', 'webhooks', 'package.json', 'tsconfig.json', 'tsconfig.build.json'], { cwd: ROOT, maxBuffer: 1 << 30 });
+    const archive = execFileSync(
+      'git',
+      ['archive', '--format=tar', rev, 'src', 'webhooks', 'package.json', 'tsconfig.json', 'tsconfig.build.json'],
+      { cwd: ROOT, maxBuffer: 1 << 30 },
+    );
     execFileSync('tar', ['-x', '-C', dir], { input: archive });
     project = join(dir, 'tsconfig.build.json');
   }
   const out = join(dir, 'dist');
-  execFileSync(join(ROOT, 'node_modules', '.bin', 'tsc'), ['-p', project, '--outDir', out, '--sourceMap', 'false'], { cwd: ROOT, stdio: 'inherit' });
+  execFileSync(join(ROOT, 'node_modules', '.bin', 'tsc'), ['-p', project, '--outDir', out, '--sourceMap', 'false'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
   return out;
 }
 
@@ -103,7 +116,11 @@ interface Sample {
 /** Runs one process under GNU time (the child's own CPU and peak RSS); returns its sample and stdout. */
 function timeProcess(args: string[]): Sample & { stdout: Buffer } {
   const t0 = performance.now();
-  const child = spawnSync('/usr/bin/time', ['-f', '%U %S %M', process.execPath, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 30 });
+  const child = spawnSync('/usr/bin/time', ['-f', '%U %S %M', process.execPath, ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    maxBuffer: 1 << 30,
+  });
   const wallMs = performance.now() - t0;
   if (child.error) throw new Error(`bench:plan needs GNU time at /usr/bin/time for the child's CPU and peak RSS: ${child.error.message}`);
   const stderr = child.stderr.toString();
@@ -122,7 +139,12 @@ function timePlan(build: string, file: string, runs: number): Sample & { plan: B
   const args = [join(build, 'src', 'cli', 'bin.js'), 'plan', '-f', file, '-o', 'json'];
   const { stdout: plan } = timeProcess(args);
   const samples = Array.from({ length: runs }, () => timeProcess(args));
-  return { wallMs: median(samples.map((s) => s.wallMs)), cpuMs: median(samples.map((s) => s.cpuMs)), rssMiB: Math.max(...samples.map((s) => s.rssMiB)), plan };
+  return {
+    wallMs: median(samples.map((s) => s.wallMs)),
+    cpuMs: median(samples.map((s) => s.cpuMs)),
+    rssMiB: Math.max(...samples.map((s) => s.rssMiB)),
+    plan,
+  };
 }
 
 /** The child that times solve() alone: plan's own steps up to solve(), untimed, from the build's modules. */
@@ -184,22 +206,59 @@ async function mainBench(): Promise<void> {
   mkdirSync(WORK, { recursive: true });
   const builds: [string, string][] = [['current', buildCli(undefined)]];
   const current = builds[0]?.[1] as string;
-  if (values.baseline) builds.unshift([`baseline ${execFileSync('git', ['rev-parse', '--short', values.baseline], { cwd: ROOT }).toString().trim()}`, buildCli(values.baseline)]);
+  if (values.baseline)
+    builds.unshift([
+      `baseline ${execFileSync('git', ['rev-parse', '--short', values.baseline], { cwd: ROOT }).toString().trim()}`,
+      buildCli(values.baseline),
+    ]);
   const version = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
   const bare = timeProcess(['-e', '']);
-  console.log(`plan -f FILE -o json, whole process (node ${process.version}, karpenter-eu ${version.version}); median of ${runs} runs; load ${loadavg()[0]?.toFixed(1)} at start`);
+  console.log(
+    `plan -f FILE -o json, whole process (node ${process.version}, karpenter-eu ${version.version}); median of ${runs} runs; load ${loadavg()[0]?.toFixed(1)} at start`,
+  );
   console.log(`node -e '' alone: ${ms(bare.wallMs)} ms wall, ${ms(bare.cpuMs)} ms CPU, ${ms(bare.rssMiB)} MiB\n`);
-  console.log(row(['pods', 'input', 'build', 'wall ms', 'CPU ms', 'peak RSS MiB', 'solve() cold wall ms', 'solve() cold CPU ms', 'solve() warm CPU ms', 'CPU ÷ cold solve()', 'CPU ÷ warm solve()', 'plan']));
+  console.log(
+    row([
+      'pods',
+      'input',
+      'build',
+      'wall ms',
+      'CPU ms',
+      'peak RSS MiB',
+      'solve() cold wall ms',
+      'solve() cold CPU ms',
+      'solve() warm CPU ms',
+      'CPU ÷ cold solve()',
+      'CPU ÷ warm solve()',
+      'plan',
+    ]),
+  );
   console.log(row(Array(12).fill('---')));
   for (const size of sizes) {
     const files = await writeInputs(size);
     const alone = timeSolve(current, files.yaml, runs);
-    for (const [format, file] of [['yaml', files.yaml], ['json', files.json]] as const) {
+    for (const [format, file] of [
+      ['yaml', files.yaml],
+      ['json', files.json],
+    ] as const) {
       for (const [label, build] of builds) {
         const s = timePlan(build, file, runs);
         const same = s.plan.toString() === alone.plan ? 'same' : 'DIFFERS';
         const solveCells = [ms(alone.cold.wallMs), ms(alone.cold.cpuMs), ms(alone.warm.cpuMs)];
-        console.log(row([size, format, label, ms(s.wallMs), ms(s.cpuMs), ms(s.rssMiB), ...solveCells, ratio(s.cpuMs, alone.cold.cpuMs), ratio(s.cpuMs, alone.warm.cpuMs), same]));
+        console.log(
+          row([
+            size,
+            format,
+            label,
+            ms(s.wallMs),
+            ms(s.cpuMs),
+            ms(s.rssMiB),
+            ...solveCells,
+            ratio(s.cpuMs, alone.cold.cpuMs),
+            ratio(s.cpuMs, alone.warm.cpuMs),
+            same,
+          ]),
+        );
       }
     }
   }

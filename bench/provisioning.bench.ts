@@ -39,8 +39,13 @@ await bed.close();
 
 const sorted = [...latencies].sort((a, b) => a - b);
 const pick = (q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number;
-const median = sorted.length % 2 === 1 ? pick(0.5) : ((sorted[sorted.length / 2 - 1] as number) + (sorted[sorted.length / 2] as number)) / 2;
+const median =
+  sorted.length % 2 === 1 ? pick(0.5) : ((sorted[sorted.length / 2 - 1] as number) + (sorted[sorted.length / 2] as number)) / 2;
 console.log(`pending pod → CloudProvider.create, ${rounds} rounds, batch idle ${idleMs} ms / max ${maxMs} ms`);
-console.log(`  median ${median.toFixed(0)} ms   min ${(sorted[0] ?? 0).toFixed(0)} ms   p90 ${pick(0.9).toFixed(0)} ms   max ${(sorted[sorted.length - 1] ?? 0).toFixed(0)} ms`);
-console.log(`  of which the batch idle window: ${idleMs} ms; the rest is detection (scheduler marks Unschedulable, watch) + snapshot + simulation + NodeClaim create + launch`);
+console.log(
+  `  median ${median.toFixed(0)} ms   min ${(sorted[0] ?? 0).toFixed(0)} ms   p90 ${pick(0.9).toFixed(0)} ms   max ${(sorted[sorted.length - 1] ?? 0).toFixed(0)} ms`,
+);
+console.log(
+  `  of which the batch idle window: ${idleMs} ms; the rest is detection (scheduler marks Unschedulable, watch) + snapshot + simulation + NodeClaim create + launch`,
+);
 console.log(`  target: median < 1500 ms → ${median < 1500 ? 'met' : 'MISSED'}`);

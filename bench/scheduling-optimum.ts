@@ -27,7 +27,8 @@ export function optimumPrice(pods: readonly SmallPod[], types: readonly Instance
     let best = Infinity;
     for (const t of types) {
       const price = Math.min(...t.offerings.filter((o) => o.available).map((o) => o.pricePerHour));
-      if (cpu <= (t.allocatable.cpu ?? 0) && memory <= (t.allocatable.memory ?? 0) && count <= (t.allocatable.pods ?? 0) && price < best) best = price;
+      if (cpu <= (t.allocatable.cpu ?? 0) && memory <= (t.allocatable.memory ?? 0) && count <= (t.allocatable.pods ?? 0) && price < best)
+        best = price;
     }
     partCost[mask] = best;
   }

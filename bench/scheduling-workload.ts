@@ -15,7 +15,6 @@ const GiB = 2 ** 30;
 const MiB = 2 ** 20;
 export const BENCH_ZONES = ['test-zone-1', 'test-zone-2', 'test-zone-3', 'test-zone-4', 'test-zone-5'];
 
-
 export function benchInstanceTypes(count = 400, zones = BENCH_ZONES): InstanceType[] {
   const types: InstanceType[] = [];
   for (let i = 0; i < count; i++) {
@@ -27,7 +26,12 @@ export function benchInstanceTypes(count = 400, zones = BENCH_ZONES): InstanceTy
       name: `fake-it-${i}`,
       cloud: 'ovhcloud',
       region: 'test',
-      labels: { 'node.kubernetes.io/instance-type': `fake-it-${i}`, 'kubernetes.io/arch': 'amd64', 'kubernetes.io/os': 'linux', 'karpenter.sh/capacity-type': 'on-demand' },
+      labels: {
+        'node.kubernetes.io/instance-type': `fake-it-${i}`,
+        'kubernetes.io/arch': 'amd64',
+        'kubernetes.io/os': 'linux',
+        'karpenter.sh/capacity-type': 'on-demand',
+      },
       capacity,
       allocatable: { cpu: capacity.cpu - 100, memory: capacity.memory - 10 * MiB, pods: capacity.pods },
       offerings: zones.map((zone) => ({ zone, capacityType: 'on-demand', pricePerHour: price, available: true })),
@@ -51,7 +55,10 @@ type Kind = 'plain' | 'zone-spread' | 'hostname-spread' | 'zone-affinity' | 'hos
 function pod(name: string, random: () => number, labels: Record<string, string>, spec: Partial<NonNullable<V1Pod['spec']>>): V1Pod {
   const cpu = ['100m', '250m', '500m', '1', '1500m'][Math.floor(random() * 5)] as string;
   const memory = `${[100, 256, 512, 1024, 2048, 4096][Math.floor(random() * 6)]}Mi`;
-  return { metadata: { name, namespace: 'default', labels }, spec: { ...spec, containers: [{ name: 'app', image: 'pause', resources: { requests: { cpu, memory } } }] } };
+  return {
+    metadata: { name, namespace: 'default', labels },
+    spec: { ...spec, containers: [{ name: 'app', image: 'pause', resources: { requests: { cpu, memory } } }] },
+  };
 }
 
 function pick(random: () => number): string {
@@ -66,7 +73,11 @@ function makePod(kind: Kind, name: string, random: () => number): V1Pod {
     case 'hostname-spread': {
       const topologyKey = kind === 'zone-spread' ? 'topology.kubernetes.io/zone' : 'kubernetes.io/hostname';
       const labels = { 'my-label': pick(random) };
-      return pod(name, random, labels, { topologySpreadConstraints: [{ maxSkew: 1, topologyKey, whenUnsatisfiable: 'DoNotSchedule', labelSelector: { matchLabels: { 'my-label': pick(random) } } }] });
+      return pod(name, random, labels, {
+        topologySpreadConstraints: [
+          { maxSkew: 1, topologyKey, whenUnsatisfiable: 'DoNotSchedule', labelSelector: { matchLabels: { 'my-label': pick(random) } } },
+        ],
+      });
     }
     case 'zone-affinity': {
       const labels = { 'my-affininity': pick(random) };
@@ -75,7 +86,12 @@ function makePod(kind: Kind, name: string, random: () => number): V1Pod {
     }
     case 'hostname-anti-affinity': {
       const term = { topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: { app: 'nginx' } } };
-      return pod(name, random, { app: 'nginx' }, { affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term] } } });
+      return pod(
+        name,
+        random,
+        { app: 'nginx' },
+        { affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term] } } },
+      );
     }
   }
 }

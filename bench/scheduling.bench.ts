@@ -16,7 +16,11 @@ const RUNS = 3;
 const MiB = 2 ** 20;
 const GiB = 2 ** 30;
 
-function timeSolve(pods: V1Pod[], types: InstanceType[], optimize: boolean): { ms: number; cpuMs: number; result: ReturnType<typeof solve> } {
+function timeSolve(
+  pods: V1Pod[],
+  types: InstanceType[],
+  optimize: boolean,
+): { ms: number; cpuMs: number; result: ReturnType<typeof solve> } {
   let best = { ms: Infinity, cpuMs: Infinity, result: solve({ pods, nodePools: [benchNodePool(types)], options: { optimize } }) };
   for (let i = 0; i < RUNS; i++) {
     const cpu0 = process.cpuUsage();
@@ -41,7 +45,18 @@ function workloadBench(): void {
     const vsFfd = ((price / ffd.totalPricePerHour - 1) * 100).toFixed(2) + '%';
     const rss = (process.resourceUsage().maxRSS / 1024).toFixed(0) + ' MiB';
     console.log(
-      [String(n).padEnd(7), plan.ms.toFixed(0).padStart(8), plan.cpuMs.toFixed(0).padStart(8), String(Math.round(n / (plan.ms / 1000))).padStart(8), String(plan.result.newNodeClaims.length).padStart(6), price.toFixed(2).padStart(9), ffd.totalPricePerHour.toFixed(2).padStart(10), vsFfd.padStart(7), String(plan.result.unschedulable.length).padStart(9), rss.padStart(9)].join('  '),
+      [
+        String(n).padEnd(7),
+        plan.ms.toFixed(0).padStart(8),
+        plan.cpuMs.toFixed(0).padStart(8),
+        String(Math.round(n / (plan.ms / 1000))).padStart(8),
+        String(plan.result.newNodeClaims.length).padStart(6),
+        price.toFixed(2).padStart(9),
+        ffd.totalPricePerHour.toFixed(2).padStart(10),
+        vsFfd.padStart(7),
+        String(plan.result.unschedulable.length).padStart(9),
+        rss.padStart(9),
+      ].join('  '),
     );
   }
 }
@@ -76,8 +91,14 @@ function optimumBench(): void {
   const instances = 200;
   for (let k = 0; k < instances; k++) {
     const n = 4 + Math.floor(random() * 9); // 4..12 pods
-    const small: SmallPod[] = Array.from({ length: n }, () => ({ cpu: cpus[Math.floor(random() * cpus.length)] as number, memory: (mems[Math.floor(random() * mems.length)] as number) * MiB }));
-    const pods: V1Pod[] = small.map((p, i) => ({ metadata: { name: `p${i}`, namespace: 'default' }, spec: { containers: [{ name: 'c', image: 'i', resources: { requests: { cpu: `${p.cpu}m`, memory: `${p.memory / MiB}Mi` } } }] } }));
+    const small: SmallPod[] = Array.from({ length: n }, () => ({
+      cpu: cpus[Math.floor(random() * cpus.length)] as number,
+      memory: (mems[Math.floor(random() * mems.length)] as number) * MiB,
+    }));
+    const pods: V1Pod[] = small.map((p, i) => ({
+      metadata: { name: `p${i}`, namespace: 'default' },
+      spec: { containers: [{ name: 'c', image: 'i', resources: { requests: { cpu: `${p.cpu}m`, memory: `${p.memory / MiB}Mi` } } }] },
+    }));
     const pool = { name: 'default', nodeClassRef: { kind: 'OVHNodeClass', name: 'default' }, requirements: [], instanceTypes: types };
     const plan = solve({ pods, nodePools: [pool] }).totalPricePerHour;
     const ffd = solve({ pods, nodePools: [pool], options: { optimize: false } }).totalPricePerHour;
@@ -88,7 +109,9 @@ function optimumBench(): void {
     if (plan > ffd + 1e-9) aboveFfd++;
   }
   console.log(`\nexact optimum (${instances} instances of 4-12 plain pods, 4 flavors, brute force over set partitions):`);
-  console.log(`  mean gap ${((sumGap / instances) * 100).toFixed(2)}%, worst gap ${(worst * 100).toFixed(2)}%, plans above FFD: ${aboveFfd}`);
+  console.log(
+    `  mean gap ${((sumGap / instances) * 100).toFixed(2)}%, worst gap ${(worst * 100).toFixed(2)}%, plans above FFD: ${aboveFfd}`,
+  );
 }
 
 workloadBench();

@@ -30,7 +30,14 @@ export async function generateWebhookCertificates(service: string, namespace: st
   const dnsNames = serviceDnsNames(service, namespace);
   const ca = await createCertificateAuthority(`${service}-webhook-ca`, validDays);
   const serving = await ca.issue({ dns: [dnsNames[2] as string, ...dnsNames.filter((_, i) => i !== 2)] }, validDays);
-  return { dnsNames, caPem: ca.certPem, caKeyPem: ca.keyPem, certPem: serving.certPem, keyPem: serving.keyPem, caBundle: Buffer.from(ca.certPem).toString('base64') };
+  return {
+    dnsNames,
+    caPem: ca.certPem,
+    caKeyPem: ca.keyPem,
+    certPem: serving.certPem,
+    keyPem: serving.keyPem,
+    caBundle: Buffer.from(ca.certPem).toString('base64'),
+  };
 }
 
 /** Writes the four PEM files; private keys readable by the owner only. */
@@ -52,20 +59,32 @@ export function writeCertificateFiles(dir: string, certs: WebhookCertificates): 
 
 const dnsLabel = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 
-export function parseCertificateArguments(argv: readonly string[], defaultOut: string): { service: string; namespace: string; out: string; days: number } {
+export function parseCertificateArguments(
+  argv: readonly string[],
+  defaultOut: string,
+): { service: string; namespace: string; out: string; days: number } {
   const options = { service: 'karpenter-eu', namespace: 'karpenter', out: defaultOut, days: '365' };
   for (let i = 0; i < argv.length; i += 2) {
     const [flag, value] = [argv[i] as string, argv[i + 1]];
     const key = flag.replace(/^--/, '') as keyof typeof options;
-    if (!flag.startsWith('--') || !(key in options)) throw new CertificateArgumentError(`parsing arguments: unknown flag ${JSON.stringify(flag)}; accepted: --service, --namespace, --out, --days`);
+    if (!flag.startsWith('--') || !(key in options))
+      throw new CertificateArgumentError(
+        `parsing arguments: unknown flag ${JSON.stringify(flag)}; accepted: --service, --namespace, --out, --days`,
+      );
     if (value === undefined) throw new CertificateArgumentError(`parsing arguments: ${flag} needs a value`);
     options[key] = value;
   }
   for (const key of ['service', 'namespace'] as const) {
-    if (!dnsLabel.test(options[key])) throw new CertificateArgumentError(`parsing arguments: --${key} is ${JSON.stringify(options[key])}; accepted: a DNS label (a-z, 0-9, "-", at most 63 characters)`);
+    if (!dnsLabel.test(options[key]))
+      throw new CertificateArgumentError(
+        `parsing arguments: --${key} is ${JSON.stringify(options[key])}; accepted: a DNS label (a-z, 0-9, "-", at most 63 characters)`,
+      );
   }
   const days = Number(options.days);
-  if (!Number.isInteger(days) || days < 1) throw new CertificateArgumentError(`parsing arguments: --days is ${JSON.stringify(options.days)}; accepted: a whole number of days, at least 1`);
+  if (!Number.isInteger(days) || days < 1)
+    throw new CertificateArgumentError(
+      `parsing arguments: --days is ${JSON.stringify(options.days)}; accepted: a whole number of days, at least 1`,
+    );
   return { ...options, days };
 }
 

@@ -21,7 +21,11 @@ interface Difference {
 }
 
 function yamlFiles(dir: string): string[] {
-  return existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort() : [];
+  return existsSync(dir)
+    ? readdirSync(dir)
+        .filter((f) => f.endsWith('.yaml'))
+        .sort()
+    : [];
 }
 
 function differencesIn(target: string): Difference[] {
@@ -50,7 +54,7 @@ function main(argv: string[]): number {
   const differences = chartCrdDifferences();
   if (argv.includes('--check')) {
     for (const d of differences) console.error(`manifests/${d.file}: ${d.problem}`);
-    if (differences.length > 0) console.error('the charts\' CRDs differ from manifests/crds/: run `npx tsx scripts/chart-crds.ts`');
+    if (differences.length > 0) console.error("the charts' CRDs differ from manifests/crds/: run `npx tsx scripts/chart-crds.ts`");
     return differences.length === 0 ? 0 : 1;
   }
   for (const target of targets) mkdirSync(join(repoRoot, 'manifests', target), { recursive: true });

@@ -36,7 +36,8 @@ function main(argv: string[]): number {
   if (argv.includes('--check')) {
     const stale = staleFiles();
     if (stale.length === 0) return 0;
-    for (const file of stale) console.error(`${relative(repoRoot, file.path)}: ${file.reason === 'missing' ? 'missing' : 'stale (differs from src/apis)'}`);
+    for (const file of stale)
+      console.error(`${relative(repoRoot, file.path)}: ${file.reason === 'missing' ? 'missing' : 'stale (differs from src/apis)'}`);
     console.error('CRDs are out of date with src/apis: run `npm run gen:crds` and commit manifests/crds/');
     return 1;
   }

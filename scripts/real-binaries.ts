@@ -43,7 +43,8 @@ function centralDirectory(zip: Buffer): ZipEntry[] {
       size: zip.readUInt32LE(at + 24),
       localHeaderOffset: zip.readUInt32LE(at + 42),
     };
-    if (entry.size === 0xffffffff || entry.compressedSize === 0xffffffff) throw new Error(`${layerZip}: ${entry.name} is a zip64 entry; not supported`);
+    if (entry.size === 0xffffffff || entry.compressedSize === 0xffffffff)
+      throw new Error(`${layerZip}: ${entry.name} is a zip64 entry; not supported`);
     entries.push(entry);
     at += 46 + nameLength + zip.readUInt16LE(at + 30) + zip.readUInt16LE(at + 32);
   }

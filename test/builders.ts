@@ -27,13 +27,21 @@ export interface PodOptions {
 
 export function pod(o: PodOptions = {}): V1Pod {
   const name = o.name ?? 'p';
-  const owners = o.daemonSet ? [{ apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'ds', uid: 'ds-uid', controller: true }] : o.ownerReferences;
+  const owners = o.daemonSet
+    ? [{ apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'ds', uid: 'ds-uid', controller: true }]
+    : o.ownerReferences;
   const container = { name: 'app', image: 'app', ...(o.requests ? { resources: { requests: o.requests } } : {}) };
   const status = o.phase !== undefined ? { ...o.status, phase: o.phase } : o.status;
   return {
     apiVersion: 'v1',
     kind: 'Pod',
-    metadata: { name, namespace: o.namespace ?? 'default', ...(o.labels ? { labels: o.labels } : {}), ...(owners ? { ownerReferences: owners } : {}), ...o.metadata },
+    metadata: {
+      name,
+      namespace: o.namespace ?? 'default',
+      ...(o.labels ? { labels: o.labels } : {}),
+      ...(owners ? { ownerReferences: owners } : {}),
+      ...o.metadata,
+    },
     spec: { containers: [container], ...(o.nodeName ? { nodeName: o.nodeName } : {}), ...o.spec },
     ...(status ? { status } : {}),
   };
@@ -80,7 +88,11 @@ export function nodePool(o: NodePoolOptions = {}): NodePool {
       ...(o.disruption ? { disruption: o.disruption } : {}),
       ...(o.limits ? { limits: o.limits } : {}),
       template: {
-        spec: { nodeClassRef: o.nodeClassRef ?? TestNodeClassRef, requirements: o.requirements ?? [], ...(o.expireAfter ? { expireAfter: o.expireAfter } : {}) },
+        spec: {
+          nodeClassRef: o.nodeClassRef ?? TestNodeClassRef,
+          requirements: o.requirements ?? [],
+          ...(o.expireAfter ? { expireAfter: o.expireAfter } : {}),
+        },
       },
     },
   } as NodePool;

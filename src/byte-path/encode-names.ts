@@ -94,7 +94,8 @@ function nameLength(names: NameSpans, i: number): number {
 /** `[{"Host":<name>,"Score":<score>},…]`, scores 0..99 (the extender's are 0..10). */
 export function encodeScoresOfNames(names: NameSpans, scores: Uint8Array): Buffer {
   let size = 2;
-  for (let i = 0; i < names.count; i++) size += (i > 0 ? NextHostHead : HostHead).length + nameLength(names, i) + ScoreHead.length + ((scores[i] as number) >= 10 ? 2 : 1) + 1;
+  for (let i = 0; i < names.count; i++)
+    size += (i > 0 ? NextHostHead : HostHead).length + nameLength(names, i) + ScoreHead.length + ((scores[i] as number) >= 10 ? 2 : 1) + 1;
   const out = new WordWriter(size, names);
   out.byte(0x5b);
   for (let i = 0; i < names.count; i++) {
@@ -173,7 +174,8 @@ export function encodeFilterOfNames(names: NameSpans, verdicts: Uint8Array): Buf
     kept++;
   }
   size += Math.max(0, kept - 1);
-  size += failedMapSize(names, verdicts, Verdict.Failed, FailedReason) + failedMapSize(names, verdicts, Verdict.Unresolvable, UnresolvableReason);
+  size +=
+    failedMapSize(names, verdicts, Verdict.Failed, FailedReason) + failedMapSize(names, verdicts, Verdict.Unresolvable, UnresolvableReason);
   const out = new WordWriter(size, names);
   out.constant(FilterHead);
   let first = true;

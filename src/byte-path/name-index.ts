@@ -80,7 +80,8 @@ export class ByteNameIndex {
     for (let at = hash & mask; ; at = (at + 1) & mask) {
       const slot = table[at] as number;
       if (slot === Empty) return Empty;
-      if (hashes[slot] === hash && lengths[slot] === length && sameBytes(arenaView, offsets[slot] as number, bytes, start, length)) return slot;
+      if (hashes[slot] === hash && lengths[slot] === length && sameBytes(arenaView, offsets[slot] as number, bytes, start, length))
+        return slot;
     }
   }
 

@@ -104,7 +104,8 @@ function validateGpu(c: Checker, raw: unknown): CatalogGpu {
 function validatePrice(c: Checker, raw: unknown, regions: readonly string[]): CatalogPrice {
   const o = c.object(raw, 'prices[]');
   const region = c.string(o, 'region');
-  if (region !== '*' && !regions.includes(region)) c.fail('prices[].region', `names region ${region}, which the flavor is not offered in (${regions.join(', ')})`);
+  if (region !== '*' && !regions.includes(region))
+    c.fail('prices[].region', `names region ${region}, which the flavor is not offered in (${regions.join(', ')})`);
   const hourly = c.priceOrNull(o, 'hourly');
   const price: CatalogPrice = { region, hourly };
   if (o.monthly !== undefined) price.monthly = c.priceOrNull(o, 'monthly');
@@ -125,7 +126,8 @@ function validateFlavor(raw: unknown, file: string, index: number, regionZones: 
   const name = new Checker(file, `flavor #${index}`).string(o, 'name');
   const c = new Checker(file, `flavor ${name}`);
   const regions = c.strings(o, 'regions');
-  for (const r of regions) if (!regionZones.has(r)) c.fail('regions', `names unknown region ${r}; the file's regions are ${[...regionZones.keys()].join(', ')}`);
+  for (const r of regions)
+    if (!regionZones.has(r)) c.fail('regions', `names unknown region ${r}; the file's regions are ${[...regionZones.keys()].join(', ')}`);
   const flavor: CatalogFlavor = {
     name,
     family: c.string(o, 'family'),
@@ -141,7 +143,8 @@ function validateFlavor(raw: unknown, file: string, index: number, regionZones: 
   if (o.zones !== undefined) {
     const offered = new Set(regions.flatMap((r) => regionZones.get(r) ?? []));
     flavor.zones = c.strings(o, 'zones');
-    for (const z of flavor.zones) if (!offered.has(z)) c.fail('zones', `names zone ${z}, which is not in its regions (${[...offered].join(', ')})`);
+    for (const z of flavor.zones)
+      if (!offered.has(z)) c.fail('zones', `names zone ${z}, which is not in its regions (${[...offered].join(', ')})`);
   }
   const note = c.optionalString(o, 'note');
   if (note) flavor.note = note;

@@ -43,9 +43,6 @@ main(process.argv.slice(2), {
   stderr: (text) => process.stderr.write(text),
   env: { ...process.env },
   readStdin,
-}).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  fatal,
-);
+}).then((code) => {
+  process.exitCode = code;
+}, fatal);

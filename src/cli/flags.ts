@@ -19,7 +19,8 @@ function usageErrorFor(command: string, err: unknown): UsageError {
   const help = `see 'karpenter-eu ${command} --help'`;
   if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return new UsageError(`unknown flag: ${flagOf(message)}; ${help}`);
   if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') return new UsageError(`flag needs an argument: ${flagOf(message)}; ${help}`);
-  if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') return new UsageError(`unexpected argument ${JSON.stringify(/'([^']+)'/.exec(message)?.[1] ?? '')}; ${help}`);
+  if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL')
+    return new UsageError(`unexpected argument ${JSON.stringify(/'([^']+)'/.exec(message)?.[1] ?? '')}; ${help}`);
   return new UsageError(`${command}: ${message.split('\n')[0]}; ${help}`);
 }
 
@@ -38,7 +39,8 @@ export type OutputFormat = 'table' | 'wide' | 'json' | 'yaml' | 'name';
 export function outputFormat<F extends OutputFormat>(command: string, value: string | undefined, accepted: readonly F[]): F | 'table' {
   if (value === undefined) return 'table';
   const format = value.toLowerCase() as F;
-  if (!accepted.includes(format)) throw new UsageError(`unknown output format "${value}" for -o/--output of ${command}; accepted: ${accepted.join(', ')}`);
+  if (!accepted.includes(format))
+    throw new UsageError(`unknown output format "${value}" for -o/--output of ${command}; accepted: ${accepted.join(', ')}`);
   return format;
 }
 

@@ -7,18 +7,44 @@ import { type Command, type CommandIO, InputError, UsageError } from './errors.j
 
 /** Sub-commands are imported lazily so `catalog` does not load the Kubernetes client or the servers. */
 const commands: Record<string, { summary: string; load: () => Promise<Command> }> = {
-  catalog: { summary: 'print the instance types of a cloud/region with capacity, allocatable, labels and prices', load: async () => (await import('./commands/catalog.js')).catalogCommand },
-  validate: { summary: 'offline admission: run the webhooks\' mutate + validate on NodePools/NodeClasses in files', load: async () => (await import('./commands/validate.js')).validateCommand },
-  convert: { summary: 'migration: a v1alpha5 Provisioner, the Scaleway GPU controller\'s labels, the OVHcloud provider\'s NodeClass → NodePool/NodeClass YAML', load: async () => (await import('./commands/convert.js')).convertCommand },
-  plan: { summary: 'offline provisioning plan: where pending pods would run and what new nodes would cost', load: async () => (await import('./commands/plan.js')).planCommand },
-  run: { summary: 'the service: webhooks, scheduler extender, metrics and (while leading) the controllers', load: async () => (await import('./commands/run.js')).runCommand },
+  catalog: {
+    summary: 'print the instance types of a cloud/region with capacity, allocatable, labels and prices',
+    load: async () => (await import('./commands/catalog.js')).catalogCommand,
+  },
+  validate: {
+    summary: "offline admission: run the webhooks' mutate + validate on NodePools/NodeClasses in files",
+    load: async () => (await import('./commands/validate.js')).validateCommand,
+  },
+  convert: {
+    summary:
+      "migration: a v1alpha5 Provisioner, the Scaleway GPU controller's labels, the OVHcloud provider's NodeClass → NodePool/NodeClass YAML",
+    load: async () => (await import('./commands/convert.js')).convertCommand,
+  },
+  plan: {
+    summary: 'offline provisioning plan: where pending pods would run and what new nodes would cost',
+    load: async () => (await import('./commands/plan.js')).planCommand,
+  },
+  run: {
+    summary: 'the service: webhooks, scheduler extender, metrics and (while leading) the controllers',
+    load: async () => (await import('./commands/run.js')).runCommand,
+  },
   version: { summary: 'print the version (also: --version)', load: async () => (await import('./commands/version.js')).versionCommand },
-  demo: { summary: 'scripted scenario on a local simulated cluster + cloud emulators, with a cost summary', load: async () => (await import('./commands/demo.js')).demoCommand },
+  demo: {
+    summary: 'scripted scenario on a local simulated cluster + cloud emulators, with a cost summary',
+    load: async () => (await import('./commands/demo.js')).demoCommand,
+  },
 };
 
 function usage(): string {
   const lines = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`);
-  return ['usage: karpenter-eu <command> [options]', '', 'commands:', ...lines, '', "run 'karpenter-eu <command> --help' for a command's options"].join('\n');
+  return [
+    'usage: karpenter-eu <command> [options]',
+    '',
+    'commands:',
+    ...lines,
+    '',
+    "run 'karpenter-eu <command> --help' for a command's options",
+  ].join('\n');
 }
 
 export async function main(argv: string[], io: CommandIO): Promise<number> {
@@ -35,7 +61,9 @@ export async function main(argv: string[], io: CommandIO): Promise<number> {
     return 2;
   }
   try {
-    return await (await command.load())(rest, io);
+    return await (
+      await command.load()
+    )(rest, io);
   } catch (err) {
     if (err instanceof UsageError || err instanceof InputError) {
       io.stderr(`error: ${err.message}\n`);
@@ -47,4 +75,3 @@ export async function main(argv: string[], io: CommandIO): Promise<number> {
     return 1;
   }
 }
-

@@ -15,6 +15,10 @@ export async function formatData(format: Extract<OutputFormat, 'json' | 'yaml'>,
 /** Aligned columns, header first, two spaces apart, the last column unpadded (kubectl's table printer). */
 export function columns(rows: readonly (readonly string[])[]): string {
   const widths = (rows[0] ?? []).map((_, i) => rows.reduce((max, r) => Math.max(max, (r[i] ?? '').length), 0));
-  const line = (r: readonly string[]): string => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join('  ').trimEnd();
+  const line = (r: readonly string[]): string =>
+    r
+      .map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i] ?? 0)))
+      .join('  ')
+      .trimEnd();
   return rows.map(line).join('\n') + '\n';
 }

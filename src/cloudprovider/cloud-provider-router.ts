@@ -55,7 +55,9 @@ export class CloudProviderRouter implements CloudProvider {
     const provider = this.byKind.get(kindKey(ref?.group, ref?.kind));
     if (!provider) {
       const served = [...this.byKind.keys()].join(', ') || 'none (no cloud credentials configured)';
-      throw new NodeClassNotReadyError(`routing ${what}: nodeClassRef ${kindKey(ref?.group, ref?.kind)} has no configured cloud; accepted: ${served}`);
+      throw new NodeClassNotReadyError(
+        `routing ${what}: nodeClassRef ${kindKey(ref?.group, ref?.kind)} has no configured cloud; accepted: ${served}`,
+      );
     }
     return provider;
   }
@@ -76,7 +78,8 @@ export class CloudProviderRouter implements CloudProvider {
 
   get(providerID: string): Promise<CloudNodeClaim> {
     const provider = this.forProviderID(providerID);
-    if (!provider) return Promise.reject(new NodeClaimNotFoundError(`getting instance ${providerID}: no configured cloud issues this providerID`));
+    if (!provider)
+      return Promise.reject(new NodeClaimNotFoundError(`getting instance ${providerID}: no configured cloud issues this providerID`));
     return provider.get(providerID);
   }
 
@@ -87,7 +90,9 @@ export class CloudProviderRouter implements CloudProvider {
   }
 
   async getInstanceTypes(nodePool: CloudProviderNodePool): Promise<InstanceType[]> {
-    return this.forNodeClass(nodePool.spec.template.spec.nodeClassRef, `nodepool ${nodePool.metadata?.name ?? ''}`).getInstanceTypes(nodePool);
+    return this.forNodeClass(nodePool.spec.template.spec.nodeClassRef, `nodepool ${nodePool.metadata?.name ?? ''}`).getInstanceTypes(
+      nodePool,
+    );
   }
 
   async isDrifted(nodeClaim: CloudProviderNodeClaim): Promise<DriftReason | undefined> {

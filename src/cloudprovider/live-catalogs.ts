@@ -7,7 +7,18 @@
  */
 import type { CloudName } from '../apis/v1/labels.js';
 import type { CatalogFile } from '../catalog/types.js';
-import type { CloudNodeClaim, CloudProvider, CloudProviderNodeClaim, CloudProviderNodePool, CloudRegions, DetectedCluster, NodeClassCloudFacts, DriftReason, NodeClassKind, RepairPolicy } from './types.js';
+import type {
+  CloudNodeClaim,
+  CloudProvider,
+  CloudProviderNodeClaim,
+  CloudProviderNodePool,
+  CloudRegions,
+  DetectedCluster,
+  NodeClassCloudFacts,
+  DriftReason,
+  NodeClassKind,
+  RepairPolicy,
+} from './types.js';
 import type { LiveCatalogScope } from '../domain/admission/index.js';
 import { type LiveRegion, mergeLiveInstanceTypes, mergeLiveRegions } from '../domain/instancetypes/live-catalog.js';
 import type { InstanceType } from '../domain/instancetypes/types.js';
@@ -38,7 +49,10 @@ export class LiveCatalogs {
     const scope = this.view.liveCatalogs[cloud] ?? { regionsListed: false, flavorsOf: [] };
     this.view = {
       catalogs: { ...this.view.catalogs, [cloud]: mergeLiveInstanceTypes(catalog, region, types) },
-      liveCatalogs: { ...this.view.liveCatalogs, [cloud]: { ...scope, flavorsOf: scope.flavorsOf.includes(region) ? scope.flavorsOf : [...scope.flavorsOf, region] } },
+      liveCatalogs: {
+        ...this.view.liveCatalogs,
+        [cloud]: { ...scope, flavorsOf: scope.flavorsOf.includes(region) ? scope.flavorsOf : [...scope.flavorsOf, region] },
+      },
     };
   }
 
@@ -73,7 +87,8 @@ class RecordingCloudProvider implements CloudProvider {
     const types = await this.inner.getInstanceTypes(nodePool);
     const first = types[0];
     // One NodeClass is one cloud and one region; an empty answer proves nothing (a NodeClass not ready).
-    if (first && types.every((t) => t.cloud === first.cloud && t.region === first.region)) this.live.record(first.cloud, first.region, types);
+    if (first && types.every((t) => t.cloud === first.cloud && t.region === first.region))
+      this.live.record(first.cloud, first.region, types);
     return types;
   }
 

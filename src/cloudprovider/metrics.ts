@@ -25,8 +25,8 @@ export const CloudProviderErrorsMetric = 'karpenter_cloudprovider_errors_total';
 
 /** Karpenter's DurationBuckets: controller-runtime's up to 1 s, then up to the 10 min a slow create may take. */
 const DurationBuckets = [
-  0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 1.25, 1.5, 1.75, 2, 2.5, 3, 3.5, 4, 4.5, 5, 6, 7, 8, 9, 10, 15, 20, 25, 30,
-  40, 50, 60, 120, 150, 300, 450, 600,
+  0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 1.25, 1.5, 1.75, 2, 2.5, 3, 3.5, 4, 4.5, 5, 6, 7, 8, 9, 10, 15, 20, 25, 30, 40, 50, 60, 120,
+  150, 300, 450, 600,
 ];
 
 export interface CloudProviderMetrics {

@@ -58,11 +58,7 @@ function retryAfterOf(err: unknown): number | undefined {
  * `operation` names the call in messages ("listing servers"). Aborting the signal stops the wait at once
  * and rejects with the signal's reason.
  */
-export async function retryTransient<T>(
-  operation: string,
-  fn: (attempt: number) => Promise<T>,
-  options: RetryOptions,
-): Promise<T> {
+export async function retryTransient<T>(operation: string, fn: (attempt: number) => Promise<T>, options: RetryOptions): Promise<T> {
   const isRetryable = options.isRetryable ?? defaultRetryable;
   const backoff = new Backoff(options.policy ?? DefaultCloudRetryPolicy, options.clock, options.random);
   for (;;) {

@@ -66,7 +66,10 @@ export class ClientNodeKube implements Kube {
   private readonly typed: Record<TypedApiName, MethodTable>;
   private readonly custom: CustomObjectsApi;
 
-  constructor(kubeConfig: KubeConfig, private readonly requestTimeoutMs = DefaultRequestTimeoutMs) {
+  constructor(
+    kubeConfig: KubeConfig,
+    private readonly requestTimeoutMs = DefaultRequestTimeoutMs,
+  ) {
     this.typed = {
       CoreV1Api: kubeConfig.makeApiClient(CoreV1Api) as unknown as MethodTable,
       AppsV1Api: kubeConfig.makeApiClient(AppsV1Api) as unknown as MethodTable,
@@ -110,7 +113,12 @@ export class ClientNodeKube implements Kube {
     );
   }
 
-  async patch<T extends KubernetesObject>(resource: ResourceKind, key: ObjectKey, patch: Patch, options: { status?: boolean } = {}): Promise<T> {
+  async patch<T extends KubernetesObject>(
+    resource: ResourceKind,
+    key: ObjectKey,
+    patch: Patch,
+    options: { status?: boolean } = {},
+  ): Promise<T> {
     const what = `patching ${options.status ? 'status of ' : ''}${describe(resource, key)}`;
     return this.call(what, () => {
       const param = { name: key.name, namespace: key.namespace, body: patch.body };
@@ -139,9 +147,14 @@ export class ClientNodeKube implements Kube {
   }
 
   async evict(key: Required<ObjectKey>, options: EvictOptions = {}): Promise<void> {
-    const deleteOptions = options.gracePeriodSeconds === undefined && !options.preconditions ? undefined : { gracePeriodSeconds: options.gracePeriodSeconds, preconditions: options.preconditions };
+    const deleteOptions =
+      options.gracePeriodSeconds === undefined && !options.preconditions
+        ? undefined
+        : { gracePeriodSeconds: options.gracePeriodSeconds, preconditions: options.preconditions };
     const body = { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: key.name, namespace: key.namespace }, deleteOptions };
-    await this.call(`evicting pod ${key.namespace}/${key.name}`, () => this.method(Resources.Pod, 'createNamespacedPodEviction')({ name: key.name, namespace: key.namespace, body }));
+    await this.call(`evicting pod ${key.namespace}/${key.name}`, () =>
+      this.method(Resources.Pod, 'createNamespacedPodEviction')({ name: key.name, namespace: key.namespace, body }),
+    );
   }
 
   async createEvent(event: CoreV1Event): Promise<CoreV1Event> {
@@ -167,7 +180,13 @@ export class ClientNodeKube implements Kube {
   }
 
   /** `read` + Pod → readNamespacedPod; `patch` + Node + Status → patchNodeStatus. */
-  private typedCall(resource: ResourceKind, verb: string, suffix: string, param: object, options?: ReturnType<typeof setHeaderOptions>): Promise<unknown> {
+  private typedCall(
+    resource: ResourceKind,
+    verb: string,
+    suffix: string,
+    param: object,
+    options?: ReturnType<typeof setHeaderOptions>,
+  ): Promise<unknown> {
     const scope = resource.namespaced ? 'Namespaced' : '';
     return this.method(resource, `${verb}${scope}${resource.kind}${suffix}`)(param, options);
   }
@@ -175,7 +194,8 @@ export class ClientNodeKube implements Kube {
   private method(resource: ResourceKind, name: string): ApiMethod {
     const api = this.typed[resource.api ?? 'CoreV1Api'];
     const fn = api[name];
-    if (typeof fn !== 'function') throw new Error(`calling ${resource.api ?? 'CoreV1Api'}.${name}: no such method for kind ${resource.kind}`);
+    if (typeof fn !== 'function')
+      throw new Error(`calling ${resource.api ?? 'CoreV1Api'}.${name}: no such method for kind ${resource.kind}`);
     return fn.bind(api) as ApiMethod;
   }
 

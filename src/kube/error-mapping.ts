@@ -64,7 +64,12 @@ export function mapKubeError(err: unknown, doing: string): Error {
   if (err instanceof KubeApiError || err instanceof KubeUnreachable || err instanceof KubeIncompleteResponse) return err;
   if (isApiException(err)) {
     const status = statusBody(err.body);
-    const details: KubeStatusDetails = { code: err.code, reason: status.reason, serverMessage: status.message, retryAfterMs: retryAfterMs(err.headers) };
+    const details: KubeStatusDetails = {
+      code: err.code,
+      reason: status.reason,
+      serverMessage: status.message,
+      retryAfterMs: retryAfterMs(err.headers),
+    };
     const Cls = classFor(err.code, status.reason);
     const suffix = status.message ?? status.reason ?? `http ${err.code}`;
     return new Cls(`${doing}: ${suffix}`, details, { cause: err });

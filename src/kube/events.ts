@@ -85,7 +85,12 @@ export class EventRecorder {
       this.cache.set(key, seen, { noUpdateTTL: true });
       return seen.chain;
     }
-    const entry: WrittenEvent = { name: this.eventName(record), namespace: record.involvedObject.namespace ?? 'default', count: 1, chain: Promise.resolve() };
+    const entry: WrittenEvent = {
+      name: this.eventName(record),
+      namespace: record.involvedObject.namespace ?? 'default',
+      count: 1,
+      chain: Promise.resolve(),
+    };
     entry.chain = this.create(entry, record);
     this.cache.set(key, entry);
     return entry.chain;

@@ -63,7 +63,14 @@ export class ResourceInformer<T extends KubernetesObject> {
       return { items: list.items, metadata: { resourceVersion: list.resourceVersion } };
     };
     // makeInformer without its field selector parameter: the ListWatch it builds, with one.
-    this.informer = new ListWatch<T>(collectionPath(resource, namespace), new Watch(kubeConfig), listFn, false, labelSelector, fieldSelector);
+    this.informer = new ListWatch<T>(
+      collectionPath(resource, namespace),
+      new Watch(kubeConfig),
+      listFn,
+      false,
+      labelSelector,
+      fieldSelector,
+    );
     this.informer.on('error', (err: unknown) => this.handleError(err));
   }
 
@@ -146,7 +153,11 @@ export class ResourceInformer<T extends KubernetesObject> {
   private async restartAfterBackoff(err: unknown): Promise<void> {
     const policy = { ...defaultRestartBackoff, ...this.options.restartBackoff, maxAttempts: Number.MAX_SAFE_INTEGER };
     const delay = nextDelay(policy, Math.min(this.failures - 1, 30), this.options.random ?? Math.random);
-    this.logger.warn('informer failed, restarting', { error: err instanceof Error ? err : String(err), delayMs: delay, failures: this.failures });
+    this.logger.warn('informer failed, restarting', {
+      error: err instanceof Error ? err : String(err),
+      delayMs: delay,
+      failures: this.failures,
+    });
     try {
       await this.options.clock.sleep(delay, this.stopController.signal);
     } catch {

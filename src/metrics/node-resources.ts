@@ -6,7 +6,16 @@
  */
 import type { V1Node, V1Pod } from '@kubernetes/client-node';
 import { Gauge, type Registry } from 'prom-client';
-import { LabelArch, LabelCapacityType, LabelInstanceType, LabelNodePool, LabelOS, LabelTopologyRegion, LabelTopologyZone, LabelWindowsBuild } from '../apis/v1/labels.js';
+import {
+  LabelArch,
+  LabelCapacityType,
+  LabelInstanceType,
+  LabelNodePool,
+  LabelOS,
+  LabelTopologyRegion,
+  LabelTopologyZone,
+  LabelWindowsBuild,
+} from '../apis/v1/labels.js';
 import type { ResourceList } from '../domain/instancetypes/types.js';
 import { isDaemonSetPod, podRequests } from '../domain/pods/index.js';
 import { addResources, parseResourceList, subtractResources } from '../domain/quantity/index.js';
@@ -78,7 +87,12 @@ function resources(view: NodeResourceView & { node: V1Node }, kind: NodeResource
 function nodeLabels(view: NodeResourceView & { node: V1Node }): Omit<Record<NodeResourceLabel, string>, 'resource_type'> {
   const labels = view.node.metadata?.labels ?? {};
   const wellKnown = Object.fromEntries(Object.entries(WellKnownNodeLabels).map(([metricLabel, key]) => [metricLabel, labels[key] ?? '']));
-  return { ...wellKnown, node_name: view.node.metadata?.name ?? '', phase: view.node.status?.phase ?? '', managed: String(view.managed) } as Omit<Record<NodeResourceLabel, string>, 'resource_type'>;
+  return {
+    ...wellKnown,
+    node_name: view.node.metadata?.name ?? '',
+    phase: view.node.status?.phase ?? '',
+    managed: String(view.managed),
+  } as Omit<Record<NodeResourceLabel, string>, 'resource_type'>;
 }
 
 /** Upstream's resource_type: the resource name lowercased, dashes as underscores. */
@@ -111,9 +125,24 @@ export interface NodeResourceMetrics {
 
 const definitions: ReadonlyArray<[keyof Omit<NodeResourceMetrics, 'readFrom'>, NodeResourceKind, string, string]> = [
   ['allocatable', 'allocatable', 'karpenter_nodes_allocatable', 'Node allocatable are the resources allocatable by nodes.'],
-  ['totalPodRequests', 'podRequests', 'karpenter_nodes_total_pod_requests', 'Node total pod requests are the resources requested by pods bound to nodes, including the DaemonSet pods.'],
-  ['totalDaemonRequests', 'daemonRequests', 'karpenter_nodes_total_daemon_requests', 'Node total daemon requests are the resource requested by DaemonSet pods bound to nodes.'],
-  ['systemOverhead', 'systemOverhead', 'karpenter_nodes_system_overhead', "Node system daemon overhead are the resources reserved for system overhead, the difference between the node's capacity and allocatable values are reported by the status."],
+  [
+    'totalPodRequests',
+    'podRequests',
+    'karpenter_nodes_total_pod_requests',
+    'Node total pod requests are the resources requested by pods bound to nodes, including the DaemonSet pods.',
+  ],
+  [
+    'totalDaemonRequests',
+    'daemonRequests',
+    'karpenter_nodes_total_daemon_requests',
+    'Node total daemon requests are the resource requested by DaemonSet pods bound to nodes.',
+  ],
+  [
+    'systemOverhead',
+    'systemOverhead',
+    'karpenter_nodes_system_overhead',
+    "Node system daemon overhead are the resources reserved for system overhead, the difference between the node's capacity and allocatable values are reported by the status.",
+  ],
 ];
 
 /** The four gauges in `registry`, once per registry (a second call returns the same gauges and source). */

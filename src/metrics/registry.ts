@@ -10,8 +10,8 @@ import { nodeResourceMetrics, type NodeResourceMetrics } from './node-resources.
 
 /** Karpenter's DurationBuckets: controller-runtime's up to 1 s, then up to 10 min. */
 export const DurationBuckets: readonly number[] = [
-  0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 1.25, 1.5, 1.75, 2, 2.5, 3, 3.5, 4, 4.5, 5, 6, 7, 8, 9, 10, 15, 20, 25, 30,
-  40, 50, 60, 120, 150, 300, 450, 600,
+  0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 1.25, 1.5, 1.75, 2, 2.5, 3, 3.5, 4, 4.5, 5, 6, 7, 8, 9, 10, 15, 20, 25, 30, 40, 50, 60, 120,
+  150, 300, 450, 600,
 ];
 
 /**
@@ -25,7 +25,19 @@ export const MetricReasons = { provisioned: 'provisioned', ...DeletionReasons } 
 export type MetricReason = (typeof MetricReasons)[keyof typeof MetricReasons];
 
 export const PodStateLabels = [
-  'name', 'namespace', 'owner', 'node', 'nodepool', 'zone', 'arch', 'capacity_type', 'instance_type', 'phase', 'scheduled', 'ready', 'managed',
+  'name',
+  'namespace',
+  'owner',
+  'node',
+  'nodepool',
+  'zone',
+  'arch',
+  'capacity_type',
+  'instance_type',
+  'phase',
+  'scheduled',
+  'ready',
+  'managed',
 ] as const;
 
 export interface Metrics {
@@ -83,53 +95,222 @@ function histogram<L extends string>(registry: Registry, name: string, help: str
   return existing ?? new Histogram({ name, help, labelNames, buckets: [...DurationBuckets], registers: [registry] });
 }
 
-function nodeClaimAndNodeMetrics(r: Registry): Pick<Metrics, 'nodeClaimsCreated' | 'nodeClaimsTerminated' | 'nodeClaimsTerminatedByReason' | 'nodeClaimsDisrupted' | 'nodeClaimsUnhealthyDisrupted' | 'nodeClaimsTerminationDuration' | 'nodesCreated' | 'nodesTerminated' | 'nodesTerminationDuration'> {
+function nodeClaimAndNodeMetrics(
+  r: Registry,
+): Pick<
+  Metrics,
+  | 'nodeClaimsCreated'
+  | 'nodeClaimsTerminated'
+  | 'nodeClaimsTerminatedByReason'
+  | 'nodeClaimsDisrupted'
+  | 'nodeClaimsUnhealthyDisrupted'
+  | 'nodeClaimsTerminationDuration'
+  | 'nodesCreated'
+  | 'nodesTerminated'
+  | 'nodesTerminationDuration'
+> {
   return {
-    nodeClaimsCreated: counter(r, 'karpenter_nodeclaims_created_total', 'Number of nodeclaims created in total by Karpenter. Labeled by reason the nodeclaim was created and the owning nodepool.', ['reason', 'nodepool', 'min_values_relaxed']),
-    nodeClaimsTerminated: counter(r, 'karpenter_nodeclaims_terminated_total', 'Number of nodeclaims terminated in total by Karpenter. Labeled by the owning nodepool, capacity type and zone.', ['nodepool', 'capacity_type', 'zone']),
-    nodeClaimsTerminatedByReason: counter(r, 'karpenter_eu_nodeclaims_terminated_by_reason_total', 'Number of nodeclaims terminated in total. Labeled by the reason they were terminated (the deletion-reason annotation) and the owning nodepool.', ['reason', 'nodepool']),
-    nodeClaimsDisrupted: counter(r, 'karpenter_nodeclaims_disrupted_total', 'Number of nodeclaims disrupted in total by Karpenter. Labeled by reason the nodeclaim was disrupted, the owning nodepool, capacity type, consolidation policy and termination mode.', ['reason', 'nodepool', 'capacity_type', 'consolidation_policy', 'termination_mode']),
-    nodeClaimsUnhealthyDisrupted: counter(r, 'karpenter_nodeclaims_unhealthy_disrupted_total', 'Number of unhealthy nodeclaims disrupted in total by Karpenter. Labeled by condition on the node was disrupted, the owning nodepool, and the image ID.', ['condition', 'nodepool', 'capacity_type', 'image_id']),
-    nodeClaimsTerminationDuration: histogram(r, 'karpenter_nodeclaims_termination_duration_seconds', 'Duration of NodeClaim termination in seconds.', ['nodepool']),
-    nodesCreated: counter(r, 'karpenter_nodes_created_total', 'Number of nodes created in total by Karpenter. Labeled by owning nodepool and zone.', ['nodepool', 'zone']),
-    nodesTerminated: counter(r, 'karpenter_nodes_terminated_total', 'Number of nodes terminated in total by Karpenter. Labeled by owning nodepool and zone.', ['nodepool', 'zone']),
-    nodesTerminationDuration: histogram(r, 'karpenter_nodes_termination_duration_seconds', 'The time taken between a node\'s deletion request and the removal of its finalizer.', ['nodepool']),
+    nodeClaimsCreated: counter(
+      r,
+      'karpenter_nodeclaims_created_total',
+      'Number of nodeclaims created in total by Karpenter. Labeled by reason the nodeclaim was created and the owning nodepool.',
+      ['reason', 'nodepool', 'min_values_relaxed'],
+    ),
+    nodeClaimsTerminated: counter(
+      r,
+      'karpenter_nodeclaims_terminated_total',
+      'Number of nodeclaims terminated in total by Karpenter. Labeled by the owning nodepool, capacity type and zone.',
+      ['nodepool', 'capacity_type', 'zone'],
+    ),
+    nodeClaimsTerminatedByReason: counter(
+      r,
+      'karpenter_eu_nodeclaims_terminated_by_reason_total',
+      'Number of nodeclaims terminated in total. Labeled by the reason they were terminated (the deletion-reason annotation) and the owning nodepool.',
+      ['reason', 'nodepool'],
+    ),
+    nodeClaimsDisrupted: counter(
+      r,
+      'karpenter_nodeclaims_disrupted_total',
+      'Number of nodeclaims disrupted in total by Karpenter. Labeled by reason the nodeclaim was disrupted, the owning nodepool, capacity type, consolidation policy and termination mode.',
+      ['reason', 'nodepool', 'capacity_type', 'consolidation_policy', 'termination_mode'],
+    ),
+    nodeClaimsUnhealthyDisrupted: counter(
+      r,
+      'karpenter_nodeclaims_unhealthy_disrupted_total',
+      'Number of unhealthy nodeclaims disrupted in total by Karpenter. Labeled by condition on the node was disrupted, the owning nodepool, and the image ID.',
+      ['condition', 'nodepool', 'capacity_type', 'image_id'],
+    ),
+    nodeClaimsTerminationDuration: histogram(
+      r,
+      'karpenter_nodeclaims_termination_duration_seconds',
+      'Duration of NodeClaim termination in seconds.',
+      ['nodepool'],
+    ),
+    nodesCreated: counter(
+      r,
+      'karpenter_nodes_created_total',
+      'Number of nodes created in total by Karpenter. Labeled by owning nodepool and zone.',
+      ['nodepool', 'zone'],
+    ),
+    nodesTerminated: counter(
+      r,
+      'karpenter_nodes_terminated_total',
+      'Number of nodes terminated in total by Karpenter. Labeled by owning nodepool and zone.',
+      ['nodepool', 'zone'],
+    ),
+    nodesTerminationDuration: histogram(
+      r,
+      'karpenter_nodes_termination_duration_seconds',
+      "The time taken between a node's deletion request and the removal of its finalizer.",
+      ['nodepool'],
+    ),
   };
 }
 
-function podAndSchedulerMetrics(r: Registry): Pick<Metrics, 'podsState' | 'podsStartupDuration' | 'schedulingDuration' | 'schedulerQueueDepth' | 'schedulerUnschedulablePods' | 'schedulerIgnoredPods'> {
+function podAndSchedulerMetrics(
+  r: Registry,
+): Pick<
+  Metrics,
+  'podsState' | 'podsStartupDuration' | 'schedulingDuration' | 'schedulerQueueDepth' | 'schedulerUnschedulablePods' | 'schedulerIgnoredPods'
+> {
   return {
-    podsState: gauge(r, 'karpenter_pods_state', 'Pod state is the current state of pods. This metric can be used several ways as it is labeled by the pod name, namespace, owner, node, nodepool name, zone, architecture, capacity type, instance type and pod phase.', PodStateLabels),
-    podsStartupDuration: histogram(r, 'karpenter_pods_startup_duration_seconds', 'The time from pod creation until the pod is running.', []),
-    schedulingDuration: histogram(r, 'karpenter_scheduler_scheduling_duration_seconds', 'Duration of scheduling simulations used for deprovisioning and provisioning in seconds.', ['controller']),
-    schedulerQueueDepth: gauge(r, 'karpenter_scheduler_queue_depth', 'The number of pods currently waiting to be scheduled.', ['controller', 'scheduling_id']),
-    schedulerUnschedulablePods: gauge(r, 'karpenter_scheduler_unschedulable_pods_count', 'The number of unschedulable Pods.', ['controller']),
+    podsState: gauge(
+      r,
+      'karpenter_pods_state',
+      'Pod state is the current state of pods. This metric can be used several ways as it is labeled by the pod name, namespace, owner, node, nodepool name, zone, architecture, capacity type, instance type and pod phase.',
+      PodStateLabels,
+    ),
+    podsStartupDuration: histogram(
+      r,
+      'karpenter_pods_startup_duration_seconds',
+      'The time from pod creation until the pod is running.',
+      [],
+    ),
+    schedulingDuration: histogram(
+      r,
+      'karpenter_scheduler_scheduling_duration_seconds',
+      'Duration of scheduling simulations used for deprovisioning and provisioning in seconds.',
+      ['controller'],
+    ),
+    schedulerQueueDepth: gauge(r, 'karpenter_scheduler_queue_depth', 'The number of pods currently waiting to be scheduled.', [
+      'controller',
+      'scheduling_id',
+    ]),
+    schedulerUnschedulablePods: gauge(r, 'karpenter_scheduler_unschedulable_pods_count', 'The number of unschedulable Pods.', [
+      'controller',
+    ]),
     schedulerIgnoredPods: gauge(r, 'karpenter_scheduler_ignored_pods_count', 'Number of pods ignored during scheduling by Karpenter.', []),
   };
 }
 
-function disruptionMetrics(r: Registry): Pick<Metrics, 'disruptionDecisions' | 'disruptionEligibleNodes' | 'disruptionEvaluationDuration' | 'disruptionConsolidationTimeouts' | 'disruptionQueueFailures'> {
+function disruptionMetrics(
+  r: Registry,
+): Pick<
+  Metrics,
+  | 'disruptionDecisions'
+  | 'disruptionEligibleNodes'
+  | 'disruptionEvaluationDuration'
+  | 'disruptionConsolidationTimeouts'
+  | 'disruptionQueueFailures'
+> {
   return {
-    disruptionDecisions: counter(r, 'karpenter_voluntary_disruption_decisions_total', 'Number of disruption decisions performed. Labeled by disruption decision, reason, and consolidation type.', ['decision', 'reason', 'consolidation_type']),
-    disruptionEligibleNodes: gauge(r, 'karpenter_voluntary_disruption_eligible_nodes', 'Number of nodes eligible for disruption by Karpenter. Labeled by disruption reason.', ['reason']),
-    disruptionEvaluationDuration: histogram(r, 'karpenter_voluntary_disruption_decision_evaluation_duration_seconds', 'Duration of the disruption decision evaluation process in seconds. Labeled by reason and consolidation type.', ['reason', 'consolidation_type']),
-    disruptionConsolidationTimeouts: counter(r, 'karpenter_voluntary_disruption_consolidation_timeouts_total', 'Number of times the Consolidation algorithm has reached a timeout. Labeled by consolidation type.', ['consolidation_type']),
-    disruptionQueueFailures: counter(r, 'karpenter_voluntary_disruption_queue_failures_total', 'The number of times that an enqueued disruption decision failed. Labeled by disruption method.', ['decision', 'reason', 'consolidation_type']),
+    disruptionDecisions: counter(
+      r,
+      'karpenter_voluntary_disruption_decisions_total',
+      'Number of disruption decisions performed. Labeled by disruption decision, reason, and consolidation type.',
+      ['decision', 'reason', 'consolidation_type'],
+    ),
+    disruptionEligibleNodes: gauge(
+      r,
+      'karpenter_voluntary_disruption_eligible_nodes',
+      'Number of nodes eligible for disruption by Karpenter. Labeled by disruption reason.',
+      ['reason'],
+    ),
+    disruptionEvaluationDuration: histogram(
+      r,
+      'karpenter_voluntary_disruption_decision_evaluation_duration_seconds',
+      'Duration of the disruption decision evaluation process in seconds. Labeled by reason and consolidation type.',
+      ['reason', 'consolidation_type'],
+    ),
+    disruptionConsolidationTimeouts: counter(
+      r,
+      'karpenter_voluntary_disruption_consolidation_timeouts_total',
+      'Number of times the Consolidation algorithm has reached a timeout. Labeled by consolidation type.',
+      ['consolidation_type'],
+    ),
+    disruptionQueueFailures: counter(
+      r,
+      'karpenter_voluntary_disruption_queue_failures_total',
+      'The number of times that an enqueued disruption decision failed. Labeled by disruption method.',
+      ['decision', 'reason', 'consolidation_type'],
+    ),
   };
 }
 
-function nodePoolAndStateMetrics(r: Registry): Pick<Metrics, 'nodePoolsUsage' | 'nodePoolsLimit' | 'nodePoolsAllowedDisruptions' | 'clusterStateSynced' | 'clusterStateNodeCount' | 'leaderElectionMaster' | 'informerRestarts' | 'buildInfo' | 'nodeClaimsTerminatedUnused'> {
+function nodePoolAndStateMetrics(
+  r: Registry,
+): Pick<
+  Metrics,
+  | 'nodePoolsUsage'
+  | 'nodePoolsLimit'
+  | 'nodePoolsAllowedDisruptions'
+  | 'clusterStateSynced'
+  | 'clusterStateNodeCount'
+  | 'leaderElectionMaster'
+  | 'informerRestarts'
+  | 'buildInfo'
+  | 'nodeClaimsTerminatedUnused'
+> {
   return {
-    nodePoolsUsage: gauge(r, 'karpenter_nodepools_usage', 'The amount of resources that have been provisioned for a nodepool. Labeled by nodepool name and resource type.', ['nodepool', 'resource_type']),
-    nodePoolsLimit: gauge(r, 'karpenter_nodepools_limit', 'Limits specified on the nodepool that restrict the quantity of resources provisioned. Labeled by nodepool name and resource type.', ['nodepool', 'resource_type']),
-    nodePoolsAllowedDisruptions: gauge(r, 'karpenter_nodepools_allowed_disruptions', 'The number of nodes for a given NodePool that can be concurrently disrupting at a point in time. Labeled by NodePool. Note that allowed disruptions can change very rapidly, as new nodes may be created and others may be deleted at any point.', ['nodepool', 'reason']),
-    clusterStateSynced: gauge(r, 'karpenter_cluster_state_synced', 'Returns 1 if cluster state is synced and 0 otherwise. Synced checks that nodeclaims and nodes that are stored in the APIServer have the same representation as Karpenter\'s cluster state', []),
+    nodePoolsUsage: gauge(
+      r,
+      'karpenter_nodepools_usage',
+      'The amount of resources that have been provisioned for a nodepool. Labeled by nodepool name and resource type.',
+      ['nodepool', 'resource_type'],
+    ),
+    nodePoolsLimit: gauge(
+      r,
+      'karpenter_nodepools_limit',
+      'Limits specified on the nodepool that restrict the quantity of resources provisioned. Labeled by nodepool name and resource type.',
+      ['nodepool', 'resource_type'],
+    ),
+    nodePoolsAllowedDisruptions: gauge(
+      r,
+      'karpenter_nodepools_allowed_disruptions',
+      'The number of nodes for a given NodePool that can be concurrently disrupting at a point in time. Labeled by NodePool. Note that allowed disruptions can change very rapidly, as new nodes may be created and others may be deleted at any point.',
+      ['nodepool', 'reason'],
+    ),
+    clusterStateSynced: gauge(
+      r,
+      'karpenter_cluster_state_synced',
+      "Returns 1 if cluster state is synced and 0 otherwise. Synced checks that nodeclaims and nodes that are stored in the APIServer have the same representation as Karpenter's cluster state",
+      [],
+    ),
     clusterStateNodeCount: gauge(r, 'karpenter_cluster_state_node_count', 'Current count of nodes in cluster state', []),
     // client-go's leader election metric name, so existing alerts on "who leads" keep working.
-    leaderElectionMaster: gauge(r, 'leader_election_master_status', 'Gauge of if the reporting system is master of the relevant lease, 0 indicates backup, 1 indicates master. \'name\' is the string used to identify the lease.', ['name']),
-    informerRestarts: counter(r, 'karpenter_eu_informer_restarts_total', 'Number of times an informer was restarted after an error. Labeled by resource.', ['resource']),
-    nodeClaimsTerminatedUnused: counter(r, 'karpenter_eu_nodeclaims_terminated_unused_total', 'Number of launched nodeclaims terminated without a pod other than a DaemonSet\'s ever bound to their node: capacity paid for and never used. Labeled by deletion reason and nodepool.', ['reason', 'nodepool']),
-    buildInfo: gauge(r, 'karpenter_build_info', 'A metric with a constant \'1\' value labeled by version from which karpenter was built.', ['version', 'goversion', 'commit']),
+    leaderElectionMaster: gauge(
+      r,
+      'leader_election_master_status',
+      "Gauge of if the reporting system is master of the relevant lease, 0 indicates backup, 1 indicates master. 'name' is the string used to identify the lease.",
+      ['name'],
+    ),
+    informerRestarts: counter(
+      r,
+      'karpenter_eu_informer_restarts_total',
+      'Number of times an informer was restarted after an error. Labeled by resource.',
+      ['resource'],
+    ),
+    nodeClaimsTerminatedUnused: counter(
+      r,
+      'karpenter_eu_nodeclaims_terminated_unused_total',
+      "Number of launched nodeclaims terminated without a pod other than a DaemonSet's ever bound to their node: capacity paid for and never used. Labeled by deletion reason and nodepool.",
+      ['reason', 'nodepool'],
+    ),
+    buildInfo: gauge(r, 'karpenter_build_info', "A metric with a constant '1' value labeled by version from which karpenter was built.", [
+      'version',
+      'goversion',
+      'commit',
+    ]),
   };
 }
 

@@ -11,7 +11,12 @@ import type { ScalewayNodeClass } from '../apis/v1alpha1/scaleway-nodeclass.js';
 import { loadCatalog } from '../catalog/index.js';
 import { decorateWithMetrics } from '../cloudprovider/metrics.js';
 import { createOutscaleCloudProvider } from '../cloudprovider/outscale/index.js';
-import { AnnotationCreateAttempted, createScalewayClient, createScalewayCloudProvider, type ScalewayApi } from '../cloudprovider/scaleway/index.js';
+import {
+  AnnotationCreateAttempted,
+  createScalewayClient,
+  createScalewayCloudProvider,
+  type ScalewayApi,
+} from '../cloudprovider/scaleway/index.js';
 import type { CloudProvider } from '../cloudprovider/types.js';
 import type { UnavailableOfferings } from '../cloudprovider/unavailable-offerings.js';
 import { findRegion } from '../domain/instancetypes/build.js';
@@ -56,7 +61,9 @@ export class NoCloudConfiguredError extends Error {
 
 export class CloudProviderUnavailableError extends Error {
   constructor(cloud: string) {
-    super(`building cloud providers: ${cloud} credentials are set but this build has no ${cloud} provider; accepted clouds: those given a factory`);
+    super(
+      `building cloud providers: ${cloud} credentials are set but this build has no ${cloud} provider; accepted clouds: those given a factory`,
+    );
     this.name = 'CloudProviderUnavailableError';
   }
 }
@@ -78,7 +85,11 @@ export const scalewayProviderFactory: CloudProviderFactory<ScalewaySettings> = (
     clock: deps.clock,
     recordCreateAttempt: async (nodeClaim, at) => {
       const annotations = { [AnnotationCreateAttempted]: new Date(at).toISOString() };
-      await deps.kube.patch(Resources.NodeClaim, { name: nodeClaim.metadata?.name ?? '' }, { type: 'merge', body: { metadata: { annotations } } });
+      await deps.kube.patch(
+        Resources.NodeClaim,
+        { name: nodeClaim.metadata?.name ?? '' },
+        { type: 'merge', body: { metadata: { annotations } } },
+      );
     },
   });
 };
@@ -101,7 +112,12 @@ export const outscaleProviderFactory: CloudProviderFactory<OutscaleSettings> = (
 export const ovhProviderFactory: CloudProviderFactory<OvhSettings> = (settings, deps) =>
   createOvhCloudProvider({
     clusterName: deps.clusterName,
-    api: createOvhClient({ endpoint: settings.endpoint, applicationKey: settings.applicationKey, applicationSecret: settings.applicationSecret, consumerKey: settings.consumerKey }),
+    api: createOvhClient({
+      endpoint: settings.endpoint,
+      applicationKey: settings.applicationKey,
+      applicationSecret: settings.applicationSecret,
+      consumerKey: settings.consumerKey,
+    }),
     // NodeClasses with their own credentialsSecretRef get a client built from the Secret's settings, on the
     // operator's endpoint unless the Secret names one (the OVHcloud provider's Secrets carry only the keys).
     apiFactory: (secret) => createOvhClient({ endpoint: settings.endpoint, ...secret }),
@@ -122,7 +138,11 @@ export const defaultCloudProviderFactories: CloudProviderFactories = {
 };
 
 /** The configured clouds' providers (metrics-decorated), routed when more than one. */
-export function buildCloudProvider(clouds: CloudSettings, deps: CloudProviderDeps, factories: CloudProviderFactories = defaultCloudProviderFactories): CloudProvider {
+export function buildCloudProvider(
+  clouds: CloudSettings,
+  deps: CloudProviderDeps,
+  factories: CloudProviderFactories = defaultCloudProviderFactories,
+): CloudProvider {
   const providers: CloudProvider[] = [];
   if (clouds.ovhcloud) {
     if (!factories.ovhcloud) throw new CloudProviderUnavailableError('ovhcloud');

@@ -81,7 +81,10 @@ function parseOvh(env: Env): OvhSettings | undefined {
   const endpoint = value(env, 'OVH_ENDPOINT') ?? 'ovh-eu';
   const resolved = ovhEndpointNames.has(endpoint) ? endpoint : parseOvhEndpointUrl(endpoint);
   const optional = { serviceName: value(env, 'OVH_SERVICE_NAME'), kubeId: value(env, 'OVH_KUBE_ID'), region: value(env, 'OVH_REGION') };
-  const defaults = Object.fromEntries(Object.entries(optional).filter(([, v]) => v !== undefined)) as Pick<OvhSettings, 'serviceName' | 'kubeId' | 'region'>;
+  const defaults = Object.fromEntries(Object.entries(optional).filter(([, v]) => v !== undefined)) as Pick<
+    OvhSettings,
+    'serviceName' | 'kubeId' | 'region'
+  >;
   return { endpoint: resolved, applicationKey, applicationSecret, consumerKey, ...defaults };
 }
 
@@ -98,7 +101,8 @@ function parseScaleway(env: Env): ScalewaySettings | undefined {
   if (!values) return undefined;
   const [accessKey, secretKey, projectId] = values as [string, string, string];
   const region = value(env, 'SCW_DEFAULT_REGION') ?? 'fr-par';
-  if (!/^[a-z]{2}-[a-z]{3}$/.test(region)) throw new InvalidOptionError('SCW_DEFAULT_REGION', region, 'a Scaleway region such as fr-par, nl-ams or pl-waw');
+  if (!/^[a-z]{2}-[a-z]{3}$/.test(region))
+    throw new InvalidOptionError('SCW_DEFAULT_REGION', region, 'a Scaleway region such as fr-par, nl-ams or pl-waw');
   const apiUrl = value(env, 'SCW_API_URL');
   return { accessKey, secretKey, projectId, region, ...(apiUrl ? { apiUrl: parseUrl('SCW_API_URL', apiUrl) } : {}) };
 }
@@ -107,7 +111,8 @@ function parseOutscale(env: Env): OutscaleSettings | undefined {
   const values = required(env, 'outscale', OutscaleEnv);
   if (!values) return undefined;
   const [accessKey, secretKey, region] = values as [string, string, string];
-  if (!/^[a-z0-9-]+$/.test(region)) throw new InvalidOptionError('OSC_REGION', region, 'an Outscale region such as eu-west-2 or cloudgouv-eu-west-1');
+  if (!/^[a-z0-9-]+$/.test(region))
+    throw new InvalidOptionError('OSC_REGION', region, 'an Outscale region such as eu-west-2 or cloudgouv-eu-west-1');
   const endpoint = value(env, 'OSC_ENDPOINT_API');
   return { accessKey, secretKey, region, ...(endpoint ? { endpoint: parseUrl('OSC_ENDPOINT_API', endpoint) } : {}) };
 }

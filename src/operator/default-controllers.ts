@@ -17,7 +17,11 @@ import { createTerminationController } from '../controllers/termination/terminat
 import type { ControllerDeps, ControllerPlugin } from './controllers.js';
 
 /** Runs `inner` with a subscription held for exactly as long as it runs. */
-function withSubscription(inner: Controller, subscribe: () => () => void, around?: { before(): Promise<void>; after(): Promise<void> }): Controller {
+function withSubscription(
+  inner: Controller,
+  subscribe: () => () => void,
+  around?: { before(): Promise<void>; after(): Promise<void> },
+): Controller {
   return {
     name: inner.name,
     async start(signal: AbortSignal): Promise<void> {
@@ -75,7 +79,16 @@ export const defaultControllers: readonly ControllerPlugin[] = [
   {
     name: 'termination',
     create: (deps) =>
-      createTerminationController({ kube: deps.kube, state: deps.state, cloudProvider: deps.cloudProvider, clock: deps.clock, logger: deps.logger, metrics: deps.metrics, events: deps.recorder, random: Math.random }),
+      createTerminationController({
+        kube: deps.kube,
+        state: deps.state,
+        cloudProvider: deps.cloudProvider,
+        clock: deps.clock,
+        logger: deps.logger,
+        metrics: deps.metrics,
+        events: deps.recorder,
+        random: Math.random,
+      }),
   },
   {
     name: 'disruption',
@@ -89,14 +102,26 @@ export const defaultControllers: readonly ControllerPlugin[] = [
         metrics: deps.metrics,
         recorder: deps.recorder,
         onNodeClaimCreated: (name) => deps.signals.nodeClaimCreated.emit(name),
-        options: { pollIntervalMs: deps.config.disruption.intervalMs, validationDelayMs: deps.config.disruption.validationDelayMs, driftCheckIntervalMs: deps.config.disruption.driftCheckIntervalMs },
+        options: {
+          pollIntervalMs: deps.config.disruption.intervalMs,
+          validationDelayMs: deps.config.disruption.validationDelayMs,
+          driftCheckIntervalMs: deps.config.disruption.driftCheckIntervalMs,
+        },
       }),
   },
   {
     name: 'node.health',
     enabled: (config) => config.featureGates.nodeRepair,
     create: (deps) =>
-      createNodeHealthController({ kube: deps.kube, state: deps.state, cloudProvider: deps.cloudProvider, clock: deps.clock, logger: deps.logger, metrics: deps.metrics, events: deps.recorder }),
+      createNodeHealthController({
+        kube: deps.kube,
+        state: deps.state,
+        cloudProvider: deps.cloudProvider,
+        clock: deps.clock,
+        logger: deps.logger,
+        metrics: deps.metrics,
+        events: deps.recorder,
+      }),
   },
   {
     name: 'nodeclass.status',
@@ -106,7 +131,11 @@ export const defaultControllers: readonly ControllerPlugin[] = [
         state: deps.state,
         clock: deps.clock,
         logger: deps.logger,
-        globalCredentials: { ovhcloud: Boolean(deps.config.clouds.ovhcloud), scaleway: Boolean(deps.config.clouds.scaleway), outscale: Boolean(deps.config.clouds.outscale) },
+        globalCredentials: {
+          ovhcloud: Boolean(deps.config.clouds.ovhcloud),
+          scaleway: Boolean(deps.config.clouds.scaleway),
+          outscale: Boolean(deps.config.clouds.outscale),
+        },
         secretAccess: deps.config.nodeClassSecrets,
         cloudProvider: deps.cloudProvider,
       }),
@@ -118,7 +147,13 @@ export const defaultControllers: readonly ControllerPlugin[] = [
   {
     name: 'nodeclass.finalizer',
     create: (deps) =>
-      createNodeClassFinalizerController({ kube: deps.kube, state: deps.state, clock: deps.clock, kinds: deps.cloudProvider.getSupportedNodeClasses(), logger: deps.logger }),
+      createNodeClassFinalizerController({
+        kube: deps.kube,
+        state: deps.state,
+        clock: deps.clock,
+        kinds: deps.cloudProvider.getSupportedNodeClasses(),
+        logger: deps.logger,
+      }),
   },
   {
     name: 'nodeclaim.garbagecollection',

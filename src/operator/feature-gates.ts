@@ -16,10 +16,14 @@ const gateNames: Readonly<Record<string, keyof FeatureGates>> = { NodeRepair: 'n
 
 export function parseFeatureGates(source: string, value: string): FeatureGates {
   const gates: FeatureGates = { nodeRepair: false };
-  for (const entry of value.split(',').map((e) => e.trim()).filter((e) => e !== '')) {
+  for (const entry of value
+    .split(',')
+    .map((e) => e.trim())
+    .filter((e) => e !== '')) {
     const [name, setting, extra] = entry.split('=').map((part) => part.trim());
     const key = gateNames[name ?? ''];
-    if (!key || setting === undefined || extra !== undefined) throw new InvalidOptionError(source, value, `comma-separated Name=true|false, Name one of ${Object.keys(gateNames).join(', ')}`);
+    if (!key || setting === undefined || extra !== undefined)
+      throw new InvalidOptionError(source, value, `comma-separated Name=true|false, Name one of ${Object.keys(gateNames).join(', ')}`);
     gates[key] = parseBoolean(`${source} (${name})`, setting);
   }
   return gates;

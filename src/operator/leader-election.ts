@@ -52,7 +52,11 @@ interface Timing {
 export function validateLeaderElectionTiming(t: Timing): void {
   if (!(t.retryPeriodMs > 0)) throw new InvalidLeaderElectionConfigError('retryPeriodMs', t.retryPeriodMs, 'a number > 0');
   if (!(t.renewDeadlineMs > t.retryPeriodMs * 1.2)) {
-    throw new InvalidLeaderElectionConfigError('renewDeadlineMs', t.renewDeadlineMs, `a number > retryPeriodMs × 1.2 (${t.retryPeriodMs * 1.2})`);
+    throw new InvalidLeaderElectionConfigError(
+      'renewDeadlineMs',
+      t.renewDeadlineMs,
+      `a number > retryPeriodMs × 1.2 (${t.retryPeriodMs * 1.2})`,
+    );
   }
   if (!(t.leaseDurationMs > t.renewDeadlineMs)) {
     throw new InvalidLeaderElectionConfigError('leaseDurationMs', t.leaseDurationMs, `a number > renewDeadlineMs (${t.renewDeadlineMs})`);
@@ -82,7 +86,11 @@ export class LeaderElector {
       retryPeriodMs: options.retryPeriodMs ?? 2_000,
     };
     validateLeaderElectionTiming(this.timing);
-    this.logger = (options.logger ?? silentLogger).child({ component: 'leader-election', lease: `${options.lease.namespace}/${options.lease.name}`, identity: options.identity });
+    this.logger = (options.logger ?? silentLogger).child({
+      component: 'leader-election',
+      lease: `${options.lease.namespace}/${options.lease.name}`,
+      identity: options.identity,
+    });
   }
 
   isLeader(): boolean {
@@ -124,7 +132,8 @@ export class LeaderElector {
       const attempt = await this.tryAcquireOrRenew();
       if (attempt === 'acquired') lastRenewal = this.options.clock.now();
       else if (attempt === 'held-by-other') return this.logger.warn('lease taken by another candidate');
-      else if (this.options.clock.now() - lastRenewal >= this.timing.renewDeadlineMs) return this.logger.warn('failed to renew lease within the renew deadline');
+      else if (this.options.clock.now() - lastRenewal >= this.timing.renewDeadlineMs)
+        return this.logger.warn('failed to renew lease within the renew deadline');
     }
   }
 
@@ -191,7 +200,12 @@ export class LeaderElector {
 
   private async createLease(): Promise<boolean> {
     const now = microTime(this.options.clock.now());
-    const body: V1Lease = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { ...this.options.lease }, spec: this.spec(now, 0) };
+    const body: V1Lease = {
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      metadata: { ...this.options.lease },
+      spec: this.spec(now, 0),
+    };
     try {
       this.observe(await this.options.kube.create(Resources.Lease, body));
       return true;
@@ -214,7 +228,12 @@ export class LeaderElector {
   private async release(): Promise<void> {
     const lease = this.observedLease;
     if (!lease || lease.spec?.holderIdentity !== this.options.identity) return;
-    const spec = { ...lease.spec, holderIdentity: '', leaseDurationSeconds: 1, renewTime: microTime(this.options.clock.now()) as unknown as Date };
+    const spec = {
+      ...lease.spec,
+      holderIdentity: '',
+      leaseDurationSeconds: 1,
+      renewTime: microTime(this.options.clock.now()) as unknown as Date,
+    };
     try {
       await this.options.kube.replace(Resources.Lease, { ...lease, spec });
       this.logger.info('released lease');

@@ -27,7 +27,8 @@ function reply(res: ServerResponse, status: number, contentType: string, body: s
 
 async function handle(options: MetricsServerOptions, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const path = (req.url ?? '/').split('?')[0];
-  if (req.method !== 'GET' && req.method !== 'HEAD') return reply(res, 405, 'text/plain', `method ${req.method ?? ''} is not allowed; accepted: GET\n`);
+  if (req.method !== 'GET' && req.method !== 'HEAD')
+    return reply(res, 405, 'text/plain', `method ${req.method ?? ''} is not allowed; accepted: GET\n`);
   if (path === '/metrics') return reply(res, 200, options.registry.contentType, await options.registry.metrics());
   if (path === '/healthz') return reply(res, 200, 'text/plain', 'ok\n');
   if (path === '/readyz') {

@@ -111,16 +111,32 @@ function buildCore(options: OperatorOptions, logger: Logger): Core {
   const liveCatalogs = new LiveCatalogs(loadCatalogs());
   const cloudProvider = liveCatalogs.recording(
     options.cloudProvider ??
-      buildCloudProvider(config.clouds, { clusterName: config.clusterName, kube, state, clock, registry, unavailableOfferings, nodeClassSecrets: config.nodeClassSecrets }, options.cloudProviderFactories ?? defaultCloudProviderFactories),
+      buildCloudProvider(
+        config.clouds,
+        { clusterName: config.clusterName, kube, state, clock, registry, unavailableOfferings, nodeClassSecrets: config.nodeClassSecrets },
+        options.cloudProviderFactories ?? defaultCloudProviderFactories,
+      ),
   );
-  return { registry, metrics, kube, state, informers, recorder, cloudProvider, unavailableOfferings, signals: createControllerSignals(), liveCatalogs };
+  return {
+    registry,
+    metrics,
+    kube,
+    state,
+    informers,
+    recorder,
+    cloudProvider,
+    unavailableOfferings,
+    signals: createControllerSignals(),
+    liveCatalogs,
+  };
 }
 
 async function startServers(options: OperatorOptions, core: Core, logger: Logger): Promise<Servers> {
   const { config } = options;
   const catalogs = loadCatalogs();
   const onError = (error: unknown): void => logger.error('serving request', { error });
-  const onRequest = (path: string, status: number, seconds: number): void => core.metrics.requestDuration.observe({ path, code: String(status) }, seconds);
+  const onRequest = (path: string, status: number, seconds: number): void =>
+    core.metrics.requestDuration.observe({ path, code: String(status) }, seconds);
   const webhook = await createAdmissionServer({
     tls: options.webhookTls ?? config.webhook.tls,
     contextProvider: stateAdmissionContext({
@@ -129,7 +145,11 @@ async function startServers(options: OperatorOptions, core: Core, logger: Logger
       live: core.liveCatalogs,
       defaults: {
         gpuTaint: true,
-        globalCredentials: { ovhcloud: Boolean(config.clouds.ovhcloud), scaleway: Boolean(config.clouds.scaleway), outscale: Boolean(config.clouds.outscale) },
+        globalCredentials: {
+          ovhcloud: Boolean(config.clouds.ovhcloud),
+          scaleway: Boolean(config.clouds.scaleway),
+          outscale: Boolean(config.clouds.outscale),
+        },
         secretAccess: config.nodeClassSecrets,
       },
     }),
@@ -186,7 +206,10 @@ export async function startOperator(options: OperatorOptions): Promise<RunningOp
   logger.info('caches synced', { ...core.state.counts() });
   const deps = controllerDeps(options, core, logger);
   const regionReads = new AbortController();
-  const regionLists = readRegionLists({ provider: core.cloudProvider, live: core.liveCatalogs, clock: options.clock, logger: logger.child({ component: 'region-lists' }) }, regionReads.signal);
+  const regionLists = readRegionLists(
+    { provider: core.cloudProvider, live: core.liveCatalogs, clock: options.clock, logger: logger.child({ component: 'region-lists' }) },
+    regionReads.signal,
+  );
   const leadership: Leadership = startLeadership({
     config: options.config.leaderElection,
     kube: core.kube,

@@ -72,7 +72,11 @@ export function parseUrl(source: OptionSource, value: string): string {
 export function parseClusterName(source: OptionSource, value: string): string {
   const text = value.trim();
   if (!/^[a-z0-9]([-a-z0-9.]{0,61}[a-z0-9])?$/.test(text)) {
-    throw new InvalidOptionError(source, value, 'a lowercase DNS label of at most 63 characters: a-z, 0-9, "-" and ".", starting and ending with a letter or digit');
+    throw new InvalidOptionError(
+      source,
+      value,
+      'a lowercase DNS label of at most 63 characters: a-z, 0-9, "-" and ".", starting and ending with a letter or digit',
+    );
   }
   return text;
 }

@@ -71,33 +71,120 @@ interface OptionSpec {
 /** Every option `run` takes; the help text is generated from this table. */
 export const optionTable: readonly OptionSpec[] = [
   { flag: 'kubeconfig', env: 'KUBECONFIG', kind: 'string', help: 'kubeconfig file; in-cluster configuration when unset' },
-  { flag: 'cluster-name', env: 'CLUSTER_NAME', kind: 'string', help: 'required: this cluster\'s name, unique in its cloud projects; it marks every instance and node pool the service owns, and garbage collection touches no other' },
+  {
+    flag: 'cluster-name',
+    env: 'CLUSTER_NAME',
+    kind: 'string',
+    help: "required: this cluster's name, unique in its cloud projects; it marks every instance and node pool the service owns, and garbage collection touches no other",
+  },
   { flag: 'bind-address', env: 'BIND_ADDRESS', kind: 'string', default: '0.0.0.0', help: 'address the three servers listen on' },
   { flag: 'webhook-port', env: 'WEBHOOK_PORT', kind: 'string', default: '8443', help: 'admission webhook HTTPS port' },
-  { flag: 'webhook-cert-file', env: 'WEBHOOK_CERT_FILE', kind: 'string', default: '/etc/karpenter-eu/tls/tls.crt', help: 'webhook serving certificate (PEM, reloaded on change)' },
-  { flag: 'webhook-key-file', env: 'WEBHOOK_KEY_FILE', kind: 'string', default: '/etc/karpenter-eu/tls/tls.key', help: 'webhook serving key (PEM)' },
+  {
+    flag: 'webhook-cert-file',
+    env: 'WEBHOOK_CERT_FILE',
+    kind: 'string',
+    default: '/etc/karpenter-eu/tls/tls.crt',
+    help: 'webhook serving certificate (PEM, reloaded on change)',
+  },
+  {
+    flag: 'webhook-key-file',
+    env: 'WEBHOOK_KEY_FILE',
+    kind: 'string',
+    default: '/etc/karpenter-eu/tls/tls.key',
+    help: 'webhook serving key (PEM)',
+  },
   { flag: 'extender-port', env: 'EXTENDER_PORT', kind: 'string', default: '8444', help: 'scheduler extender port' },
   { flag: 'extender-cert-file', env: 'EXTENDER_CERT_FILE', kind: 'string', help: 'extender serving certificate; plain HTTP when unset' },
   { flag: 'extender-key-file', env: 'EXTENDER_KEY_FILE', kind: 'string', help: 'extender serving key' },
   { flag: 'metrics-port', env: 'METRICS_PORT', kind: 'string', default: '8080', help: '/metrics, /healthz and /readyz port' },
-  { flag: 'batch-idle-duration', env: 'BATCH_IDLE_DURATION', kind: 'string', default: '1s', help: 'a batch of pending pods closes after this long without a new pod' },
-  { flag: 'batch-max-duration', env: 'BATCH_MAX_DURATION', kind: 'string', default: '10s', help: 'a batch of pending pods closes after this long at most' },
+  {
+    flag: 'batch-idle-duration',
+    env: 'BATCH_IDLE_DURATION',
+    kind: 'string',
+    default: '1s',
+    help: 'a batch of pending pods closes after this long without a new pod',
+  },
+  {
+    flag: 'batch-max-duration',
+    env: 'BATCH_MAX_DURATION',
+    kind: 'string',
+    default: '10s',
+    help: 'a batch of pending pods closes after this long at most',
+  },
   { flag: 'disruption-interval', env: 'DISRUPTION_INTERVAL', kind: 'string', default: '10s', help: 'pause between disruption passes' },
-  { flag: 'disruption-validation-delay', env: 'DISRUPTION_VALIDATION_DELAY', kind: 'string', default: '15s', help: 'a consolidation decision is re-checked after this long before acting' },
-  { flag: 'drift-check-interval', env: 'DRIFT_CHECK_INTERVAL', kind: 'string', default: '5m', help: 'how often each NodeClaim is asked of its cloud whether it drifted' },
-  { flag: 'feature-gates', env: 'FEATURE_GATES', kind: 'string', default: DefaultFeatureGates, help: 'optional features, Name=true|false comma-separated; NodeRepair: replace nodes unhealthy past their cloud\'s toleration' },
+  {
+    flag: 'disruption-validation-delay',
+    env: 'DISRUPTION_VALIDATION_DELAY',
+    kind: 'string',
+    default: '15s',
+    help: 'a consolidation decision is re-checked after this long before acting',
+  },
+  {
+    flag: 'drift-check-interval',
+    env: 'DRIFT_CHECK_INTERVAL',
+    kind: 'string',
+    default: '5m',
+    help: 'how often each NodeClaim is asked of its cloud whether it drifted',
+  },
+  {
+    flag: 'feature-gates',
+    env: 'FEATURE_GATES',
+    kind: 'string',
+    default: DefaultFeatureGates,
+    help: "optional features, Name=true|false comma-separated; NodeRepair: replace nodes unhealthy past their cloud's toleration",
+  },
   { flag: 'gc-interval', env: 'GC_INTERVAL', kind: 'string', default: '2m', help: 'pause between garbage collection passes' },
   { flag: 'leader-elect', env: 'LEADER_ELECT', kind: 'boolean', default: 'true', help: 'run the controllers only while holding the lease' },
-  { flag: 'leader-election-name', env: 'LEADER_ELECTION_NAME', kind: 'string', default: 'karpenter-eu-leader-election', help: 'coordination.k8s.io Lease name' },
+  {
+    flag: 'leader-election-name',
+    env: 'LEADER_ELECTION_NAME',
+    kind: 'string',
+    default: 'karpenter-eu-leader-election',
+    help: 'coordination.k8s.io Lease name',
+  },
   { flag: 'leader-election-namespace', env: 'POD_NAMESPACE', kind: 'string', default: 'kube-system', help: 'namespace of the Lease' },
-  { flag: 'leader-election-lease-duration', env: 'LEADER_ELECTION_LEASE_DURATION', kind: 'string', default: '15s', help: 'how long a lease is honoured after its last renewal' },
-  { flag: 'leader-election-renew-deadline', env: 'LEADER_ELECTION_RENEW_DEADLINE', kind: 'string', default: '10s', help: 'the leader steps down when it could not renew for this long' },
-  { flag: 'leader-election-retry-period', env: 'LEADER_ELECTION_RETRY_PERIOD', kind: 'string', default: '2s', help: 'pause between attempts to acquire or renew' },
-  { flag: 'leader-election-identity', env: 'POD_NAME', kind: 'string', help: 'this replica\'s name in the Lease (default: HOSTNAME)' },
+  {
+    flag: 'leader-election-lease-duration',
+    env: 'LEADER_ELECTION_LEASE_DURATION',
+    kind: 'string',
+    default: '15s',
+    help: 'how long a lease is honoured after its last renewal',
+  },
+  {
+    flag: 'leader-election-renew-deadline',
+    env: 'LEADER_ELECTION_RENEW_DEADLINE',
+    kind: 'string',
+    default: '10s',
+    help: 'the leader steps down when it could not renew for this long',
+  },
+  {
+    flag: 'leader-election-retry-period',
+    env: 'LEADER_ELECTION_RETRY_PERIOD',
+    kind: 'string',
+    default: '2s',
+    help: 'pause between attempts to acquire or renew',
+  },
+  { flag: 'leader-election-identity', env: 'POD_NAME', kind: 'string', help: "this replica's name in the Lease (default: HOSTNAME)" },
   { flag: 'log-level', env: 'LOG_LEVEL', kind: 'string', default: 'info', help: `one of ${LogLevels.join(', ')}` },
-  { flag: 'nodeclass-secret-namespaces', env: 'NODECLASS_SECRET_NAMESPACES', kind: 'string', help: 'comma-separated namespaces whose Secrets NodeClasses may reference (default: the operator\'s namespace)' },
-  { flag: 'nodeclass-secret-label', env: 'NODECLASS_SECRET_LABEL', kind: 'string', default: DefaultNodeClassSecretLabel, help: 'key=value label a Secret must carry to be read for a NodeClass' },
-  { flag: 'operator-credentials-secrets', env: 'OPERATOR_CREDENTIALS_SECRETS', kind: 'string', help: 'comma-separated Secrets of the operator\'s namespace holding its own cloud credentials; never readable through a NodeClass (a credentialsSecretRef naming one means these credentials)' },
+  {
+    flag: 'nodeclass-secret-namespaces',
+    env: 'NODECLASS_SECRET_NAMESPACES',
+    kind: 'string',
+    help: "comma-separated namespaces whose Secrets NodeClasses may reference (default: the operator's namespace)",
+  },
+  {
+    flag: 'nodeclass-secret-label',
+    env: 'NODECLASS_SECRET_LABEL',
+    kind: 'string',
+    default: DefaultNodeClassSecretLabel,
+    help: 'key=value label a Secret must carry to be read for a NodeClass',
+  },
+  {
+    flag: 'operator-credentials-secrets',
+    env: 'OPERATOR_CREDENTIALS_SECRETS',
+    kind: 'string',
+    help: "comma-separated Secrets of the operator's namespace holding its own cloud credentials; never readable through a NodeClass (a credentialsSecretRef naming one means these credentials)",
+  },
 ];
 
 const specByFlag = new Map(optionTable.map((o) => [o.flag, o]));
@@ -166,7 +253,11 @@ function checkLeaderTiming(get: (flag: string) => Raw, lease: number, renew: num
 function leaderElection(get: (flag: string) => Raw | undefined, env: Env): OperatorConfig['leaderElection'] {
   const must = (flag: string): Raw => get(flag) as Raw;
   const duration = (flag: string): number => parsePositiveDurationMs(must(flag).source, must(flag).value);
-  const [leaseDurationMs, renewDeadlineMs, retryPeriodMs] = [duration('leader-election-lease-duration'), duration('leader-election-renew-deadline'), duration('leader-election-retry-period')];
+  const [leaseDurationMs, renewDeadlineMs, retryPeriodMs] = [
+    duration('leader-election-lease-duration'),
+    duration('leader-election-renew-deadline'),
+    duration('leader-election-retry-period'),
+  ];
   checkLeaderTiming(must, leaseDurationMs, renewDeadlineMs, retryPeriodMs);
   const identity = get('leader-election-identity')?.value ?? env.HOSTNAME ?? 'karpenter-eu';
   return {
@@ -182,7 +273,12 @@ function leaderElection(get: (flag: string) => Raw | undefined, env: Env): Opera
 
 /** No default: two clusters sharing one would each take the other's instances for leaks. */
 function clusterName(raw: Raw | undefined): string {
-  if (!raw) throw new InvalidOptionError('--cluster-name / CLUSTER_NAME', '', 'this cluster\'s name, unique among the clusters sharing a cloud project (Helm: clusterName)');
+  if (!raw)
+    throw new InvalidOptionError(
+      '--cluster-name / CLUSTER_NAME',
+      '',
+      "this cluster's name, unique among the clusters sharing a cloud project (Helm: clusterName)",
+    );
   return parseClusterName(raw.source, raw.value);
 }
 
@@ -210,13 +306,21 @@ export function parseOperatorOptions(argv: readonly string[], env: Env): Operato
     extender: { port: port('extender-port'), ...optional('tls', tlsFiles(get, 'extender')) },
     metrics: { port: port('metrics-port') },
     batch: batch(must),
-    disruption: { intervalMs: duration('disruption-interval'), validationDelayMs: duration('disruption-validation-delay'), driftCheckIntervalMs: duration('drift-check-interval') },
+    disruption: {
+      intervalMs: duration('disruption-interval'),
+      validationDelayMs: duration('disruption-validation-delay'),
+      driftCheckIntervalMs: duration('drift-check-interval'),
+    },
     garbageCollection: { intervalMs: duration('gc-interval') },
     leaderElection: leaderElection(get, env),
     logLevel: logLevel(must('log-level')),
     clouds: parseCloudSettings(env),
     nodeClassSecrets: parseSecretAccess(
-      { ...optional('namespaces', get('nodeclass-secret-namespaces')), label: must('nodeclass-secret-label'), ...optional('credentials', get('operator-credentials-secrets')) },
+      {
+        ...optional('namespaces', get('nodeclass-secret-namespaces')),
+        label: must('nodeclass-secret-label'),
+        ...optional('credentials', get('operator-credentials-secrets')),
+      },
       parseName(must('leader-election-namespace').source, must('leader-election-namespace').value),
     ),
     featureGates: parseFeatureGates(must('feature-gates').source, must('feature-gates').value),
@@ -229,7 +333,9 @@ function optional<K extends string, V>(key: K, value: V | undefined): Partial<Re
 
 /** The help text of `run`, from the option table. */
 export function optionsHelp(): string {
-  return optionTable.map((o) => `  --${o.flag.padEnd(34)} ${o.help}${o.env ? ` [$${o.env}]` : ''}${o.default ? ` (default ${o.default})` : ''}`).join('\n');
+  return optionTable
+    .map((o) => `  --${o.flag.padEnd(34)} ${o.help}${o.env ? ` [$${o.env}]` : ''}${o.default ? ` (default ${o.default})` : ''}`)
+    .join('\n');
 }
 
 /** The one place product code reads the process environment. */

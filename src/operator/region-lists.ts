@@ -33,7 +33,10 @@ export async function readRegionListsOnce(reader: RegionListReader): Promise<boo
         continue;
       }
       complete = false;
-      reader.logger.warn('reading the region list failed; unknown regions are warned about until it is read', { cloud: list.cloud, error: list.error });
+      reader.logger.warn('reading the region list failed; unknown regions are warned about until it is read', {
+        cloud: list.cloud,
+        error: list.error,
+      });
     }
   } catch (error) {
     complete = false;

@@ -19,7 +19,10 @@ const LabelValue = /^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$/;
 export const DefaultNodeClassSecretLabel = `${NodeClassSecretLabel.key}=${NodeClassSecretLabel.value}`;
 
 function names(raw: RawOption): string[] {
-  const list = raw.value.split(',').map((n) => n.trim()).filter((n) => n !== '');
+  const list = raw.value
+    .split(',')
+    .map((n) => n.trim())
+    .filter((n) => n !== '');
   return list.map((name) => parseName(raw.source, name));
 }
 
@@ -31,9 +34,13 @@ function label(raw: RawOption): SecretAccessPolicy['label'] {
   return { key, value };
 }
 
-export function parseSecretAccess(raw: { namespaces?: RawOption; label: RawOption; credentials?: RawOption }, operatorNamespace: string): SecretAccessPolicy {
+export function parseSecretAccess(
+  raw: { namespaces?: RawOption; label: RawOption; credentials?: RawOption },
+  operatorNamespace: string,
+): SecretAccessPolicy {
   const namespaces = raw.namespaces ? names(raw.namespaces) : [operatorNamespace];
-  if (namespaces.length === 0) throw new InvalidOptionError(raw.namespaces?.source ?? '', raw.namespaces?.value ?? '', 'a comma-separated list of namespaces');
+  if (namespaces.length === 0)
+    throw new InvalidOptionError(raw.namespaces?.source ?? '', raw.namespaces?.value ?? '', 'a comma-separated list of namespaces');
   const forbidden = (raw.credentials ? names(raw.credentials) : []).map((name) => ({ namespace: operatorNamespace, name }));
   return { namespaces, label: label(raw.label), forbidden };
 }

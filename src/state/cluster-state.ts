@@ -393,7 +393,12 @@ export class ClusterState {
 }
 
 /** A StateNode's key: the providerID once either side knows it, else the Node's or the NodeClaim's name. */
-interface StateNodeIdentity { providerID: string | undefined; nodeName: string | undefined; name: string; key: string }
+interface StateNodeIdentity {
+  providerID: string | undefined;
+  nodeName: string | undefined;
+  name: string;
+  key: string;
+}
 function stateNodeIdentity(node: V1Node | undefined, nodeClaim: NodeClaim | undefined): StateNodeIdentity {
   const providerID = node?.spec?.providerID || nodeClaim?.status?.providerID || undefined;
   const nodeName = node?.metadata?.name;
@@ -405,5 +410,7 @@ function stateNodeIdentity(node: V1Node | undefined, nodeClaim: NodeClaim | unde
 /** Summed capacity and node count per NodePool (domain/nodepool/limits.ts); only managed nodes count, as upstream's limits do. */
 export function nodePoolUsage(nodes: readonly StateNode[]): Record<string, NodePoolUsage> {
   const managed = nodes.filter((n) => n.managed);
-  return usageByNodePool(managed.map((n) => ({ nodePool: n.nodePool, capacity: usageCapacity(n.node?.status?.capacity, n.nodeClaim?.status?.capacity) })));
+  return usageByNodePool(
+    managed.map((n) => ({ nodePool: n.nodePool, capacity: usageCapacity(n.node?.status?.capacity, n.nodeClaim?.status?.capacity) })),
+  );
 }

@@ -52,15 +52,39 @@ function nodeClassFeed(state: ClusterState, resource: ResourceKind): Feed {
 
 function feeds(state: ClusterState): Feed[] {
   return [
-    feed<V1Pod>(Resources.Pod, (o) => state.updatePod(o), (o) => state.deletePod(o)),
-    feed<V1Node>(Resources.Node, (o) => state.updateNode(o), (o) => state.deleteNode(o)),
-    feed<KubernetesObject>(Resources.NodePool, (o) => state.updateNodePool(o as NodePool), (o) => state.deleteNodePool(o as NodePool)),
-    feed<KubernetesObject>(Resources.NodeClaim, (o) => state.updateNodeClaim(o as NodeClaim), (o) => state.deleteNodeClaim(o as NodeClaim)),
+    feed<V1Pod>(
+      Resources.Pod,
+      (o) => state.updatePod(o),
+      (o) => state.deletePod(o),
+    ),
+    feed<V1Node>(
+      Resources.Node,
+      (o) => state.updateNode(o),
+      (o) => state.deleteNode(o),
+    ),
+    feed<KubernetesObject>(
+      Resources.NodePool,
+      (o) => state.updateNodePool(o as NodePool),
+      (o) => state.deleteNodePool(o as NodePool),
+    ),
+    feed<KubernetesObject>(
+      Resources.NodeClaim,
+      (o) => state.updateNodeClaim(o as NodeClaim),
+      (o) => state.deleteNodeClaim(o as NodeClaim),
+    ),
     nodeClassFeed(state, Resources.OVHNodeClass),
     nodeClassFeed(state, Resources.ScalewayNodeClass),
     nodeClassFeed(state, Resources.OutscaleNodeClass),
-    feed<V1DaemonSet>(Resources.DaemonSet, (o) => state.updateDaemonSet(o), (o) => state.deleteDaemonSet(o)),
-    feed<V1PodDisruptionBudget>(Resources.PodDisruptionBudget, (o) => state.updatePodDisruptionBudget(o), (o) => state.deletePodDisruptionBudget(o)),
+    feed<V1DaemonSet>(
+      Resources.DaemonSet,
+      (o) => state.updateDaemonSet(o),
+      (o) => state.deleteDaemonSet(o),
+    ),
+    feed<V1PodDisruptionBudget>(
+      Resources.PodDisruptionBudget,
+      (o) => state.updatePodDisruptionBudget(o),
+      (o) => state.deletePodDisruptionBudget(o),
+    ),
   ];
 }
 

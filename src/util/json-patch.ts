@@ -110,14 +110,18 @@ export function parseJsonPatch(value: unknown): JsonPatchOperation[] {
 /** Applies an RFC 6902 patch atomically: on any failing operation the whole patch fails. */
 export function applyJsonPatch<T extends JsonValue>(doc: T, patch: readonly JsonPatchOperation[]): JsonValue {
   patch.forEach((op, i) => {
-    if (op.op === 'move' && op.path.startsWith(`${op.from}/`)) throw new JsonPatchError(`moving "${op.from}" into its own child "${op.path}" (operation ${i})`, i);
+    if (op.op === 'move' && op.path.startsWith(`${op.from}/`))
+      throw new JsonPatchError(`moving "${op.from}" into its own child "${op.path}" (operation ${i})`, i);
   });
   const box: JsonObject = { [BOX]: deepClone(doc) };
   const results = applyPatch(box, patch.map(rebased));
   const failed = results.findIndex((result) => result !== null);
   if (failed < 0) return box[BOX] as JsonValue;
   const op = patch[failed] as JsonPatchOperation;
-  throw new JsonPatchError(`applying ${op.op} at "${op.path}": ${unbase(results[failed]?.message ?? 'failed')} (operation ${failed})`, failed);
+  throw new JsonPatchError(
+    `applying ${op.op} at "${op.path}": ${unbase(results[failed]?.message ?? 'failed')} (operation ${failed})`,
+    failed,
+  );
 }
 
 /** Applies an RFC 7386 merge patch: objects merge recursively, null deletes, everything else replaces. */
@@ -139,7 +143,8 @@ export function createMergePatch(from: JsonValue, to: JsonValue): JsonValue {
   for (const [key, value] of Object.entries(to)) {
     const before = from[key];
     if (before === undefined) patch[key] = deepClone(value);
-    else if (!jsonEqual(before, value)) patch[key] = isJsonObject(before) && isJsonObject(value) ? createMergePatch(before, value) : deepClone(value);
+    else if (!jsonEqual(before, value))
+      patch[key] = isJsonObject(before) && isJsonObject(value) ? createMergePatch(before, value) : deepClone(value);
   }
   return patch;
 }

@@ -123,7 +123,10 @@ function yamlErrorMessage(err: unknown, lineOffset: number): string {
 
 function addObject(value: unknown, source: string, into: ManifestSet): void {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    into.errors.push({ source, message: `expected an object with apiVersion and kind, got ${Array.isArray(value) ? 'a list' : typeof value}` });
+    into.errors.push({
+      source,
+      message: `expected an object with apiVersion and kind, got ${Array.isArray(value) ? 'a list' : typeof value}`,
+    });
     return;
   }
   const object = value as ManifestObject['object'];

@@ -33,7 +33,9 @@ async function exportKeyPem(key: webcrypto.CryptoKey): Promise<string> {
 }
 
 function serial(): string {
-  return Buffer.from(webcrypto.getRandomValues(new Uint8Array(16))).toString('hex').replace(/^[89a-f]/, '1');
+  return Buffer.from(webcrypto.getRandomValues(new Uint8Array(16)))
+    .toString('hex')
+    .replace(/^[89a-f]/, '1');
 }
 
 export async function createCertificateAuthority(commonName = 'karpenter-eu-ca', validDays = 3650): Promise<CertificateAuthority> {

@@ -2,7 +2,14 @@
 import type { V1Node, V1Pod } from '@kubernetes/client-node';
 import { AnnotationDoNotDisrupt, hasDisruptedTaint, LabelNodePool, type NodeClaim, NodeClaimConditionTypes } from '../apis/index.js';
 import { allowsUnderutilizedConsolidation } from '../domain/disruption/index.js';
-import { type ExtenderClusterView, type ExtenderNode, ExtenderNodeColumns, type ExtenderNodeState, type ResolvedNodes, UnknownSlot } from '../domain/extender/index.js';
+import {
+  type ExtenderClusterView,
+  type ExtenderNode,
+  ExtenderNodeColumns,
+  type ExtenderNodeState,
+  type ResolvedNodes,
+  UnknownSlot,
+} from '../domain/extender/index.js';
 import type { ResourceList } from '../domain/instancetypes/types.js';
 import { podSchedulingRequests } from '../domain/pods/index.js';
 import { isTerminal } from '../domain/pods/index.js';
@@ -51,7 +58,12 @@ export function clusterStateExtenderView(state: ClusterState, prices: CatalogPri
       labels,
       taints: (node.spec?.taints ?? []) as Taint[],
       allocatable: safely(() => parseResourceList(node.status?.allocatable ?? {})),
-      requested: addResources(...state.podsOnNode(name).filter((p) => !isTerminal(p)).map(requestsOf)),
+      requested: addResources(
+        ...state
+          .podsOnNode(name)
+          .filter((p) => !isTerminal(p))
+          .map(requestsOf),
+      ),
       pricePerHour: prices.hourlyForLabels(labels),
       state: stateOf(state, node, name),
     };
@@ -85,7 +97,10 @@ export function clusterStateExtenderView(state: ClusterState, prices: CatalogPri
       for (let i = 0; i < names.count; i++) {
         const known = index.find(bytes, starts[i] as number, ends[i] as number);
         // Not indexed: a node ClusterState does not hold (yet), or one not asked about since it arrived.
-        slots[i] = known !== UnknownSlot && current[known] === 1 ? known : slotOf(known !== UnknownSlot ? (index.nameOf(known) as string) : spanName(names, i), known);
+        slots[i] =
+          known !== UnknownSlot && current[known] === 1
+            ? known
+            : slotOf(known !== UnknownSlot ? (index.nameOf(known) as string) : spanName(names, i), known);
       }
       return { columns, slots };
     },
@@ -107,7 +122,8 @@ function stateOf(state: ClusterState, node: V1Node, name: string): ExtenderNodeS
 }
 
 function outlookFromConditions(state: ClusterState, node: V1Node, claim: NodeClaim): ExtenderNodeState {
-  const pinned = node.metadata?.annotations?.[AnnotationDoNotDisrupt] === 'true' || claim.metadata?.annotations?.[AnnotationDoNotDisrupt] === 'true';
+  const pinned =
+    node.metadata?.annotations?.[AnnotationDoNotDisrupt] === 'true' || claim.metadata?.annotations?.[AnnotationDoNotDisrupt] === 'true';
   if (pinned) return 'ok';
   if (isConditionTrue(claim, NodeClaimConditionTypes.Drifted)) return 'drifted';
   const pool = state.nodePool(claim.metadata?.labels?.[LabelNodePool] ?? '');

@@ -5,7 +5,12 @@
 import type { V1Secret } from '@kubernetes/client-node';
 import { NodeClassNotReadyError } from '../cloudprovider/errors.js';
 import type { NodeClassResolver, SecretReference } from '../cloudprovider/types.js';
-import { type SecretAccessPolicy, secretLabelRefusal, secretReferenceRefusal, withServiceCredentials } from '../domain/secrets/secret-access.js';
+import {
+  type SecretAccessPolicy,
+  secretLabelRefusal,
+  secretReferenceRefusal,
+  withServiceCredentials,
+} from '../domain/secrets/secret-access.js';
 import { isKubeNotFound } from '../kube/errors.js';
 import { Resources } from '../kube/resources.js';
 import type { Kube } from '../kube/types.js';
@@ -15,7 +20,12 @@ import type { ClusterState } from '../state/cluster-state.js';
  * `secrets`: which Secrets NodeClasses may have read; others fail with NodeClassNotReadyError naming why. A
  * class whose credentialsSecretRef stands for the service's credentials is handed over without it.
  */
-export function stateNodeClassResolver<T>(state: ClusterState, kube: Kube, kind: string, secrets: SecretAccessPolicy): NodeClassResolver<T> {
+export function stateNodeClassResolver<T>(
+  state: ClusterState,
+  kube: Kube,
+  kind: string,
+  secrets: SecretAccessPolicy,
+): NodeClassResolver<T> {
   return {
     getNodeClass(name: string): Promise<T> {
       const entry = state.nodeClass(kind, name);

@@ -10,10 +10,14 @@ if (HoleKillPoints.length === 0 && holeScenarios.length === 0) it.todo('no kill 
 
 if (HoleKillPoints.length > 0) {
   describe('SIGKILL at a cloud call, then restart (holes)', () => {
-    it.concurrent.each(HoleKillPoints.map((p) => [killPointName(p), p] as const))('%s: converges with every invariant holding', { timeout: 300_000 }, async (_name, point) => {
-      const outcome = await runKillPoint(point);
-      expect(outcome.violations).toEqual([]);
-    });
+    it.concurrent.each(HoleKillPoints.map((p) => [killPointName(p), p] as const))(
+      '%s: converges with every invariant holding',
+      { timeout: 300_000 },
+      async (_name, point) => {
+        const outcome = await runKillPoint(point);
+        expect(outcome.violations).toEqual([]);
+      },
+    );
   });
 }
 

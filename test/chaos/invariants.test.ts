@@ -2,11 +2,25 @@
 // stay quiet on a healthy world), so a chaos run that finds nothing means nothing was there to find.
 import { describe, expect, it } from 'vitest';
 import {
-  convergedViolations, duplicates, leaks, type ObservedInstance, type ObservedWorld, podsNotRunning, unreadyClaims, wrongDeletions,
+  convergedViolations,
+  duplicates,
+  leaks,
+  type ObservedInstance,
+  type ObservedWorld,
+  podsNotRunning,
+  unreadyClaims,
+  wrongDeletions,
 } from './harness/invariants.js';
 
 const instance = (id: string, over: Partial<ObservedInstance> = {}): ObservedInstance => ({
-  id, providerID: `cloud:///${id}`, state: 'running', claimTag: `claim-${id}`, needsUserData: true, hasUserData: true, gpuIds: [], ...over,
+  id,
+  providerID: `cloud:///${id}`,
+  state: 'running',
+  claimTag: `claim-${id}`,
+  needsUserData: true,
+  hasUserData: true,
+  gpuIds: [],
+  ...over,
 });
 
 /** Two claims, each on its running instance with a Ready node; two pods Running. */
@@ -18,8 +32,14 @@ function healthy(): ObservedWorld {
       { name: 'claim-a', providerID: 'cloud:///a', deleting: false, wantsSeparateGpu: false },
       { name: 'claim-b', providerID: 'cloud:///b', deleting: false, wantsSeparateGpu: false },
     ],
-    nodes: [{ name: 'node-a', providerID: 'cloud:///a', ready: true }, { name: 'node-b', providerID: 'cloud:///b', ready: true }],
-    pods: [{ name: 'web-1', phase: 'Running' }, { name: 'web-2', phase: 'Running' }],
+    nodes: [
+      { name: 'node-a', providerID: 'cloud:///a', ready: true },
+      { name: 'node-b', providerID: 'cloud:///b', ready: true },
+    ],
+    pods: [
+      { name: 'web-1', phase: 'Running' },
+      { name: 'web-2', phase: 'Running' },
+    ],
   };
 }
 
@@ -64,13 +84,24 @@ describe('chaos invariants', () => {
   it('catch a GPU linked to nothing, or to an instance that is gone, but not one on a live instance', () => {
     const world = healthy();
     world.instances.push(instance('g', { state: 'gone' }));
-    world.gpus = [{ id: 'fgpu-free', deleting: false }, { id: 'fgpu-orphan', vmId: 'g', deleting: false }, { id: 'fgpu-ok', vmId: 'a', deleting: false }, { id: 'fgpu-going', deleting: true }];
+    world.gpus = [
+      { id: 'fgpu-free', deleting: false },
+      { id: 'fgpu-orphan', vmId: 'g', deleting: false },
+      { id: 'fgpu-ok', vmId: 'a', deleting: false },
+      { id: 'fgpu-going', deleting: true },
+    ];
     expect(kinds(leaks(world))).toEqual(['leaked-gpu:fgpu-free', 'leaked-gpu:fgpu-orphan']);
   });
 
   it('catch a NodeClaim whose instance is stopped, lacks user data or its GPU, has no Ready node, or has no providerID', () => {
     const world = healthy();
-    world.instances = [instance('a', { state: 'stopped' }), instance('b', { hasUserData: false }), instance('c'), instance('d'), instance('e')];
+    world.instances = [
+      instance('a', { state: 'stopped' }),
+      instance('b', { hasUserData: false }),
+      instance('c'),
+      instance('d'),
+      instance('e'),
+    ];
     world.claims = [
       { name: 'claim-a', providerID: 'cloud:///a', deleting: false, wantsSeparateGpu: false },
       { name: 'claim-b', providerID: 'cloud:///b', deleting: false, wantsSeparateGpu: false },
@@ -80,8 +111,16 @@ describe('chaos invariants', () => {
     ];
     world.nodes = ['a', 'b', 'c', 'd'].map((id) => ({ name: `node-${id}`, providerID: `cloud:///${id}`, ready: id !== 'd' }));
     const found = unreadyClaims(world);
-    expect(kinds(found)).toEqual(['claim-not-ready:claim-a', 'claim-not-ready:claim-b', 'claim-not-ready:claim-c', 'claim-not-ready:claim-d', 'claim-not-ready:claim-e']);
-    expect(found.map((v) => v.detail).join('\n')).toMatch(/stopped, not running[\s\S]*no user data[\s\S]*no gpu linked[\s\S]*no Ready node[\s\S]*no providerID/);
+    expect(kinds(found)).toEqual([
+      'claim-not-ready:claim-a',
+      'claim-not-ready:claim-b',
+      'claim-not-ready:claim-c',
+      'claim-not-ready:claim-d',
+      'claim-not-ready:claim-e',
+    ]);
+    expect(found.map((v) => v.detail).join('\n')).toMatch(
+      /stopped, not running[\s\S]*no user data[\s\S]*no gpu linked[\s\S]*no Ready node[\s\S]*no providerID/,
+    );
   });
 
   it('do not ask user data of an instance whose cloud takes none (MKS nodes)', () => {

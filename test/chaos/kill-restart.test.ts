@@ -7,8 +7,12 @@ import { ShortKillPoints } from './harness/kill-points.js';
 import { killPointName, runKillPoint } from './harness/kill-scenario.js';
 
 describe('SIGKILL at a cloud call, then restart', () => {
-  it.concurrent.each(ShortKillPoints.map((p) => [killPointName(p), p] as const))('%s: converges with every invariant holding', { timeout: 300_000 }, async (_name, point) => {
-    const outcome = await runKillPoint(point);
-    expect(outcome.violations).toEqual([]);
-  });
+  it.concurrent.each(ShortKillPoints.map((p) => [killPointName(p), p] as const))(
+    '%s: converges with every invariant holding',
+    { timeout: 300_000 },
+    async (_name, point) => {
+      const outcome = await runKillPoint(point);
+      expect(outcome.violations).toEqual([]);
+    },
+  );
 });

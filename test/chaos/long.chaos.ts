@@ -6,10 +6,13 @@ import { killPointName, runKillPoint } from './harness/kill-scenario.js';
 import { heldScenarios } from './harness/hole-scenarios.js';
 
 describe('SIGKILL at a cloud call, then restart (full matrix)', () => {
-  it.concurrent.each(LongKillPoints.map((p) => [killPointName(p), p] as const))('%s: converges with every invariant holding', async (_name, point) => {
-    const outcome = await runKillPoint(point);
-    expect(outcome.violations).toEqual([]);
-  });
+  it.concurrent.each(LongKillPoints.map((p) => [killPointName(p), p] as const))(
+    '%s: converges with every invariant holding',
+    async (_name, point) => {
+      const outcome = await runKillPoint(point);
+      expect(outcome.violations).toEqual([]);
+    },
+  );
 });
 
 describe('lying and lagging clouds', () => {

@@ -23,14 +23,17 @@ function parseFlags(argv: readonly string[]): Flags {
     const value = inline ?? argv[++i];
     if (value === undefined) throw new FlagError(`${name}: a value is needed after the flag`);
     if (name === '--cloud') {
-      if (value !== 'all' && !Clouds.includes(value as ChaosCloud)) throw new FlagError(`--cloud: "${value}" is not a cloud; accepted: ${Clouds.join(', ')}, all`);
+      if (value !== 'all' && !Clouds.includes(value as ChaosCloud))
+        throw new FlagError(`--cloud: "${value}" is not a cloud; accepted: ${Clouds.join(', ')}, all`);
       flags.clouds = value === 'all' ? [...Clouds] : [value as ChaosCloud];
     } else if (name === '--minutes') {
       flags.minutes = Number(value);
-      if (!Number.isFinite(flags.minutes) || flags.minutes <= 0) throw new FlagError(`--minutes: "${value}" is not a duration; accepted: a positive number of minutes`);
+      if (!Number.isFinite(flags.minutes) || flags.minutes <= 0)
+        throw new FlagError(`--minutes: "${value}" is not a duration; accepted: a positive number of minutes`);
     } else if (name === '--seed') {
       flags.seed = Number(value);
-      if (!Number.isSafeInteger(flags.seed) || flags.seed < 0) throw new FlagError(`--seed: "${value}" is not a seed; accepted: a non-negative integer`);
+      if (!Number.isSafeInteger(flags.seed) || flags.seed < 0)
+        throw new FlagError(`--seed: "${value}" is not a seed; accepted: a non-negative integer`);
     } else {
       throw new FlagError(`unknown flag ${name}; accepted: --cloud, --minutes, --seed`);
     }
@@ -40,7 +43,9 @@ function parseFlags(argv: readonly string[]): Flags {
 
 function line(r: SoakReport): string {
   const converged = r.convergedAfterLastKillMs === undefined ? 'never' : `${(r.convergedAfterLastKillMs / 1000).toFixed(1)} s`;
-  const kinds = Object.entries(r.faultsByKind).map(([k, n]) => `${k} ${n}`).join(', ');
+  const kinds = Object.entries(r.faultsByKind)
+    .map(([k, n]) => `${k} ${n}`)
+    .join(', ');
   return `${r.cloud.padEnd(9)} seed ${r.seed}: kills ${r.kills} (${r.killsAtCalls} at a cloud call), faults injected ${r.faultsInjected} (${kinds}), watch drops ${r.watchDrops}, duplicates ${r.duplicates}, leaks ${r.leaks}, wrong deletions ${r.wrongDeletions}, all pods running ${converged} after the last kill`;
 }
 
@@ -53,9 +58,14 @@ async function main(): Promise<number> {
     process.stderr.write(`chaos: ${error.message}\n`);
     return 2;
   }
-  process.stdout.write(`chaos soak: ${flags.clouds.join(', ')} for ${flags.minutes} min each, seed ${flags.seed} (replay with --seed ${flags.seed})\n`);
-  const reports = await Promise.all(flags.clouds.map((cloud) =>
-    runSoak({ cloud, durationMs: flags.minutes * 60_000, seed: flags.seed, say: (l) => process.stdout.write(`[${cloud}] ${l}\n`) })));
+  process.stdout.write(
+    `chaos soak: ${flags.clouds.join(', ')} for ${flags.minutes} min each, seed ${flags.seed} (replay with --seed ${flags.seed})\n`,
+  );
+  const reports = await Promise.all(
+    flags.clouds.map((cloud) =>
+      runSoak({ cloud, durationMs: flags.minutes * 60_000, seed: flags.seed, say: (l) => process.stdout.write(`[${cloud}] ${l}\n`) }),
+    ),
+  );
   for (const r of reports) {
     process.stdout.write(`${line(r)}\n`);
     for (const v of r.violations) process.stdout.write(`  ${v.kind}: ${v.detail}\n`);
@@ -63,7 +73,10 @@ async function main(): Promise<number> {
   return reports.some((r) => r.violations.length > 0) ? 1 : 0;
 }
 
-main().then((code) => process.exit(code), (error: unknown) => {
-  process.stderr.write(`chaos: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exit(1);
-});
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`chaos: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  },
+);

@@ -34,7 +34,15 @@ beforeAll(async () => {
     },
   });
   for (const type of extraTypes) {
-    apiServer.registry.add({ ...type, listKind: `${type.kind}List`, singular: type.kind.toLowerCase(), shortNames: [], categories: [], subresources: [], strategicMerge: false });
+    apiServer.registry.add({
+      ...type,
+      listKind: `${type.kind}List`,
+      singular: type.kind.toLowerCase(),
+      shortNames: [],
+      categories: [],
+      subresources: [],
+      strategicMerge: false,
+    });
   }
   objects = k8s.KubernetesObjectApi.makeApiClient(apiServer.kubeConfig);
   const chart = await render(valuesFor('ovhcloud', 'certManager', { serviceMonitor: { enabled: true } }));
@@ -67,19 +75,31 @@ describe('the rendered chart on the simulated API server', () => {
 
   it('routes NodePool admission to the chart Service, refusing the apply while nothing answers (failurePolicy Fail)', async () => {
     const custom = apiServer.kubeConfig.makeApiClient(k8s.CustomObjectsApi);
-    const body = { apiVersion: 'karpenter.sh/v1', kind: 'NodePool', metadata: { name: 'default' }, spec: { template: { spec: { nodeClassRef: { group: 'karpenter.ovhcloud.sh', kind: 'OVHNodeClass', name: 'default' }, requirements: [] } } } };
+    const body = {
+      apiVersion: 'karpenter.sh/v1',
+      kind: 'NodePool',
+      metadata: { name: 'default' },
+      spec: {
+        template: { spec: { nodeClassRef: { group: 'karpenter.ovhcloud.sh', kind: 'OVHNodeClass', name: 'default' }, requirements: [] } },
+      },
+    };
     const failure = await custom.createClusterCustomObject({ group: 'karpenter.sh', version: 'v1', plural: 'nodepools', body }).then(
       () => undefined,
       (e: unknown) => e as { code?: number; body?: string },
     );
     expect(failure?.code).toBe(500);
-    expect((JSON.parse(failure?.body ?? '{}') as { message?: string }).message).toContain('failed calling webhook "defaulting.karpenter-eu.io"');
+    expect((JSON.parse(failure?.body ?? '{}') as { message?: string }).message).toContain(
+      'failed calling webhook "defaulting.karpenter-eu.io"',
+    );
     expect(resolved).toContainEqual(expect.objectContaining({ name: 'karpenter-eu', namespace: 'karpenter', path: '/mutate', port: 8443 }));
   });
 
   it('never blocks pods when the service is down (pod check failurePolicy Ignore)', async () => {
     const core = apiServer.kubeConfig.makeApiClient(k8s.CoreV1Api);
-    const pod = await core.createNamespacedPod({ namespace: 'default', body: { metadata: { name: 'web' }, spec: { containers: [{ name: 'app', image: 'registry.k8s.io/pause:3.9' }] } } });
+    const pod = await core.createNamespacedPod({
+      namespace: 'default',
+      body: { metadata: { name: 'web' }, spec: { containers: [{ name: 'app', image: 'registry.k8s.io/pause:3.9' }] } },
+    });
     expect(pod.metadata?.uid).toBeTruthy();
     expect(resolved).toContainEqual(expect.objectContaining({ name: 'karpenter-eu', path: '/validate' }));
   });
@@ -90,13 +110,24 @@ describe('the selfSigned certificate served by the real admission server', () =>
     const chart = await render(valuesFor('scaleway', 'selfSigned'));
     const data = only<k8s.V1Secret>(chart, 'Secret').data ?? {};
     const decode = (b64: string): string => Buffer.from(b64, 'base64').toString('utf8');
-    const caBundle = only<k8s.V1ValidatingWebhookConfiguration>(chart, 'ValidatingWebhookConfiguration').webhooks?.[0]?.clientConfig.caBundle ?? '';
+    const caBundle =
+      only<k8s.V1ValidatingWebhookConfiguration>(chart, 'ValidatingWebhookConfiguration').webhooks?.[0]?.clientConfig.caBundle ?? '';
     const contextProvider = new InMemoryContextProvider({ catalogs, defaults });
-    const server = await createAdmissionServer({ tls: { certPem: decode(data['tls.crt'] as string), keyPem: decode(data['tls.key'] as string) }, contextProvider }).listen(0, '127.0.0.1');
+    const server = await createAdmissionServer({
+      tls: { certPem: decode(data['tls.crt'] as string), keyPem: decode(data['tls.key'] as string) },
+      contextProvider,
+    }).listen(0, '127.0.0.1');
     try {
       const status = await new Promise<number>((resolve, reject) => {
         const req = https.request(
-          { host: '127.0.0.1', port: server.port, path: '/healthz', servername: 'karpenter-eu.karpenter.svc', ca: decode(caBundle), agent: false },
+          {
+            host: '127.0.0.1',
+            port: server.port,
+            path: '/healthz',
+            servername: 'karpenter-eu.karpenter.svc',
+            ca: decode(caBundle),
+            agent: false,
+          },
           (res) => {
             res.resume();
             resolve(res.statusCode ?? 0);

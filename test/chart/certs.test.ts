@@ -3,7 +3,12 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { generateWebhookCertificates, parseCertificateArguments, serviceDnsNames, writeCertificateFiles } from '../../scripts/chart-certs.js';
+import {
+  generateWebhookCertificates,
+  parseCertificateArguments,
+  serviceDnsNames,
+  writeCertificateFiles,
+} from '../../scripts/chart-certs.js';
 
 describe('webhook certificate tooling (scripts/chart-certs.ts)', () => {
   it('issues a serving certificate for every Service DNS name, signed by the CA of the caBundle', async () => {
@@ -41,6 +46,11 @@ describe('webhook certificate tooling (scripts/chart-certs.ts)', () => {
   });
 
   it('defaults to the chart Service in the karpenter namespace', () => {
-    expect(parseCertificateArguments([], '/tmp/out')).toEqual({ service: 'karpenter-eu', namespace: 'karpenter', out: '/tmp/out', days: 365 });
+    expect(parseCertificateArguments([], '/tmp/out')).toEqual({
+      service: 'karpenter-eu',
+      namespace: 'karpenter',
+      out: '/tmp/out',
+      days: 365,
+    });
   });
 });

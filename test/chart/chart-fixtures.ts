@@ -15,11 +15,19 @@ export const certModes = ['selfSigned', 'certManager', 'provided'] as const;
 export const testClusterName = 'test-cluster';
 
 /** A PEM CA for provided mode (any real certificate: the chart passes it through). */
-const providedCa = '-----BEGIN CERTIFICATE-----\nMIIBdjCCAR2gAwIBAgIUZ3Jvd24tdXAtY2EtZm9yLXRlc3RzMAoGCCqGSM49BAMC\n-----END CERTIFICATE-----\n';
+const providedCa =
+  '-----BEGIN CERTIFICATE-----\nMIIBdjCCAR2gAwIBAgIUZ3Jvd24tdXAtY2EtZm9yLXRlc3RzMAoGCCqGSM49BAMC\n-----END CERTIFICATE-----\n';
 
 /** Values for one cloud and one cert mode (provided mode gets a Secret name and a CA). */
-export function valuesFor(cloud: (typeof clouds)[number], certMode: (typeof certModes)[number], extra: Record<string, unknown> = {}): Record<string, unknown> {
-  const cert = certMode === 'provided' ? { mode: certMode, provided: { secretName: 'my-webhook-tls', caBundle: Buffer.from(providedCa).toString('base64') } } : { mode: certMode };
+export function valuesFor(
+  cloud: (typeof clouds)[number],
+  certMode: (typeof certModes)[number],
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
+  const cert =
+    certMode === 'provided'
+      ? { mode: certMode, provided: { secretName: 'my-webhook-tls', caBundle: Buffer.from(providedCa).toString('base64') } }
+      : { mode: certMode };
   return merged({ controller: { clusterName: testClusterName }, cloud: { [cloud]: { enabled: true } }, webhook: { cert } }, extra);
 }
 
@@ -47,7 +55,14 @@ export interface RenderedChart {
 
 /** `helm template --include-crds`; a refusal rejects with Helm's own message. */
 export async function render(values: Record<string, unknown>, options: RenderOptions = {}): Promise<RenderedChart> {
-  const args = ['template', options.releaseName ?? 'karpenter-eu', chartDir, '--namespace', options.namespace ?? 'karpenter', '--include-crds'];
+  const args = [
+    'template',
+    options.releaseName ?? 'karpenter-eu',
+    chartDir,
+    '--namespace',
+    options.namespace ?? 'karpenter',
+    '--include-crds',
+  ];
   const valueArgs: ValuesArguments = { values, ...(options.set ? { set: options.set } : {}) };
   return { documents: parseManifests(helmWithValues(args, valueArgs).stdout) };
 }

@@ -27,16 +27,33 @@ describe('the karpenter-eu chart', () => {
     const problems = chart.documents.flatMap((d) => schemaProblems(d.object).map((p) => `${d.source}: ${p}`));
     expect(problems).toEqual([]);
     const kinds = new Set(chart.documents.map((d) => d.object.kind));
-    for (const kind of ['CustomResourceDefinition', 'Deployment', 'ServiceAccount', 'ClusterRole', 'ClusterRoleBinding', 'Role', 'RoleBinding', 'Service', 'MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration', 'PodDisruptionBudget', 'ServiceMonitor']) {
+    for (const kind of [
+      'CustomResourceDefinition',
+      'Deployment',
+      'ServiceAccount',
+      'ClusterRole',
+      'ClusterRoleBinding',
+      'Role',
+      'RoleBinding',
+      'Service',
+      'MutatingWebhookConfiguration',
+      'ValidatingWebhookConfiguration',
+      'PodDisruptionBudget',
+      'ServiceMonitor',
+    ]) {
       expect(kinds, kind).toContain(kind);
     }
   });
 
   it('the schema check catches an unknown field and a missing required one', () => {
-    expect(schemaProblems({ apiVersion: 'v1', kind: 'Service', metadata: { name: 's' }, spec: { portz: [{ port: 1 }], ports: [{ name: 'x' }] } })).toEqual([
-      'v1/Service s: unknown field spec.portz',
-      'v1/Service s: required field spec.ports[].port is missing',
-    ]);
+    expect(
+      schemaProblems({
+        apiVersion: 'v1',
+        kind: 'Service',
+        metadata: { name: 's' },
+        spec: { portz: [{ port: 1 }], ports: [{ name: 'x' }] },
+      }),
+    ).toEqual(['v1/Service s: unknown field spec.portz', 'v1/Service s: required field spec.ports[].port is missing']);
     expect(schemaProblems({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' } })).toEqual(['v1/Pod: unknown apiVersion/kind']);
   });
 
@@ -46,7 +63,11 @@ describe('the karpenter-eu chart', () => {
     const crdDir = join(repoRoot, 'manifests', 'crds');
     const expected = readdirSync(crdDir).map((f) => YAML.parse(readFileSync(join(crdDir, f), 'utf8')) as unknown);
     expect(ofKind(chart, 'CustomResourceDefinition')).toEqual(expected);
-    expect(ofKind<k8s.V1CustomResourceDefinition>(chart, 'CustomResourceDefinition').map((c) => c.metadata?.name).sort()).toEqual([
+    expect(
+      ofKind<k8s.V1CustomResourceDefinition>(chart, 'CustomResourceDefinition')
+        .map((c) => c.metadata?.name)
+        .sort(),
+    ).toEqual([
       'nodeclaims.karpenter.sh',
       'nodepools.karpenter.sh',
       'outscalenodeclasses.karpenter.outscale.sh',
@@ -78,7 +99,14 @@ describe('the karpenter-eu chart', () => {
     expect(container.readinessProbe?.httpGet).toEqual({ path: '/readyz', port: 'https-webhook', scheme: 'HTTPS' });
     expect(pod.topologySpreadConstraints?.map((t) => t.topologyKey)).toEqual(['kubernetes.io/hostname', 'topology.kubernetes.io/zone']);
     const env = Object.fromEntries((container.env ?? []).map((e) => [e.name, e.value ?? e.valueFrom]));
-    expect(env).toMatchObject({ LEADER_ELECT: 'true', BATCH_IDLE_DURATION: '1s', BATCH_MAX_DURATION: '10s', LOG_LEVEL: 'info', CLUSTER_NAME: 'test-cluster', FEATURE_GATES: 'NodeRepair=false' });
+    expect(env).toMatchObject({
+      LEADER_ELECT: 'true',
+      BATCH_IDLE_DURATION: '1s',
+      BATCH_MAX_DURATION: '10s',
+      LOG_LEVEL: 'info',
+      CLUSTER_NAME: 'test-cluster',
+      FEATURE_GATES: 'NodeRepair=false',
+    });
     // The heap cap that keeps the idle RSS under the 512Mi limit (bench:operator).
     expect(env.NODE_OPTIONS).toBe('--max-old-space-size=192');
     expect(env.SCW_SECRET_KEY).toEqual({ secretKeyRef: { name: 'scaleway-credentials', key: 'SCW_SECRET_KEY' } });
@@ -89,7 +117,7 @@ describe('the karpenter-eu chart', () => {
     ['ovhcloud', ['OVH_APPLICATION_KEY', 'OVH_APPLICATION_SECRET', 'OVH_CONSUMER_KEY']],
     ['scaleway', ['SCW_ACCESS_KEY', 'SCW_SECRET_KEY', 'SCW_DEFAULT_PROJECT_ID']],
     ['outscale', ['OSC_REGION', 'OSC_ACCESS_KEY', 'OSC_SECRET_KEY']],
-  ] as const)('passes the %s account as that SDK\'s environment variables, from the named Secret', async (cloud, names) => {
+  ] as const)("passes the %s account as that SDK's environment variables, from the named Secret", async (cloud, names) => {
     const container = containerOf(await render(valuesFor(cloud, 'selfSigned')));
     const cloudEnv = (container.env ?? []).map((e) => e.name).filter((n: string) => /^(OVH|SCW|OSC)_/.test(n));
     expect(cloudEnv).toEqual(names);
@@ -97,9 +125,18 @@ describe('the karpenter-eu chart', () => {
 
   it("limits NodeClass Secret references to the Role's namespaces and the label, and never to the enabled clouds' own credentials Secrets", async () => {
     const values = valuesFor('scaleway', 'selfSigned', { rbac: { credentialsSecretNamespaces: ['karpenter', 'node-bootstrap'] } });
-    const chart = await render({ ...values, outscale: { region: 'eu-west-2' }, cloud: { ...(values.cloud as object), outscale: { enabled: true, credentialsSecret: { name: 'osc-keys', accessKeyKey: 'AK', secretKeyKey: 'SK' } } } });
+    const chart = await render({
+      ...values,
+      outscale: { region: 'eu-west-2' },
+      cloud: {
+        ...(values.cloud as object),
+        outscale: { enabled: true, credentialsSecret: { name: 'osc-keys', accessKeyKey: 'AK', secretKeyKey: 'SK' } },
+      },
+    });
     const secretOptions = ['NODECLASS_SECRET_NAMESPACES', 'NODECLASS_SECRET_LABEL', 'OPERATOR_CREDENTIALS_SECRETS'];
-    const env = Object.fromEntries((containerOf(chart).env ?? []).filter((e) => secretOptions.includes(e.name)).map((e) => [e.name, e.value]));
+    const env = Object.fromEntries(
+      (containerOf(chart).env ?? []).filter((e) => secretOptions.includes(e.name)).map((e) => [e.name, e.value]),
+    );
     expect(Object.keys(env)).toEqual(secretOptions);
     const config = parseOperatorOptions([], { ...env, CLUSTER_NAME: 'prod-par', POD_NAMESPACE: 'karpenter' });
     expect(config.nodeClassSecrets).toEqual({
@@ -113,17 +150,30 @@ describe('the karpenter-eu chart', () => {
   });
 
   it('passes the controller settings through', async () => {
-    const values = valuesFor('outscale', 'selfSigned', { controller: { clusterName: 'prod-par', batchIdleDuration: '2s', logLevel: 'debug', leaderElection: { enabled: false } }, replicas: 3 });
+    const values = valuesFor('outscale', 'selfSigned', {
+      controller: { clusterName: 'prod-par', batchIdleDuration: '2s', logLevel: 'debug', leaderElection: { enabled: false } },
+      replicas: 3,
+    });
     const chart = await render(values);
     const env = Object.fromEntries((containerOf(chart).env ?? []).map((e) => [e.name, e.value]));
-    expect(env).toMatchObject({ CLUSTER_NAME: 'prod-par', BATCH_IDLE_DURATION: '2s', LOG_LEVEL: 'debug', LEADER_ELECT: 'false', BATCH_MAX_DURATION: '10s' });
-    const uncapped = Object.fromEntries((containerOf(await render({ ...values, nodeOptions: '' })).env ?? []).map((e) => [e.name, e.value]));
+    expect(env).toMatchObject({
+      CLUSTER_NAME: 'prod-par',
+      BATCH_IDLE_DURATION: '2s',
+      LOG_LEVEL: 'debug',
+      LEADER_ELECT: 'false',
+      BATCH_MAX_DURATION: '10s',
+    });
+    const uncapped = Object.fromEntries(
+      (containerOf(await render({ ...values, nodeOptions: '' })).env ?? []).map((e) => [e.name, e.value]),
+    );
     expect(uncapped.NODE_OPTIONS).toBeUndefined();
     expect(only<k8s.V1Deployment>(chart, 'Deployment').spec?.replicas).toBe(3);
   });
 
   it('turns node repair on through controller.featureGates.nodeRepair, in the form `run` parses', async () => {
-    const on = await render(valuesFor('scaleway', 'selfSigned', { controller: { clusterName: 'prod-par', featureGates: { nodeRepair: true } } }));
+    const on = await render(
+      valuesFor('scaleway', 'selfSigned', { controller: { clusterName: 'prod-par', featureGates: { nodeRepair: true } } }),
+    );
     const env = Object.fromEntries((containerOf(on).env ?? []).flatMap((e) => (e.value === undefined ? [] : [[e.name, e.value]])));
     expect(env.FEATURE_GATES).toBe('NodeRepair=true');
     expect(parseOperatorOptions([], env).featureGates).toEqual({ nodeRepair: true });
@@ -133,8 +183,13 @@ describe('the karpenter-eu chart', () => {
     const chart = await render(valuesFor('ovhcloud', 'selfSigned', { rbac: { credentialsSecretNamespaces: ['team-a', 'team-b'] } }));
     const roles = [...ofKind<k8s.V1ClusterRole>(chart, 'ClusterRole'), ...ofKind<k8s.V1Role & { kind: string }>(chart, 'Role')];
     const rules = roles.flatMap((r) => r.rules ?? []);
-    for (const rule of rules) for (const list of [rule.apiGroups, rule.resources, rule.verbs]) expect(list, JSON.stringify(rule)).not.toContain('*');
-    const grants = (resource: string): string[] => rules.filter((r) => r.resources?.includes(resource)).flatMap((r) => r.verbs).sort();
+    for (const rule of rules)
+      for (const list of [rule.apiGroups, rule.resources, rule.verbs]) expect(list, JSON.stringify(rule)).not.toContain('*');
+    const grants = (resource: string): string[] =>
+      rules
+        .filter((r) => r.resources?.includes(resource))
+        .flatMap((r) => r.verbs)
+        .sort();
     expect(grants('pods')).toEqual(['get', 'list', 'watch']);
     expect(grants('pods/eviction')).toEqual(['create']);
     expect(grants('nodes')).toEqual(['delete', 'get', 'list', 'patch', 'update', 'watch']);
@@ -145,41 +200,58 @@ describe('the karpenter-eu chart', () => {
     expect(grants('persistentvolumeclaims')).toEqual(['get']);
     expect(grants('events')).toEqual(['create', 'patch']);
     expect(grants('leases')).toEqual(['create', 'get', 'update']);
-    for (const kind of ['ovhnodeclasses', 'scalewaynodeclasses', 'outscalenodeclasses']) expect(grants(kind)).toEqual(['get', 'list', 'patch', 'update', 'watch']);
+    for (const kind of ['ovhnodeclasses', 'scalewaynodeclasses', 'outscalenodeclasses'])
+      expect(grants(kind)).toEqual(['get', 'list', 'patch', 'update', 'watch']);
     const secretRoles = roles.filter((r) => r.rules?.some((rule) => rule.resources?.includes('secrets')));
     expect(secretRoles.map((r) => [r.kind, r.metadata?.namespace, r.rules?.[0]?.verbs])).toEqual([
       ['Role', 'team-a', ['get']],
       ['Role', 'team-b', ['get']],
     ]);
-    expect(ofKind<k8s.V1ClusterRole>(chart, 'ClusterRole').some((r) => r.rules?.some((rule) => rule.resources?.includes('secrets')))).toBe(false);
+    expect(ofKind<k8s.V1ClusterRole>(chart, 'ClusterRole').some((r) => r.rules?.some((rule) => rule.resources?.includes('secrets')))).toBe(
+      false,
+    );
   });
 
-  it.each(certModes)('webhook configurations in %s mode: sideEffects None, v1 reviews, the chart Service, and a caBundle source', async (mode) => {
-    const chart = await render(valuesFor('ovhcloud', mode), { namespace: 'autoscaling' });
-    const configurations = [...ofKind<Configuration>(chart, 'MutatingWebhookConfiguration'), ...ofKind<Configuration>(chart, 'ValidatingWebhookConfiguration')];
-    const webhooks = configurations.flatMap((c) => c.webhooks ?? []);
-    expect(webhooks.map((w) => w.name)).toEqual(['defaulting.karpenter-eu.io', 'validation.karpenter-eu.io', 'nodeclaims.validation.karpenter-eu.io', 'pods.validation.karpenter-eu.io']);
-    for (const webhook of webhooks) {
-      expect(webhook.sideEffects).toBe('None');
-      expect(webhook.admissionReviewVersions).toEqual(['v1']);
-      expect(webhook.clientConfig.service).toMatchObject({ name: 'karpenter-eu', namespace: 'autoscaling', port: 8443 });
-      if (webhook.namespaceSelector) expect(webhook.namespaceSelector.matchExpressions?.[0]?.values).toContain('autoscaling');
-    }
-    expect(webhooks.map((w) => w.failurePolicy)).toEqual(['Fail', 'Fail', 'Fail', 'Ignore']);
-    const bundles = webhooks.map((w) => w.clientConfig.caBundle);
-    const injected = configurations.map((c) => c.metadata?.annotations?.['cert-manager.io/inject-ca-from']);
-    if (mode === 'certManager') {
-      expect(bundles).toEqual([undefined, undefined, undefined, undefined]);
-      expect(injected).toEqual(['autoscaling/karpenter-eu-webhook', 'autoscaling/karpenter-eu-webhook']);
-      expect(only(chart, 'Certificate').spec).toMatchObject({ secretName: 'karpenter-eu-cert', dnsNames: expect.arrayContaining(['karpenter-eu.autoscaling.svc']) });
-      expect(only(chart, 'Issuer').spec).toEqual({ selfSigned: {} });
-    } else {
-      expect(injected).toEqual([undefined, undefined]);
-      expect(new Set(bundles).size).toBe(1);
-      expect(bundles[0]).toMatch(/^[A-Za-z0-9+/]+=*$/);
-      expect(ofKind(chart, 'Certificate')).toEqual([]);
-    }
-  });
+  it.each(certModes)(
+    'webhook configurations in %s mode: sideEffects None, v1 reviews, the chart Service, and a caBundle source',
+    async (mode) => {
+      const chart = await render(valuesFor('ovhcloud', mode), { namespace: 'autoscaling' });
+      const configurations = [
+        ...ofKind<Configuration>(chart, 'MutatingWebhookConfiguration'),
+        ...ofKind<Configuration>(chart, 'ValidatingWebhookConfiguration'),
+      ];
+      const webhooks = configurations.flatMap((c) => c.webhooks ?? []);
+      expect(webhooks.map((w) => w.name)).toEqual([
+        'defaulting.karpenter-eu.io',
+        'validation.karpenter-eu.io',
+        'nodeclaims.validation.karpenter-eu.io',
+        'pods.validation.karpenter-eu.io',
+      ]);
+      for (const webhook of webhooks) {
+        expect(webhook.sideEffects).toBe('None');
+        expect(webhook.admissionReviewVersions).toEqual(['v1']);
+        expect(webhook.clientConfig.service).toMatchObject({ name: 'karpenter-eu', namespace: 'autoscaling', port: 8443 });
+        if (webhook.namespaceSelector) expect(webhook.namespaceSelector.matchExpressions?.[0]?.values).toContain('autoscaling');
+      }
+      expect(webhooks.map((w) => w.failurePolicy)).toEqual(['Fail', 'Fail', 'Fail', 'Ignore']);
+      const bundles = webhooks.map((w) => w.clientConfig.caBundle);
+      const injected = configurations.map((c) => c.metadata?.annotations?.['cert-manager.io/inject-ca-from']);
+      if (mode === 'certManager') {
+        expect(bundles).toEqual([undefined, undefined, undefined, undefined]);
+        expect(injected).toEqual(['autoscaling/karpenter-eu-webhook', 'autoscaling/karpenter-eu-webhook']);
+        expect(only(chart, 'Certificate').spec).toMatchObject({
+          secretName: 'karpenter-eu-cert',
+          dnsNames: expect.arrayContaining(['karpenter-eu.autoscaling.svc']),
+        });
+        expect(only(chart, 'Issuer').spec).toEqual({ selfSigned: {} });
+      } else {
+        expect(injected).toEqual([undefined, undefined]);
+        expect(new Set(bundles).size).toBe(1);
+        expect(bundles[0]).toMatch(/^[A-Za-z0-9+/]+=*$/);
+        expect(ofKind(chart, 'Certificate')).toEqual([]);
+      }
+    },
+  );
 
   it('selfSigned: the Secret holds a serving certificate for the Service DNS names, signed by the caBundle CA', async () => {
     const chart = await render(valuesFor('ovhcloud', 'selfSigned'));
@@ -188,7 +260,9 @@ describe('the karpenter-eu chart', () => {
     expect(secret.type).toBe('kubernetes.io/tls');
     const decode = (b64: string): string => Buffer.from(b64, 'base64').toString('utf8');
     const serving = new X509Certificate(decode(data['tls.crt'] ?? ''));
-    const ca = new X509Certificate(decode(only<Configuration>(chart, 'MutatingWebhookConfiguration').webhooks?.[0]?.clientConfig.caBundle ?? ''));
+    const ca = new X509Certificate(
+      decode(only<Configuration>(chart, 'MutatingWebhookConfiguration').webhooks?.[0]?.clientConfig.caBundle ?? ''),
+    );
     expect(serving.verify(ca.publicKey)).toBe(true);
     expect(serving.subjectAltName).toContain('DNS:karpenter-eu.karpenter.svc');
     expect(serving.subjectAltName).toContain('DNS:karpenter-eu.karpenter.svc.cluster.local');
@@ -207,13 +281,22 @@ describe('the karpenter-eu chart', () => {
     expect(ofKind(chart, 'ServiceMonitor')).toEqual([]);
     expect(ofKind(chart, 'PodDisruptionBudget')).toEqual([]);
     const pdb = only<k8s.V1PodDisruptionBudget>(await render(valuesFor('ovhcloud', 'certManager')), 'PodDisruptionBudget');
-    expect(pdb.spec).toEqual({ maxUnavailable: 1, selector: { matchLabels: { 'app.kubernetes.io/name': 'karpenter-eu', 'app.kubernetes.io/instance': 'karpenter-eu' } } });
+    expect(pdb.spec).toEqual({
+      maxUnavailable: 1,
+      selector: { matchLabels: { 'app.kubernetes.io/name': 'karpenter-eu', 'app.kubernetes.io/instance': 'karpenter-eu' } },
+    });
   });
 
   it.each([
     [{ controller: { clusterName: 'a' } }, 'no cloud enabled'],
-    [valuesFor('ovhcloud', 'selfSigned', { webhook: { cert: { mode: 'vault' } } }), 'webhook.cert.mode: webhook.cert.mode must be one of the following: "selfSigned", "certManager", "provided"'],
-    [valuesFor('ovhcloud', 'provided', { webhook: { cert: { mode: 'provided', provided: { secretName: 'x', caBundle: '' } } } }), 'webhook.cert.provided.caBundle is required'],
+    [
+      valuesFor('ovhcloud', 'selfSigned', { webhook: { cert: { mode: 'vault' } } }),
+      'webhook.cert.mode: webhook.cert.mode must be one of the following: "selfSigned", "certManager", "provided"',
+    ],
+    [
+      valuesFor('ovhcloud', 'provided', { webhook: { cert: { mode: 'provided', provided: { secretName: 'x', caBundle: '' } } } }),
+      'webhook.cert.provided.caBundle is required',
+    ],
     [valuesFor('ovhcloud', 'selfSigned', { serviceAccount: { create: false } }), 'serviceAccount.name is required'],
     [valuesFor('ovhcloud', 'selfSigned', { controller: { clusterName: '' } }), 'controller.clusterName'],
   ])('refuses unusable values with a message naming the value (%#)', async (values, message) => {

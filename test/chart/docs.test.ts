@@ -23,13 +23,24 @@ describe('user documentation stays in step with the code', () => {
     };
     const registered = (await registry.getMetricsAsJSON()).map((m) => `${m.name} ${String(m.type)} ${labelsOf(m.name)}`);
     const page = read('docs/metrics.md');
-    const documented = [...page.matchAll(/^\| `([a-z0-9_]+)` \| (counter|gauge|histogram) \| ([^|]+) \|/gm)].map((m) => `${m[1]} ${m[2]} ${(m[3] as string).trim()}`);
+    const documented = [...page.matchAll(/^\| `([a-z0-9_]+)` \| (counter|gauge|histogram) \| ([^|]+) \|/gm)].map(
+      (m) => `${m[1]} ${m[2]} ${(m[3] as string).trim()}`,
+    );
     expect(documented.sort()).toEqual(registered.sort());
     for (const reason of Object.values(MetricReasons)) expect(page).toContain(`\`${reason}\``);
   });
 
   it('links only to files that exist', () => {
-    const pages = ['README.md', 'docs/architecture.md', 'src/byte-path/README.md', 'docs/install.md', 'docs/troubleshooting.md', 'docs/metrics.md', 'certs/README.md', 'manifests/chart/README.md'];
+    const pages = [
+      'README.md',
+      'docs/architecture.md',
+      'src/byte-path/README.md',
+      'docs/install.md',
+      'docs/troubleshooting.md',
+      'docs/metrics.md',
+      'certs/README.md',
+      'manifests/chart/README.md',
+    ];
     for (const page of pages) {
       const dir = page.includes('/') ? page.slice(0, page.lastIndexOf('/')) : '.';
       const targets = [...read(page).matchAll(/\]\(([^)#\s:]+)(#[^)]*)?\)/g)].map((m) => m[1] as string);

@@ -23,9 +23,14 @@ interface SchedulerConfiguration {
 }
 
 const schedulerManifest = (name: string): string => readFileSync(join(repoRoot, 'manifests', 'scheduler', name), 'utf8');
-const secondSchedulerObjects = YAML.parseAllDocuments(schedulerManifest('second-scheduler.yaml')).map((d) => d.toJS() as k8s.KubernetesObject & Record<string, unknown>);
-const secondScheduler = YAML.parse((secondSchedulerObjects.find((o) => o.kind === 'ConfigMap') as k8s.V1ConfigMap).data?.['config.yaml'] ?? '') as SchedulerConfiguration;
-const secondSchedulerPod = (secondSchedulerObjects.find((o) => o.kind === 'Deployment') as k8s.V1Deployment).spec?.template.spec as k8s.V1PodSpec;
+const secondSchedulerObjects = YAML.parseAllDocuments(schedulerManifest('second-scheduler.yaml')).map(
+  (d) => d.toJS() as k8s.KubernetesObject & Record<string, unknown>,
+);
+const secondScheduler = YAML.parse(
+  (secondSchedulerObjects.find((o) => o.kind === 'ConfigMap') as k8s.V1ConfigMap).data?.['config.yaml'] ?? '',
+) as SchedulerConfiguration;
+const secondSchedulerPod = (secondSchedulerObjects.find((o) => o.kind === 'Deployment') as k8s.V1Deployment).spec?.template
+  .spec as k8s.V1PodSpec;
 const snippet = YAML.parse(schedulerManifest('kube-scheduler-config.yaml')) as SchedulerConfiguration;
 
 let chart: RenderedChart;
@@ -80,8 +85,16 @@ function resolveChartService(url: URL): URL {
 }
 
 const GiB = 2 ** 30;
-const view = new Map<string, ExtenderNode>([['worker-1', { labels: {}, taints: [], allocatable: { cpu: 4000, memory: 8 * GiB, pods: 110 }, requested: {}, pricePerHour: 0.1, state: 'ok' }]]);
-const pod: k8s.V1Pod = { metadata: { name: 'web-0', namespace: 'default', uid: 'u-1' }, spec: { containers: [{ name: 'app', image: 'registry.k8s.io/pause:3.9', resources: { requests: { cpu: '1' } } }] } };
+const view = new Map<string, ExtenderNode>([
+  [
+    'worker-1',
+    { labels: {}, taints: [], allocatable: { cpu: 4000, memory: 8 * GiB, pods: 110 }, requested: {}, pricePerHour: 0.1, state: 'ok' },
+  ],
+]);
+const pod: k8s.V1Pod = {
+  metadata: { name: 'web-0', namespace: 'default', uid: 'u-1' },
+  spec: { containers: [{ name: 'app', image: 'registry.k8s.io/pause:3.9', resources: { requests: { cpu: '1' } } }] },
+};
 const nodes: k8s.V1Node[] = [{ metadata: { name: 'worker-1' } }];
 
 beforeAll(async () => {
@@ -103,7 +116,16 @@ afterAll(async () => {
 describe.each([
   ['second-scheduler.yaml', () => secondScheduler.extenders[0] as ExtenderConfigurationEntry],
   // The snippet leaves caData for the user to fill "from the Secret's ca.crt", as its comment says.
-  ['kube-scheduler-config.yaml', () => ({ ...(snippet.extenders[0] as ExtenderConfigurationEntry), tlsConfig: { ...snippet.extenders[0]?.tlsConfig, caData: Buffer.from(secretData('karpenter-eu-cert')['ca.crt'] ?? '').toString('base64') } })],
+  [
+    'kube-scheduler-config.yaml',
+    () => ({
+      ...(snippet.extenders[0] as ExtenderConfigurationEntry),
+      tlsConfig: {
+        ...snippet.extenders[0]?.tlsConfig,
+        caData: Buffer.from(secretData('karpenter-eu-cert')['ca.crt'] ?? '').toString('base64'),
+      },
+    }),
+  ],
 ])('the chart and %s agree on the extender', (_file, entry) => {
   it('HTTPS on the Service port that targets the extender, with the certificate the chart mounts', () => {
     const url = new URL(entry().urlPrefix);
@@ -127,7 +149,10 @@ describe.each([
 
   it('a scheduler trusting another CA is refused: the CA in the configuration is what is checked', async () => {
     const otherCa = (await createCertificateAuthority('other-ca')).certPem;
-    const config = extenderFromConfiguration({ ...entry(), tlsConfig: { ...entry().tlsConfig, caFile: undefined, caData: Buffer.from(otherCa).toString('base64') } }, { readFile: secondSchedulerFile, resolve: resolveChartService });
+    const config = extenderFromConfiguration(
+      { ...entry(), tlsConfig: { ...entry().tlsConfig, caFile: undefined, caData: Buffer.from(otherCa).toString('base64') } },
+      { readFile: secondSchedulerFile, resolve: resolveChartService },
+    );
     await expect(new ExtenderClient(config).filter(pod, nodes)).rejects.toThrow(/certificate/);
   });
 });

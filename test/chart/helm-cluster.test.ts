@@ -18,20 +18,53 @@ let dir: string;
 
 /** Helm as a separate process (the simulated API server answers on this process's event loop). */
 async function helmOnCluster(args: string[]): Promise<HelmResult> {
-  const env = { PATH: process.env.PATH ?? '', HOME: dir, HELM_CACHE_HOME: join(dir, 'cache'), HELM_CONFIG_HOME: join(dir, 'config'), HELM_DATA_HOME: join(dir, 'data'), KUBECONFIG: join(dir, 'kubeconfig') };
+  const env = {
+    PATH: process.env.PATH ?? '',
+    HOME: dir,
+    HELM_CACHE_HOME: join(dir, 'cache'),
+    HELM_CONFIG_HOME: join(dir, 'config'),
+    HELM_DATA_HOME: join(dir, 'data'),
+    KUBECONFIG: join(dir, 'kubeconfig'),
+  };
   return promisify(execFile)(realBinaries.helm, args, { encoding: 'utf8', env, maxBuffer: 64 * 1024 * 1024 }).then(
     (r) => ({ status: 0, stdout: r.stdout, stderr: r.stderr }),
     (e: { code?: number; stdout?: string; stderr?: string }) => ({ status: e.code ?? -1, stdout: e.stdout ?? '', stderr: e.stderr ?? '' }),
   );
 }
 
-const install = ['--namespace', 'karpenter', '--set', `controller.clusterName=${testClusterName}`, '--set', 'ovh.serviceName=p1', '--set', 'ovh.kubeId=k1'];
+const install = [
+  '--namespace',
+  'karpenter',
+  '--set',
+  `controller.clusterName=${testClusterName}`,
+  '--set',
+  'ovh.serviceName=p1',
+  '--set',
+  'ovh.kubeId=k1',
+];
 
 beforeAll(async () => {
   apiServer = await startApiServer({ namespaces: ['default', 'kube-system', 'karpenter'] });
   // RBAC is built into a real API server; Helm resolves every kind it installs.
-  for (const [kind, plural, namespaced] of [['ClusterRole', 'clusterroles', false], ['ClusterRoleBinding', 'clusterrolebindings', false], ['Role', 'roles', true], ['RoleBinding', 'rolebindings', true]] as const) {
-    apiServer.registry.add({ group: 'rbac.authorization.k8s.io', version: 'v1', kind, plural, namespaced, listKind: `${kind}List`, singular: kind.toLowerCase(), shortNames: [], categories: [], subresources: [], strategicMerge: false });
+  for (const [kind, plural, namespaced] of [
+    ['ClusterRole', 'clusterroles', false],
+    ['ClusterRoleBinding', 'clusterrolebindings', false],
+    ['Role', 'roles', true],
+    ['RoleBinding', 'rolebindings', true],
+  ] as const) {
+    apiServer.registry.add({
+      group: 'rbac.authorization.k8s.io',
+      version: 'v1',
+      kind,
+      plural,
+      namespaced,
+      listKind: `${kind}List`,
+      singular: kind.toLowerCase(),
+      shortNames: [],
+      categories: [],
+      subresources: [],
+      strategicMerge: false,
+    });
   }
   dir = mkdtempSync(join(tmpdir(), 'helm-cluster-'));
   writeFileSync(join(dir, 'kubeconfig'), apiServer.kubeConfig.exportConfig());
@@ -45,14 +78,25 @@ afterAll(async () => {
 describe('selfSigned certificates across upgrades', () => {
   it('a server-side render reuses the Secret already in the cluster (Helm lookup): same certificate, same caBundle, every time', async () => {
     const first = only<k8s.V1Secret>(await render({ controller: { clusterName: testClusterName }, ovh: { serviceName: 'p1' } }), 'Secret');
-    await apiServer.kubeConfig.makeApiClient(k8s.CoreV1Api).createNamespacedSecret({ namespace: 'karpenter', body: { metadata: { name: first.metadata?.name as string }, type: first.type as string, data: first.data as Record<string, string> } });
-    const renders = await Promise.all([1, 2].map(() => helmOnCluster(['template', 'karpenter-eu', chartDir, '--dry-run=server', ...install])));
+    await apiServer.kubeConfig.makeApiClient(k8s.CoreV1Api).createNamespacedSecret({
+      namespace: 'karpenter',
+      body: {
+        metadata: { name: first.metadata?.name as string },
+        type: first.type as string,
+        data: first.data as Record<string, string>,
+      },
+    });
+    const renders = await Promise.all(
+      [1, 2].map(() => helmOnCluster(['template', 'karpenter-eu', chartDir, '--dry-run=server', ...install])),
+    );
     for (const result of renders) {
       expect(result.stderr).toBe('');
       const objects = parseManifests(result.stdout).map((d) => d.object);
       const secret = objects.find((o) => o.kind === 'Secret') as k8s.V1Secret;
       expect(secret.data).toEqual(first.data);
-      const webhooks = objects.filter((o) => /WebhookConfiguration$/.test(String(o.kind))).flatMap((o) => (o as k8s.V1ValidatingWebhookConfiguration).webhooks ?? []);
+      const webhooks = objects
+        .filter((o) => /WebhookConfiguration$/.test(String(o.kind)))
+        .flatMap((o) => (o as k8s.V1ValidatingWebhookConfiguration).webhooks ?? []);
       expect(webhooks.length).toBeGreaterThan(0);
       for (const webhook of webhooks) expect(webhook.clientConfig.caBundle).toBe(first.data?.['ca.crt']);
     }

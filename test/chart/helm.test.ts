@@ -17,12 +17,31 @@ const valueSets: Array<[string, Record<string, unknown>]> = [
   ['OVHcloud alone', valuesFor('ovhcloud', 'selfSigned')],
   ['Scaleway alone', valuesFor('scaleway', 'selfSigned')],
   ['Outscale alone', valuesFor('outscale', 'selfSigned')],
-  ['all three clouds', merged(valuesFor('ovhcloud', 'selfSigned'), { cloud: { scaleway: { enabled: true }, outscale: { enabled: true } } })],
-  ['two replicas with leader election', valuesFor('scaleway', 'selfSigned', { replicas: 2, controller: { leaderElection: { enabled: true } } })],
+  [
+    'all three clouds',
+    merged(valuesFor('ovhcloud', 'selfSigned'), { cloud: { scaleway: { enabled: true }, outscale: { enabled: true } } }),
+  ],
+  [
+    'two replicas with leader election',
+    valuesFor('scaleway', 'selfSigned', { replicas: 2, controller: { leaderElection: { enabled: true } } }),
+  ],
   ['cert-manager', valuesFor('outscale', 'certManager', { serviceMonitor: { enabled: true } })],
-  ['cert-manager with an issuer of the user', valuesFor('ovhcloud', 'certManager', { webhook: { cert: { certManager: { issuerRef: { name: 'ca', kind: 'ClusterIssuer', group: 'cert-manager.io' } } } } })],
+  [
+    'cert-manager with an issuer of the user',
+    valuesFor('ovhcloud', 'certManager', {
+      webhook: { cert: { certManager: { issuerRef: { name: 'ca', kind: 'ClusterIssuer', group: 'cert-manager.io' } } } },
+    }),
+  ],
   ['provided certificates', valuesFor('ovhcloud', 'provided')],
-  ['the guides\' settings of every cloud', { ...clusterName, ovh: { serviceName: 'p1', kubeId: 'k1', region: 'GRA7', endpoint: 'ovh-eu' }, scaleway: { region: 'nl-ams' }, outscale: { region: 'cloudgouv-eu-west-1' } }],
+  [
+    "the guides' settings of every cloud",
+    {
+      ...clusterName,
+      ovh: { serviceName: 'p1', kubeId: 'k1', region: 'GRA7', endpoint: 'ovh-eu' },
+      scaleway: { region: 'nl-ams' },
+      outscale: { region: 'cloudgouv-eu-west-1' },
+    },
+  ],
 ];
 
 /**
@@ -30,9 +49,17 @@ const valueSets: Array<[string, Record<string, unknown>]> = [
  * plus the cluster name the chart requires.
  */
 const seedInstallLines: Array<[string, string[], Record<string, string>]> = [
-  ['001', ['ovh.serviceName=0123456789abcdef0123456789abcdef', 'ovh.kubeId=6f2cbb1c-0f6d-4c0e-9a7e-6a3c0e2f1b9d', 'ovh.region=GRA7'], { OVH_SERVICE_NAME: '0123456789abcdef0123456789abcdef', OVH_KUBE_ID: '6f2cbb1c-0f6d-4c0e-9a7e-6a3c0e2f1b9d', OVH_REGION: 'GRA7' }],
+  [
+    '001',
+    ['ovh.serviceName=0123456789abcdef0123456789abcdef', 'ovh.kubeId=6f2cbb1c-0f6d-4c0e-9a7e-6a3c0e2f1b9d', 'ovh.region=GRA7'],
+    { OVH_SERVICE_NAME: '0123456789abcdef0123456789abcdef', OVH_KUBE_ID: '6f2cbb1c-0f6d-4c0e-9a7e-6a3c0e2f1b9d', OVH_REGION: 'GRA7' },
+  ],
   ['002', ['ovh.serviceName=0123456789abcdef0123456789abcdef'], { OVH_SERVICE_NAME: '0123456789abcdef0123456789abcdef' }],
-  ['004', ['ovh.serviceName=fedcba9876543210fedcba9876543210', 'ovh.kubeId=0d7f3a52-1c44-4a8e-b1a0-9f1e2d3c4b5a', 'ovh.region=SBG5'], { OVH_SERVICE_NAME: 'fedcba9876543210fedcba9876543210', OVH_KUBE_ID: '0d7f3a52-1c44-4a8e-b1a0-9f1e2d3c4b5a', OVH_REGION: 'SBG5' }],
+  [
+    '004',
+    ['ovh.serviceName=fedcba9876543210fedcba9876543210', 'ovh.kubeId=0d7f3a52-1c44-4a8e-b1a0-9f1e2d3c4b5a', 'ovh.region=SBG5'],
+    { OVH_SERVICE_NAME: 'fedcba9876543210fedcba9876543210', OVH_KUBE_ID: '0d7f3a52-1c44-4a8e-b1a0-9f1e2d3c4b5a', OVH_REGION: 'SBG5' },
+  ],
 ];
 
 function envOf(deployment: k8s.V1Deployment): Record<string, unknown> {
@@ -60,33 +87,71 @@ describe('the chart under real Helm', () => {
     expect(envOf(deployment).CLUSTER_NAME).toBe(testClusterName);
   });
 
-  it('all three clouds: the Deployment carries each cloud\'s account and the guides\' settings reach the service', async () => {
+  it("all three clouds: the Deployment carries each cloud's account and the guides' settings reach the service", async () => {
     const [, values] = valueSets.find(([name]) => name.startsWith('the guides')) as [string, Record<string, unknown>];
     const env = envOf(only<k8s.V1Deployment>(await render(values), 'Deployment'));
-    expect(env).toMatchObject({ OVH_SERVICE_NAME: 'p1', OVH_KUBE_ID: 'k1', OVH_REGION: 'GRA7', OVH_ENDPOINT: 'ovh-eu', SCW_DEFAULT_REGION: 'nl-ams', OSC_REGION: 'cloudgouv-eu-west-1' });
-    for (const name of ['OVH_APPLICATION_KEY', 'SCW_SECRET_KEY', 'OSC_SECRET_KEY']) expect(env[name], name).toMatchObject({ secretKeyRef: expect.anything() });
+    expect(env).toMatchObject({
+      OVH_SERVICE_NAME: 'p1',
+      OVH_KUBE_ID: 'k1',
+      OVH_REGION: 'GRA7',
+      OVH_ENDPOINT: 'ovh-eu',
+      SCW_DEFAULT_REGION: 'nl-ams',
+      OSC_REGION: 'cloudgouv-eu-west-1',
+    });
+    for (const name of ['OVH_APPLICATION_KEY', 'SCW_SECRET_KEY', 'OSC_SECRET_KEY'])
+      expect(env[name], name).toMatchObject({ secretKeyRef: expect.anything() });
   });
 
-  it.each(seedInstallLines)('the install line of guide %s lints clean and drives OVHcloud with its values', async (_seed, set, expected) => {
-    helmWithValues(['lint', '--strict', chartDir], { values: clusterName, set });
-    const env = envOf(only<k8s.V1Deployment>(await render(clusterName, { namespace: 'karpenter', set }), 'Deployment'));
-    expect(env).toMatchObject(expected);
-    expect(env.OVH_APPLICATION_KEY).toEqual({ secretKeyRef: { name: 'ovh-credentials', key: 'applicationKey' } });
-  });
+  it.each(seedInstallLines)(
+    'the install line of guide %s lints clean and drives OVHcloud with its values',
+    async (_seed, set, expected) => {
+      helmWithValues(['lint', '--strict', chartDir], { values: clusterName, set });
+      const env = envOf(only<k8s.V1Deployment>(await render(clusterName, { namespace: 'karpenter', set }), 'Deployment'));
+      expect(env).toMatchObject(expected);
+      expect(env.OVH_APPLICATION_KEY).toEqual({ secretKeyRef: { name: 'ovh-credentials', key: 'applicationKey' } });
+    },
+  );
 
-  it('a guide\'s install line without a cluster name is refused, naming controller.clusterName', async () => {
-    expect(await refusal({}, seedInstallLines[0]?.[1])).toContain('controller.clusterName: String length must be greater than or equal to 1');
+  it("a guide's install line without a cluster name is refused, naming controller.clusterName", async () => {
+    expect(await refusal({}, seedInstallLines[0]?.[1])).toContain(
+      'controller.clusterName: String length must be greater than or equal to 1',
+    );
   });
 
   it.each([
-    ['failurePolicy: ignore', { webhook: { failurePolicy: 'ignore' } }, [], 'webhook.failurePolicy: webhook.failurePolicy must be one of the following: "Fail", "Ignore"'],
+    [
+      'failurePolicy: ignore',
+      { webhook: { failurePolicy: 'ignore' } },
+      [],
+      'webhook.failurePolicy: webhook.failurePolicy must be one of the following: "Fail", "Ignore"',
+    ],
     ['timeoutSeconds: 45', { webhook: { timeoutSeconds: 45 } }, [], 'webhook.timeoutSeconds: Must be less than or equal to 30'],
-    ['logLevel: verbose', { controller: { logLevel: 'verbose' } }, [], 'controller.logLevel: controller.logLevel must be one of the following: "debug", "info", "warn", "error"'],
+    [
+      'logLevel: verbose',
+      { controller: { logLevel: 'verbose' } },
+      [],
+      'controller.logLevel: controller.logLevel must be one of the following: "debug", "info", "warn", "error"',
+    ],
     ['the typo replica: 3', { replica: 3 }, [], 'Additional property replica is not allowed'],
-    ['ovhcloud.enabled: "false" (a string)', { cloud: { ovhcloud: { enabled: 'false' } } }, [], 'cloud.ovhcloud.enabled: Invalid type. Expected: boolean, given: string'],
-    ['--set webhook.cert.validityDays=abc', {}, ['webhook.cert.validityDays=abc'], 'webhook.cert.validityDays: Invalid type. Expected: integer, given: string'],
+    [
+      'ovhcloud.enabled: "false" (a string)',
+      { cloud: { ovhcloud: { enabled: 'false' } } },
+      [],
+      'cloud.ovhcloud.enabled: Invalid type. Expected: boolean, given: string',
+    ],
+    [
+      '--set webhook.cert.validityDays=abc',
+      {},
+      ['webhook.cert.validityDays=abc'],
+      'webhook.cert.validityDays: Invalid type. Expected: integer, given: string',
+    ],
     ['a typo under webhook', { webhook: { failurepolicy: 'Fail' } }, [], 'Additional property failurepolicy is not allowed'],
-    ['an unknown cert mode', { webhook: { cert: { mode: 'vault' } } }, [], 'webhook.cert.mode: webhook.cert.mode must be one of the following: "selfSigned", "certManager", "provided"'],
+    [
+      'an unknown cert mode',
+      { webhook: { cert: { mode: 'vault' } } },
+      [],
+      'webhook.cert.mode: webhook.cert.mode must be one of the following: "selfSigned", "certManager", "provided"',
+    ],
     ['a Scaleway region that is not one', { scaleway: { region: 'paris' } }, [], 'scaleway.region: Does not match pattern'],
     ['an OVH endpoint that is not one', { ovh: { endpoint: 'eu' } }, [], 'ovh.endpoint: Does not match pattern'],
     ['a duration without a unit', { controller: { batchIdleDuration: '10' } }, [], 'controller.batchIdleDuration: Does not match pattern'],
@@ -114,7 +179,9 @@ describe('the chart under real Helm', () => {
 
 describe('the CRD chart (manifests/chart-crd): CRDs that helm upgrade updates', () => {
   const crdChart = join(repoRoot, 'manifests', 'chart-crd');
-  const generated = readdirSync(join(repoRoot, 'manifests', 'crds')).sort().map((f) => YAML.parse(readFileSync(join(repoRoot, 'manifests', 'crds', f), 'utf8')) as unknown);
+  const generated = readdirSync(join(repoRoot, 'manifests', 'crds'))
+    .sort()
+    .map((f) => YAML.parse(readFileSync(join(repoRoot, 'manifests', 'crds', f), 'utf8')) as unknown);
 
   it('lints clean and renders, as templates, exactly the generated CRDs', () => {
     helmOrThrow(['lint', '--strict', crdChart]);
@@ -124,7 +191,16 @@ describe('the CRD chart (manifests/chart-crd): CRDs that helm upgrade updates', 
   });
 
   it('the main chart installed with --skip-crds next to it renders no CRD', async () => {
-    const args = ['template', 'karpenter-eu', chartDir, '--skip-crds', '--set', `controller.clusterName=${testClusterName}`, '--set', 'ovh.serviceName=p1'];
+    const args = [
+      'template',
+      'karpenter-eu',
+      chartDir,
+      '--skip-crds',
+      '--set',
+      `controller.clusterName=${testClusterName}`,
+      '--set',
+      'ovh.serviceName=p1',
+    ];
     expect(parseManifests(helmOrThrow(args).stdout).filter((d) => d.object.kind === 'CustomResourceDefinition')).toEqual([]);
     expect(ofKind(await render(valuesFor('ovhcloud', 'selfSigned')), 'CustomResourceDefinition')).toHaveLength(generated.length);
   });

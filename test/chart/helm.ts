@@ -31,7 +31,15 @@ export function helm(args: string[], env: Record<string, string> = {}): HelmResu
     const result = spawnSync(realBinaries.helm, args, {
       encoding: 'utf8',
       maxBuffer: 64 * 1024 * 1024,
-      env: { PATH: process.env.PATH ?? '', HOME: home, HELM_CACHE_HOME: join(home, 'cache'), HELM_CONFIG_HOME: join(home, 'config'), HELM_DATA_HOME: join(home, 'data'), KUBECONFIG: join(home, 'no-kubeconfig'), ...env },
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: home,
+        HELM_CACHE_HOME: join(home, 'cache'),
+        HELM_CONFIG_HOME: join(home, 'config'),
+        HELM_DATA_HOME: join(home, 'data'),
+        KUBECONFIG: join(home, 'no-kubeconfig'),
+        ...env,
+      },
     });
     if (result.error) throw result.error;
     return { status: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
@@ -85,6 +93,9 @@ export interface RenderedDocument {
 export function parseManifests(stream: string): RenderedDocument[] {
   return stream
     .split(/^---\s*$/m)
-    .map((chunk) => ({ source: /^# Source: [^/]+\/(\S+)$/m.exec(chunk)?.[1] ?? '', object: YAML.parse(chunk) as Record<string, unknown> | null }))
+    .map((chunk) => ({
+      source: /^# Source: [^/]+\/(\S+)$/m.exec(chunk)?.[1] ?? '',
+      object: YAML.parse(chunk) as Record<string, unknown> | null,
+    }))
     .filter((d): d is RenderedDocument => d.object !== null && typeof d.object === 'object');
 }

@@ -26,15 +26,40 @@ const models: Readonly<Record<string, string | null>> = {
 
 /** Required fields per kind, as paths; `[]` walks every element of a list. From the Kubernetes OpenAPI spec. */
 const requiredFields: Readonly<Record<string, readonly string[]>> = {
-  Deployment: ['spec.selector', 'spec.template', 'spec.template.spec.containers', 'spec.template.spec.containers[].name', 'spec.template.spec.containers[].ports[].containerPort', 'spec.template.spec.containers[].env[].name'],
+  Deployment: [
+    'spec.selector',
+    'spec.template',
+    'spec.template.spec.containers',
+    'spec.template.spec.containers[].name',
+    'spec.template.spec.containers[].ports[].containerPort',
+    'spec.template.spec.containers[].env[].name',
+  ],
   Service: ['spec.ports[].port'],
   ClusterRole: ['rules[].verbs'],
   Role: ['rules[].verbs'],
   ClusterRoleBinding: ['roleRef.apiGroup', 'roleRef.kind', 'roleRef.name', 'subjects[].kind', 'subjects[].name'],
   RoleBinding: ['roleRef.apiGroup', 'roleRef.kind', 'roleRef.name', 'subjects[].kind', 'subjects[].name'],
-  MutatingWebhookConfiguration: ['webhooks[].name', 'webhooks[].clientConfig', 'webhooks[].sideEffects', 'webhooks[].admissionReviewVersions'],
-  ValidatingWebhookConfiguration: ['webhooks[].name', 'webhooks[].clientConfig', 'webhooks[].sideEffects', 'webhooks[].admissionReviewVersions'],
-  CustomResourceDefinition: ['spec.group', 'spec.names.plural', 'spec.names.kind', 'spec.scope', 'spec.versions[].name', 'spec.versions[].served', 'spec.versions[].storage'],
+  MutatingWebhookConfiguration: [
+    'webhooks[].name',
+    'webhooks[].clientConfig',
+    'webhooks[].sideEffects',
+    'webhooks[].admissionReviewVersions',
+  ],
+  ValidatingWebhookConfiguration: [
+    'webhooks[].name',
+    'webhooks[].clientConfig',
+    'webhooks[].sideEffects',
+    'webhooks[].admissionReviewVersions',
+  ],
+  CustomResourceDefinition: [
+    'spec.group',
+    'spec.names.plural',
+    'spec.names.kind',
+    'spec.scope',
+    'spec.versions[].name',
+    'spec.versions[].served',
+    'spec.versions[].storage',
+  ],
   Certificate: ['spec.secretName', 'spec.issuerRef.name', 'spec.dnsNames'],
   ServiceMonitor: ['spec.selector', 'spec.endpoints[].port'],
 };

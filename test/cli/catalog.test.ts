@@ -11,24 +11,38 @@ async function run(args: string[]): Promise<{ code: number; stdout: string; stde
 }
 
 describe('karpenter-eu catalog', () => {
-  it.each(['ovhcloud', 'scaleway', 'outscale'])('%s: shows public sources (https URL) with their dates, no internal notes', async (cloud) => {
-    const json = JSON.parse((await run(['catalog', '--cloud', cloud, '-o', 'json'])).stdout) as { sources: { title: string; url: string; date: string }[] };
-    expect(json.sources.length).toBeGreaterThan(0);
-    for (const source of json.sources) {
-      expect(Object.keys(source).sort()).toEqual(['date', 'title', 'url']);
-      expect(source.url).toMatch(/^https:\/\/[a-z0-9.-]+\.[a-z]+\//);
-      expect(source.date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
-      expect(`${source.title} ${source.url}`).not.toMatch(/seed \d|clouds\.md|reference\/|§|\bS\d:/);
-    }
-    const table = (await run(['catalog', '--cloud', cloud])).stdout;
-    expect(table).toContain(`Sources:\n  ${json.sources[0]?.date}  ${json.sources[0]?.title}\n              ${json.sources[0]?.url}\n`);
-  });
+  it.each(['ovhcloud', 'scaleway', 'outscale'])(
+    '%s: shows public sources (https URL) with their dates, no internal notes',
+    async (cloud) => {
+      const json = JSON.parse((await run(['catalog', '--cloud', cloud, '-o', 'json'])).stdout) as {
+        sources: { title: string; url: string; date: string }[];
+      };
+      expect(json.sources.length).toBeGreaterThan(0);
+      for (const source of json.sources) {
+        expect(Object.keys(source).sort()).toEqual(['date', 'title', 'url']);
+        expect(source.url).toMatch(/^https:\/\/[a-z0-9.-]+\.[a-z]+\//);
+        expect(source.date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+        expect(`${source.title} ${source.url}`).not.toMatch(/seed \d|clouds\.md|reference\/|§|\bS\d:/);
+      }
+      const table = (await run(['catalog', '--cloud', cloud])).stdout;
+      expect(table).toContain(`Sources:\n  ${json.sources[0]?.date}  ${json.sources[0]?.title}\n              ${json.sources[0]?.url}\n`);
+    },
+  );
 
   it('prints JSON with capacity, allocatable, labels and price per zone', async () => {
     const { code, stdout, stderr } = await run(['catalog', '--cloud', 'ovhcloud', '--region', 'EU-WEST-PAR', '--output', 'json']);
     expect(stderr).toBe('');
     expect(code).toBe(0);
-    const out = JSON.parse(stdout) as { cloud: string; instanceTypes: Array<{ name: string; capacity: Record<string, string>; allocatable: Record<string, string>; labels: Record<string, string>; offerings: Array<{ zone: string; pricePerHour: number }> }> };
+    const out = JSON.parse(stdout) as {
+      cloud: string;
+      instanceTypes: Array<{
+        name: string;
+        capacity: Record<string, string>;
+        allocatable: Record<string, string>;
+        labels: Record<string, string>;
+        offerings: Array<{ zone: string; pricePerHour: number }>;
+      }>;
+    };
     expect(out.cloud).toBe('ovhcloud');
     const b38 = out.instanceTypes.find((t) => t.name === 'b3-8')!;
     expect(b38.capacity).toMatchObject({ cpu: '2', pods: '110' });
@@ -61,8 +75,14 @@ describe('karpenter-eu catalog', () => {
   it.each([
     [['catalog', '--cloud', 'aws'], /unknown cloud "aws" for --cloud; accepted: ovhcloud, scaleway, outscale/],
     [['catalog'], /--cloud is required/],
-    [['catalog', '--cloud', 'ovhcloud', '--region', 'MARS1'], /unknown ovhcloud region "MARS1" for --region; accepted: EU-WEST-PAR, .*GRA11/],
-    [['catalog', '--cloud', 'outscale', '--output', 'xml'], /unknown output format "xml" for -o\/--output of catalog; accepted: table, wide, json, yaml, name/],
+    [
+      ['catalog', '--cloud', 'ovhcloud', '--region', 'MARS1'],
+      /unknown ovhcloud region "MARS1" for --region; accepted: EU-WEST-PAR, .*GRA11/,
+    ],
+    [
+      ['catalog', '--cloud', 'outscale', '--output', 'xml'],
+      /unknown output format "xml" for -o\/--output of catalog; accepted: table, wide, json, yaml, name/,
+    ],
     [['catalog', '--cloud', 'outscale', '--billing', 'yearly'], /unknown billing "yearly"/],
     [['catalog', '--bogus'], /^error: unknown flag: --bogus; see 'karpenter-eu catalog --help'$/m],
   ])('%j exits 2 with one clear line, no stack trace', async (args, message) => {

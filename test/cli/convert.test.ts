@@ -32,9 +32,14 @@ describe('karpenter-eu convert', () => {
     writeFileSync(pod, readFileSync(seed000, 'utf8').split('\n---\n')[2] as string);
     const planned = await run(['plan', '-f', out, '-f', pod, '-o', 'json']);
     expect(planned.code, planned.stderr).toBe(0);
-    const plan = JSON.parse(planned.stdout) as { nodeClaims: { nodePool: string; instanceType: string; zone: string; pods: string[] }[]; unschedulable: unknown[] };
+    const plan = JSON.parse(planned.stdout) as {
+      nodeClaims: { nodePool: string; instanceType: string; zone: string; pods: string[] }[];
+      unschedulable: unknown[];
+    };
     expect(plan.unschedulable).toEqual([]);
-    expect(plan.nodeClaims).toEqual([expect.objectContaining({ nodePool: 'scaleway-gpu', instanceType: 'L4-1-24G', zone: 'fr-par-2', pods: ['default/gpu-test'] })]);
+    expect(plan.nodeClaims).toEqual([
+      expect.objectContaining({ nodePool: 'scaleway-gpu', instanceType: 'L4-1-24G', zone: 'fr-par-2', pods: ['default/gpu-test'] }),
+    ]);
     expect(planned.stderr).toContain('read as karpenter-eu.io/instance-gpu-name=l4');
   });
 
@@ -47,8 +52,15 @@ describe('karpenter-eu convert', () => {
     expect(stdout).toContain('# SCW_DEFAULT_PROJECT_ID of Secret scaleway-credentials');
     expect(stdout).toContain("the controller's <cluster-endpoint> placeholder: give --api-server");
     const [nodeClass, pool] = stdout.split('\n---\n').map((d) => parse(d) as { spec: Record<string, unknown> });
-    expect(nodeClass?.spec).toMatchObject({ projectId: '7d2e9a41-5b3c-4e8f-a1d6-0c9b8a7f6e5d', zones: ['fr-par-1', 'fr-par-2', 'fr-par-3'], credentialsSecretRef: { name: 'scaleway-credentials', namespace: 'default' } });
-    expect(pool?.spec).toMatchObject({ limits: { cpu: 1000, memory: '1000Gi' }, disruption: { consolidationPolicy: 'WhenEmpty', consolidateAfter: '30s' } });
+    expect(nodeClass?.spec).toMatchObject({
+      projectId: '7d2e9a41-5b3c-4e8f-a1d6-0c9b8a7f6e5d',
+      zones: ['fr-par-1', 'fr-par-2', 'fr-par-3'],
+      credentialsSecretRef: { name: 'scaleway-credentials', namespace: 'default' },
+    });
+    expect(pool?.spec).toMatchObject({
+      limits: { cpu: 1000, memory: '1000Gi' },
+      disruption: { consolidationPolicy: 'WhenEmpty', consolidateAfter: '30s' },
+    });
   });
 
   it('maps the other v1alpha5 fields and the OVHcloud provider class, and says what it dropped', async () => {
@@ -79,7 +91,11 @@ spec:
     const { code, stdout } = await run(['convert', '-f', input]);
     expect(code).toBe(0);
     const [nodeClass, pool] = stdout.split('\n---\n').map((d) => parse(d) as { spec: Record<string, unknown> });
-    expect(nodeClass?.spec).toEqual({ serviceName: '0123456789abcdef0123456789abcdef', region: 'GRA11', credentialsSecretRef: { name: 'ovh', namespace: 'karpenter' } });
+    expect(nodeClass?.spec).toEqual({
+      serviceName: '0123456789abcdef0123456789abcdef',
+      region: 'GRA11',
+      credentialsSecretRef: { name: 'ovh', namespace: 'karpenter' },
+    });
     expect(stdout).toContain('dropped flavorFilter: "b3-*"');
     expect(pool?.spec).toMatchObject({
       template: {

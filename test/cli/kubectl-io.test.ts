@@ -21,7 +21,12 @@ interface Outcome {
 async function run(argv: string[], stdin?: string, env: Record<string, string> = {}): Promise<Outcome> {
   let stdout = '';
   let stderr = '';
-  const io = { stdout: (t: string) => (stdout += t), stderr: (t: string) => (stderr += t), env, ...(stdin === undefined ? {} : { readStdin: async () => stdin }) };
+  const io = {
+    stdout: (t: string) => (stdout += t),
+    stderr: (t: string) => (stderr += t),
+    env,
+    ...(stdin === undefined ? {} : { readStdin: async () => stdin }),
+  };
   const code = await main(argv, io);
   return { code, stdout, stderr };
 }
@@ -34,20 +39,47 @@ function kubectlPod(name: string, phase: string, nodeName?: string): Record<stri
   return {
     apiVersion: 'v1',
     kind: 'Pod',
-    metadata: { name, namespace: 'shop', uid: `uid-${name}`, resourceVersion: '4711', creationTimestamp: '2026-11-26T04:00:00Z', labels: { app: 'shop' }, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'shop-5d8f', uid: 'rs', controller: true }] },
-    spec: { ...(nodeName ? { nodeName } : {}), containers: [{ name: 'app', image: 'shop:1', resources: { requests: { cpu: '500m', memory: '512Mi' } } }], restartPolicy: 'Always', schedulerName: 'default-scheduler' },
-    status: { phase, qosClass: 'Burstable', ...(phase === 'Pending' ? { conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable' }] } : {}) },
+    metadata: {
+      name,
+      namespace: 'shop',
+      uid: `uid-${name}`,
+      resourceVersion: '4711',
+      creationTimestamp: '2026-11-26T04:00:00Z',
+      labels: { app: 'shop' },
+      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'shop-5d8f', uid: 'rs', controller: true }],
+    },
+    spec: {
+      ...(nodeName ? { nodeName } : {}),
+      containers: [{ name: 'app', image: 'shop:1', resources: { requests: { cpu: '500m', memory: '512Mi' } } }],
+      restartPolicy: 'Always',
+      schedulerName: 'default-scheduler',
+    },
+    status: {
+      phase,
+      qosClass: 'Burstable',
+      ...(phase === 'Pending' ? { conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable' }] } : {}),
+    },
   };
 }
 
 const kubectlList = JSON.stringify(
-  { apiVersion: 'v1', kind: 'List', metadata: { resourceVersion: '' }, items: [kubectlPod('shop-a', 'Pending'), kubectlPod('shop-b', 'Pending'), kubectlPod('shop-c', 'Running', 'worker-1'), kubectlPod('batch-done', 'Succeeded', 'worker-1')] },
+  {
+    apiVersion: 'v1',
+    kind: 'List',
+    metadata: { resourceVersion: '' },
+    items: [
+      kubectlPod('shop-a', 'Pending'),
+      kubectlPod('shop-b', 'Pending'),
+      kubectlPod('shop-c', 'Running', 'worker-1'),
+      kubectlPod('batch-done', 'Succeeded', 'worker-1'),
+    ],
+  },
   null,
   4,
 );
 
 describe('plan -f - (standard input)', () => {
-  it("plans the pending pods of `kubectl get pods -A -o json` piped in, next to NodePools from files", async () => {
+  it('plans the pending pods of `kubectl get pods -A -o json` piped in, next to NodePools from files', async () => {
     const { code, stdout, stderr } = await run(['plan', '-f', '-', '-f', 'manifests/examples/ovhcloud', '-o', 'json'], kubectlList);
     expect(stderr).toBe('');
     expect(code).toBe(0);
@@ -57,14 +89,18 @@ describe('plan -f - (standard input)', () => {
   });
 
   it('reads YAML from standard input as well', async () => {
-    const yaml = 'apiVersion: v1\nkind: Pod\nmetadata: {name: web, namespace: default}\nspec:\n  containers: [{name: c, image: i, resources: {requests: {cpu: 250m}}}]\n';
+    const yaml =
+      'apiVersion: v1\nkind: Pod\nmetadata: {name: web, namespace: default}\nspec:\n  containers: [{name: c, image: i, resources: {requests: {cpu: 250m}}}]\n';
     const { code, stdout } = await run(['plan', '-f', 'manifests/examples/ovhcloud', '-f', '-', '-o', 'JSON'], yaml);
     expect(code).toBe(0);
     expect(JSON.parse(stdout).nodeClaims[0].pods).toEqual(['default/web']);
   });
 
   it('names standard input in per-object errors', async () => {
-    const { code, stderr } = await run(['plan', '-f', 'manifests/examples/ovhcloud', '-f', '-', '-o', 'json'], 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm}\n');
+    const { code, stderr } = await run(
+      ['plan', '-f', 'manifests/examples/ovhcloud', '-f', '-', '-o', 'json'],
+      'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm}\n',
+    );
     expect(code).toBe(0);
     expect(stderr).toMatch(/^error: stdin#1: kind "ConfigMap" is not planned/);
   });
@@ -77,8 +113,25 @@ describe('plan -f - (standard input)', () => {
 });
 
 describe('validate: JSON Lists and -o yaml', () => {
-  const nodeClass = { apiVersion: 'karpenter.ovhcloud.sh/v1alpha1', kind: 'OVHNodeClass', metadata: { name: 'default' }, spec: { serviceName: '0123456789abcdef0123456789abcdef', kubeId: '6f1c9a52-3b7e-4d0a-9c51-2e8f4b7a1d03', region: 'GRA11', credentialsSecretRef: { name: 'ovh', namespace: 'karpenter' } } };
-  const nodePool = { apiVersion: 'karpenter.sh/v1', kind: 'NodePool', metadata: { name: 'general' }, spec: { template: { spec: { nodeClassRef: { group: 'karpenter.ovhcloud.sh', kind: 'OVHNodeClass', name: 'default' }, requirements: [] } } } };
+  const nodeClass = {
+    apiVersion: 'karpenter.ovhcloud.sh/v1alpha1',
+    kind: 'OVHNodeClass',
+    metadata: { name: 'default' },
+    spec: {
+      serviceName: '0123456789abcdef0123456789abcdef',
+      kubeId: '6f1c9a52-3b7e-4d0a-9c51-2e8f4b7a1d03',
+      region: 'GRA11',
+      credentialsSecretRef: { name: 'ovh', namespace: 'karpenter' },
+    },
+  };
+  const nodePool = {
+    apiVersion: 'karpenter.sh/v1',
+    kind: 'NodePool',
+    metadata: { name: 'general' },
+    spec: {
+      template: { spec: { nodeClassRef: { group: 'karpenter.ovhcloud.sh', kind: 'OVHNodeClass', name: 'default' }, requirements: [] } },
+    },
+  };
   const listFile = join(dir, 'list.json');
   writeFileSync(listFile, JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [nodeClass, nodePool] }));
 
@@ -119,10 +172,22 @@ describe("kubectl's answers to usage errors: one line, the fix, exit 2", () => {
     [['validate', '--bogus'], "error: unknown flag: --bogus; see 'karpenter-eu validate --help'\n"],
     [['catalog', '--cloud', 'ovhcloud', '-x'], "error: unknown flag: -x; see 'karpenter-eu catalog --help'\n"],
     [['plan', '-f'], "error: flag needs an argument: --filename; see 'karpenter-eu plan --help'\n"],
-    [['plan', '-f', 'manifests/examples/ovhcloud', '-o', 'xml'], 'error: unknown output format "xml" for -o/--output of plan; accepted: table, wide, json, yaml\n'],
-    [['plan', '-f', join(dir, 'missing.yaml')], `error: the path "${join(dir, 'missing.yaml')}" does not exist; pass a file, a directory or - for standard input\n`],
-    [['validate', '-f', 'manifests/examples', '-f', join(dir, 'nope')], `error: the path "${join(dir, 'nope')}" does not exist; pass a file, a directory or - for standard input\n`],
-    [['--bogus'], "error: unknown flag: --bogus; accepted: catalog, validate, convert, plan, run, version, demo, --version; see 'karpenter-eu --help'\n"],
+    [
+      ['plan', '-f', 'manifests/examples/ovhcloud', '-o', 'xml'],
+      'error: unknown output format "xml" for -o/--output of plan; accepted: table, wide, json, yaml\n',
+    ],
+    [
+      ['plan', '-f', join(dir, 'missing.yaml')],
+      `error: the path "${join(dir, 'missing.yaml')}" does not exist; pass a file, a directory or - for standard input\n`,
+    ],
+    [
+      ['validate', '-f', 'manifests/examples', '-f', join(dir, 'nope')],
+      `error: the path "${join(dir, 'nope')}" does not exist; pass a file, a directory or - for standard input\n`,
+    ],
+    [
+      ['--bogus'],
+      "error: unknown flag: --bogus; accepted: catalog, validate, convert, plan, run, version, demo, --version; see 'karpenter-eu --help'\n",
+    ],
   ])('%j', async (argv, expected) => {
     const { code, stdout, stderr } = await run(argv);
     expect(stderr).toBe(expected);
@@ -133,7 +198,10 @@ describe("kubectl's answers to usage errors: one line, the fix, exit 2", () => {
 
 describe('output formats', () => {
   it('accepts -o in any case on every command', async () => {
-    for (const argv of [['catalog', '--cloud', 'OVHcloud', '--region', 'GRA11', '-o', 'Json'], ['version', '-o', 'JSON']]) {
+    for (const argv of [
+      ['catalog', '--cloud', 'OVHcloud', '--region', 'GRA11', '-o', 'Json'],
+      ['version', '-o', 'JSON'],
+    ]) {
       const { code, stdout } = await run(argv);
       expect(code).toBe(0);
       expect(() => JSON.parse(stdout)).not.toThrow();
@@ -164,7 +232,11 @@ describe('version', () => {
   });
 
   it('-o json carries the version and the runtime', async () => {
-    expect(JSON.parse((await run(['version', '-o', 'json'])).stdout)).toEqual({ version: VERSION, node: process.version, platform: `${process.platform}/${process.arch}` });
+    expect(JSON.parse((await run(['version', '-o', 'json'])).stdout)).toEqual({
+      version: VERSION,
+      node: process.version,
+      platform: `${process.platform}/${process.arch}`,
+    });
   });
 });
 
@@ -190,6 +262,8 @@ describe('-o yaml for YAML 1.1 readers too', () => {
     const yaml11 = jsyaml.load(stdout) as { sources: { date: unknown }[]; retrieved: unknown };
     expect(typeof yaml11.retrieved).toBe('string');
     for (const source of yaml11.sources) expect(typeof source.date).toBe('string');
-    expect(parseYaml(stdout)).toEqual(JSON.parse((await run(['catalog', '--cloud', 'ovhcloud', '--region', 'GRA11', '-o', 'json'])).stdout));
+    expect(parseYaml(stdout)).toEqual(
+      JSON.parse((await run(['catalog', '--cloud', 'ovhcloud', '--region', 'GRA11', '-o', 'json'])).stdout),
+    );
   });
 });

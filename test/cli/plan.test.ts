@@ -31,7 +31,15 @@ writeFileSync(onlyPods, 'apiVersion: v1\nkind: Pod\nmetadata: {name: lonely}\nsp
 
 describe('karpenter-eu plan', () => {
   it('prints the DESIGN.md §3 JSON for the OVHcloud examples', async () => {
-    const { code, stdout, stderr } = await run(['plan', '-f', 'manifests/examples/ovhcloud', '-f', 'manifests/examples/workloads/inflate.yaml', '--output', 'json']);
+    const { code, stdout, stderr } = await run([
+      'plan',
+      '-f',
+      'manifests/examples/ovhcloud',
+      '-f',
+      'manifests/examples/workloads/inflate.yaml',
+      '--output',
+      'json',
+    ]);
     expect(stderr).toBe('');
     expect(code).toBe(0);
     const plan = JSON.parse(stdout);
@@ -93,7 +101,9 @@ describe('karpenter-eu plan: which catalog answered', () => {
   it('table and wide: one line on stderr naming the bundled catalog and its date', async () => {
     for (const output of ['table', 'wide']) {
       const { stdout, stderr } = await run([...args, '-o', output]);
-      expect(stderr).toBe(`catalog: ovhcloud: the bundled catalog of ${retrieved} (offline; the running service reads the clouds' live catalogs)\n`);
+      expect(stderr).toBe(
+        `catalog: ovhcloud: the bundled catalog of ${retrieved} (offline; the running service reads the clouds' live catalogs)\n`,
+      );
       expect(stdout).not.toContain('catalog');
     }
   });

@@ -45,7 +45,11 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** `run` refuses to start without a cluster name before it looks at the kubeconfig or the clouds. */
 const clusterName = { CLUSTER_NAME: 'process-test' };
-const scalewayAccount = { SCW_ACCESS_KEY: 'SCWXXXXXXXXXXXXXXXXX', SCW_SECRET_KEY: '11111111-1111-1111-1111-111111111111', SCW_DEFAULT_PROJECT_ID: '11111111-1111-1111-1111-111111111111' };
+const scalewayAccount = {
+  SCW_ACCESS_KEY: 'SCWXXXXXXXXXXXXXXXXX',
+  SCW_SECRET_KEY: '11111111-1111-1111-1111-111111111111',
+  SCW_DEFAULT_PROJECT_ID: '11111111-1111-1111-1111-111111111111',
+};
 
 describe('the karpenter-eu process', () => {
   it('ends quietly with status 0 when the reader closes the pipe (catalog … | head)', async () => {
@@ -55,7 +59,18 @@ describe('the karpenter-eu process', () => {
   });
 
   it('plans what a real standard input carries with -f -', async () => {
-    const pod = JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [{ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'ns' }, spec: { containers: [{ name: 'c', image: 'i', resources: { requests: { cpu: '1' } } }] } }] });
+    const pod = JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'List',
+      items: [
+        {
+          apiVersion: 'v1',
+          kind: 'Pod',
+          metadata: { name: 'p', namespace: 'ns' },
+          spec: { containers: [{ name: 'c', image: 'i', resources: { requests: { cpu: '1' } } }] },
+        },
+      ],
+    });
     const exit = await spawnCli(['plan', '-f', 'manifests/examples/ovhcloud', '-f', '-', '-o', 'json'], { stdin: pod });
     expect(exit.stderr).toBe('');
     expect(exit.code).toBe(0);
@@ -88,26 +103,37 @@ describe('run checks its configuration and reach at start', () => {
   async function runMain(argv: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
     let stdout = '';
     let stderr = '';
-    const code = await main(['run', ...argv], { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), env: { ...clusterName, ...env } });
+    const code = await main(['run', ...argv], {
+      stdout: (t) => (stdout += t),
+      stderr: (t) => (stderr += t),
+      env: { ...clusterName, ...env },
+    });
     return { code, stdout, stderr };
   }
 
   function kubeconfig(name: string, server: string): string {
     const path = join(dir, name);
-    writeFileSync(path, `apiVersion: v1\nkind: Config\ncurrent-context: c\ncontexts: [{name: c, context: {cluster: k, user: u}}]\nclusters: [{name: k, cluster: {server: ${JSON.stringify(server)}}}]\nusers: [{name: u, user: {token: t}}]\n`);
+    writeFileSync(
+      path,
+      `apiVersion: v1\nkind: Config\ncurrent-context: c\ncontexts: [{name: c, context: {cluster: k, user: u}}]\nclusters: [{name: k, cluster: {server: ${JSON.stringify(server)}}}]\nusers: [{name: u, user: {token: t}}]\n`,
+    );
     return path;
   }
 
   it('names a kubeconfig that does not exist', async () => {
     const { code, stderr } = await runMain(['--kubeconfig', join(dir, 'absent')], scalewayAccount);
     expect(code).toBe(2);
-    expect(stderr).toBe(`error: run: the kubeconfig "${join(dir, 'absent')}" (--kubeconfig or KUBECONFIG) does not exist; pass an existing file, or unset both to use the in-cluster configuration\n`);
+    expect(stderr).toBe(
+      `error: run: the kubeconfig "${join(dir, 'absent')}" (--kubeconfig or KUBECONFIG) does not exist; pass an existing file, or unset both to use the in-cluster configuration\n`,
+    );
   });
 
   it('names a cluster whose server is not a URL', async () => {
     const { code, stderr } = await runMain([], { ...scalewayAccount, KUBECONFIG: kubeconfig('bad-server', 'undefined:undefined') });
     expect(code).toBe(2);
-    expect(stderr).toMatch(/^error: run: the kubeconfig ".*bad-server": cluster "k" has server "undefined:undefined"; accepted: an https:\/\/ \(or http:\/\/\) URL\n$/);
+    expect(stderr).toMatch(
+      /^error: run: the kubeconfig ".*bad-server": cluster "k" has server "undefined:undefined"; accepted: an https:\/\/ \(or http:\/\/\) URL\n$/,
+    );
   });
 
   it('in a pod without a service account token, says so', async () => {
@@ -119,21 +145,30 @@ describe('run checks its configuration and reach at start', () => {
   it('refuses to start with no cloud account', async () => {
     const { code, stderr } = await runMain([], { KUBECONFIG: kubeconfig('ok', 'https://127.0.0.1:6443') });
     expect(code).toBe(2);
-    expect(stderr).toMatch(/^error: run: building cloud providers: no cloud credentials are set; accepted: all of OVH_APPLICATION_KEY.*\n$/);
+    expect(stderr).toMatch(
+      /^error: run: building cloud providers: no cloud credentials are set; accepted: all of OVH_APPLICATION_KEY.*\n$/,
+    );
   });
 
   it('exits 1 naming the API server it cannot reach', async () => {
     const port = await closedPort();
-    const { code, stdout, stderr } = await runMain([], { ...scalewayAccount, KUBECONFIG: kubeconfig('refused', `https://127.0.0.1:${port}`) });
+    const { code, stdout, stderr } = await runMain([], {
+      ...scalewayAccount,
+      KUBECONFIG: kubeconfig('refused', `https://127.0.0.1:${port}`),
+    });
     expect(code).toBe(1);
     expect(stdout).toBe('');
-    expect(stderr).toBe(`error: run: cannot reach the Kubernetes API server at https://127.0.0.1:${port}: ECONNREFUSED; check the kubeconfig's server, the network and the credentials\n`);
+    expect(stderr).toBe(
+      `error: run: cannot reach the Kubernetes API server at https://127.0.0.1:${port}: ECONNREFUSED; check the kubeconfig's server, the network and the credentials\n`,
+    );
   });
 
   it('names why fetch refused the API server address instead of a bare "fetch failed"', async () => {
     // Port 9 is on fetch's blocked-port list: the request never leaves the process.
     const { code, stderr } = await runMain([], { ...scalewayAccount, KUBECONFIG: kubeconfig('blocked', 'https://127.0.0.1:9') });
     expect(code).toBe(1);
-    expect(stderr).toBe("error: run: cannot reach the Kubernetes API server at https://127.0.0.1:9: bad port; check the kubeconfig's server, the network and the credentials\n");
+    expect(stderr).toBe(
+      "error: run: cannot reach the Kubernetes API server at https://127.0.0.1:9: bad port; check the kubeconfig's server, the network and the credentials\n",
+    );
   });
 });

@@ -45,8 +45,33 @@ describe('run start-up line', () => {
   it('logs version, API server, clouds with endpoints, listeners and leader-election identity once serving', async () => {
     let stdout = '';
     let stderr = '';
-    const env = { SCW_ACCESS_KEY: scaleway.credentials.accessKey, SCW_SECRET_KEY: scaleway.credentials.secretKey, SCW_DEFAULT_PROJECT_ID: scaleway.credentials.projectId, SCW_API_URL: scaleway.url, HOSTNAME: 'karpenter-eu-0', CLUSTER_NAME: 'run-startup' };
-    const argv = ['run', '--kubeconfig', kubeconfig.path, '--webhook-cert-file', join(dir, 'tls.crt'), '--webhook-key-file', join(dir, 'tls.key'), '--webhook-port', '0', '--extender-port', '0', '--metrics-port', '0', '--bind-address', '127.0.0.1', '--leader-election-namespace', 'default'];
+    const env = {
+      SCW_ACCESS_KEY: scaleway.credentials.accessKey,
+      SCW_SECRET_KEY: scaleway.credentials.secretKey,
+      SCW_DEFAULT_PROJECT_ID: scaleway.credentials.projectId,
+      SCW_API_URL: scaleway.url,
+      HOSTNAME: 'karpenter-eu-0',
+      CLUSTER_NAME: 'run-startup',
+    };
+    const argv = [
+      'run',
+      '--kubeconfig',
+      kubeconfig.path,
+      '--webhook-cert-file',
+      join(dir, 'tls.crt'),
+      '--webhook-key-file',
+      join(dir, 'tls.key'),
+      '--webhook-port',
+      '0',
+      '--extender-port',
+      '0',
+      '--metrics-port',
+      '0',
+      '--bind-address',
+      '127.0.0.1',
+      '--leader-election-namespace',
+      'default',
+    ];
     const before = new Set(process.listeners('SIGTERM'));
     const running = main(argv, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), env });
     await until(() => stdout.includes('"msg":"serving"') || stderr !== '');

@@ -43,7 +43,10 @@ async function plan(...files: string[]): Promise<{ plan: PlanJson; stderr: strin
 /** A copy of a fixture with the seed's own `kubectl scale` applied, plus extra documents. */
 function scaled(file: string, replicas: number, ...extra: string[]): string {
   const path = join(dir, file);
-  writeFileSync(path, [readFileSync(join(fixtures, file), 'utf8').replace(/replicas: 0/, `replicas: ${replicas}`), ...extra].join('\n---\n'));
+  writeFileSync(
+    path,
+    [readFileSync(join(fixtures, file), 'utf8').replace(/replicas: 0/, `replicas: ${replicas}`), ...extra].join('\n---\n'),
+  );
   return path;
 }
 
@@ -71,9 +74,14 @@ describe('seed 000: the Scaleway GPU controller', () => {
 describe('seed 001: the OVHcloud MKS guide', () => {
   it('admits the class, dev-pool and gpu-pool; denies the GRA7 multi-zone pools naming the zones and their index', async () => {
     const entries = await validate('001-ovhcloud-mks-guide.yaml');
-    for (const key of ['OVHNodeClass/default', 'NodePool/dev-pool', 'NodePool/gpu-pool']) expect(entries.get(key), key).toMatchObject({ allowed: true, message: '' });
-    expect(entries.get('NodePool/general-purpose')?.message).toContain('spec.template.spec.requirements[3].values[1]: Unsupported value: "gra7-b": not a zone of region GRA7');
-    expect(entries.get('NodePool/production-pool')?.message).toContain('spec.template.spec.requirements[1].values[2]: Unsupported value: "gra7-c"');
+    for (const key of ['OVHNodeClass/default', 'NodePool/dev-pool', 'NodePool/gpu-pool'])
+      expect(entries.get(key), key).toMatchObject({ allowed: true, message: '' });
+    expect(entries.get('NodePool/general-purpose')?.message).toContain(
+      'spec.template.spec.requirements[3].values[1]: Unsupported value: "gra7-b": not a zone of region GRA7',
+    );
+    expect(entries.get('NodePool/production-pool')?.message).toContain(
+      'spec.template.spec.requirements[1].values[2]: Unsupported value: "gra7-c"',
+    );
   });
 
   it('admits RBX-A, a region the guide lists', async () => {
@@ -97,7 +105,9 @@ describe('seed 002: the existing OVHcloud provider README', () => {
     expect(entries.get('OVHNodeClass/default')).toMatchObject({ allowed: true });
     const pool = entries.get('NodePool/default');
     expect(pool?.allowed).toBe(true);
-    expect(pool?.warnings.join('\n')).toMatch(/spec.limits is not set.*suggested: limits: \{cpu: "80", memory: "\d+Gi"\} \(10 of its largest flavor, b3-32\)/);
+    expect(pool?.warnings.join('\n')).toMatch(
+      /spec.limits is not set.*suggested: limits: \{cpu: "80", memory: "\d+Gi"\} \(10 of its largest flavor, b3-32\)/,
+    );
   });
 
   it('plans the five inflate pods on b3 flavors', async () => {

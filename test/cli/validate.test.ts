@@ -53,8 +53,19 @@ describe('karpenter-eu validate', () => {
   it('exits 1 and prints [{kind, name, allowed, message, warnings, patch}] when one is denied', async () => {
     const { code, stdout } = await run(['validate', '-f', join(dir, 'good.yaml'), join(dir, 'bad.yaml'), '--output', 'json']);
     expect(code).toBe(1);
-    const entries = JSON.parse(stdout) as { kind: string; name: string; allowed: boolean; message: string; warnings: string[]; patch: unknown[] }[];
-    expect(entries.map((e) => `${e.kind}/${e.name}:${e.allowed}`)).toEqual(['OVHNodeClass/default:false', 'NodePool/good:true', 'NodePool/bad:false']);
+    const entries = JSON.parse(stdout) as {
+      kind: string;
+      name: string;
+      allowed: boolean;
+      message: string;
+      warnings: string[];
+      patch: unknown[];
+    }[];
+    expect(entries.map((e) => `${e.kind}/${e.name}:${e.allowed}`)).toEqual([
+      'OVHNodeClass/default:false',
+      'NodePool/good:true',
+      'NodePool/bad:false',
+    ]);
     expect(entries[0]?.message).toContain('spec.credentialsSecretRef: Required value');
     expect(entries[2]?.message).toContain('"gra7-b": not a zone of region GRA7');
     expect(entries[1]?.patch).toEqual([expect.objectContaining({ op: 'replace', path: '/spec/template/spec/requirements' })]);
@@ -100,20 +111,34 @@ spec: {projectId: 11111111-2222-3333-4444-555555555555, zones: [fr-par-1]}
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('table: one line on stderr per bundled catalog used, with its date; stdout stays the verdicts', async () => {
-    const { stdout, stderr } = await run(['validate', '-f', join(dir, 'two-clouds.yaml')], { OVH_APPLICATION_KEY: 'ak', SCW_SECRET_KEY: 'sk' });
+    const { stdout, stderr } = await run(['validate', '-f', join(dir, 'two-clouds.yaml')], {
+      OVH_APPLICATION_KEY: 'ak',
+      SCW_SECRET_KEY: 'sk',
+    });
     expect(stderr).toContain(`catalog: ovhcloud: the bundled catalog of ${ovh}`);
     expect(stderr).toContain(`catalog: scaleway: the bundled catalog of ${scw}`);
     expect(stdout).not.toContain('catalog');
   });
 
   it('-o name: the same lines on stderr', async () => {
-    const { stdout, stderr } = await run(['validate', '-f', join(dir, 'two-clouds.yaml'), '-o', 'name'], { OVH_APPLICATION_KEY: 'ak', SCW_SECRET_KEY: 'sk' });
+    const { stdout, stderr } = await run(['validate', '-f', join(dir, 'two-clouds.yaml'), '-o', 'name'], {
+      OVH_APPLICATION_KEY: 'ak',
+      SCW_SECRET_KEY: 'sk',
+    });
     expect(stderr).toContain(`catalog: ovhcloud: the bundled catalog of ${ovh}`);
-    expect(stdout.split('\n').filter(Boolean).every((l) => l.includes('/'))).toBe(true);
+    expect(
+      stdout
+        .split('\n')
+        .filter(Boolean)
+        .every((l) => l.includes('/')),
+    ).toBe(true);
   });
 
   it('json: each entry names the catalogs that answered for it (its own cloud), nothing on stderr', async () => {
-    const { stdout, stderr } = await run(['validate', '-f', join(dir, 'two-clouds.yaml'), '-o', 'json'], { OVH_APPLICATION_KEY: 'ak', SCW_SECRET_KEY: 'sk' });
+    const { stdout, stderr } = await run(['validate', '-f', join(dir, 'two-clouds.yaml'), '-o', 'json'], {
+      OVH_APPLICATION_KEY: 'ak',
+      SCW_SECRET_KEY: 'sk',
+    });
     expect(stderr).toBe('');
     const entries = JSON.parse(stdout) as { kind: string; catalogs: unknown }[];
     expect(entries.map((e) => [e.kind, e.catalogs])).toEqual([
@@ -124,8 +149,14 @@ spec: {projectId: 11111111-2222-3333-4444-555555555555, zones: [fr-par-1]}
   });
 
   it('yaml: the date reads back as the same string, by YAML 1.2 and YAML 1.1 readers alike', async () => {
-    const { stdout } = await run(['validate', '-f', join(dir, 'two-clouds.yaml'), '-o', 'yaml'], { OVH_APPLICATION_KEY: 'ak', SCW_SECRET_KEY: 'sk' });
-    const json = JSON.parse((await run(['validate', '-f', join(dir, 'two-clouds.yaml'), '-o', 'json'], { OVH_APPLICATION_KEY: 'ak', SCW_SECRET_KEY: 'sk' })).stdout) as unknown;
+    const { stdout } = await run(['validate', '-f', join(dir, 'two-clouds.yaml'), '-o', 'yaml'], {
+      OVH_APPLICATION_KEY: 'ak',
+      SCW_SECRET_KEY: 'sk',
+    });
+    const json = JSON.parse(
+      (await run(['validate', '-f', join(dir, 'two-clouds.yaml'), '-o', 'json'], { OVH_APPLICATION_KEY: 'ak', SCW_SECRET_KEY: 'sk' }))
+        .stdout,
+    ) as unknown;
     expect(parseYaml(stdout, { version: '1.2' })).toEqual(json);
     expect(parseYaml(stdout, { version: '1.1' })).toEqual(json);
     expect(stdout).toContain(`retrieved: "${ovh}"`);

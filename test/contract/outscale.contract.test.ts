@@ -9,7 +9,15 @@ async function outscaleSubject(): Promise<ContractSubject> {
     provider: bed.provider,
     nodePool: bed.nodePool,
     nodeClaim: (name, requirements) => bed.nodeClaim(name, requirements),
-    acceleratorNodeClaim: (name) => bed.nodeClaim(name, [{ key: LabelInstanceGPUName, operator: 'In', values: ['v100'] }, { key: LabelTopologyZone, operator: 'In', values: [bed.emulator.subregions[0] as string] }], { cpu: '1', 'nvidia.com/gpu': '1' }),
+    acceleratorNodeClaim: (name) =>
+      bed.nodeClaim(
+        name,
+        [
+          { key: LabelInstanceGPUName, operator: 'In', values: ['v100'] },
+          { key: LabelTopologyZone, operator: 'In', values: [bed.emulator.subregions[0] as string] },
+        ],
+        { cpu: '1', 'nvidia.com/gpu': '1' },
+      ),
     cloud: {
       liveInstanceCount: async () => bed.liveVms().length,
       failReads: (mode) => {

@@ -30,7 +30,9 @@ async function ovhSubject(): Promise<ContractSubject> {
         const node = state.instances.find((i) => i.providerID === providerID);
         if (!node) return ['no such node'];
         const pool = state.pools.find((p) => p.id === node.nodePoolId);
-        const inPool = state.instances.filter((i) => i.nodePoolId === node.nodePoolId && (i.state === 'READY' || i.state === 'INSTALLING')).length;
+        const inPool = state.instances.filter(
+          (i) => i.nodePoolId === node.nodePoolId && (i.state === 'READY' || i.state === 'INSTALLING'),
+        ).length;
         return [
           ...(node.state === 'READY' || node.state === 'INSTALLING' ? [] : [node.state]),
           ...(pool?.desiredNodes === inPool ? [] : [`pool desiredNodes ${pool?.desiredNodes ?? 'gone'} for ${inPool} nodes`]),

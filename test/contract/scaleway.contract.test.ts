@@ -15,7 +15,10 @@ async function scalewaySubject(): Promise<ContractSubject> {
         // partial: the first zone lists fine, a later one fails.
         const rules =
           mode === 'all'
-            ? [bed.emulator.faults.add({ match: { action: 'listServers' }, fault }), bed.emulator.faults.add({ match: { action: 'getServer' }, fault })]
+            ? [
+                bed.emulator.faults.add({ match: { action: 'listServers' }, fault }),
+                bed.emulator.faults.add({ match: { action: 'getServer' }, fault }),
+              ]
             : [bed.emulator.faults.add({ match: { action: 'listServers', zone: 'fr-par-3' }, fault })];
         return () => rules.forEach((id) => bed.emulator.faults.remove(id));
       },
@@ -31,7 +34,10 @@ async function scalewaySubject(): Promise<ContractSubject> {
       unfinished: async (providerID) => {
         const server = bed.emulator.state().instances.find((i) => i.providerID === providerID);
         if (!server) return ['no such server'];
-        return [...(server.state === 'running' || server.state === 'starting' ? [] : [server.state]), ...(server.userData ? [] : ['no user data'])];
+        return [
+          ...(server.state === 'running' || server.state === 'starting' ? [] : [server.state]),
+          ...(server.userData ? [] : ['no user data']),
+        ];
       },
     },
     restart: () => bed.restart(),

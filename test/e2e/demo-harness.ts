@@ -12,14 +12,26 @@ export function stepsPassed(skipped: readonly string[] = []): string[] {
 }
 
 /** Plays the demo as `karpenter-eu demo` does (the real operator, wall clock); `output` is its timeline. */
-export async function playDemo(clouds: readonly DemoCloud[]): Promise<{ summary: Awaited<ReturnType<typeof runDemo>>['summary']; output: string; steps: string[] }> {
+export async function playDemo(
+  clouds: readonly DemoCloud[],
+): Promise<{ summary: Awaited<ReturnType<typeof runDemo>>['summary']; output: string; steps: string[] }> {
   let output = '';
-  const { summary } = await runDemo({ clouds: [...clouds], clock: new SystemClock(), logger: silentLogger, controllers: defaultControllers, write: (text) => (output += text) });
+  const { summary } = await runDemo({
+    clouds: [...clouds],
+    clock: new SystemClock(),
+    logger: silentLogger,
+    controllers: defaultControllers,
+    write: (text) => (output += text),
+  });
   return { summary, output, steps: summary.steps.map((s) => `${s.id}:${s.status}`) };
 }
 
 /** Polls `check` every 100 ms until it gives a value (not undefined or false); throws naming `what` after the timeout. */
-export async function eventually<T>(what: string, check: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 60_000): Promise<T> {
+export async function eventually<T>(
+  what: string,
+  check: () => Promise<T | undefined | false> | T | undefined | false,
+  timeoutMs = 60_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();

@@ -11,7 +11,10 @@ describe('karpenter-eu demo --cloud outscale', () => {
     expect(steps, output).toEqual(stepsPassed(['gpu']));
     expect(summary.ok).toBe(true);
     expect(summary.nodes.length).toBeGreaterThan(0);
-    expect(summary.nodes.every((n) => n.cloud === 'outscale' && n.instanceType && n.zone && n.pricePerHour !== undefined), output).toBe(true);
+    expect(
+      summary.nodes.every((n) => n.cloud === 'outscale' && n.instanceType && n.zone && n.pricePerHour !== undefined),
+      output,
+    ).toBe(true);
     const reasons = new Set(summary.nodes.filter((n) => n.terminatedInStep).map((n) => n.reason));
     expect(reasons).toContain('drifted');
     expect(summary.finalHourlyCost).toBeLessThan(summary.peakHourlyCost);

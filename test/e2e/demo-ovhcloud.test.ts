@@ -11,9 +11,15 @@ describe('karpenter-eu demo --cloud ovhcloud', () => {
 
     expect(steps, output).toEqual(stepsPassed());
     expect(summary.ok).toBe(true);
-    expect(summary.nodes.every((n) => n.cloud === 'ovhcloud' && n.instanceType && n.zone && n.pricePerHour !== undefined), output).toBe(true);
+    expect(
+      summary.nodes.every((n) => n.cloud === 'ovhcloud' && n.instanceType && n.zone && n.pricePerHour !== undefined),
+      output,
+    ).toBe(true);
     const gpu = summary.nodes.filter((n) => n.nodePool === 'gpu');
-    expect(gpu.map((n) => n.instanceType), output).toEqual(['l4-90']);
+    expect(
+      gpu.map((n) => n.instanceType),
+      output,
+    ).toEqual(['l4-90']);
     const drifted = summary.nodes.filter((n) => n.terminatedInStep === 'drift' && n.reason === 'drifted');
     expect(drifted.length, output).toBeGreaterThan(0);
     expect(output).toContain('kubectl patch OVHNodeClass/default {"spec":{"antiAffinity":true}}');

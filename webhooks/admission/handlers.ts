@@ -11,13 +11,23 @@ export interface AdmissionHandlerDeps {
 }
 
 /** When the same object is under review, the copy in the context is the stored one: leave it out. */
-function withoutSelf(deps: AdmissionHandlerDeps, operation: Parameters<AdmissionContextProvider['contextFor']>[0], object: KubeObject, oldObject?: KubeObject): AdmissionContext {
+function withoutSelf(
+  deps: AdmissionHandlerDeps,
+  operation: Parameters<AdmissionContextProvider['contextFor']>[0],
+  object: KubeObject,
+  oldObject?: KubeObject,
+): AdmissionContext {
   const context = deps.contextProvider.contextFor(operation, oldObject);
   const name = (object.metadata as { name?: unknown } | undefined)?.name;
   const isSelf = (o: KubeObject): boolean => o.kind === object.kind && (o.metadata as { name?: unknown } | undefined)?.name === name;
   // Only the list of the object's own kind can hold it; the others are shared as they are.
   const without = (list: readonly KubeObject[]): readonly KubeObject[] => (list.some(isSelf) ? list.filter((o) => !isSelf(o)) : list);
-  return { ...context, nodePools: without(context.nodePools), nodeClasses: without(context.nodeClasses), nodeClaims: without(context.nodeClaims) };
+  return {
+    ...context,
+    nodePools: without(context.nodePools),
+    nodeClasses: without(context.nodeClasses),
+    nodeClaims: without(context.nodeClaims),
+  };
 }
 
 export function validateHandler(deps: AdmissionHandlerDeps) {
@@ -54,7 +64,10 @@ export function errorHandler(deps: Pick<AdmissionHandlerDeps, 'onError'>) {
     let message: string;
     if (error instanceof ReviewError) message = error.message;
     else if (type === 'entity.too.large') {
-      res.status(413).type('text/plain').send(`decoding AdmissionReview: ${tooLargeMessage((error as { limit: number }).limit)}`);
+      res
+        .status(413)
+        .type('text/plain')
+        .send(`decoding AdmissionReview: ${tooLargeMessage((error as { limit: number }).limit)}`);
       return;
     } else if (type === 'entity.parse.failed') message = `decoding AdmissionReview: malformed JSON: ${(error as Error).message}`;
     else if (typeof status === 'number' && status >= 400 && status < 500) message = `decoding AdmissionReview: ${(error as Error).message}`;

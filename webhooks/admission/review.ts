@@ -30,17 +30,31 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 export function decodeReview(body: unknown): DecodedReview {
   if (!isRecord(body)) throw new ReviewError('the body must be a JSON object');
   if (body.apiVersion !== ReviewApiVersion || body.kind !== ReviewKind) {
-    throw new ReviewError(`apiVersion/kind ${JSON.stringify(`${String(body.apiVersion)}/${String(body.kind)}`)} is not supported; accepted: "${ReviewApiVersion}/${ReviewKind}"`);
+    throw new ReviewError(
+      `apiVersion/kind ${JSON.stringify(`${String(body.apiVersion)}/${String(body.kind)}`)} is not supported; accepted: "${ReviewApiVersion}/${ReviewKind}"`,
+    );
   }
   const request = body.request;
   if (!isRecord(request)) throw new ReviewError('request is required');
   if (typeof request.uid !== 'string' || request.uid === '') throw new ReviewError('request.uid is required');
   const operation = request.operation as AdmissionOperation;
-  if (!operations.includes(operation)) throw new ReviewError(`request.operation ${JSON.stringify(request.operation)} is not supported; accepted: ${operations.join(', ')}`);
+  if (!operations.includes(operation))
+    throw new ReviewError(`request.operation ${JSON.stringify(request.operation)} is not supported; accepted: ${operations.join(', ')}`);
   const object = request.object ?? (operation === 'DELETE' ? request.oldObject : undefined);
   if (!isRecord(object)) throw new ReviewError('request.object must be an object');
-  const kind = isRecord(request.kind) && typeof request.kind.kind === 'string' ? request.kind.kind : typeof object.kind === 'string' ? object.kind : '';
-  return { uid: request.uid, operation, kind, object: { ...object, kind: typeof object.kind === 'string' ? object.kind : kind }, oldObject: isRecord(request.oldObject) ? request.oldObject : undefined };
+  const kind =
+    isRecord(request.kind) && typeof request.kind.kind === 'string'
+      ? request.kind.kind
+      : typeof object.kind === 'string'
+        ? object.kind
+        : '';
+  return {
+    uid: request.uid,
+    operation,
+    kind,
+    object: { ...object, kind: typeof object.kind === 'string' ? object.kind : kind },
+    oldObject: isRecord(request.oldObject) ? request.oldObject : undefined,
+  };
 }
 
 export interface ReviewResponse {

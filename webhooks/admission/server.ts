@@ -48,7 +48,12 @@ export interface AdmissionServer {
 
 function requireJson(req: Request, _res: Response, next: NextFunction): void {
   if (!req.is('application/json')) {
-    next(Object.assign(new Error(`content type ${JSON.stringify(req.get('content-type') ?? '')} is not supported; accepted: application/json`), { status: 415 }));
+    next(
+      Object.assign(
+        new Error(`content type ${JSON.stringify(req.get('content-type') ?? '')} is not supported; accepted: application/json`),
+        { status: 415 },
+      ),
+    );
     return;
   }
   next();
@@ -64,7 +69,10 @@ function createApp(options: AdmissionServerOptions): Express {
   });
   app.get('/readyz', (_req, res) => {
     const ready = options.contextProvider.ready();
-    res.status(ready ? 200 : 503).type('text/plain').send(ready ? 'ok' : 'caches not synced');
+    res
+      .status(ready ? 200 : 503)
+      .type('text/plain')
+      .send(ready ? 'ok' : 'caches not synced');
   });
   const limit = options.bodyLimit ?? AdmissionBodyLimit;
   // One maximum-size review at a time; the NodePools and NodeClasses reviewed here (KiB) never wait.

@@ -28,7 +28,8 @@ function field(object: JsonObject, name: string): unknown {
 }
 
 function expectOptionalObject(value: unknown, path: string): void {
-  if (value !== undefined && value !== null && !isObject(value)) throw new ExtenderArgsError(`${path} is ${describe(value)}, expected an object`);
+  if (value !== undefined && value !== null && !isObject(value))
+    throw new ExtenderArgsError(`${path} is ${describe(value)}, expected an object`);
 }
 
 function expectOptionalArrayOfObjects(value: unknown, path: string): void {
@@ -44,7 +45,8 @@ function expectOptionalQuantityMap(value: unknown, path: string): void {
   expectOptionalObject(value, path);
   if (!isObject(value)) return;
   for (const [name, quantity] of Object.entries(value)) {
-    if (typeof quantity !== 'string' && typeof quantity !== 'number') throw new ExtenderArgsError(`${path}.${name} is ${describe(quantity)}, expected a quantity such as "500m" or "2Gi"`);
+    if (typeof quantity !== 'string' && typeof quantity !== 'number')
+      throw new ExtenderArgsError(`${path}.${name} is ${describe(quantity)}, expected a quantity such as "500m" or "2Gi"`);
   }
 }
 
@@ -77,7 +79,8 @@ function decodePod(value: unknown): V1Pod {
 function decodeNode(value: unknown, path: string): V1Node {
   if (!isObject(value)) throw new ExtenderArgsError(`${path} is ${describe(value)}, expected a v1.Node object`);
   const metadata = value.metadata;
-  if (!isObject(metadata) || typeof metadata.name !== 'string') throw new ExtenderArgsError(`${path}.metadata.name is missing, expected the node name`);
+  if (!isObject(metadata) || typeof metadata.name !== 'string')
+    throw new ExtenderArgsError(`${path}.metadata.name is missing, expected the node name`);
   expectOptionalObject(metadata.labels, `${path}.metadata.labels`);
   expectOptionalObject(value.spec, `${path}.spec`);
   if (isObject(value.spec)) expectOptionalArrayOfObjects(value.spec.taints, `${path}.spec.taints`);
@@ -118,6 +121,9 @@ export function decodeExtenderArgs(body: unknown): ExtenderArgs {
   const pod = decodePod(field(body, 'Pod'));
   const nodes = decodeNodeList(field(body, 'Nodes'));
   const nodeNames = decodeNodeNames(field(body, 'NodeNames'));
-  if (nodes === null && nodeNames === null) throw new ExtenderArgsError('neither Nodes nor NodeNames is set, expected one of them (Nodes without nodeCacheCapable, NodeNames with it)');
+  if (nodes === null && nodeNames === null)
+    throw new ExtenderArgsError(
+      'neither Nodes nor NodeNames is set, expected one of them (Nodes without nodeCacheCapable, NodeNames with it)',
+    );
   return { Pod: pod, Nodes: nodes, NodeNames: nodeNames };
 }

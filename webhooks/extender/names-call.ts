@@ -17,7 +17,15 @@ import {
 } from '../../src/domain/extender/index.js';
 import { decodeExtenderPod } from './decode.js';
 import { encodeFilterResult } from './encode.js';
-import { encodeFilterOfNames, encodeScoresOfNames, failedNamesInInputOrder, findsNodesByBytes, isPlainSpan, type NameSpans, spanName } from '../../src/byte-path/index.js';
+import {
+  encodeFilterOfNames,
+  encodeScoresOfNames,
+  failedNamesInInputOrder,
+  findsNodesByBytes,
+  isPlainSpan,
+  type NameSpans,
+  spanName,
+} from '../../src/byte-path/index.js';
 import { walkNodeNamesBody } from './json-body.js';
 
 /** A NodeNames call whose names stay spans of the body. */

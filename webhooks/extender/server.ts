@@ -101,7 +101,13 @@ function serveHttp(app: Express, port: number, host: string): Promise<RunningExt
 }
 
 /** The webhooks' HTTPS listener: same keep-alive, same live certificate swap when the files change. */
-async function serveHttps(app: Express, tls: CertificateSource, port: number, host: string, onError: (error: unknown) => void): Promise<RunningExtenderServer> {
+async function serveHttps(
+  app: Express,
+  tls: CertificateSource,
+  port: number,
+  host: string,
+  onError: (error: unknown) => void,
+): Promise<RunningExtenderServer> {
   const running = await listenHttps(app, loadCertificate(tls), port, host, expressServerClasses(app));
   const stopWatching = watchCertificate(tls, (material) => running.setCertificate(material), onError);
   return {
@@ -117,5 +123,9 @@ async function serveHttps(app: Express, tls: CertificateSource, port: number, ho
 export function createExtenderServer(options: ExtenderServerOptions): ExtenderServer {
   const app = createApp(options);
   const onError = options.onError ?? ((): void => undefined);
-  return { app, listen: (port = 0, host = '127.0.0.1') => (options.tls ? serveHttps(app, options.tls, port, host, onError) : serveHttp(app, port, host)) };
+  return {
+    app,
+    listen: (port = 0, host = '127.0.0.1') =>
+      options.tls ? serveHttps(app, options.tls, port, host, onError) : serveHttp(app, port, host),
+  };
 }

@@ -34,7 +34,11 @@ export function loadCertificate(source: CertificateSource): TlsMaterial {
  * Calls `onChange` with the new material whenever the files change; returns the function that stops
  * watching. PEM sources never change. Polling (fs.watchFile) survives the symlink swap of Secret volumes.
  */
-export function watchCertificate(source: CertificateSource, onChange: (material: TlsMaterial) => void, onError: (error: unknown) => void): () => void {
+export function watchCertificate(
+  source: CertificateSource,
+  onChange: (material: TlsMaterial) => void,
+  onError: (error: unknown) => void,
+): () => void {
   if ('certPem' in source) return () => undefined;
   const interval = source.pollIntervalMs ?? 10_000;
   const reload = (): void => {

@@ -26,5 +26,8 @@ export function expressServerClasses(app: Express): ServerClasses {
     (http.ServerResponse as unknown as (this: http.ServerResponse, r: http.IncomingMessage, o?: unknown) => void).call(this, req, options);
   }
   AppResponse.prototype = app.response;
-  return { IncomingMessage: AppRequest as unknown as typeof http.IncomingMessage, ServerResponse: AppResponse as unknown as typeof http.ServerResponse };
+  return {
+    IncomingMessage: AppRequest as unknown as typeof http.IncomingMessage,
+    ServerResponse: AppResponse as unknown as typeof http.ServerResponse,
+  };
 }

@@ -21,7 +21,13 @@ export interface RunningHttpsServer {
 const KeepAliveTimeoutMs = 95_000;
 
 /** `classes`: the request/response classes Node builds (expressServerClasses for an express app). */
-export async function listenHttps(app: RequestListener, material: TlsMaterial, port: number, host: string, classes?: ServerClasses): Promise<RunningHttpsServer> {
+export async function listenHttps(
+  app: RequestListener,
+  material: TlsMaterial,
+  port: number,
+  host: string,
+  classes?: ServerClasses,
+): Promise<RunningHttpsServer> {
   const server = https.createServer({ cert: material.certPem, key: material.keyPem, minVersion: 'TLSv1.2', ...classes }, app);
   const running = await listenTracked(server, 'https', port, host);
   return { ...running, setCertificate: (next) => server.setSecureContext({ cert: next.certPem, key: next.keyPem, minVersion: 'TLSv1.2' }) };
@@ -31,7 +37,12 @@ export async function listenHttps(app: RequestListener, material: TlsMaterial, p
  * Listens with the shared keep-alive and tracks sockets, so close() ends idle keep-alive connections at once
  * instead of waiting for their timeout.
  */
-export function listenTracked(server: http.Server, scheme: 'http' | 'https', port: number, host: string): Promise<{ url: string; port: number; close(): Promise<void> }> {
+export function listenTracked(
+  server: http.Server,
+  scheme: 'http' | 'https',
+  port: number,
+  host: string,
+): Promise<{ url: string; port: number; close(): Promise<void> }> {
   server.keepAliveTimeout = KeepAliveTimeoutMs;
   const sockets = new Set<Socket>();
   server.on('connection', (socket: Socket) => {

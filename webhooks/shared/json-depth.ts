@@ -22,7 +22,9 @@ export class JsonDepthError extends Error {
   readonly type = 'entity.too.deep';
 
   constructor(offset: number) {
-    super(`the JSON nests deeper than ${MaxJsonDepth} levels (at byte ${offset}); accepted: at most ${MaxJsonDepth} levels of objects and arrays`);
+    super(
+      `the JSON nests deeper than ${MaxJsonDepth} levels (at byte ${offset}); accepted: at most ${MaxJsonDepth} levels of objects and arrays`,
+    );
     this.name = 'JsonDepthError';
   }
 }

@@ -1,9 +1,27 @@
 /** Every kind karpenter-eu serves, with its CRD metadata: the single list the generator and the validator share. */
 import { NodeClaimGroup, NodeClaimKind, NodeClaimPlural, NodeClaimSchema, NodeClaimVersion } from '../v1/nodeclaim.js';
 import { NodePoolGroup, NodePoolKind, NodePoolPlural, NodePoolSchema, NodePoolVersion } from '../v1/nodepool.js';
-import { OutscaleNodeClassGroup, OutscaleNodeClassKind, OutscaleNodeClassPlural, OutscaleNodeClassSchema, OutscaleNodeClassVersion } from '../v1alpha1/outscale-nodeclass.js';
-import { OVHNodeClassGroup, OVHNodeClassKind, OVHNodeClassPlural, OVHNodeClassSchema, OVHNodeClassVersion } from '../v1alpha1/ovh-nodeclass.js';
-import { ScalewayNodeClassGroup, ScalewayNodeClassKind, ScalewayNodeClassPlural, ScalewayNodeClassSchema, ScalewayNodeClassVersion } from '../v1alpha1/scaleway-nodeclass.js';
+import {
+  OutscaleNodeClassGroup,
+  OutscaleNodeClassKind,
+  OutscaleNodeClassPlural,
+  OutscaleNodeClassSchema,
+  OutscaleNodeClassVersion,
+} from '../v1alpha1/outscale-nodeclass.js';
+import {
+  OVHNodeClassGroup,
+  OVHNodeClassKind,
+  OVHNodeClassPlural,
+  OVHNodeClassSchema,
+  OVHNodeClassVersion,
+} from '../v1alpha1/ovh-nodeclass.js';
+import {
+  ScalewayNodeClassGroup,
+  ScalewayNodeClassKind,
+  ScalewayNodeClassPlural,
+  ScalewayNodeClassSchema,
+  ScalewayNodeClassVersion,
+} from '../v1alpha1/scaleway-nodeclass.js';
 import { type CrdDefinition, type PrinterColumn, apiVersionOf } from './definition.js';
 
 const readyColumn: PrinterColumn = { name: 'Ready', type: 'string', jsonPath: '.status.conditions[?(@.type=="Ready")].status' };

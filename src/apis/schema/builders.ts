@@ -46,14 +46,26 @@ export function ObjectMeta() {
  * Attach CEL rules (`x-kubernetes-validations`) to a schema's options. A `messageExpression` names the values
  * at fault; `message` stays as the fallback the API server uses when the expression fails.
  */
-export function rules(...validations: Array<[rule: string, message: string, messageExpression?: string]>): { 'x-kubernetes-validations': CelValidationRule[] } {
-  return { 'x-kubernetes-validations': validations.map(([rule, message, messageExpression]) => ({ message, ...(messageExpression ? { messageExpression } : {}), rule })) };
+export function rules(...validations: Array<[rule: string, message: string, messageExpression?: string]>): {
+  'x-kubernetes-validations': CelValidationRule[];
+} {
+  return {
+    'x-kubernetes-validations': validations.map(([rule, message, messageExpression]) => ({
+      message,
+      ...(messageExpression ? { messageExpression } : {}),
+      rule,
+    })),
+  };
 }
 
 /** A rule every key `variable` of a map must pass (`condition` reads it); its message lists the keys that do not. */
 export function everyKeyRule(condition: string, message: string, variable = 'k'): [string, string, string] {
   const v = variable;
-  return [`self.all(${v}, ${condition})`, message, `${celString(`${message}: `)} + self.filter(${v}, !(${condition})).map(${v}, "'" + ${v} + "'").join(', ')`];
+  return [
+    `self.all(${v}, ${condition})`,
+    message,
+    `${celString(`${message}: `)} + self.filter(${v}, !(${condition})).map(${v}, "'" + ${v} + "'").join(', ')`,
+  ];
 }
 
 /** A CEL string literal of `text` (single-quoted), to build messageExpressions from messages. */

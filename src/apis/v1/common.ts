@@ -16,9 +16,20 @@ export type TaintEffect = (typeof TaintEffects)[number];
 export const TaintSchema = Type.Object(
   {
     effect: StringEnum(TaintEffects, { description: 'The effect of the taint on pods that do not tolerate it.' }),
-    key: Type.String({ description: 'The taint key to be applied to a node.', minLength: 1, maxLength: MaxQualifiedNameLength, pattern: QualifiedNamePattern }),
+    key: Type.String({
+      description: 'The taint key to be applied to a node.',
+      minLength: 1,
+      maxLength: MaxQualifiedNameLength,
+      pattern: QualifiedNamePattern,
+    }),
     timeAdded: Type.Optional(Type.String({ description: 'When the taint was added.', format: 'date-time' })),
-    value: Type.Optional(Type.String({ description: 'The taint value corresponding to the taint key.', maxLength: MaxLabelValueLength, pattern: QualifiedNamePattern })),
+    value: Type.Optional(
+      Type.String({
+        description: 'The taint value corresponding to the taint key.',
+        maxLength: MaxLabelValueLength,
+        pattern: QualifiedNamePattern,
+      }),
+    ),
   },
   { description: 'A taint: the node repels pods that do not tolerate it.' },
 );
@@ -30,17 +41,32 @@ export const RequirementOperators = ['In', 'NotIn', 'Exists', 'DoesNotExist', 'G
 export type RequirementOperator = (typeof RequirementOperators)[number];
 
 /** A rule on a string; its message ends with the string (CEL errors name only the type, "string"). */
-const namingSelf = (rule: string, message: string): [string, string, string] => [rule, message, `${celString(`${message}: '`)} + self + "'"`];
-const restrictKarpenterDomain = namingSelf('self in ["karpenter.sh/capacity-type", "karpenter.sh/nodepool"] || !self.find("^([^/]+)").endsWith("karpenter.sh")', 'label domain "karpenter.sh" is restricted');
+const namingSelf = (rule: string, message: string): [string, string, string] => [
+  rule,
+  message,
+  `${celString(`${message}: '`)} + self + "'"`,
+];
+const restrictKarpenterDomain = namingSelf(
+  'self in ["karpenter.sh/capacity-type", "karpenter.sh/nodepool"] || !self.find("^([^/]+)").endsWith("karpenter.sh")',
+  'label domain "karpenter.sh" is restricted',
+);
 const restrictNodePoolKey = namingSelf('self != "karpenter.sh/nodepool"', 'label "karpenter.sh/nodepool" is restricted');
 const restrictHostnameKey = namingSelf('self != "kubernetes.io/hostname"', 'label "kubernetes.io/hostname" is restricted');
 
 /** NodeSelectorRequirementWithMinValues; NodePools also forbid `karpenter.sh/nodepool` as a key, NodeClaims carry it. */
 export function requirementSchema(owner: 'NodePool' | 'NodeClaim') {
-  const keyRules = owner === 'NodePool' ? [restrictKarpenterDomain, restrictNodePoolKey, restrictHostnameKey] : [restrictKarpenterDomain, restrictHostnameKey];
+  const keyRules =
+    owner === 'NodePool'
+      ? [restrictKarpenterDomain, restrictNodePoolKey, restrictHostnameKey]
+      : [restrictKarpenterDomain, restrictHostnameKey];
   return Type.Object(
     {
-      key: Type.String({ description: 'The label key that the selector applies to.', maxLength: 316, pattern: QualifiedNamePattern, ...rules(...keyRules) }),
+      key: Type.String({
+        description: 'The label key that the selector applies to.',
+        maxLength: 316,
+        pattern: QualifiedNamePattern,
+        ...rules(...keyRules),
+      }),
       minValues: Type.Optional(
         Type.Integer({
           description: 'ALPHA. The minimum number of unique values required to define the flexibility of the requirement.',
@@ -83,7 +109,11 @@ export function requirementsSchema(owner: 'NodePool' | 'NodeClaim') {
       [
         "self.all(x, x.operator == 'In' ? x.values.size() != 0 : true)",
         "requirements with operator 'In' must have a value defined",
-        requirementsAtFault("requirements with operator 'In' must have a value defined", "x.operator == 'In' && (!has(x.values) || x.values.size() == 0)", "''"),
+        requirementsAtFault(
+          "requirements with operator 'In' must have a value defined",
+          "x.operator == 'In' && (!has(x.values) || x.values.size() == 0)",
+          "''",
+        ),
       ],
       [
         "self.all(x, (x.operator == 'Gt' || x.operator == 'Lt' || x.operator == 'Gte' || x.operator == 'Lte') ? (x.values.size() == 1 && int(x.values[0]) >= 0) : true)",
@@ -114,13 +144,26 @@ export function nodeClassReferenceSchema(owner: 'NodePool' | 'NodeClaim') {
   const immutability =
     owner === 'NodePool'
       ? rules(
-          ['self.group == oldSelf.group', 'nodeClassRef.group is immutable', `"nodeClassRef.group is immutable: was '" + oldSelf.group + "', now '" + self.group + "'"`],
-          ['self.kind == oldSelf.kind', 'nodeClassRef.kind is immutable', `"nodeClassRef.kind is immutable: was '" + oldSelf.kind + "', now '" + self.kind + "'"`],
+          [
+            'self.group == oldSelf.group',
+            'nodeClassRef.group is immutable',
+            `"nodeClassRef.group is immutable: was '" + oldSelf.group + "', now '" + self.group + "'"`,
+          ],
+          [
+            'self.kind == oldSelf.kind',
+            'nodeClassRef.kind is immutable',
+            `"nodeClassRef.kind is immutable: was '" + oldSelf.kind + "', now '" + self.kind + "'"`,
+          ],
         )
       : {};
   return Type.Object(
     {
-      group: Type.String({ description: 'API group of the referent.', maxLength: MaxDnsSubdomainLength, pattern: '^[^/]*$', ...nonEmpty('group') }),
+      group: Type.String({
+        description: 'API group of the referent.',
+        maxLength: MaxDnsSubdomainLength,
+        pattern: '^[^/]*$',
+        ...nonEmpty('group'),
+      }),
       kind: Type.String({ description: 'Kind of the referent.', ...nonEmpty('kind') }),
       name: Type.String({ description: 'Name of the referent.', ...nonEmpty('name') }),
     },
@@ -142,10 +185,16 @@ export function conditionSchema(strict: boolean) {
   return Type.Object({
     lastTransitionTime: Type.String({ description: 'When the condition last changed status.', format: 'date-time' }),
     message: strict ? message : Type.Optional(message),
-    observedGeneration: Type.Optional(Type.Integer({ description: 'The .metadata.generation the condition was set from.', format: 'int64', minimum: 0 })),
+    observedGeneration: Type.Optional(
+      Type.Integer({ description: 'The .metadata.generation the condition was set from.', format: 'int64', minimum: 0 }),
+    ),
     reason: strict ? reason : Type.Optional(reason),
     status: StringEnum(ConditionStatuses, { description: 'Status of the condition.' }),
-    type: Type.String({ description: 'Type of the condition, CamelCase or foo.example.com/CamelCase.', maxLength: 316, pattern: ConditionTypePattern }),
+    type: Type.String({
+      description: 'Type of the condition, CamelCase or foo.example.com/CamelCase.',
+      maxLength: 316,
+      pattern: ConditionTypePattern,
+    }),
   });
 }
 export type Condition = Static<ReturnType<typeof conditionSchema>>;
@@ -164,7 +213,11 @@ export const TemplateLabelsSchema = StringMap(Type.String({ maxLength: 63, patte
   'x-kubernetes-map-type': 'atomic',
   maxProperties: 100,
   ...rules(
-    everyKeyRule('x in ["karpenter.sh/capacity-type", "karpenter.sh/nodepool"] || !x.find("^([^/]+)").endsWith("karpenter.sh")', 'label domain "karpenter.sh" is restricted', 'x'),
+    everyKeyRule(
+      'x in ["karpenter.sh/capacity-type", "karpenter.sh/nodepool"] || !x.find("^([^/]+)").endsWith("karpenter.sh")',
+      'label domain "karpenter.sh" is restricted',
+      'x',
+    ),
     everyKeyRule('x != "karpenter.sh/nodepool"', 'label "karpenter.sh/nodepool" is restricted', 'x'),
     everyKeyRule('x != "kubernetes.io/hostname"', 'label "kubernetes.io/hostname" is restricted', 'x'),
   ),

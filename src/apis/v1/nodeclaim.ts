@@ -13,7 +13,14 @@ export const NodeClaimPlural = 'nodeclaims';
 
 export const NodeClaimSpecSchema = Type.Object(
   {
-    expireAfter: Type.Optional(Type.String({ default: '720h', description: 'How long the node lives before it is replaced; Never disables expiry.', maxLength: MaxDurationLength, pattern: NillableDurationPattern })),
+    expireAfter: Type.Optional(
+      Type.String({
+        default: '720h',
+        description: 'How long the node lives before it is replaced; Never disables expiry.',
+        maxLength: MaxDurationLength,
+        pattern: NillableDurationPattern,
+      }),
+    ),
     nodeClassRef: nodeClassReferenceSchema('NodeClaim'),
     requirements: requirementsSchema('NodeClaim'),
     resources: Type.Optional(
@@ -24,7 +31,13 @@ export const NodeClaimSpecSchema = Type.Object(
     ),
     startupTaints: Type.Optional(TaintListSchema('Taints expected to be removed shortly after startup; ignored for provisioning.')),
     taints: Type.Optional(TaintListSchema("Taints applied to the NodeClaim's node.")),
-    terminationGracePeriod: Type.Optional(Type.String({ description: 'The longest the controller waits for pods to drain before forcing deletion.', maxLength: MaxDurationLength, pattern: DurationPattern })),
+    terminationGracePeriod: Type.Optional(
+      Type.String({
+        description: 'The longest the controller waits for pods to drain before forcing deletion.',
+        maxLength: MaxDurationLength,
+        pattern: DurationPattern,
+      }),
+    ),
   },
   { description: 'The desired state of a NodeClaim; immutable once created.', ...rules(['self == oldSelf', 'spec is immutable']) },
 );
@@ -36,7 +49,9 @@ export const NodeClaimStatusSchema = Type.Object(
     capacity: Type.Optional(ResourceList({ description: 'The total resources of the node.' })),
     conditions: Type.Optional(conditionsSchema(false)),
     imageID: Type.Optional(Type.String({ description: 'The image the node runs.' })),
-    lastPodEventTime: Type.Optional(Type.String({ description: 'When a pod was last scheduled on or removed from the node.', format: 'date-time' })),
+    lastPodEventTime: Type.Optional(
+      Type.String({ description: 'When a pod was last scheduled on or removed from the node.', format: 'date-time' }),
+    ),
     nodeName: Type.Optional(Type.String({ description: 'The name of the node that registered for this NodeClaim.' })),
     providerID: Type.Optional(Type.String({ description: "The cloud instance's identifier." })),
   },

@@ -19,7 +19,11 @@ export const UserDataFormats = ['CloudInit', 'TalosMachineConfig'] as const;
 export const OutscaleSubnetSchema = Type.Object(
   {
     subnetId: Type.String({ description: 'The subnet for VMs in this subregion.', maxLength: 15, pattern: '^subnet-[0-9a-f]{8}$' }),
-    subregion: Type.String({ description: 'The subregion (availability zone) of the subnet.', maxLength: 32, pattern: OutscaleSubregionPattern }),
+    subregion: Type.String({
+      description: 'The subregion (availability zone) of the subnet.',
+      maxLength: 32,
+      pattern: OutscaleSubregionPattern,
+    }),
   },
   { description: 'The subnet VMs use in one subregion.' },
 );
@@ -44,7 +48,11 @@ export const OutscaleBsuSchema = Type.Object(
 export const OutscaleBlockDeviceMappingSchema = Type.Object(
   {
     bsu: OutscaleBsuSchema,
-    deviceName: Type.String({ description: 'Device name, /dev/sda1 for the root volume.', maxLength: 32, pattern: '^/dev/(sd|xvd)[a-z][0-9]*$' }),
+    deviceName: Type.String({
+      description: 'Device name, /dev/sda1 for the root volume.',
+      maxLength: 32,
+      pattern: '^/dev/(sd|xvd)[a-z][0-9]*$',
+    }),
   },
   { description: 'A volume attached to each VM.' },
 );
@@ -53,7 +61,11 @@ export const OutscaleUserDataSchema = Type.Object(
   {
     content: Type.Optional(Type.String({ description: 'The user data itself.', maxLength: 512000 })),
     format: StringEnum(UserDataFormats, { description: 'cloud-init (CloudInit) or a Talos machine config (TalosMachineConfig).' }),
-    secretRef: Type.Optional(Type.Object(SecretKeySelectorSchema.properties, { description: 'Secret key holding the user data (Talos machine configs carry secrets).' })),
+    secretRef: Type.Optional(
+      Type.Object(SecretKeySelectorSchema.properties, {
+        description: 'Secret key holding the user data (Talos machine configs carry secrets).',
+      }),
+    ),
   },
   {
     description: 'The boot configuration of each VM.',
@@ -81,12 +93,17 @@ export const OutscaleNodeClassSpecSchema = Type.Object(
     }),
     credentialsSecretRef: Type.Optional(
       Type.Object(SecretReferenceSchema.properties, {
-        description: 'Secret with the Outscale access key and secret key (OSC_ACCESS_KEY, OSC_SECRET_KEY); the operator-wide credentials when unset.',
+        description:
+          'Secret with the Outscale access key and secret key (OSC_ACCESS_KEY, OSC_SECRET_KEY); the operator-wide credentials when unset.',
       }),
     ),
     imageId: Type.String({ description: 'The OMI of the node OS.', maxLength: 12, pattern: '^ami-[0-9a-f]{8}$' }),
     keypairName: Type.Optional(Type.String({ description: 'Keypair for SSH access (debugging).', maxLength: 255, minLength: 1 })),
-    region: Type.String({ description: 'The Outscale region (eu-west-2, cloudgouv-eu-west-1…).', maxLength: 32, pattern: OutscaleRegionPattern }),
+    region: Type.String({
+      description: 'The Outscale region (eu-west-2, cloudgouv-eu-west-1…).',
+      maxLength: 32,
+      pattern: OutscaleRegionPattern,
+    }),
     securityGroupIds: Type.Array(Type.String({ maxLength: 11, pattern: '^sg-[0-9a-f]{8}$' }), {
       description: 'Security groups of each VM.',
       maxItems: 5,
@@ -120,9 +137,24 @@ const idString = (description: string) => Type.String({ description, maxLength: 
 export const OutscaleNodeClassStatusSchema = Type.Object(
   {
     ...NodeClassStatusSchema.properties,
-    images: Type.Optional(Type.Array(Type.Object({ id: idString('The OMI id.'), name: Type.Optional(idString('Its name (ReadImages).')) }), { description: 'The image spec.imageId resolved to.', maxItems: 8 })),
-    subnets: Type.Optional(Type.Array(Type.Object({ id: idString('The subnet id.'), zone: idString('The subregion the cloud has it in.') }), { description: 'The subnets of spec.subnets that exist, with their subregion.', maxItems: 32 })),
-    securityGroups: Type.Optional(Type.Array(Type.Object({ id: idString('The security group id.'), name: idString('Its name.') }), { description: 'The security groups of spec.securityGroupIds that exist.', maxItems: 32 })),
+    images: Type.Optional(
+      Type.Array(Type.Object({ id: idString('The OMI id.'), name: Type.Optional(idString('Its name (ReadImages).')) }), {
+        description: 'The image spec.imageId resolved to.',
+        maxItems: 8,
+      }),
+    ),
+    subnets: Type.Optional(
+      Type.Array(Type.Object({ id: idString('The subnet id.'), zone: idString('The subregion the cloud has it in.') }), {
+        description: 'The subnets of spec.subnets that exist, with their subregion.',
+        maxItems: 32,
+      }),
+    ),
+    securityGroups: Type.Optional(
+      Type.Array(Type.Object({ id: idString('The security group id.'), name: idString('Its name.') }), {
+        description: 'The security groups of spec.securityGroupIds that exist.',
+        maxItems: 32,
+      }),
+    ),
   },
   { description: NodeClassStatusSchema.description ?? '' },
 );

@@ -17,16 +17,40 @@ export const OVHRegionPattern = '^[A-Z][A-Z0-9]*(-[A-Z0-9]+)*$';
 
 export const OVHNodeClassSpecSchema = Type.Object(
   {
-    antiAffinity: Type.Optional(Type.Boolean({ default: false, description: 'Spread the nodes of one node pool across hypervisors (MKS anti-affinity, at most 5 nodes per pool).' })),
-    credentialsSecretRef: Type.Optional(
-      Type.Object(SecretReferenceSchema.properties, {
-        description: 'Secret with the OVH API credentials (endpoint, applicationKey, applicationSecret, consumerKey); the operator-wide credentials when unset.',
+    antiAffinity: Type.Optional(
+      Type.Boolean({
+        default: false,
+        description: 'Spread the nodes of one node pool across hypervisors (MKS anti-affinity, at most 5 nodes per pool).',
       }),
     ),
-    kubeId: Type.Optional(Type.String({ description: 'The MKS cluster id (a UUID); detected from the cluster when unset.', maxLength: 36, pattern: UuidPattern })),
-    monthlyBilled: Type.Optional(Type.Boolean({ default: false, description: 'Bill nodes monthly instead of hourly; only gen2 flavors (b2, c2, d2, r2) offer it.' })),
-    region: Type.Optional(Type.String({ description: 'The OVHcloud region of the MKS cluster (GRA7, EU-WEST-PAR…); detected when unset.', maxLength: 32, pattern: OVHRegionPattern })),
-    serviceName: Type.String({ description: 'The Public Cloud project id: 32 lowercase hexadecimal characters.', maxLength: 32, pattern: '^[0-9a-f]{32}$' }),
+    credentialsSecretRef: Type.Optional(
+      Type.Object(SecretReferenceSchema.properties, {
+        description:
+          'Secret with the OVH API credentials (endpoint, applicationKey, applicationSecret, consumerKey); the operator-wide credentials when unset.',
+      }),
+    ),
+    kubeId: Type.Optional(
+      Type.String({
+        description: 'The MKS cluster id (a UUID); detected from the cluster when unset.',
+        maxLength: 36,
+        pattern: UuidPattern,
+      }),
+    ),
+    monthlyBilled: Type.Optional(
+      Type.Boolean({ default: false, description: 'Bill nodes monthly instead of hourly; only gen2 flavors (b2, c2, d2, r2) offer it.' }),
+    ),
+    region: Type.Optional(
+      Type.String({
+        description: 'The OVHcloud region of the MKS cluster (GRA7, EU-WEST-PAR…); detected when unset.',
+        maxLength: 32,
+        pattern: OVHRegionPattern,
+      }),
+    ),
+    serviceName: Type.String({
+      description: 'The Public Cloud project id: 32 lowercase hexadecimal characters.',
+      maxLength: 32,
+      pattern: '^[0-9a-f]{32}$',
+    }),
     tags: Type.Optional(tagsSchema({ maxTags: 50, maxKeyLength: 128, maxValueLength: 256 })),
   },
   { description: 'OVHcloud MKS settings for the nodes of the NodePools that reference this class.' },
@@ -36,8 +60,13 @@ export type OVHNodeClassSpec = Static<typeof OVHNodeClassSpecSchema>;
 export const OVHNodeClassStatusSchema = Type.Object(
   {
     ...NodeClassStatusSchema.properties,
-    kubeId: Type.Optional(Type.String({ description: 'The MKS cluster detected from this cluster\'s nodes when neither spec.kubeId nor the operator names one.', maxLength: 64 })),
-    region: Type.Optional(Type.String({ description: 'The detected MKS cluster\'s region.', maxLength: 64 })),
+    kubeId: Type.Optional(
+      Type.String({
+        description: "The MKS cluster detected from this cluster's nodes when neither spec.kubeId nor the operator names one.",
+        maxLength: 64,
+      }),
+    ),
+    region: Type.Optional(Type.String({ description: "The detected MKS cluster's region.", maxLength: 64 })),
   },
   { description: NodeClassStatusSchema.description ?? '' },
 );

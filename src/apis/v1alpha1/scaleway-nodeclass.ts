@@ -1,7 +1,14 @@
 /** karpenter.scaleway.sh/v1alpha1 ScalewayNodeClass: where and how Scaleway Instances are created and joined. */
 import { type Static, Type } from '@sinclair/typebox';
 import { ObjectMeta, StringEnum, rules } from '../schema/builders.js';
-import { NodeClassStatusSchema, NodeClassVersion, SecretKeySelectorSchema, SecretReferenceSchema, UuidPattern, tagsSchema } from './common.js';
+import {
+  NodeClassStatusSchema,
+  NodeClassVersion,
+  SecretKeySelectorSchema,
+  SecretReferenceSchema,
+  UuidPattern,
+  tagsSchema,
+} from './common.js';
 
 export const ScalewayNodeClassGroup = 'karpenter.scaleway.sh';
 export const ScalewayNodeClassVersion = NodeClassVersion;
@@ -18,9 +25,13 @@ export const ScalewaySbsIops = [5000, 15000] as const;
 
 export const ScalewayRootVolumeSchema = Type.Object(
   {
-    iops: Type.Optional(Type.Integer({ description: 'Block Storage performance class (sbs_volume only): 5000 or 15000 IOPS.', enum: [...ScalewaySbsIops] })),
+    iops: Type.Optional(
+      Type.Integer({ description: 'Block Storage performance class (sbs_volume only): 5000 or 15000 IOPS.', enum: [...ScalewaySbsIops] }),
+    ),
     sizeGiB: Type.Optional(Type.Integer({ default: 20, description: 'Root volume size in GiB.', maximum: 10240, minimum: 10 })),
-    type: Type.Optional(StringEnum(ScalewayRootVolumeTypes, { default: 'sbs_volume', description: 'Local SSD (l_ssd) or Block Storage (sbs_volume).' })),
+    type: Type.Optional(
+      StringEnum(ScalewayRootVolumeTypes, { default: 'sbs_volume', description: 'Local SSD (l_ssd) or Block Storage (sbs_volume).' }),
+    ),
   },
   {
     description: 'The root volume of each instance.',
@@ -34,10 +45,28 @@ export const ScalewayRootVolumeSchema = Type.Object(
 
 export const ScalewayJoinSchema = Type.Object(
   {
-    apiServerEndpoint: Type.String({ description: 'HTTPS URL of the Kubernetes API server the node joins.', maxLength: 2048, pattern: '^https://[^\\s/:]+(:[0-9]{1,5})?(/[^\\s]*)?$' }),
-    caBundle: Type.Optional(Type.String({ description: "Base64 PEM bundle of the cluster CA; the cluster-info ConfigMap's when unset.", maxLength: 65536, pattern: '^[A-Za-z0-9+/]*={0,2}$' })),
-    kubernetesVersion: Type.Optional(Type.String({ description: 'Kubelet version to install (v1.31, 1.31.4…); the control plane version when unset.', maxLength: 32, pattern: '^v?[0-9]+\\.[0-9]+(\\.[0-9]+)?$' })),
-    tokenSecretRef: Type.Object(SecretKeySelectorSchema.properties, { description: 'Secret key holding the bootstrap token (abcdef.0123456789abcdef).' }),
+    apiServerEndpoint: Type.String({
+      description: 'HTTPS URL of the Kubernetes API server the node joins.',
+      maxLength: 2048,
+      pattern: '^https://[^\\s/:]+(:[0-9]{1,5})?(/[^\\s]*)?$',
+    }),
+    caBundle: Type.Optional(
+      Type.String({
+        description: "Base64 PEM bundle of the cluster CA; the cluster-info ConfigMap's when unset.",
+        maxLength: 65536,
+        pattern: '^[A-Za-z0-9+/]*={0,2}$',
+      }),
+    ),
+    kubernetesVersion: Type.Optional(
+      Type.String({
+        description: 'Kubelet version to install (v1.31, 1.31.4…); the control plane version when unset.',
+        maxLength: 32,
+        pattern: '^v?[0-9]+\\.[0-9]+(\\.[0-9]+)?$',
+      }),
+    ),
+    tokenSecretRef: Type.Object(SecretKeySelectorSchema.properties, {
+      description: 'Secret key holding the bootstrap token (abcdef.0123456789abcdef).',
+    }),
   },
   { description: 'How the generated cloud-init joins the node to the cluster.' },
 );
@@ -51,13 +80,28 @@ export const ScalewayNodeClassSpecSchema = Type.Object(
     ),
     image: Type.String({ description: 'Image UUID or marketplace label of the node OS.', maxLength: 128, pattern: ScalewayImagePattern }),
     join: Type.Optional(ScalewayJoinSchema),
-    placementGroupId: Type.Optional(Type.String({ description: 'Placement group (UUID) of every instance.', maxLength: 36, pattern: UuidPattern })),
-    privateNetworkId: Type.Optional(Type.String({ description: 'Private Network (UUID) every instance is attached to.', maxLength: 36, pattern: UuidPattern })),
+    placementGroupId: Type.Optional(
+      Type.String({ description: 'Placement group (UUID) of every instance.', maxLength: 36, pattern: UuidPattern }),
+    ),
+    privateNetworkId: Type.Optional(
+      Type.String({ description: 'Private Network (UUID) every instance is attached to.', maxLength: 36, pattern: UuidPattern }),
+    ),
     projectId: Type.String({ description: 'The Scaleway project (UUID) the instances belong to.', maxLength: 36, pattern: UuidPattern }),
     rootVolume: Type.Optional(ScalewayRootVolumeSchema),
-    securityGroupId: Type.Optional(Type.String({ description: 'Security group (UUID) of every instance; the project default when unset.', maxLength: 36, pattern: UuidPattern })),
+    securityGroupId: Type.Optional(
+      Type.String({
+        description: 'Security group (UUID) of every instance; the project default when unset.',
+        maxLength: 36,
+        pattern: UuidPattern,
+      }),
+    ),
     tags: Type.Optional(tagsSchema({ maxTags: 50, maxKeyLength: 128, maxValueLength: 256 })),
-    userData: Type.Optional(Type.String({ description: 'Cloud-init user data: extra parts merged with the join config, or the whole boot config when join is unset.', maxLength: 1048576 })),
+    userData: Type.Optional(
+      Type.String({
+        description: 'Cloud-init user data: extra parts merged with the join config, or the whole boot config when join is unset.',
+        maxLength: 1048576,
+      }),
+    ),
     zones: Type.Array(Type.String({ maxLength: 16, pattern: ScalewayZonePattern }), {
       description: 'Zones the instances may be created in, all in one region.',
       maxItems: 3,

@@ -52,7 +52,11 @@ export class CelRuleCompiler {
     if (known === undefined) {
       this.ruleBearing.set(schema, false); // recursive schemas end here
       const additional = typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined;
-      const children = [...Object.values(schema.properties ?? {}), ...(schema.items ? [schema.items] : []), ...(additional ? [additional] : [])];
+      const children = [
+        ...Object.values(schema.properties ?? {}),
+        ...(schema.items ? [schema.items] : []),
+        ...(additional ? [additional] : []),
+      ];
       known = (schema['x-kubernetes-validations']?.length ?? 0) > 0 || children.some((child) => this.hasRulesWithin(child));
       this.ruleBearing.set(schema, known);
     }

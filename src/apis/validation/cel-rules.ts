@@ -26,7 +26,13 @@ interface RuleWalk {
   errors: FieldError[];
 }
 
-export function validateCelRules(compiler: CelRuleCompiler, schema: OpenApiSchema, value: unknown, oldValue: OldValue, errors: FieldError[]): void {
+export function validateCelRules(
+  compiler: CelRuleCompiler,
+  schema: OpenApiSchema,
+  value: unknown,
+  oldValue: OldValue,
+  errors: FieldError[],
+): void {
   // The typed CEL mirror of the whole value is built once and walked beside it: converting each subtree per
   // rule would cost depth × size (a NodePool has rules at several nesting levels).
   walk({ compiler, errors }, { schema, value, cel: toCelValue(schema, value), oldValue, path: '' });
@@ -43,7 +49,13 @@ function walk(ctx: RuleWalk, site: Site): void {
     const items = schema.items;
     const celItems = cel as unknown[];
     for (let i = 0; i < value.length; i++) {
-      walk(ctx, { schema: items, value: value[i], cel: celItems[i], oldValue: correlateItem(schema, value[i], oldValue), path: indexPath(path, i) });
+      walk(ctx, {
+        schema: items,
+        value: value[i],
+        cel: celItems[i],
+        oldValue: correlateItem(schema, value[i], oldValue),
+        path: indexPath(path, i),
+      });
     }
   } else if (isObject(value)) {
     const oldObject = isObject(oldValue) ? oldValue : undefined;
@@ -54,7 +66,13 @@ function walk(ctx: RuleWalk, site: Site): void {
       const childSchema = property ?? additional;
       if (!childSchema) continue;
       const oldChild = oldObject && key in oldObject ? oldObject[key] : NoOldValue;
-      walk(ctx, { schema: childSchema, value: value[key], cel: celObject[key], oldValue: oldChild, path: property ? childPath(path, key) : indexPath(path, key) });
+      walk(ctx, {
+        schema: childSchema,
+        value: value[key],
+        cel: celObject[key],
+        oldValue: oldChild,
+        path: property ? childPath(path, key) : indexPath(path, key),
+      });
     }
   }
 }

@@ -40,7 +40,13 @@ function hasUnknownFields(schema: OpenApiSchema, value: unknown, isRoot = true):
   return false;
 }
 
-function walk(schema: OpenApiSchema, value: unknown, path: string, isRoot: boolean, onUnknown: (path: string, parent: Record<string, unknown>, key: string) => void): void {
+function walk(
+  schema: OpenApiSchema,
+  value: unknown,
+  path: string,
+  isRoot: boolean,
+  onUnknown: (path: string, parent: Record<string, unknown>, key: string) => void,
+): void {
   if (schema['x-kubernetes-preserve-unknown-fields']) return;
   if (Array.isArray(value)) {
     const items = schema.items;

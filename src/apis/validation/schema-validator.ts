@@ -14,7 +14,13 @@ export interface ValidateOptions {
   rejectUnknownFields?: boolean;
 }
 
-const BlockingErrorTypes = new Set<FieldErrorType>(['FieldValueNotSupported', 'FieldValueRequired', 'FieldValueTooLong', 'FieldValueTooMany', 'FieldValueTypeInvalid']);
+const BlockingErrorTypes = new Set<FieldErrorType>([
+  'FieldValueNotSupported',
+  'FieldValueRequired',
+  'FieldValueTooLong',
+  'FieldValueTooMany',
+  'FieldValueTypeInvalid',
+]);
 
 export class SchemaValidator {
   private readonly compiler = new CelRuleCompiler();
@@ -26,7 +32,12 @@ export class SchemaValidator {
     validateRootObject(this.schema, object, errors, { reportUnknownFields: options.rejectUnknownFields === true });
     if (errors.some((e) => BlockingErrorTypes.has(e.type))) {
       // kube-apiserver (hasBlockingErr) skips CEL when the object is structurally broken.
-      errors.push({ path: '', type: 'FieldValueInvalid', message: 'Invalid value: null: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation' });
+      errors.push({
+        path: '',
+        type: 'FieldValueInvalid',
+        message:
+          'Invalid value: null: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation',
+      });
       return errors;
     }
     const pruned = pruneUnknownFields(this.schema, object);

@@ -76,11 +76,19 @@ export function validateRootObject(schema: OpenApiSchema, value: unknown, errors
 }
 
 /** Validates `value` at `path` against `schema`, appending to `errors`. */
-export function validateStructure(schema: OpenApiSchema, value: unknown, path: string, errors: FieldError[], options: StructuralOptions): void {
+export function validateStructure(
+  schema: OpenApiSchema,
+  value: unknown,
+  path: string,
+  errors: FieldError[],
+  options: StructuralOptions,
+): void {
   if (value === null && schema.nullable) return;
   if (!typeMatches(schema, value)) {
     const expected = schema['x-kubernetes-int-or-string'] ? 'integer or string' : schema.type;
-    errors.push(invalid(path, value, `${path} in body must be of type ${expected}: ${JSON.stringify(jsonType(value))}`, 'FieldValueTypeInvalid'));
+    errors.push(
+      invalid(path, value, `${path} in body must be of type ${expected}: ${JSON.stringify(jsonType(value))}`, 'FieldValueTypeInvalid'),
+    );
     return;
   }
   if (schema.enum && !schema.enum.some((allowed) => jsonEqual(allowed, value))) {
@@ -128,10 +136,14 @@ function validateString(schema: OpenApiSchema, value: string, path: string, erro
 
 function validateNumber(schema: OpenApiSchema, value: number, path: string, errors: FieldError[]): void {
   if (schema.minimum !== undefined && (schema.exclusiveMinimum ? value <= schema.minimum : value < schema.minimum)) {
-    errors.push(invalid(path, value, `${path} in body should be greater than ${schema.exclusiveMinimum ? '' : 'or equal to '}${schema.minimum}`));
+    errors.push(
+      invalid(path, value, `${path} in body should be greater than ${schema.exclusiveMinimum ? '' : 'or equal to '}${schema.minimum}`),
+    );
   }
   if (schema.maximum !== undefined && (schema.exclusiveMaximum ? value >= schema.maximum : value > schema.maximum)) {
-    errors.push(invalid(path, value, `${path} in body should be less than ${schema.exclusiveMaximum ? '' : 'or equal to '}${schema.maximum}`));
+    errors.push(
+      invalid(path, value, `${path} in body should be less than ${schema.exclusiveMaximum ? '' : 'or equal to '}${schema.maximum}`),
+    );
   }
   if (schema.format === 'int32' && (value < Int32Range[0] || value > Int32Range[1])) {
     errors.push(invalid(path, value, `${path} in body must be of type int32: ${JSON.stringify(String(value))}`));
@@ -156,7 +168,8 @@ function validateListType(schema: OpenApiSchema, value: unknown[], path: string,
   const listType = schema['x-kubernetes-list-type'];
   if (listType !== 'set' && listType !== 'map') return;
   const keys = schema['x-kubernetes-list-map-keys'] ?? [];
-  const identity = (item: unknown): unknown => (listType === 'set' || !isObject(item) ? item : Object.fromEntries(keys.map((k) => [k, item[k]])));
+  const identity = (item: unknown): unknown =>
+    listType === 'set' || !isObject(item) ? item : Object.fromEntries(keys.map((k) => [k, item[k]]));
   const seen: unknown[] = [];
   value.forEach((item, i) => {
     const id = identity(item);
@@ -165,10 +178,17 @@ function validateListType(schema: OpenApiSchema, value: unknown[], path: string,
   });
 }
 
-function validateObjectNode(schema: OpenApiSchema, value: JsonObject, path: string, errors: FieldError[], options: StructuralOptions): void {
+function validateObjectNode(
+  schema: OpenApiSchema,
+  value: JsonObject,
+  path: string,
+  errors: FieldError[],
+  options: StructuralOptions,
+): void {
   if (schema.maxProperties !== undefined || schema.minProperties !== undefined) {
     const count = Object.keys(value).length;
-    if (schema.maxProperties !== undefined && count > schema.maxProperties) errors.push(tooMany(path, count, schema.maxProperties, 'properties'));
+    if (schema.maxProperties !== undefined && count > schema.maxProperties)
+      errors.push(tooMany(path, count, schema.maxProperties, 'properties'));
     if (schema.minProperties !== undefined && count < schema.minProperties) {
       errors.push(invalid(path, count, `${path} in body should have at least ${schema.minProperties} properties`));
     }

@@ -17,7 +17,8 @@ export class KindValidators {
   constructor(private readonly definitions: readonly CrdDefinition[] = CrdDefinitions) {}
 
   forObject(object: unknown): { validator?: SchemaValidator; errors: FieldError[] } {
-    if (!isObject(object)) return { errors: [{ path: '', type: 'FieldValueTypeInvalid', value: object, message: 'Invalid value: object expected' }] };
+    if (!isObject(object))
+      return { errors: [{ path: '', type: 'FieldValueTypeInvalid', value: object, message: 'Invalid value: object expected' }] };
     const { apiVersion, kind } = object;
     if (typeof apiVersion !== 'string' || apiVersion === '') return { errors: [required('apiVersion')] };
     if (typeof kind !== 'string' || kind === '') return { errors: [required('kind')] };

@@ -11,10 +11,17 @@ import type { ManifestObject } from '../../util/manifest-files.js';
 import type { CommandIO } from '../errors.js';
 
 /** The service defaults offline: global credentials count as configured when their variable is set. */
-export function offlineDefaults(env: CommandIO['env'], options: { gpuTaint?: boolean; limits?: Record<string, string> } = {}): AdmissionDefaults {
+export function offlineDefaults(
+  env: CommandIO['env'],
+  options: { gpuTaint?: boolean; limits?: Record<string, string> } = {},
+): AdmissionDefaults {
   return {
     gpuTaint: options.gpuTaint ?? true,
-    globalCredentials: { ovhcloud: Boolean(env.OVH_APPLICATION_KEY), scaleway: Boolean(env.SCW_SECRET_KEY), outscale: Boolean(env.OSC_ACCESS_KEY) },
+    globalCredentials: {
+      ovhcloud: Boolean(env.OVH_APPLICATION_KEY),
+      scaleway: Boolean(env.SCW_SECRET_KEY),
+      outscale: Boolean(env.OSC_ACCESS_KEY),
+    },
     ...(options.limits ? { limits: options.limits } : {}),
   };
 }
@@ -33,7 +40,12 @@ export interface AdmittedManifests {
 
 export function admittedManifests(entries: readonly ManifestObject[], defaults: AdmissionDefaults): AdmittedManifests {
   const reviewed = new Map<KubeObject, ReturnType<typeof admitOffline>[number]>();
-  for (const review of admitOffline(entries.map((e) => e.object), bundledCatalogs(), defaults)) reviewed.set(review.original, review);
+  for (const review of admitOffline(
+    entries.map((e) => e.object),
+    bundledCatalogs(),
+    defaults,
+  ))
+    reviewed.set(review.original, review);
   const result: AdmittedManifests = { objects: [], denied: [], warnings: [] };
   for (const entry of entries) {
     const review = reviewed.get(entry.object);
@@ -43,7 +55,11 @@ export function admittedManifests(entries: readonly ManifestObject[], defaults: 
     }
     if (entry.object.kind === 'Pod') for (const message of review.outcome.warnings) result.warnings.push({ source: entry.source, message });
     if (review.outcome.allowed) result.objects.push({ source: entry.source, object: review.outcome.object as ManifestObject['object'] });
-    else result.denied.push({ source: entry.source, message: `${String(entry.object.kind)} refused by admission, left out: ${review.outcome.message}` });
+    else
+      result.denied.push({
+        source: entry.source,
+        message: `${String(entry.object.kind)} refused by admission, left out: ${review.outcome.message}`,
+      });
   }
   return result;
 }

@@ -31,7 +31,11 @@ function cloudOf(object: KubeObject): CloudName | undefined {
 
 export function bundledProvenance(clouds: Iterable<CloudName>): CatalogProvenance[] {
   const wanted = new Set(clouds);
-  return CloudNames.filter((c) => wanted.has(c)).map((cloud) => ({ cloud, source: 'bundled' as const, retrieved: loadCatalog(cloud).retrieved }));
+  return CloudNames.filter((c) => wanted.has(c)).map((cloud) => ({
+    cloud,
+    source: 'bundled' as const,
+    retrieved: loadCatalog(cloud).retrieved,
+  }));
 }
 
 /** The catalogs the objects' clouds use, in cloud order. */
@@ -47,5 +51,9 @@ export function catalogsOfObject(object: KubeObject, all: readonly CatalogProven
 
 /** The stderr lines of table output. */
 export function provenanceLines(catalogs: readonly CatalogProvenance[]): string {
-  return catalogs.map((p) => `catalog: ${p.cloud}: the bundled catalog of ${p.retrieved} (offline; the running service reads the clouds' live catalogs)\n`).join('');
+  return catalogs
+    .map(
+      (p) => `catalog: ${p.cloud}: the bundled catalog of ${p.retrieved} (offline; the running service reads the clouds' live catalogs)\n`,
+    )
+    .join('');
 }

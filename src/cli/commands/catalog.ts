@@ -47,14 +47,21 @@ interface CatalogArgs {
 }
 
 function parse(argv: string[]): CatalogArgs | 'help' {
-  const { values } = parseFlags('catalog', argv, { cloud: { type: 'string' }, region: { type: 'string' }, billing: { type: 'string' }, ...outputFlag, ...helpFlag });
+  const { values } = parseFlags('catalog', argv, {
+    cloud: { type: 'string' },
+    region: { type: 'string' },
+    billing: { type: 'string' },
+    ...outputFlag,
+    ...helpFlag,
+  });
   if (values.help) return 'help';
   if (!values.cloud) throw new UsageError(`catalog: --cloud is required; accepted: ${CloudNames.join(', ')}`);
   const cloud = values.cloud.toLowerCase();
   if (!isCloudName(cloud)) throw new UsageError(`catalog: unknown cloud "${values.cloud}" for --cloud; accepted: ${CloudNames.join(', ')}`);
   const output = outputFormat('catalog', values.output, ['table', 'wide', 'json', 'yaml', 'name'] as const);
   const billing = (values.billing ?? 'hourly').toLowerCase();
-  if (billing !== 'hourly' && billing !== 'monthly') throw new UsageError(`catalog: unknown billing "${values.billing}" for --billing; accepted: hourly, monthly`);
+  if (billing !== 'hourly' && billing !== 'monthly')
+    throw new UsageError(`catalog: unknown billing "${values.billing}" for --billing; accepted: hourly, monthly`);
   return { cloud, billing, output, ...(values.region ? { region: values.region } : {}) };
 }
 
@@ -66,7 +73,12 @@ function toJson(t: InstanceType): Record<string, unknown> {
     capacity: formatResources(t.capacity),
     allocatable: formatResources(t.allocatable),
     labels: t.labels,
-    offerings: t.offerings.map((o) => ({ zone: o.zone, capacityType: o.capacityType, pricePerHour: o.pricePerHour, available: o.available })),
+    offerings: t.offerings.map((o) => ({
+      zone: o.zone,
+      capacityType: o.capacityType,
+      pricePerHour: o.pricePerHour,
+      available: o.available,
+    })),
     ...(t.gpu ? { gpu: t.gpu } : {}),
     ...(t.priceNote ? { priceNote: t.priceNote } : {}),
   };
@@ -95,7 +107,12 @@ function row(t: InstanceType, wide: boolean): string[] {
     priceCell(t),
     t.offerings.map((o) => (o.available ? o.zone : `${o.zone}(unavailable)`)).join(',') || '-',
   ];
-  if (wide) cells.push(Object.entries(t.labels).map(([k, v]) => `${k}=${v}`).join(',') || '-');
+  if (wide)
+    cells.push(
+      Object.entries(t.labels)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(',') || '-',
+    );
   return cells;
 }
 
@@ -105,8 +122,24 @@ function sourceLines(catalog: CatalogFile): string[] {
 }
 
 function table(types: InstanceType[], wide: boolean): string {
-  const header = ['NAME', 'REGION', 'CPU', 'MEMORY', 'GPU', 'ALLOC CPU', 'ALLOC MEMORY', 'PODS', 'EUR/H', 'ZONES', ...(wide ? ['LABELS'] : [])];
-  const footer = ['', '~ price estimated (see -o json priceNote); unknown = no price in the bundled catalog, no offerings.', ...(wide ? [] : ['Labels per type: -o wide or -o json.'])];
+  const header = [
+    'NAME',
+    'REGION',
+    'CPU',
+    'MEMORY',
+    'GPU',
+    'ALLOC CPU',
+    'ALLOC MEMORY',
+    'PODS',
+    'EUR/H',
+    'ZONES',
+    ...(wide ? ['LABELS'] : []),
+  ];
+  const footer = [
+    '',
+    '~ price estimated (see -o json priceNote); unknown = no price in the bundled catalog, no offerings.',
+    ...(wide ? [] : ['Labels per type: -o wide or -o json.']),
+  ];
   return columns([header, ...types.map((t) => row(t, wide))]) + footer.join('\n') + '\n';
 }
 
@@ -121,17 +154,31 @@ export const catalogCommand: Command = async (argv: string[], io: CommandIO): Pr
   try {
     regions = args.region ? [findRegion(catalog, args.region).name] : catalog.regions.map((r) => r.name);
   } catch (err) {
-    if (err instanceof UnknownRegionError) throw new UsageError(`catalog: unknown ${args.cloud} region "${args.region}" for --region; accepted: ${err.accepted.join(', ')}`);
+    if (err instanceof UnknownRegionError)
+      throw new UsageError(`catalog: unknown ${args.cloud} region "${args.region}" for --region; accepted: ${err.accepted.join(', ')}`);
     throw err;
   }
   const types = regions.flatMap((region) => buildInstanceTypes(catalog, region, { billing: args.billing }));
   const { output } = args;
   if (output === 'json' || output === 'yaml') {
-    io.stdout(await formatData(output, { cloud: catalog.cloud, retrieved: catalog.retrieved, sources: catalog.sources, billing: args.billing, instanceTypes: types.map(toJson) }));
+    io.stdout(
+      await formatData(output, {
+        cloud: catalog.cloud,
+        retrieved: catalog.retrieved,
+        sources: catalog.sources,
+        billing: args.billing,
+        instanceTypes: types.map(toJson),
+      }),
+    );
   } else if (output === 'name') {
     io.stdout([...new Set(types.map((t) => `instancetype/${t.name}\n`))].join(''));
   } else {
-    io.stdout(`${catalog.cloud} catalog (retrieved ${catalog.retrieved}, ${args.billing} billing, EUR/hour excl. VAT)\n\n` + table(types, output === 'wide') + sourceLines(catalog).join('\n') + '\n');
+    io.stdout(
+      `${catalog.cloud} catalog (retrieved ${catalog.retrieved}, ${args.billing} billing, EUR/hour excl. VAT)\n\n` +
+        table(types, output === 'wide') +
+        sourceLines(catalog).join('\n') +
+        '\n',
+    );
   }
   return 0;
 };

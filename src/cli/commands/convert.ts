@@ -26,7 +26,16 @@ options:
 function parse(argv: string[]): { files: string[]; apiServer?: string } | 'help' {
   let values;
   try {
-    ({ values } = parseArgs({ args: argv, options: { filename: { type: 'string', short: 'f', multiple: true }, 'api-server': { type: 'string' }, help: { type: 'boolean', short: 'h' } }, strict: true, allowPositionals: false }));
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        filename: { type: 'string', short: 'f', multiple: true },
+        'api-server': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
   } catch (err) {
     throw new UsageError(`convert: ${err instanceof Error ? err.message : String(err)}`);
   }
@@ -35,7 +44,9 @@ function parse(argv: string[]): { files: string[]; apiServer?: string } | 'help'
   if (files.length === 0) throw new UsageError('convert: -f PATH is required (the files holding the Provisioner, Secret and NodeClass)');
   const apiServer = values['api-server'];
   if (apiServer !== undefined && !/^https:\/\/[^\s/:]+(:[0-9]{1,5})?(\/\S*)?$/.test(apiServer)) {
-    throw new UsageError(`convert: --api-server ${JSON.stringify(apiServer)} is not an https:// URL of the API server (e.g. https://10.0.0.1:6443)`);
+    throw new UsageError(
+      `convert: --api-server ${JSON.stringify(apiServer)} is not an https:// URL of the API server (e.g. https://10.0.0.1:6443)`,
+    );
   }
   return { files, ...(apiServer ? { apiServer } : {}) };
 }
@@ -73,7 +84,10 @@ export const convertCommand: Command = async (argv, io) => {
   if (manifests.objects.length === 0) throw new InputError(`convert: no object could be read from ${parsed.files.join(', ')}`);
   const result = convertObjects(manifests.objects, parsed.apiServer ? { apiServerEndpoint: parsed.apiServer } : {});
   for (const s of result.skipped) io.stderr(`skipped: ${s.source}: ${s.reason}\n`);
-  if (result.documents.length === 0) throw new InputError('convert: nothing to convert (no karpenter.sh/v1alpha5 Provisioner or OVHcloud provider OVHNodeClass in the input)');
+  if (result.documents.length === 0)
+    throw new InputError(
+      'convert: nothing to convert (no karpenter.sh/v1alpha5 Provisioner or OVHcloud provider OVHNodeClass in the input)',
+    );
   io.stdout(result.documents.map(renderDocument).join('---\n'));
   return 0;
 };

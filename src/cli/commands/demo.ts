@@ -33,14 +33,26 @@ interface DemoArgs {
 }
 
 function parse(argv: string[]): DemoArgs | 'help' {
-  const { values } = parseFlags('demo', argv, { cloud: { type: 'string', multiple: true }, 'keep-running': { type: 'boolean' }, quiet: { type: 'boolean' }, 'log-level': { type: 'string' }, ...helpFlag });
+  const { values } = parseFlags('demo', argv, {
+    cloud: { type: 'string', multiple: true },
+    'keep-running': { type: 'boolean' },
+    quiet: { type: 'boolean' },
+    'log-level': { type: 'string' },
+    ...helpFlag,
+  });
   if (values.help) return 'help';
   const clouds = (values.cloud ?? []).map((raw) => {
     const c = raw.toLowerCase();
-    if (!(DemoClouds as readonly string[]).includes(c)) throw new UsageError(`--cloud ${JSON.stringify(raw)} is not supported by the demo; accepted: ${DemoClouds.join(', ')}`);
+    if (!(DemoClouds as readonly string[]).includes(c))
+      throw new UsageError(`--cloud ${JSON.stringify(raw)} is not supported by the demo; accepted: ${DemoClouds.join(', ')}`);
     return c as DemoCloud;
   });
-  return { clouds: clouds.length > 0 ? [...new Set(clouds)] : [...DemoClouds], keepRunning: Boolean(values['keep-running']), quiet: Boolean(values.quiet), ...(values['log-level'] ? { logLevel: values['log-level'] } : {}) };
+  return {
+    clouds: clouds.length > 0 ? [...new Set(clouds)] : [...DemoClouds],
+    keepRunning: Boolean(values['keep-running']),
+    quiet: Boolean(values.quiet),
+    ...(values['log-level'] ? { logLevel: values['log-level'] } : {}),
+  };
 }
 
 function untilSignal(): Promise<void> {

@@ -45,7 +45,8 @@ function parse(argv: string[]): { files: string[]; output: PlanFormat } | 'help'
   const { values } = parseFlags('plan', argv, { filename: { type: 'string', short: 'f', multiple: true }, ...outputFlag, ...helpFlag });
   if (values.help) return 'help';
   const files = values.filename ?? [];
-  if (files.length === 0) throw new UsageError("plan: -f PATH is required (a file, a directory or - for standard input); see 'karpenter-eu plan --help'");
+  if (files.length === 0)
+    throw new UsageError("plan: -f PATH is required (a file, a directory or - for standard input); see 'karpenter-eu plan --help'");
   return { files, output: outputFormat('plan', values.output, ['table', 'wide', 'json', 'yaml'] as const) };
 }
 
@@ -82,11 +83,27 @@ export function planJson(result: SchedulingResult, catalogs: readonly CatalogPro
 
 /** The NodeClaims as rows; `wide` adds the capacity type and the allocatable cpu and memory. */
 function claimRows(result: SchedulingResult, wide: boolean): string[][] {
-  const header = ['NODECLAIM', 'NODEPOOL', 'INSTANCE-TYPE', 'ZONE', ...(wide ? ['CAPACITY-TYPE', 'ALLOC-CPU', 'ALLOC-MEMORY'] : []), 'EUR/HOUR', 'PODS'];
+  const header = [
+    'NODECLAIM',
+    'NODEPOOL',
+    'INSTANCE-TYPE',
+    'ZONE',
+    ...(wide ? ['CAPACITY-TYPE', 'ALLOC-CPU', 'ALLOC-MEMORY'] : []),
+    'EUR/HOUR',
+    'PODS',
+  ];
   const rows = result.newNodeClaims.map((c, i) => {
     const allocatable = formatResources(c.allocatable);
     const extra = wide ? [c.capacityType, allocatable.cpu ?? '-', allocatable.memory ?? '-'] : [];
-    return [String(i + 1), c.nodePool, c.instanceType, c.zone, ...extra, c.pricePerHour.toFixed(4), `${c.pods.length}: ${c.pods.join(', ')}`];
+    return [
+      String(i + 1),
+      c.nodePool,
+      c.instanceType,
+      c.zone,
+      ...extra,
+      c.pricePerHour.toFixed(4),
+      `${c.pods.length}: ${c.pods.join(', ')}`,
+    ];
   });
   return [header, ...rows];
 }
@@ -97,7 +114,9 @@ export function planTable(result: SchedulingResult, wide = false): string {
   for (const a of result.existingNodeAssignments) out.push(`existing node ${a.node}: ${a.pods.join(', ')}\n`);
   for (const u of result.unschedulable) out.push(`unschedulable ${u.pod}: ${u.reason}\n`);
   const perHour = result.totalPricePerHour;
-  out.push(`total: ${result.newNodeClaims.length} new NodeClaims, ${perHour.toFixed(4)} EUR/hour, ${(perHour * HOURS_PER_MONTH).toFixed(2)} EUR/month (${HOURS_PER_MONTH} h)\n`);
+  out.push(
+    `total: ${result.newNodeClaims.length} new NodeClaims, ${perHour.toFixed(4)} EUR/hour, ${(perHour * HOURS_PER_MONTH).toFixed(2)} EUR/month (${HOURS_PER_MONTH} h)\n`,
+  );
   return out.join('');
 }
 
@@ -109,7 +128,8 @@ export const planCommand: Command = async (argv: string[], io: CommandIO): Promi
   }
   const manifests = await readInputs('plan', parsed.files, io);
   for (const e of manifests.errors) io.stderr(`error: ${e.source}: ${e.message}\n`);
-  if (manifests.objects.length === 0) throw new InputError(`plan: no object could be read from ${parsed.files.map((f) => (f === '-' ? 'standard input' : f)).join(', ')}`);
+  if (manifests.objects.length === 0)
+    throw new InputError(`plan: no object could be read from ${parsed.files.map((f) => (f === '-' ? 'standard input' : f)).join(', ')}`);
   const admitted = admittedManifests(manifests.objects, offlineDefaults(io.env));
   for (const w of admitted.warnings) io.stderr(`warning: ${w.source}: ${w.message}\n`);
   for (const d of admitted.denied) io.stderr(`error: ${d.source}: ${d.message}\n`);

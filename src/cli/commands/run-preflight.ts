@@ -19,21 +19,31 @@ export class UnreachableError extends Error {
 type Env = Readonly<Record<string, string | undefined>>;
 
 function fromFile(path: string): KubeConfig {
-  if (!existsSync(path)) throw new UsageError(`run: the kubeconfig "${path}" (--kubeconfig or KUBECONFIG) does not exist; pass an existing file, or unset both to use the in-cluster configuration`);
+  if (!existsSync(path))
+    throw new UsageError(
+      `run: the kubeconfig "${path}" (--kubeconfig or KUBECONFIG) does not exist; pass an existing file, or unset both to use the in-cluster configuration`,
+    );
   const kubeConfig = new KubeConfig();
   try {
     kubeConfig.loadFromFile(path);
   } catch (err) {
-    throw new UsageError(`run: the kubeconfig "${path}" cannot be read: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
+    throw new UsageError(
+      `run: the kubeconfig "${path}" cannot be read: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`,
+    );
   }
   return kubeConfig;
 }
 
 function inCluster(env: Env, tokenFile: string): KubeConfig {
   if (!env.KUBERNETES_SERVICE_HOST || !env.KUBERNETES_SERVICE_PORT) {
-    throw new UsageError('run: no cluster to connect to: --kubeconfig and KUBECONFIG are unset and this is not a pod (KUBERNETES_SERVICE_HOST is unset); set --kubeconfig or KUBECONFIG, or run it in the cluster');
+    throw new UsageError(
+      'run: no cluster to connect to: --kubeconfig and KUBECONFIG are unset and this is not a pod (KUBERNETES_SERVICE_HOST is unset); set --kubeconfig or KUBECONFIG, or run it in the cluster',
+    );
   }
-  if (!existsSync(tokenFile)) throw new UsageError(`run: in-cluster configuration without a service account token (${tokenFile} is missing); set automountServiceAccountToken: true on the pod, or pass --kubeconfig`);
+  if (!existsSync(tokenFile))
+    throw new UsageError(
+      `run: in-cluster configuration without a service account token (${tokenFile} is missing); set automountServiceAccountToken: true on the pod, or pass --kubeconfig`,
+    );
   const kubeConfig = new KubeConfig();
   kubeConfig.loadFromCluster();
   return kubeConfig;
@@ -44,9 +54,14 @@ export function resolveKubeConfig(config: OperatorConfig, env: Env, tokenFile = 
   const kubeConfig = config.kubeconfigPath ? fromFile(config.kubeconfigPath) : inCluster(env, tokenFile);
   const where = config.kubeconfigPath ? `the kubeconfig "${config.kubeconfigPath}"` : 'the in-cluster configuration';
   const cluster = kubeConfig.getCurrentCluster();
-  if (!cluster) throw new UsageError(`run: ${where} has no cluster for its current context "${kubeConfig.getCurrentContext()}"; set current-context to a context with a cluster`);
+  if (!cluster)
+    throw new UsageError(
+      `run: ${where} has no cluster for its current context "${kubeConfig.getCurrentContext()}"; set current-context to a context with a cluster`,
+    );
   if (!URL.canParse(cluster.server) || !/^https?:$/.test(new URL(cluster.server).protocol)) {
-    throw new UsageError(`run: ${where}: cluster "${cluster.name}" has server ${JSON.stringify(cluster.server)}; accepted: an https:// (or http://) URL`);
+    throw new UsageError(
+      `run: ${where}: cluster "${cluster.name}" has server ${JSON.stringify(cluster.server)}; accepted: an https:// (or http://) URL`,
+    );
   }
   return kubeConfig;
 }
@@ -69,7 +84,9 @@ export async function probeApiServer(kubeConfig: KubeConfig, timeoutMs: number):
     // fetch wraps the socket error: "fetch failed" alone would not say why, the cause does.
     const { code, cause } = err as { code?: string; cause?: { code?: string; message?: string } };
     const reason = code ?? cause?.code ?? cause?.message ?? (err instanceof Error ? err.message.split('\n')[0] : String(err));
-    throw new UnreachableError(`run: cannot reach the Kubernetes API server at ${server}: ${reason}; check the kubeconfig's server, the network and the credentials`);
+    throw new UnreachableError(
+      `run: cannot reach the Kubernetes API server at ${server}: ${reason}; check the kubeconfig's server, the network and the credentials`,
+    );
   } finally {
     clearTimeout(timer);
   }

@@ -56,9 +56,17 @@ export const runCommand: Command = async (argv, io) => {
   requireCloud(parsed.clouds);
   const kubernetesVersion = await probeApiServer(kubeConfig, PROBE_TIMEOUT_MS);
   // Two processes of one pod (a restart racing its predecessor) must never share a lease identity.
-  const config: OperatorConfig = { ...parsed, leaderElection: { ...parsed.leaderElection, identity: `${parsed.leaderElection.identity}_${randomBytes(4).toString('hex')}` } };
+  const config: OperatorConfig = {
+    ...parsed,
+    leaderElection: { ...parsed.leaderElection, identity: `${parsed.leaderElection.identity}_${randomBytes(4).toString('hex')}` },
+  };
   const clock = new SystemClock();
-  const logger = createLogger({ clock, level: config.logLevel, sink: (line) => io.stdout(`${line}\n`), fields: { component: 'karpenter-eu' } });
+  const logger = createLogger({
+    clock,
+    level: config.logLevel,
+    sink: (line) => io.stdout(`${line}\n`),
+    fields: { component: 'karpenter-eu' },
+  });
   const starting = new AbortController();
   let stop: (() => Promise<void>) | undefined;
   // Installed before the start: a SIGTERM while the caches sync must still shut down cleanly.
@@ -78,7 +86,9 @@ export const runCommand: Command = async (argv, io) => {
       webhook: operator.webhookUrl,
       extender: operator.extenderUrl,
       metrics: operator.metricsUrl,
-      leaderElection: config.leaderElection.enabled ? { identity: config.leaderElection.identity, lease: `${config.leaderElection.leaseNamespace}/${config.leaderElection.leaseName}` } : 'disabled',
+      leaderElection: config.leaderElection.enabled
+        ? { identity: config.leaderElection.identity, lease: `${config.leaderElection.leaseNamespace}/${config.leaderElection.leaseName}` }
+        : 'disabled',
     });
     if (starting.signal.aborted) await operator.stop();
     try {

@@ -55,14 +55,23 @@ function parseLimits(text: string): Record<string, string> {
   const limits: Record<string, string> = {};
   for (const pair of text.split(',').filter(Boolean)) {
     const [name, value, extra] = pair.split('=');
-    if (!name || !value || extra !== undefined) throw new UsageError(`validate: --default-limits entry ${JSON.stringify(pair)} is not resource=quantity (e.g. cpu=1000,memory=1000Gi)`);
+    if (!name || !value || extra !== undefined)
+      throw new UsageError(
+        `validate: --default-limits entry ${JSON.stringify(pair)} is not resource=quantity (e.g. cpu=1000,memory=1000Gi)`,
+      );
     limits[name.trim()] = value.trim();
   }
   return limits;
 }
 
 function parse(argv: string[]): Options | 'help' {
-  const flags = { filename: { type: 'string', short: 'f', multiple: true }, ...outputFlag, 'default-limits': { type: 'string' }, 'no-gpu-taint': { type: 'boolean' }, ...helpFlag } as const;
+  const flags = {
+    filename: { type: 'string', short: 'f', multiple: true },
+    ...outputFlag,
+    'default-limits': { type: 'string' },
+    'no-gpu-taint': { type: 'boolean' },
+    ...helpFlag,
+  } as const;
   const { values, positionals } = parseFlags('validate', argv, flags, true);
   if (values.help) return 'help';
   const paths = [...(values.filename ?? []), ...(values.filename ? positionals : [])];
@@ -70,7 +79,12 @@ function parse(argv: string[]): Options | 'help' {
     throw new UsageError("validate: -f PATH is required (a file, a directory or - for standard input); see 'karpenter-eu validate --help'");
   }
   const output = outputFormat('validate', values.output, ['table', 'json', 'yaml', 'name'] as const);
-  return { paths, output, gpuTaint: !values['no-gpu-taint'], ...(values['default-limits'] ? { defaultLimits: parseLimits(values['default-limits']) } : {}) };
+  return {
+    paths,
+    output,
+    gpuTaint: !values['no-gpu-taint'],
+    ...(values['default-limits'] ? { defaultLimits: parseLimits(values['default-limits']) } : {}),
+  };
 }
 
 function defaultsFrom(options: Options, env: CommandIO['env']): AdmissionDefaults {

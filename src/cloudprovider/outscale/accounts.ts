@@ -50,15 +50,22 @@ export class OutscaleAccounts {
     const data = await this.options.nodeClasses.getSecretData(ref);
     const missing = [SecretKeyAccessKey, SecretKeySecretKey].filter((k) => !data[k]);
     if (missing.length > 0) {
-      throw new NodeClassNotReadyError(`reading credentials of OutscaleNodeClass "${name}": Secret ${ref.namespace}/${ref.name} lacks ${missing.join(' and ')}; accepted keys: ${SecretKeyAccessKey}, ${SecretKeySecretKey}`);
+      throw new NodeClassNotReadyError(
+        `reading credentials of OutscaleNodeClass "${name}": Secret ${ref.namespace}/${ref.name} lacks ${missing.join(' and ')}; accepted keys: ${SecretKeyAccessKey}, ${SecretKeySecretKey}`,
+      );
     }
     const accessKey = data[SecretKeyAccessKey] as string;
     const known = this.byAccessKey.get(accessKey);
     if (known) return known;
     if (!this.options.apiFactory) {
-      throw new NodeClassNotReadyError(`using credentials of OutscaleNodeClass "${name}": this provider was built without a client factory for per-NodeClass credentials`);
+      throw new NodeClassNotReadyError(
+        `using credentials of OutscaleNodeClass "${name}": this provider was built without a client factory for per-NodeClass credentials`,
+      );
     }
-    const account = { key: accessKey, launch: this.options.contextFor(this.options.apiFactory({ accessKey, secretKey: data[SecretKeySecretKey] as string })) };
+    const account = {
+      key: accessKey,
+      launch: this.options.contextFor(this.options.apiFactory({ accessKey, secretKey: data[SecretKeySecretKey] as string })),
+    };
     this.byAccessKey.set(accessKey, account);
     return account;
   }

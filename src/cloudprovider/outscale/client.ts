@@ -52,7 +52,14 @@ export class OutscaleClient {
     const body = JSON.stringify(request);
     const headers = UNSIGNED_ACTIONS.has(action)
       ? { 'Content-Type': 'application/json' }
-      : signedHeaders({ url, body, region: this.options.region, accessKey: this.options.accessKey, secretKey: this.options.secretKey, now: this.clock.now() });
+      : signedHeaders({
+          url,
+          body,
+          region: this.options.region,
+          accessKey: this.options.accessKey,
+          secretKey: this.options.secretKey,
+          now: this.clock.now(),
+        });
     const timeout = AbortSignal.timeout(options.timeoutMs ?? this.timeoutMs);
     const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
     let response: Response;
@@ -206,6 +213,7 @@ function parseResponse<Res>(action: string, response: Response, text: string): R
     });
   }
   if (text === '') throw new OutscaleResponseError(action, response.status, 'the body is empty');
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new OutscaleResponseError(action, response.status, 'the body is not a json object');
+  if (body === null || typeof body !== 'object' || Array.isArray(body))
+    throw new OutscaleResponseError(action, response.status, 'the body is not a json object');
   return body as Res;
 }

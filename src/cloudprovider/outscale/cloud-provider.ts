@@ -16,7 +16,13 @@ import type { InstanceType } from '../../domain/instancetypes/types.js';
 import { NotReadyRepairPolicies } from '../../domain/repair/index.js';
 import type { BackoffPolicy, RandomSource } from '../../util/backoff.js';
 import type { Clock } from '../../util/clock.js';
-import { IncompleteResponseError, isNodeClaimNotFoundError, NodeClaimNotFoundError, NodeClassNotReadyError, PermanentCloudError } from '../errors.js';
+import {
+  IncompleteResponseError,
+  isNodeClaimNotFoundError,
+  NodeClaimNotFoundError,
+  NodeClassNotReadyError,
+  PermanentCloudError,
+} from '../errors.js';
 import { DefaultCloudRetryPolicy } from '../retry.js';
 import type {
   ClaimResource,
@@ -50,7 +56,11 @@ import { InvalidProviderIdError, parseProviderId } from './provider-id.js';
 /** The `kind` of the claim resources this provider reports. */
 export const FlexibleGpuKind = 'flexible-gpu';
 
-export const OutscaleNodeClassKindRef: NodeClassKind = { group: OutscaleNodeClassGroup, version: OutscaleNodeClassVersion, kind: OutscaleNodeClassKind };
+export const OutscaleNodeClassKindRef: NodeClassKind = {
+  group: OutscaleNodeClassGroup,
+  version: OutscaleNodeClassVersion,
+  kind: OutscaleNodeClassKind,
+};
 
 export interface OutscaleCloudProviderOptions {
   /** The operator-wide account's client. */
@@ -94,13 +104,24 @@ export class OutscaleCloudProvider implements CloudProvider {
     const contextFor = (api: OutscaleApi): LaunchContext => ({
       api,
       call: this.call,
-      gpu: { api, call: this.call, clock: options.clock, pollIntervalMs: options.gpuPollIntervalMs ?? 2_000, stopTimeoutMs: options.gpuStopTimeoutMs ?? 5 * 60_000 },
+      gpu: {
+        api,
+        call: this.call,
+        clock: options.clock,
+        pollIntervalMs: options.gpuPollIntervalMs ?? 2_000,
+        stopTimeoutMs: options.gpuStopTimeoutMs ?? 5 * 60_000,
+      },
       clusterName: options.clusterName,
       unavailableOfferings: this.unavailableOfferings,
       flavors,
       instanceTypeIndex,
     });
-    this.accounts = new OutscaleAccounts({ operator: contextFor(options.api), contextFor, nodeClasses: options.nodeClasses, ...(options.apiFactory ? { apiFactory: options.apiFactory } : {}) });
+    this.accounts = new OutscaleAccounts({
+      operator: contextFor(options.api),
+      contextFor,
+      nodeClasses: options.nodeClasses,
+      ...(options.apiFactory ? { apiFactory: options.apiFactory } : {}),
+    });
   }
 
   /** One launch per NodeClaim at a time in this process; across processes the ClientToken dedupes. */
@@ -203,11 +224,16 @@ export class OutscaleCloudProvider implements CloudProvider {
     try {
       const [regions, subregions] = await Promise.all([
         this.call('listing regions', () => this.api.readRegions()),
-        this.call(`listing subregions of ${this.api.region}`, () => this.api.readSubregions({ Filters: { RegionNames: [this.api.region] } })),
+        this.call(`listing subregions of ${this.api.region}`, () =>
+          this.api.readSubregions({ Filters: { RegionNames: [this.api.region] } }),
+        ),
       ]);
       if (regions.Regions.length === 0) throw new IncompleteResponseError('listing regions: the answer lists no region');
       const own = subregions.Subregions.filter((s) => s.RegionName === this.api.region).map((s) => s.SubregionName);
-      const list = regions.Regions.map((r) => ({ name: r.RegionName, ...(r.RegionName === this.api.region && own.length > 0 ? { zones: own } : {}) }));
+      const list = regions.Regions.map((r) => ({
+        name: r.RegionName,
+        ...(r.RegionName === this.api.region && own.length > 0 ? { zones: own } : {}),
+      }));
       return [{ cloud: this.name, regions: list }];
     } catch (error) {
       return [{ cloud: this.name, error: error as Error }];
@@ -237,14 +263,22 @@ export class OutscaleCloudProvider implements CloudProvider {
   /** Deletes the GPU in whichever account holds it. */
   async deleteClaimResource(resource: ClaimResource): Promise<void> {
     for (const account of await this.accounts.all()) {
-      const [gpu] = (await this.call(`reading flexible gpu ${resource.id}`, () => account.launch.api.readFlexibleGpus({ Filters: { FlexibleGpuIds: [resource.id] } }))).FlexibleGpus;
+      const [gpu] = (
+        await this.call(`reading flexible gpu ${resource.id}`, () =>
+          account.launch.api.readFlexibleGpus({ Filters: { FlexibleGpuIds: [resource.id] } }),
+        )
+      ).FlexibleGpus;
       if (gpu) return deleteGpu(account.launch, resource.id);
     }
   }
 
   private async createOnce(nodeClaim: CloudProviderNodeClaim): Promise<CloudNodeClaim> {
     const nodeClass = await this.nodeClassOf(nodeClaim.spec.nodeClassRef);
-    const [account, instanceTypes, userData] = await Promise.all([this.accounts.forNodeClass(nodeClass), this.instanceTypesFor(nodeClass), resolveUserData(nodeClass, this.options.nodeClasses)]);
+    const [account, instanceTypes, userData] = await Promise.all([
+      this.accounts.forNodeClass(nodeClass),
+      this.instanceTypesFor(nodeClass),
+      resolveUserData(nodeClass, this.options.nodeClasses),
+    ]);
     return launch(account.launch, { nodeClaim, nodeClass, instanceTypes, userData });
   }
 
@@ -260,11 +294,15 @@ export class OutscaleCloudProvider implements CloudProvider {
 
   private async nodeClassOf(ref: NodeClassReference): Promise<OutscaleNodeClass> {
     if (ref.kind !== OutscaleNodeClassKind || ref.group !== OutscaleNodeClassGroup) {
-      throw new NodeClassNotReadyError(`resolving nodeClassRef ${ref.group}/${ref.kind} ${ref.name}: the outscale provider serves ${OutscaleNodeClassGroup}/${OutscaleNodeClassKind} only`);
+      throw new NodeClassNotReadyError(
+        `resolving nodeClassRef ${ref.group}/${ref.kind} ${ref.name}: the outscale provider serves ${OutscaleNodeClassGroup}/${OutscaleNodeClassKind} only`,
+      );
     }
     const nodeClass = await this.options.nodeClasses.getNodeClass(ref.name);
     if (nodeClass.spec.region !== this.api.region) {
-      throw new NodeClassNotReadyError(`resolving OutscaleNodeClass ${ref.name}: spec.region is ${nodeClass.spec.region}; accepted: ${this.api.region}, the region of the configured Outscale account`);
+      throw new NodeClassNotReadyError(
+        `resolving OutscaleNodeClass ${ref.name}: spec.region is ${nodeClass.spec.region}; accepted: ${this.api.region}, the region of the configured Outscale account`,
+      );
     }
     return nodeClass;
   }

@@ -55,7 +55,9 @@ export function isUnlinked(gpu: FlexibleGpu): boolean {
 async function gpusByIds(deps: GpuClaimDeps, ids: readonly string[]): Promise<FlexibleGpu[]> {
   // An empty id filter would read every GPU of the account.
   if (ids.length === 0) return [];
-  const read = await deps.call(`reading flexible gpus ${ids.join(', ')}`, () => deps.api.readFlexibleGpus({ Filters: { FlexibleGpuIds: [...ids] } }));
+  const read = await deps.call(`reading flexible gpus ${ids.join(', ')}`, () =>
+    deps.api.readFlexibleGpus({ Filters: { FlexibleGpuIds: [...ids] } }),
+  );
   return read.FlexibleGpus;
 }
 
@@ -69,7 +71,9 @@ export async function gpusOf(deps: GpuClaimDeps, owner: GpuOwner): Promise<Flexi
 
 export async function tagForOwner(deps: GpuClaimDeps, gpuIds: readonly string[], owner: GpuOwner): Promise<void> {
   if (gpuIds.length === 0) return;
-  await deps.call(`tagging flexible gpus ${gpuIds.join(', ')} for nodeclaim ${owner.nodeClaimName}`, () => deps.api.createTags({ ResourceIds: [...gpuIds], Tags: ownerTags(owner) }));
+  await deps.call(`tagging flexible gpus ${gpuIds.join(', ')} for nodeclaim ${owner.nodeClaimName}`, () =>
+    deps.api.createTags({ ResourceIds: [...gpuIds], Tags: ownerTags(owner) }),
+  );
 }
 
 export function hasPendingGpu(vm: Vm): boolean {
@@ -77,11 +81,15 @@ export function hasPendingGpu(vm: Vm): boolean {
 }
 
 export async function markGpuPending(deps: GpuClaimDeps, vmId: string): Promise<void> {
-  await deps.call(`marking vm ${vmId} as creating flexible gpus`, () => deps.api.createTags({ ResourceIds: [vmId], Tags: [{ Key: TagGpuPending, Value: 'true' }] }));
+  await deps.call(`marking vm ${vmId} as creating flexible gpus`, () =>
+    deps.api.createTags({ ResourceIds: [vmId], Tags: [{ Key: TagGpuPending, Value: 'true' }] }),
+  );
 }
 
 export async function clearGpuPending(deps: GpuClaimDeps, vmId: string): Promise<void> {
-  await deps.call(`clearing the flexible gpu mark of vm ${vmId}`, () => deps.api.deleteTags({ ResourceIds: [vmId], Tags: [{ Key: TagGpuPending }] }));
+  await deps.call(`clearing the flexible gpu mark of vm ${vmId}`, () =>
+    deps.api.deleteTags({ ResourceIds: [vmId], Tags: [{ Key: TagGpuPending }] }),
+  );
 }
 
 /**
@@ -90,14 +98,27 @@ export async function clearGpuPending(deps: GpuClaimDeps, vmId: string): Promise
  */
 export async function adoptUntagged(deps: GpuClaimDeps, vm: Vm, modelName: string, count: number, owner: GpuOwner): Promise<FlexibleGpu[]> {
   if (count <= 0 || !hasPendingGpu(vm)) return [];
-  const filters = { States: ['allocated' as const], ModelNames: [modelName], SubregionNames: [vm.Placement.SubregionName], DeleteOnVmDeletion: true };
-  const candidates = (await deps.call(`reading unlinked ${modelName} gpus`, () => deps.api.readFlexibleGpus({ Filters: filters }))).FlexibleGpus.filter(isUnlinked);
+  const filters = {
+    States: ['allocated' as const],
+    ModelNames: [modelName],
+    SubregionNames: [vm.Placement.SubregionName],
+    DeleteOnVmDeletion: true,
+  };
+  const candidates = (
+    await deps.call(`reading unlinked ${modelName} gpus`, () => deps.api.readFlexibleGpus({ Filters: filters }))
+  ).FlexibleGpus.filter(isUnlinked);
   if (candidates.length === 0) return [];
   const ids = candidates.map((g) => g.FlexibleGpuId);
-  const tagged = await deps.call(`reading tags of flexible gpus ${ids.join(', ')}`, () => deps.api.readAllTags({ Filters: { Keys: [TagGpuLaunchToken], ResourceIds: ids } }));
+  const tagged = await deps.call(`reading tags of flexible gpus ${ids.join(', ')}`, () =>
+    deps.api.readAllTags({ Filters: { Keys: [TagGpuLaunchToken], ResourceIds: ids } }),
+  );
   const owned = new Set(tagged.map((t) => t.ResourceId));
   const adopted = candidates.filter((g) => !owned.has(g.FlexibleGpuId)).slice(0, count);
-  await tagForOwner(deps, adopted.map((g) => g.FlexibleGpuId), owner);
+  await tagForOwner(
+    deps,
+    adopted.map((g) => g.FlexibleGpuId),
+    owner,
+  );
   return adopted;
 }
 
@@ -122,7 +143,9 @@ export async function releaseUnlinked(deps: GpuClaimDeps, owner: GpuOwner): Prom
 
 /** Every GPU tagged for a NodeClaim of this cluster; throws when any read fails (never a partial answer). */
 export async function clusterGpus(deps: GpuClaimDeps, clusterName: string): Promise<ClaimedGpu[]> {
-  const claimTags = await deps.call('reading flexible gpu claim tags', () => deps.api.readAllTags({ Filters: { Keys: [TagGpuNodeClaim] } }));
+  const claimTags = await deps.call('reading flexible gpu claim tags', () =>
+    deps.api.readAllTags({ Filters: { Keys: [TagGpuNodeClaim] } }),
+  );
   if (claimTags.length === 0) return [];
   const claimOf = new Map(claimTags.map((t) => [t.ResourceId, t.Value]));
   const ids = [...claimOf.keys()];
@@ -130,6 +153,9 @@ export async function clusterGpus(deps: GpuClaimDeps, clusterName: string): Prom
     deps.api.readAllTags({ Filters: { Keys: [TagManagedBy], Values: [clusterName], ResourceIds: ids } }),
   );
   const ours = new Set(clusterTags.map((t) => t.ResourceId));
-  const gpus = await gpusByIds(deps, ids.filter((id) => ours.has(id)));
+  const gpus = await gpusByIds(
+    deps,
+    ids.filter((id) => ours.has(id)),
+  );
   return gpus.map((gpu) => ({ gpu, nodeClaimName: claimOf.get(gpu.FlexibleGpuId) as string }));
 }

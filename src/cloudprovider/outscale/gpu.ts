@@ -68,7 +68,13 @@ interface GpuRequest {
 async function createTagged(deps: GpuAttachDeps, vm: Vm, { gpu, offering, owner }: GpuRequest): Promise<string> {
   const created = await deps.call(
     `creating flexible gpu ${gpu.modelName} for vm ${vm.VmId}`,
-    () => deps.api.createFlexibleGpu({ ModelName: gpu.modelName, SubregionName: vm.Placement.SubregionName, Generation: gpu.generation, DeleteOnVmDeletion: true }),
+    () =>
+      deps.api.createFlexibleGpu({
+        ModelName: gpu.modelName,
+        SubregionName: vm.Placement.SubregionName,
+        Generation: gpu.generation,
+        DeleteOnVmDeletion: true,
+      }),
     offering,
   );
   const id = created.FlexibleGpu.FlexibleGpuId;
@@ -87,7 +93,9 @@ async function createTagged(deps: GpuAttachDeps, vm: Vm, { gpu, offering, owner 
  */
 async function gpusToLink(deps: GpuAttachDeps, vm: Vm, request: GpuRequest, missing: number): Promise<string[]> {
   const { gpu, owner } = request;
-  const spare = (await gpusOf(deps, owner)).filter((g) => isUnlinked(g) && g.ModelName === gpu.modelName && g.SubregionName === vm.Placement.SubregionName);
+  const spare = (await gpusOf(deps, owner)).filter(
+    (g) => isUnlinked(g) && g.ModelName === gpu.modelName && g.SubregionName === vm.Placement.SubregionName,
+  );
   spare.push(...(await adoptUntagged(deps, vm, gpu.modelName, missing - spare.length, owner)));
   const ids = spare.slice(0, missing).map((g) => g.FlexibleGpuId);
   if (ids.length === missing && !hasPendingGpu(vm)) return ids;
@@ -100,17 +108,28 @@ async function gpusToLink(deps: GpuAttachDeps, vm: Vm, request: GpuRequest, miss
 }
 
 /** Links the fGPUs the launch shape wants and boots the VM; resolves with the VM as last read. */
-export async function attachFlexibleGpus(deps: GpuAttachDeps, vm: Vm, shape: LaunchShape, offering: OfferingKey, owner: GpuOwner): Promise<Vm> {
+export async function attachFlexibleGpus(
+  deps: GpuAttachDeps,
+  vm: Vm,
+  shape: LaunchShape,
+  offering: OfferingKey,
+  owner: GpuOwner,
+): Promise<Vm> {
   const gpu = shape.flexibleGpu;
   if (!gpu) return vm;
   const settled = await waitUntilSettled(deps, vm);
-  const linked = await deps.call(`reading flexible gpus of vm ${vm.VmId}`, () => deps.api.readFlexibleGpus({ Filters: { VmIds: [vm.VmId] } }));
+  const linked = await deps.call(`reading flexible gpus of vm ${vm.VmId}`, () =>
+    deps.api.readFlexibleGpus({ Filters: { VmIds: [vm.VmId] } }),
+  );
   const missing = gpu.count - linked.FlexibleGpus.length;
   if (missing > 0 && settled.State === 'running') {
-    throw new CreateError(`attaching flexible gpus to vm ${vm.VmId}: the vm is running with ${linked.FlexibleGpus.length} of ${gpu.count} gpus`, {
-      reason: 'FlexibleGpuAttachFailed',
-      message: `vm ${vm.VmId} booted before its ${gpu.modelName} gpus were linked`,
-    });
+    throw new CreateError(
+      `attaching flexible gpus to vm ${vm.VmId}: the vm is running with ${linked.FlexibleGpus.length} of ${gpu.count} gpus`,
+      {
+        reason: 'FlexibleGpuAttachFailed',
+        message: `vm ${vm.VmId} booted before its ${gpu.modelName} gpus were linked`,
+      },
+    );
   }
   if (missing > 0) {
     // A GPU whose link fails stays tagged for the NodeClaim: the next attempt links it, a delete releases it.

@@ -23,6 +23,7 @@ export function createOutscaleCloudProvider(options: CreateOutscaleCloudProvider
   const { client, catalog, ...rest } = options;
   const api = createOutscaleClient({ ...client, clock: options.clock });
   // NodeClasses with their own credentialsSecretRef get a client on the same endpoint and region.
-  const apiFactory = (credentials: { accessKey: string; secretKey: string }): OutscaleApi => createOutscaleClient({ ...client, ...credentials, clock: options.clock });
+  const apiFactory = (credentials: { accessKey: string; secretKey: string }): OutscaleApi =>
+    createOutscaleClient({ ...client, ...credentials, clock: options.clock });
   return new OutscaleCloudProvider({ ...rest, api, apiFactory, catalog: catalog ?? loadCatalog('outscale') });
 }

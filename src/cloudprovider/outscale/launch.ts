@@ -71,10 +71,13 @@ function pickCandidate(request: LaunchRequest): LaunchCandidate {
   if (compatible.length > 0) {
     throw new InsufficientCapacityError(`launching nodeclaim ${name}: all ${compatible.length} compatible offerings are unavailable`, []);
   }
-  throw new CreateError(`launching nodeclaim ${name}: no instance type of OutscaleNodeClass ${request.nodeClass.metadata?.name ?? ''} satisfies its requirements and requests`, {
-    reason: 'InstanceTypeNotFound',
-    message: 'no Outscale instance type satisfies the NodeClaim requirements and resource requests in the NodeClass subregions',
-  });
+  throw new CreateError(
+    `launching nodeclaim ${name}: no instance type of OutscaleNodeClass ${request.nodeClass.metadata?.name ?? ''} satisfies its requirements and requests`,
+    {
+      reason: 'InstanceTypeNotFound',
+      message: 'no Outscale instance type satisfies the NodeClaim requirements and resource requests in the NodeClass subregions',
+    },
+  );
 }
 
 /**
@@ -87,14 +90,19 @@ function recoverCandidate(ctx: LaunchContext, vm: Vm, request: LaunchRequest): L
   const taggedOffering = tagged?.offerings.find((o) => o.zone === zone);
   if (tagged && taggedOffering) return { instanceType: tagged, offering: taggedOffering };
   const sameShape = request.instanceTypes
-    .filter((t) => { const flavor = ctx.flavors.get(t.name); return flavor !== undefined && launchShapeOf(flavor).vmType === vm.VmType; })
+    .filter((t) => {
+      const flavor = ctx.flavors.get(t.name);
+      return flavor !== undefined && launchShapeOf(flavor).vmType === vm.VmType;
+    })
     .map((t) => ({ ...t, offerings: t.offerings.filter((o) => o.zone === zone).map((o) => ({ ...o, available: true })) }));
   const chosen = compatibleOfferings(sameShape, request.nodeClaim.spec)[0];
   if (chosen) return chosen;
   const fallback = sameShape.find((t) => t.offerings.length > 0);
   const offering = fallback?.offerings[0];
   if (!fallback || !offering) {
-    throw new PermanentCloudError(`finishing vm ${vm.VmId} of nodeclaim ${nameOf(request.nodeClaim)}: vm type ${vm.VmType} in ${zone} matches no instance type of its NodeClass`);
+    throw new PermanentCloudError(
+      `finishing vm ${vm.VmId} of nodeclaim ${nameOf(request.nodeClaim)}: vm type ${vm.VmType} in ${zone} matches no instance type of its NodeClass`,
+    );
   }
   return { instanceType: fallback, offering };
 }
@@ -116,7 +124,8 @@ async function createVm(ctx: LaunchContext, request: LaunchRequest, candidate: L
     response = await ctx.call(operation, () => ctx.api.createVms(body), offering);
   } catch (err) {
     if (ctx.unavailableOfferings.markFromError(err)) throw err;
-    if (err instanceof PermanentCloudError) throw new CreateError(err.message, { reason: 'LaunchFailed', message: err.message }, { cause: err });
+    if (err instanceof PermanentCloudError)
+      throw new CreateError(err.message, { reason: 'LaunchFailed', message: err.message }, { cause: err });
     throw err;
   }
   const vm = response.Vms[0];
@@ -132,12 +141,20 @@ async function createVm(ctx: LaunchContext, request: LaunchRequest, candidate: L
 
 async function finishLaunch(ctx: LaunchContext, vm: Vm, request: LaunchRequest, candidate: LaunchCandidate): Promise<CloudNodeClaim> {
   const wanted = launchTags(
-    { clusterName: ctx.clusterName, clusterId: request.nodeClass.spec.clusterId, nodeClaim: request.nodeClaim, instanceType: candidate.instanceType.name, nodeClassTags: request.nodeClass.spec.tags },
+    {
+      clusterName: ctx.clusterName,
+      clusterId: request.nodeClass.spec.clusterId,
+      nodeClaim: request.nodeClaim,
+      instanceType: candidate.instanceType.name,
+      nodeClassTags: request.nodeClass.spec.tags,
+    },
     vm,
   );
   const missing = missingTags(vm, wanted);
   if (missing.length > 0) {
-    await ctx.call(`tagging vm ${vm.VmId} of nodeclaim ${nameOf(request.nodeClaim)}`, () => ctx.api.createTags({ ResourceIds: [vm.VmId], Tags: missing }));
+    await ctx.call(`tagging vm ${vm.VmId} of nodeclaim ${nameOf(request.nodeClaim)}`, () =>
+      ctx.api.createTags({ ResourceIds: [vm.VmId], Tags: missing }),
+    );
   }
   let tagged: Vm = { ...vm, Tags: [...vm.Tags.filter((t) => !missing.some((m) => m.Key === t.Key)), ...missing] };
   const flavor = ctx.flavors.get(candidate.instanceType.name);
@@ -163,7 +180,13 @@ export async function releaseGpus(ctx: LaunchContext, owner: GpuOwner, vm?: Vm):
 }
 
 /** Out of GPU stock: the offering is marked and the stopped VM and the GPUs made for it given back, so nothing waits on them. */
-async function attachGpusOrRelease(ctx: LaunchContext, vm: Vm, shape: ReturnType<typeof launchShapeOf>, offering: OfferingKey, owner: GpuOwner): Promise<Vm> {
+async function attachGpusOrRelease(
+  ctx: LaunchContext,
+  vm: Vm,
+  shape: ReturnType<typeof launchShapeOf>,
+  offering: OfferingKey,
+  owner: GpuOwner,
+): Promise<Vm> {
   try {
     const attached = await attachFlexibleGpus(ctx.gpu, vm, shape, offering, owner);
     return { ...attached, Tags: attached.Tags.length > 0 ? attached.Tags : vm.Tags };

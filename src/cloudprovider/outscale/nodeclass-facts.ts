@@ -21,14 +21,26 @@ async function read(nodeClass: OutscaleNodeClass, ctx: Pick<LaunchContext, 'api'
   const [images, subnets, groups] = await Promise.all([
     ctx.call(`reading image ${spec.imageId}`, () => ctx.api.readImages({ Filters: { ImageIds: [spec.imageId] } })),
     ctx.call('reading the nodeclass subnets', () => ctx.api.readSubnets({ Filters: { SubnetIds: subnetIds } })),
-    ctx.call('reading the nodeclass security groups', () => ctx.api.readSecurityGroups({ Filters: { SecurityGroupIds: [...spec.securityGroupIds] } })),
+    ctx.call('reading the nodeclass security groups', () =>
+      ctx.api.readSecurityGroups({ Filters: { SecurityGroupIds: [...spec.securityGroupIds] } }),
+    ),
   ]);
   const image = images.Images.find((i) => i.ImageId === spec.imageId);
   return {
-    image: { field: 'spec.imageId', ref: spec.imageId, where: spec.region, resolved: image ? [{ id: image.ImageId, name: image.ImageName }] : [] },
+    image: {
+      field: 'spec.imageId',
+      ref: spec.imageId,
+      where: spec.region,
+      resolved: image ? [{ id: image.ImageId, name: image.ImageName }] : [],
+    },
     subnets: spec.subnets.map((s, i) => {
       const found = subnets.Subnets.find((n) => n.SubnetId === s.subnetId);
-      return { field: `spec.subnets[${i}].subnetId`, id: s.subnetId, zone: s.subregion, ...(found ? { found: { zone: found.SubregionName } } : {}) };
+      return {
+        field: `spec.subnets[${i}].subnetId`,
+        id: s.subnetId,
+        zone: s.subregion,
+        ...(found ? { found: { zone: found.SubregionName } } : {}),
+      };
     }),
     securityGroups: spec.securityGroupIds.map((id, i) => {
       const found = groups.SecurityGroups.find((g) => g.SecurityGroupId === id);
@@ -37,7 +49,10 @@ async function read(nodeClass: OutscaleNodeClass, ctx: Pick<LaunchContext, 'api'
   };
 }
 
-export async function outscaleNodeClassFacts(nodeClass: OutscaleNodeClass, ctx: Pick<LaunchContext, 'api' | 'call'>): Promise<NodeClassCloudFacts> {
+export async function outscaleNodeClassFacts(
+  nodeClass: OutscaleNodeClass,
+  ctx: Pick<LaunchContext, 'api' | 'call'>,
+): Promise<NodeClassCloudFacts> {
   try {
     return await read(nodeClass, ctx);
   } catch (error) {

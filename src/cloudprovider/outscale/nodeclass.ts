@@ -25,7 +25,9 @@ export function subnetFor(nodeClass: OutscaleNodeClass, subregion: string): stri
   const subnet = nodeClass.spec.subnets.find((s) => s.subregion === subregion);
   if (!subnet) {
     const accepted = subregionsOf(nodeClass).join(', ');
-    throw new NodeClassNotReadyError(`choosing a subnet: OutscaleNodeClass ${nodeClass.metadata?.name ?? ''} has no subnet in subregion ${subregion}; spec.subnets covers: ${accepted}`);
+    throw new NodeClassNotReadyError(
+      `choosing a subnet: OutscaleNodeClass ${nodeClass.metadata?.name ?? ''} has no subnet in subregion ${subregion}; spec.subnets covers: ${accepted}`,
+    );
   }
   return subnet.subnetId;
 }
@@ -45,7 +47,10 @@ function blockDevices(nodeClass: OutscaleNodeClass): BlockDeviceMappingVmCreatio
 }
 
 /** The user data to boot with, base64-encoded as CreateVms wants it, or undefined when the NodeClass has none. */
-export async function resolveUserData(nodeClass: OutscaleNodeClass, resolver: NodeClassResolver<OutscaleNodeClass>): Promise<string | undefined> {
+export async function resolveUserData(
+  nodeClass: OutscaleNodeClass,
+  resolver: NodeClassResolver<OutscaleNodeClass>,
+): Promise<string | undefined> {
   const userData = nodeClass.spec.userData;
   if (!userData) return undefined;
   if (userData.content !== undefined) return Buffer.from(userData.content, 'utf8').toString('base64');
@@ -54,7 +59,9 @@ export async function resolveUserData(nodeClass: OutscaleNodeClass, resolver: No
   const data = await resolver.getSecretData({ name: ref.name, namespace: ref.namespace });
   const value = data[ref.key];
   if (value === undefined) {
-    throw new NodeClassNotReadyError(`reading user data: secret ${ref.namespace}/${ref.name} has no key ${JSON.stringify(ref.key)}; accepted: ${Object.keys(data).join(', ') || 'none'}`);
+    throw new NodeClassNotReadyError(
+      `reading user data: secret ${ref.namespace}/${ref.name} has no key ${JSON.stringify(ref.key)}; accepted: ${Object.keys(data).join(', ') || 'none'}`,
+    );
   }
   return Buffer.from(value, 'utf8').toString('base64');
 }
@@ -84,7 +91,13 @@ function sameSet(a: readonly string[], b: readonly string[]): boolean {
 export function driftReasonOf(vm: Vm, nodeClass: OutscaleNodeClass, expectedUserData: string | undefined): DriftReason | undefined {
   const spec = nodeClass.spec;
   if (vm.ImageId !== spec.imageId) return DriftReasons.image;
-  if (!sameSet(vm.SecurityGroups.map((g) => g.SecurityGroupId), spec.securityGroupIds)) return DriftReasons.securityGroups;
+  if (
+    !sameSet(
+      vm.SecurityGroups.map((g) => g.SecurityGroupId),
+      spec.securityGroupIds,
+    )
+  )
+    return DriftReasons.securityGroups;
   const subnet = spec.subnets.find((s) => s.subregion === vm.Placement.SubregionName);
   if (!subnet || (vm.SubnetId !== undefined && vm.SubnetId !== subnet.subnetId)) return DriftReasons.subnet;
   if ((vm.UserData ?? '') !== (expectedUserData ?? '')) return DriftReasons.userData;

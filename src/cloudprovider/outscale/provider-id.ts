@@ -5,7 +5,9 @@
 
 export class InvalidProviderIdError extends Error {
   constructor(providerID: string) {
-    super(`parsing providerID ${JSON.stringify(providerID)}: accepted: aws:///<subregion>/<vm id>, osc:///<subregion>/<vm id> or a vm id (i-…)`);
+    super(
+      `parsing providerID ${JSON.stringify(providerID)}: accepted: aws:///<subregion>/<vm id>, osc:///<subregion>/<vm id> or a vm id (i-…)`,
+    );
     this.name = 'InvalidProviderIdError';
   }
 }

@@ -15,7 +15,10 @@ export interface SigningInput {
 
 /** `20260101T000000Z` */
 export function amzDate(epochMs: number): string {
-  return new Date(epochMs).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+  return new Date(epochMs)
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
 }
 
 /** The headers to send: Content-Type, X-Amz-Date, Authorization (Host and Content-Length are set by fetch). */

@@ -11,7 +11,12 @@ import type { OvhApi, OvhKubeTarget } from './api.js';
 import type { OvhClientSettings } from './client.js';
 import { detectKubeId, KubeIdNotDetectedError } from './kube-detection.js';
 
-export const SecretKeys = { applicationKey: 'applicationKey', applicationSecret: 'applicationSecret', consumerKey: 'consumerKey', endpoint: 'endpoint' } as const;
+export const SecretKeys = {
+  applicationKey: 'applicationKey',
+  applicationSecret: 'applicationSecret',
+  consumerKey: 'consumerKey',
+  endpoint: 'endpoint',
+} as const;
 
 export type OvhApiFactory = (settings: OvhClientSettings) => OvhApi;
 
@@ -100,7 +105,9 @@ export class OvhAccounts {
     if (kubeId) return kubeId;
     const providerIDs = this.options.clusterProviderIDs;
     if (!providerIDs) {
-      throw new NodeClassNotReadyError(`resolving OVHNodeClass "${nodeClass.metadata?.name ?? ''}": spec.kubeId is unset and no operator-wide kubeId is configured; accepted: the MKS cluster id (a UUID)`);
+      throw new NodeClassNotReadyError(
+        `resolving OVHNodeClass "${nodeClass.metadata?.name ?? ''}": spec.kubeId is unset and no operator-wide kubeId is configured; accepted: the MKS cluster id (a UUID)`,
+      );
     }
     // One detection per project and credentials; a failed one is not remembered, so the next call asks again.
     const key = `${credentialsKey}/${nodeClass.spec.serviceName}`;
@@ -120,10 +127,14 @@ export class OvhAccounts {
     const data = await this.options.nodeClasses.getSecretData(ref);
     const missing = [SecretKeys.applicationKey, SecretKeys.applicationSecret, SecretKeys.consumerKey].filter((k) => !data[k]);
     if (missing.length > 0) {
-      throw new NodeClassNotReadyError(`reading Secret ${ref.namespace}/${ref.name} of OVHNodeClass "${name}": keys ${missing.join(', ')} are missing; accepted: applicationKey, applicationSecret, consumerKey, endpoint`);
+      throw new NodeClassNotReadyError(
+        `reading Secret ${ref.namespace}/${ref.name} of OVHNodeClass "${name}": keys ${missing.join(', ')} are missing; accepted: applicationKey, applicationSecret, consumerKey, endpoint`,
+      );
     }
     if (!this.options.apiFactory) {
-      throw new NodeClassNotReadyError(`resolving OVHNodeClass "${name}": credentialsSecretRef is set but this service builds no per-NodeClass OVH clients`);
+      throw new NodeClassNotReadyError(
+        `resolving OVHNodeClass "${name}": credentialsSecretRef is set but this service builds no per-NodeClass OVH clients`,
+      );
     }
     const credentialsKey = `${data[SecretKeys.endpoint] ?? ''}:${data[SecretKeys.applicationKey]}:${data[SecretKeys.consumerKey]}`;
     let api = this.clients.get(credentialsKey);

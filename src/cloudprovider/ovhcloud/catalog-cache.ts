@@ -46,14 +46,19 @@ export class OvhCatalogCache {
     if (cached && this.isFresh(cached)) return cached.value;
     try {
       const [flavors, prices] = await Promise.all([
-        this.options.call(`listing mks flavors of ${account.region}`, () => account.api.listCapabilityFlavors(account.target.serviceName, account.region)),
+        this.options.call(`listing mks flavors of ${account.region}`, () =>
+          account.api.listCapabilityFlavors(account.target.serviceName, account.region),
+        ),
         this.pricesOf(account),
       ]);
       const value = buildOvhInstanceTypes({ catalog: this.options.catalog, region: account.region, flavors, prices, billing });
       this.types.set(key, { at: this.options.clock.now(), value });
       return value;
     } catch (error) {
-      this.options.onWarning?.('reading the live OVHcloud catalog failed; using the bundled catalog', { region: account.region, error: String(error) });
+      this.options.onWarning?.('reading the live OVHcloud catalog failed; using the bundled catalog', {
+        region: account.region,
+        error: String(error),
+      });
       return cached?.value ?? bundledOvhInstanceTypes(this.options.catalog, account.region, billing);
     }
   }

@@ -47,7 +47,11 @@ const require = createRequire(import.meta.url);
 
 /** The SDK's constructor parameters for these settings. */
 export function ovhSdkParams(settings: OvhClientSettings): Record<string, unknown> {
-  const params: Record<string, unknown> = { appKey: settings.applicationKey, appSecret: settings.applicationSecret, consumerKey: settings.consumerKey };
+  const params: Record<string, unknown> = {
+    appKey: settings.applicationKey,
+    appSecret: settings.applicationSecret,
+    consumerKey: settings.consumerKey,
+  };
   // `endpoint` overwrites `host` inside the SDK, so an explicit host is passed without it.
   if (settings.host) return { ...params, host: settings.host, ...(settings.port ? { port: settings.port } : {}) };
   const endpoint = settings.endpoint ?? DefaultOvhEndpoint;
@@ -89,14 +93,20 @@ class OvhSdkApi implements OvhApi {
   }
 
   /** A read whose answer is checked by `validate` (a broken answer is never read as empty). */
-  private async read<T>(operation: string, path: string, validate: (operation: string, body: unknown) => T, params?: Record<string, unknown>): Promise<T> {
+  private async read<T>(
+    operation: string,
+    path: string,
+    validate: (operation: string, body: unknown) => T,
+    params?: Record<string, unknown>,
+  ): Promise<T> {
     return validate(operation, await this.call<unknown>(operation, 'GET', path, params));
   }
 
   listClusters(serviceName: string): Promise<string[]> {
     const operation = `listing the mks clusters of project ${serviceName}`;
     return this.read(operation, `/cloud/project/${encodeURIComponent(serviceName)}/kube`, (op, body) => {
-      if (!Array.isArray(body) || body.some((id) => typeof id !== 'string')) throw new IncompleteResponseError(`${op}: the answer is not a list of cluster ids`);
+      if (!Array.isArray(body) || body.some((id) => typeof id !== 'string'))
+        throw new IncompleteResponseError(`${op}: the answer is not a list of cluster ids`);
       return body as string[];
     });
   }
@@ -114,22 +124,29 @@ class OvhSdkApi implements OvhApi {
     const operation = `listing the mks regions of project ${serviceName}`;
     return this.read(operation, `/cloud/project/${encodeURIComponent(serviceName)}/capabilities/kube/regions`, (op, body) => {
       // An empty list is no answer: MKS is offered somewhere to every project that can call this.
-      if (!Array.isArray(body) || body.length === 0 || body.some((r) => typeof r !== 'string')) throw new IncompleteResponseError(`${op}: the answer is not a list of region names`);
+      if (!Array.isArray(body) || body.length === 0 || body.some((r) => typeof r !== 'string'))
+        throw new IncompleteResponseError(`${op}: the answer is not a list of region names`);
       return body as string[];
     });
   }
 
   async listPrices(subsidiary: string): Promise<ReadonlyMap<string, { hourly?: number; monthly?: number }>> {
-    const body = await this.call<unknown>('reading the public order catalog', 'GET', '/order/catalog/public/cloud', { ovhSubsidiary: subsidiary });
+    const body = await this.call<unknown>('reading the public order catalog', 'GET', '/order/catalog/public/cloud', {
+      ovhSubsidiary: subsidiary,
+    });
     return parseOrderCatalog(body);
   }
 
   listNodePools(target: OvhKubeTarget): Promise<OvhNodePool[]> {
-    return this.read(`listing node pools of cluster ${target.kubeId}`, `${kube(target)}/nodepool`, (op, body) => requireList<OvhNodePool>(op, body, PoolKeys));
+    return this.read(`listing node pools of cluster ${target.kubeId}`, `${kube(target)}/nodepool`, (op, body) =>
+      requireList<OvhNodePool>(op, body, PoolKeys),
+    );
   }
 
   getNodePool(target: OvhKubeTarget, poolId: string): Promise<OvhNodePool> {
-    return this.read(`reading node pool ${poolId}`, `${kube(target)}/nodepool/${encodeURIComponent(poolId)}`, (op, body) => requireObject<OvhNodePool>(op, body, PoolKeys));
+    return this.read(`reading node pool ${poolId}`, `${kube(target)}/nodepool/${encodeURIComponent(poolId)}`, (op, body) =>
+      requireObject<OvhNodePool>(op, body, PoolKeys),
+    );
   }
 
   createNodePool(target: OvhKubeTarget, body: OvhPoolCreation): Promise<OvhNodePool> {
@@ -145,11 +162,15 @@ class OvhSdkApi implements OvhApi {
   }
 
   listPoolNodes(target: OvhKubeTarget, poolId: string): Promise<OvhNode[]> {
-    return this.read(`listing nodes of node pool ${poolId}`, `${kube(target)}/nodepool/${encodeURIComponent(poolId)}/nodes`, (op, body) => requireList<OvhNode>(op, body, NodeKeys));
+    return this.read(`listing nodes of node pool ${poolId}`, `${kube(target)}/nodepool/${encodeURIComponent(poolId)}/nodes`, (op, body) =>
+      requireList<OvhNode>(op, body, NodeKeys),
+    );
   }
 
   listNodes(target: OvhKubeTarget): Promise<OvhNode[]> {
-    return this.read(`listing nodes of cluster ${target.kubeId}`, `${kube(target)}/node`, (op, body) => requireList<OvhNode>(op, body, NodeKeys));
+    return this.read(`listing nodes of cluster ${target.kubeId}`, `${kube(target)}/node`, (op, body) =>
+      requireList<OvhNode>(op, body, NodeKeys),
+    );
   }
 
   async deleteNode(target: OvhKubeTarget, nodeId: string): Promise<void> {

@@ -7,7 +7,14 @@ import { OVHNodeClassGroup, OVHNodeClassKind, OVHNodeClassVersion, type OVHNodeC
 import { compatibleOfferings, type InstanceType } from '../../domain/instancetypes/index.js';
 import { NotReadyRepairPolicies } from '../../domain/repair/index.js';
 import type { Clock } from '../../util/clock.js';
-import { CreateError, InsufficientCapacityError, NodeClaimNotFoundError, PermanentCloudError, findInChain, type OfferingKey } from '../errors.js';
+import {
+  CreateError,
+  InsufficientCapacityError,
+  NodeClaimNotFoundError,
+  PermanentCloudError,
+  findInChain,
+  type OfferingKey,
+} from '../errors.js';
 import type {
   CloudNodeClaim,
   CloudProvider,
@@ -122,7 +129,9 @@ export class OvhCloudProvider implements CloudProvider {
     if (!instanceId) return undefined;
     const nodeClass = await this.options.nodeClasses.getNodeClass(nodeClaim.spec.nodeClassRef.name);
     const account = await this.options.accounts.forNodeClass(nodeClass);
-    const found = (await readCluster(account, this.options.call, this.options.clusterName)).nodes.find((m) => m.node.instanceId === instanceId);
+    const found = (await readCluster(account, this.options.call, this.options.clusterName)).nodes.find(
+      (m) => m.node.instanceId === instanceId,
+    );
     return found ? driftReason(found.pool, nodeClass.spec) : undefined;
   }
 
@@ -174,10 +183,13 @@ export class OvhCloudProvider implements CloudProvider {
     }
     const candidates = compatibleOfferings(await this.instanceTypesFor(nodeClass), nodeClaim.spec);
     if (candidates.length === 0) {
-      throw new CreateError(`launching nodeclaim ${nodeClaim.metadata?.name ?? ''}: no OVHcloud flavor meets its requirements and requests`, {
-        reason: 'NoCompatibleInstanceTypes',
-        message: 'no MKS flavor of the region matches the NodeClaim requirements and resource requests',
-      });
+      throw new CreateError(
+        `launching nodeclaim ${nodeClaim.metadata?.name ?? ''}: no OVHcloud flavor meets its requirements and requests`,
+        {
+          reason: 'NoCompatibleInstanceTypes',
+          message: 'no MKS flavor of the region matches the NodeClaim requirements and resource requests',
+        },
+      );
     }
     refused.push(...candidates.filter((c) => !c.offering.available).map((c) => keyOf(c.instanceType.name, c.offering.zone)));
     for (const candidate of candidates.filter((c) => c.offering.available).slice(0, MaxOfferingsPerLaunch)) {
@@ -193,7 +205,10 @@ export class OvhCloudProvider implements CloudProvider {
         refused.push(...ice.offerings);
       }
     }
-    throw new InsufficientCapacityError(`launching nodeclaim ${nodeClaim.metadata?.name ?? ''}: every compatible offering is out of stock (${refused.map((o) => `${o.instanceType}/${o.zone}`).join(', ')})`, refused);
+    throw new InsufficientCapacityError(
+      `launching nodeclaim ${nodeClaim.metadata?.name ?? ''}: every compatible offering is out of stock (${refused.map((o) => `${o.instanceType}/${o.zone}`).join(', ')})`,
+      refused,
+    );
   }
 
   /** A launch recorded on a pool by an earlier attempt (a retry, or before a restart) is awaited, not redone. */
@@ -215,7 +230,9 @@ export class OvhCloudProvider implements CloudProvider {
     // empty list is the truth (throwing would stop garbage collection for every other cloud of the install).
     if (listing && accounts.length === 0 && (await this.options.nodeClasses.listNodeClasses?.())?.length === 0) return [];
     if (accounts.length === 0) {
-      throw new PermanentCloudError(`${operation}: no MKS cluster is known yet; accepted: operator-wide serviceName and kubeId, or an OVHNodeClass used by a NodePool`);
+      throw new PermanentCloudError(
+        `${operation}: no MKS cluster is known yet; accepted: operator-wide serviceName and kubeId, or an OVHNodeClass used by a NodePool`,
+      );
     }
     return accounts;
   }
@@ -226,7 +243,14 @@ export class OvhCloudProvider implements CloudProvider {
   }
 
   private cleanupDeps(account: OvhAccount) {
-    return { account, clusterName: this.options.clusterName, call: this.options.call, clock: this.options.clock, lock: this.lock, graceMs: this.options.emptyPoolGraceMs };
+    return {
+      account,
+      clusterName: this.options.clusterName,
+      call: this.options.call,
+      clock: this.options.clock,
+      lock: this.lock,
+      graceMs: this.options.emptyPoolGraceMs,
+    };
   }
 
   /** The account of the NodeClaim's NodeClass; undefined when it has none (a leak) or it cannot be resolved. */
@@ -248,14 +272,18 @@ export class OvhCloudProvider implements CloudProvider {
     if (found?.node.status === 'DELETING') return true;
     const deps = this.launchDeps(account);
     if (found) {
-      await this.lock.run(familyLockKey(account, familyOfPoolName(found.pool.name)), () => releaseClaim(deps, found.pool.id, claimKey, found.node));
+      await this.lock.run(familyLockKey(account, familyOfPoolName(found.pool.name)), () =>
+        releaseClaim(deps, found.pool.id, claimKey, found.node),
+      );
       return true;
     }
     const recordedPool = view.pools.find((p) => claimRecordsOf(p.template).has(claimKey));
     if (!recordedPool) return false;
     const node = await nodeOfRecordedClaim(deps, recordedPool.id, claimKey);
     if (node === 'not yet') return true;
-    await this.lock.run(familyLockKey(account, familyOfPoolName(recordedPool.name)), () => releaseClaim(deps, recordedPool.id, claimKey, node));
+    await this.lock.run(familyLockKey(account, familyOfPoolName(recordedPool.name)), () =>
+      releaseClaim(deps, recordedPool.id, claimKey, node),
+    );
     return true;
   }
 

@@ -101,7 +101,10 @@ export function nodeFailureError(status: string, offering: OfferingKey, nodeId: 
     return new InsufficientCapacityError(`launching node ${nodeId}: flavor ${where} is out of stock`, [offering]);
   }
   if (status === 'USER_QUOTA_ERROR') {
-    return new QuotaExceededError(`launching node ${nodeId}: the Public Cloud project quota refuses another ${offering.instanceType} (instances or vCPUs)`, { quota: 'instances' });
+    return new QuotaExceededError(
+      `launching node ${nodeId}: the Public Cloud project quota refuses another ${offering.instanceType} (instances or vCPUs)`,
+      { quota: 'instances' },
+    );
   }
   return new PermanentCloudError(`launching node ${nodeId}: MKS reports status ${status} for ${where}`);
 }

@@ -55,7 +55,11 @@ export interface OvhCloudProviderDeps {
 }
 
 export function createOvhCloudProvider(deps: OvhCloudProviderDeps): OvhCloudProvider {
-  const retry: RetryOptions = { clock: deps.clock, random: deps.random ?? Math.random, policy: deps.retryPolicy ?? DefaultCloudRetryPolicy };
+  const retry: RetryOptions = {
+    clock: deps.clock,
+    random: deps.random ?? Math.random,
+    policy: deps.retryPolicy ?? DefaultCloudRetryPolicy,
+  };
   const call = createCaller(retry);
   const accounts = new OvhAccounts({
     api: deps.api,

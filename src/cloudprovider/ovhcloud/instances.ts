@@ -45,7 +45,9 @@ export async function readCluster(account: OvhAccount, call: OvhCaller, clusterN
     call(`listing node pools of cluster ${target.kubeId}`, () => api.listNodePools(target)),
     call(`listing nodes of cluster ${target.kubeId}`, () => api.listNodes(target)),
   ]);
-  const pools = [...allPools, ...(await poolsOnlyNodesName(account, call, allPools, allNodes))].filter((p) => isManagedPool(p, clusterName));
+  const pools = [...allPools, ...(await poolsOnlyNodesName(account, call, allPools, allNodes))].filter((p) =>
+    isManagedPool(p, clusterName),
+  );
   const nodesByPool = new Map<string, OvhNode[]>();
   for (const node of allNodes) {
     const list = nodesByPool.get(node.nodePoolId) ?? [];
@@ -68,7 +70,12 @@ export async function readCluster(account: OvhAccount, call: OvhCaller, clusterN
  * yet consistent): read one by one, so their nodes are not missing from the listing. Gone ones are skipped
  * (the cluster answered the two lists just before, so a 404 here is about the pool).
  */
-async function poolsOnlyNodesName(account: OvhAccount, call: OvhCaller, pools: readonly OvhNodePool[], nodes: readonly OvhNode[]): Promise<OvhNodePool[]> {
+async function poolsOnlyNodesName(
+  account: OvhAccount,
+  call: OvhCaller,
+  pools: readonly OvhNodePool[],
+  nodes: readonly OvhNode[],
+): Promise<OvhNodePool[]> {
   const known = new Set(pools.map((p) => p.id));
   const missing = [...new Set(nodes.map((n) => n.nodePoolId).filter((id) => !known.has(id)))];
   const found = await Promise.all(

@@ -28,12 +28,18 @@ function gpuFromApi(flavor: OvhFlavor): CatalogGpu | undefined {
 }
 
 function pricesOf(live: OvhFlavorPrice | undefined, known: CatalogFlavor | undefined, region: string): CatalogPrice[] {
-  if (live?.hourly !== undefined) return [{ region: '*', hourly: live.hourly, ...(live.monthly !== undefined ? { monthly: live.monthly } : {}) }];
+  if (live?.hourly !== undefined)
+    return [{ region: '*', hourly: live.hourly, ...(live.monthly !== undefined ? { monthly: live.monthly } : {}) }];
   return known?.prices ?? [{ region, hourly: null, note: 'no price in the public order catalog' }];
 }
 
 /** The flavor the builder needs: live shape, catalog naming, live price when the order catalog has one. */
-export function flavorOf(flavor: OvhFlavor, known: CatalogFlavor | undefined, region: string, price: OvhFlavorPrice | undefined): CatalogFlavor {
+export function flavorOf(
+  flavor: OvhFlavor,
+  known: CatalogFlavor | undefined,
+  region: string,
+  price: OvhFlavorPrice | undefined,
+): CatalogFlavor {
   const family = known?.family ?? familyOf(flavor.name);
   const gpu = known?.gpu ?? gpuFromApi(flavor);
   return {
@@ -70,7 +76,11 @@ export function buildOvhInstanceTypes(input: OvhCatalogInput): InstanceType[] {
     const known = input.catalog.flavors.find((f) => f.name === live.name);
     const flavor = flavorOf(live, known, regionEntry.name, input.prices.get(live.name));
     // Catalog siblings stay in the file so a flavor without any price can be estimated from its family.
-    const file: CatalogFile = { ...input.catalog, regions: [regionEntry], flavors: [flavor, ...input.catalog.flavors.filter((f) => f.name !== live.name)] };
+    const file: CatalogFile = {
+      ...input.catalog,
+      regions: [regionEntry],
+      flavors: [flavor, ...input.catalog.flavors.filter((f) => f.name !== live.name)],
+    };
     const built = buildInstanceType(file, flavor, regionEntry, { billing: input.billing, unavailable: () => live.state !== 'available' });
     if (built) out.push(built);
   }

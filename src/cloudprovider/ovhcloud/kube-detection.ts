@@ -14,14 +14,20 @@ export class KubeIdNotDetectedError extends NodeClassNotReadyError {}
 
 /** The instance ids behind this cluster's OpenStack providerIDs. */
 export function openStackInstanceIds(providerIDs: readonly string[]): Set<string> {
-  return new Set(providerIDs.filter((id) => id.startsWith(OpenStackPrefix)).map((id) => id.slice(OpenStackPrefix.length)).filter((id) => id !== ''));
+  return new Set(
+    providerIDs
+      .filter((id) => id.startsWith(OpenStackPrefix))
+      .map((id) => id.slice(OpenStackPrefix.length))
+      .filter((id) => id !== ''),
+  );
 }
 
 export async function detectKubeId(api: OvhApi, serviceName: string, providerIDs: readonly string[]): Promise<string> {
   const what = `detecting the MKS cluster (kubeId) of project ${serviceName}`;
   const fix = 'set spec.kubeId on the OVHNodeClass or OVH_KUBE_ID (chart value ovh.kubeId)';
   const ours = openStackInstanceIds(providerIDs);
-  if (ours.size === 0) throw new KubeIdNotDetectedError(`${what}: no Node of this cluster has an ${OpenStackPrefix} providerID to match; ${fix}`);
+  if (ours.size === 0)
+    throw new KubeIdNotDetectedError(`${what}: no Node of this cluster has an ${OpenStackPrefix} providerID to match; ${fix}`);
   const clusters = await api.listClusters(serviceName);
   const matching: string[] = [];
   for (const kubeId of clusters) {
@@ -30,7 +36,11 @@ export async function detectKubeId(api: OvhApi, serviceName: string, providerIDs
   }
   if (matching.length === 1) return matching[0] as string;
   if (matching.length === 0) {
-    throw new KubeIdNotDetectedError(`${what}: none of its ${clusters.length} cluster(s) (${clusters.join(', ') || 'none'}) has a node of this cluster; ${fix}`);
+    throw new KubeIdNotDetectedError(
+      `${what}: none of its ${clusters.length} cluster(s) (${clusters.join(', ') || 'none'}) has a node of this cluster; ${fix}`,
+    );
   }
-  throw new KubeIdNotDetectedError(`${what}: several clusters have nodes of this cluster (${matching.join(', ')}), refusing to guess; ${fix}`);
+  throw new KubeIdNotDetectedError(
+    `${what}: several clusters have nodes of this cluster (${matching.join(', ')}), refusing to guess; ${fix}`,
+  );
 }

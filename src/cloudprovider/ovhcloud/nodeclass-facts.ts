@@ -19,12 +19,17 @@ function factsOf(error: unknown, nodeClass: OVHNodeClass, kubeId: string | undef
   if (failure?.status === 401 || failure?.status === 403) return { credentialsRejected: `http ${failure.status}: ${failure.message}` };
   if (failure?.status !== 404) return undefined;
   const detail = `http 404: ${failure.message}`;
-  if (NoSuchService.test(failure.message)) return { notFound: { what: 'project', field: 'spec.serviceName', id: nodeClass.spec.serviceName, detail } };
+  if (NoSuchService.test(failure.message))
+    return { notFound: { what: 'project', field: 'spec.serviceName', id: nodeClass.spec.serviceName, detail } };
   const field = nodeClass.spec.kubeId ? 'spec.kubeId' : 'the operator-wide kubeId (OVH_KUBE_ID)';
   return { notFound: { what: 'cluster', field, id: kubeId ?? '', detail } };
 }
 
-export async function ovhNodeClassFacts(nodeClass: OVHNodeClass, accounts: OvhAccounts, call: OvhCaller): Promise<NodeClassCloudFacts | undefined> {
+export async function ovhNodeClassFacts(
+  nodeClass: OVHNodeClass,
+  accounts: OvhAccounts,
+  call: OvhCaller,
+): Promise<NodeClassCloudFacts | undefined> {
   const kubeId = nodeClass.spec.kubeId ?? accounts.operatorKubeId();
   try {
     const account = await accounts.forNodeClass(nodeClass);

@@ -16,7 +16,11 @@ export const LabelNodeClassHash = 'karpenter-eu.io/ovhnodeclass-hash';
 
 /** A short hash of the NodeClass fields that shape a pool (the drift fingerprint). */
 export function nodeClassHash(spec: OVHNodeClassSpec): string {
-  const fingerprint = JSON.stringify({ m: spec.monthlyBilled ?? false, a: spec.antiAffinity ?? false, t: Object.entries(spec.tags ?? {}).sort() });
+  const fingerprint = JSON.stringify({
+    m: spec.monthlyBilled ?? false,
+    a: spec.antiAffinity ?? false,
+    t: Object.entries(spec.tags ?? {}).sort(),
+  });
   return createHash('sha256').update(fingerprint).digest('hex').slice(0, 16);
 }
 
@@ -26,7 +30,13 @@ function taintsOf(nodeClaim: CloudProviderNodeClaim): OvhTaint[] {
 }
 
 /** The pool a NodeClaim of cluster `clusterName` launches into for this flavor and zone. */
-export function poolSettingsFor(nodeClaim: CloudProviderNodeClaim, nodeClass: OVHNodeClass, flavor: string, zone: string, clusterName: string): PoolSettings {
+export function poolSettingsFor(
+  nodeClaim: CloudProviderNodeClaim,
+  nodeClass: OVHNodeClass,
+  flavor: string,
+  zone: string,
+  clusterName: string,
+): PoolSettings {
   const spec = nodeClass.spec;
   const nodePool = nodeClaim.metadata?.labels?.[LabelNodePool] ?? '';
   return {

@@ -58,7 +58,9 @@ function withRecord(template: OvhPoolTemplate, claimKey: string, record: ClaimRe
 }
 
 async function listPools(deps: PoolLaunchDeps): Promise<OvhNodePool[]> {
-  return deps.call(`listing node pools of cluster ${deps.account.target.kubeId}`, () => deps.account.api.listNodePools(deps.account.target));
+  return deps.call(`listing node pools of cluster ${deps.account.target.kubeId}`, () =>
+    deps.account.api.listNodePools(deps.account.target),
+  );
 }
 
 /** A new pool may stay invisible for a while (eventual consistency): wait until a listing shows it. */
@@ -67,12 +69,22 @@ async function waitVisible(deps: PoolLaunchDeps, name: string): Promise<OvhNodeP
   for (;;) {
     const pool = (await listPools(deps)).find((p) => p.name === name);
     if (pool) return pool;
-    if (deps.clock.now() >= deadline) throw new CreateError(`waiting for node pool ${name}: it exists but never became visible`, { reason: 'NodePoolNotVisible', message: `node pool ${name} not visible after ${deps.launchTimeoutMs} ms` });
+    if (deps.clock.now() >= deadline)
+      throw new CreateError(`waiting for node pool ${name}: it exists but never became visible`, {
+        reason: 'NodePoolNotVisible',
+        message: `node pool ${name} not visible after ${deps.launchTimeoutMs} ms`,
+      });
     await deps.clock.sleep(deps.pollIntervalMs);
   }
 }
 
-async function createPool(deps: PoolLaunchDeps, settings: PoolSettings, name: string, claimKey: string, pending: ClaimRecord): Promise<OvhNodePool> {
+async function createPool(
+  deps: PoolLaunchDeps,
+  settings: PoolSettings,
+  name: string,
+  claimKey: string,
+  pending: ClaimRecord,
+): Promise<OvhNodePool> {
   const body = {
     name,
     flavorName: settings.flavor,
@@ -98,8 +110,15 @@ async function createPool(deps: PoolLaunchDeps, settings: PoolSettings, name: st
 async function scalePool(deps: PoolLaunchDeps, pool: OvhNodePool, claimKey: string, pending: ClaimRecord): Promise<OvhNodePool> {
   const desiredNodes = pool.desiredNodes + 1;
   // desiredNodes is absolute, so a PUT retried after a timeout cannot add a second node.
-  const body = { desiredNodes, minNodes: 0, maxNodes: Math.max(pool.maxNodes, desiredNodes), template: withRecord(pool.template, claimKey, pending) };
-  await deps.call(`scaling node pool ${pool.name} to ${desiredNodes} nodes`, () => deps.account.api.updateNodePool(deps.account.target, pool.id, body));
+  const body = {
+    desiredNodes,
+    minNodes: 0,
+    maxNodes: Math.max(pool.maxNodes, desiredNodes),
+    template: withRecord(pool.template, claimKey, pending),
+  };
+  await deps.call(`scaling node pool ${pool.name} to ${desiredNodes} nodes`, () =>
+    deps.account.api.updateNodePool(deps.account.target, pool.id, body),
+  );
   return pool;
 }
 
@@ -138,12 +157,20 @@ function withoutNodeRecords(template: OvhPoolTemplate, nodeId: string): OvhPoolT
 }
 
 /** Under the family lock: removes the claim's record (and its node, if any, with any record bound to it) from the pool. */
-export async function releaseClaim(deps: Pick<PoolLaunchDeps, 'account' | 'call'>, poolId: string, claimKey: string, node: OvhNode | undefined): Promise<void> {
+export async function releaseClaim(
+  deps: Pick<PoolLaunchDeps, 'account' | 'call'>,
+  poolId: string,
+  claimKey: string,
+  node: OvhNode | undefined,
+): Promise<void> {
   const { api, target } = deps.account;
   const pool = await deps.call(`reading node pool ${poolId}`, () => api.getNodePool(target, poolId));
   const released = withRecord(pool.template, claimKey, undefined);
   const template = node ? withoutNodeRecords(released, node.id) : released;
-  const removal = node && node.status !== 'DELETING' && node.status !== 'DELETED' ? { desiredNodes: Math.max(0, pool.desiredNodes - 1), nodesToRemove: [node.id] } : {};
+  const removal =
+    node && node.status !== 'DELETING' && node.status !== 'DELETED'
+      ? { desiredNodes: Math.max(0, pool.desiredNodes - 1), nodesToRemove: [node.id] }
+      : {};
   await deps.call(`releasing ${claimKey} from node pool ${pool.name}`, () => api.updateNodePool(target, pool.id, { ...removal, template }));
 }
 
@@ -179,7 +206,11 @@ function nodeOfClaim(pool: OvhNodePool, nodes: OvhNode[], claimKey: string): Ovh
  * The node recorded or matched for the claim on this pool; undefined when the record has no node (a
  * failed or released launch); `not yet` while a pending claim's node has not appeared.
  */
-export async function nodeOfRecordedClaim(deps: PoolLaunchDeps, poolId: string, claimKey: string): Promise<OvhNode | undefined | 'not yet'> {
+export async function nodeOfRecordedClaim(
+  deps: PoolLaunchDeps,
+  poolId: string,
+  claimKey: string,
+): Promise<OvhNode | undefined | 'not yet'> {
   const read = await readPool(deps, poolId);
   if (!read) return undefined;
   const node = nodeOfClaim(read.pool, read.nodes, claimKey);
@@ -194,7 +225,12 @@ export interface LaunchedNode {
 }
 
 /** Launches (or finds the launch of) the claim's node with these pool settings. */
-export async function launchInPool(deps: PoolLaunchDeps, settings: PoolSettings, claimKey: string, offering: OfferingKey): Promise<LaunchedNode> {
+export async function launchInPool(
+  deps: PoolLaunchDeps,
+  settings: PoolSettings,
+  claimKey: string,
+  offering: OfferingKey,
+): Promise<LaunchedNode> {
   const lockKey = familyLockKey(deps.account, poolBaseName(settings));
   const pool = await deps.lock.run(lockKey, () => recordAndScale(deps, settings, claimKey));
   return awaitNode(deps, pool.id, claimKey, offering);
@@ -210,7 +246,8 @@ export async function awaitNode(deps: PoolLaunchDeps, poolId: string, claimKey: 
     const read = await readPool(deps, poolId);
     const lockKey = familyLockKey(deps.account, familyOfPoolName(read?.pool.name ?? ''));
     const node = read ? nodeOfClaim(read.pool, read.nodes, claimKey) : undefined;
-    if (node === 'released') throw new PermanentCloudError(`launching ${claimKey}: its record left node pool ${read?.pool.name ?? poolId} (deleted meanwhile)`);
+    if (node === 'released')
+      throw new PermanentCloudError(`launching ${claimKey}: its record left node pool ${read?.pool.name ?? poolId} (deleted meanwhile)`);
     if (node && NodeFailureStatuses.has(node.status)) {
       await deps.lock.run(lockKey, () => releaseClaim(deps, poolId, claimKey, node));
       throw nodeFailureError(node.status, offering, node.id);
@@ -221,10 +258,13 @@ export async function awaitNode(deps: PoolLaunchDeps, poolId: string, claimKey: 
       return { pool: read.pool, node };
     }
     if (deps.clock.now() >= deadline) {
-      throw new CreateError(`launching ${claimKey} in node pool ${read?.pool.name ?? poolId}: no instance after ${deps.launchTimeoutMs} ms`, {
-        reason: 'LaunchTimeout',
-        message: `MKS gave no instance for ${offering.instanceType} in ${offering.zone} within ${deps.launchTimeoutMs} ms`,
-      });
+      throw new CreateError(
+        `launching ${claimKey} in node pool ${read?.pool.name ?? poolId}: no instance after ${deps.launchTimeoutMs} ms`,
+        {
+          reason: 'LaunchTimeout',
+          message: `MKS gave no instance for ${offering.instanceType} in ${offering.zone} within ${deps.launchTimeoutMs} ms`,
+        },
+      );
     }
     await deps.clock.sleep(deps.pollIntervalMs);
   }

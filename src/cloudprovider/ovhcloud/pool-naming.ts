@@ -86,7 +86,12 @@ export function isManagedPool(pool: { name: string; template?: OvhPoolTemplate }
 export function poolTemplate(settings: PoolSettings, annotations: Readonly<Record<string, string>>): OvhPoolTemplate {
   return {
     metadata: {
-      labels: { ...settings.labels, [LabelManagedBy]: ManagedByValue, [LabelCluster]: settings.clusterName, [LabelPoolVariant]: poolVariant(settings) },
+      labels: {
+        ...settings.labels,
+        [LabelManagedBy]: ManagedByValue,
+        [LabelCluster]: settings.clusterName,
+        [LabelPoolVariant]: poolVariant(settings),
+      },
       annotations: { ...annotations },
       finalizers: [],
     },

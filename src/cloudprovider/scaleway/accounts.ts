@@ -70,9 +70,15 @@ export class ScalewayAccounts {
     const known = this.byCredentials.get(key);
     if (known) return known;
     if (!this.options.apiFactory) {
-      throw new NodeClassNotReadyError(`using credentials of ScalewayNodeClass "${name}": this provider was built without an API factory for per-NodeClass credentials`);
+      throw new NodeClassNotReadyError(
+        `using credentials of ScalewayNodeClass "${name}": this provider was built without an API factory for per-NodeClass credentials`,
+      );
     }
-    const instances = new ScalewayInstances(this.options.apiFactory({ accessKey, secretKey, projectId: nodeClass.spec.projectId }), this.options.retry, this.options.listPageSize);
+    const instances = new ScalewayInstances(
+      this.options.apiFactory({ accessKey, secretKey, projectId: nodeClass.spec.projectId }),
+      this.options.retry,
+      this.options.listPageSize,
+    );
     this.byCredentials.set(key, instances);
     return instances;
   }

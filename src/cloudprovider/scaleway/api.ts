@@ -78,7 +78,12 @@ export interface ScalewayApi {
   /** Availability by commercial type in the zone (all pages). */
   getServerTypesAvailability(zone: string): Promise<Record<string, ScalewayAvailability>>;
   /** One page of servers carrying every tag; `totalCount` from `X-Total-Count`. */
-  listServersPage(zone: string, tags: readonly string[], page: number, perPage: number): Promise<{ servers: ScalewayServer[]; totalCount: number }>;
+  listServersPage(
+    zone: string,
+    tags: readonly string[],
+    page: number,
+    perPage: number,
+  ): Promise<{ servers: ScalewayServer[]; totalCount: number }>;
   /** Errors: NodeClaimNotFoundError when the server does not exist. */
   getServer(zone: string, id: string): Promise<ScalewayServer>;
   /** Creates the server, stopped. */

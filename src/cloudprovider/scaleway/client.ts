@@ -117,7 +117,9 @@ function timedFetch(base: typeof fetch, timeoutMs: number): typeof fetch {
 }
 
 /** Pages through a map-shaped product listing (keyed by commercial type) until `totalCount` entries are read. */
-async function allProductPages<T>(fetchPage: (page: number) => Promise<{ servers: Record<string, T>; totalCount?: number }>): Promise<Record<string, T>> {
+async function allProductPages<T>(
+  fetchPage: (page: number) => Promise<{ servers: Record<string, T>; totalCount?: number }>,
+): Promise<Record<string, T>> {
   const all: Record<string, T> = {};
   for (let page = 1; ; page += 1) {
     const { servers, totalCount } = await fetchPage(page);
@@ -131,14 +133,19 @@ async function allProductPages<T>(fetchPage: (page: number) => Promise<{ servers
  * Every page of a listing that announces its total: a page without the total, or one that comes back empty
  * before the total is reached, is an IncompleteResponseError (the SDK reads a missing list as []).
  */
-async function allCountedPages<T>(operation: string, fetchPage: (page: number) => Promise<{ items: T[]; totalCount: number }>): Promise<T[]> {
+async function allCountedPages<T>(
+  operation: string,
+  fetchPage: (page: number) => Promise<{ items: T[]; totalCount: number }>,
+): Promise<T[]> {
   const all: T[] = [];
   for (let page = 1; ; page += 1) {
     const { items, totalCount } = await fetchPage(page);
-    if (!Number.isSafeInteger(totalCount) || totalCount < 0) throw new IncompleteResponseError(`${operation}: page ${page} has no total count`);
+    if (!Number.isSafeInteger(totalCount) || totalCount < 0)
+      throw new IncompleteResponseError(`${operation}: page ${page} has no total count`);
     all.push(...items);
     if (all.length >= totalCount) return all;
-    if (items.length === 0) throw new IncompleteResponseError(`${operation}: page ${page} is empty after ${all.length} of the ${totalCount} entries announced`);
+    if (items.length === 0)
+      throw new IncompleteResponseError(`${operation}: page ${page} is empty after ${all.length} of the ${totalCount} entries announced`);
   }
 }
 
@@ -206,7 +213,10 @@ export function createScalewayClient(settings: ScalewayClientSettings): Scaleway
       }),
     createServer: (request: CreateServerRequest) =>
       call(
-        { operation: `creating server ${request.commercialType} in ${request.zone}`, offering: { instanceType: request.commercialType, zone: request.zone, capacityType: 'on-demand' } },
+        {
+          operation: `creating server ${request.commercialType} in ${request.zone}`,
+          offering: { instanceType: request.commercialType, zone: request.zone, capacityType: 'on-demand' },
+        },
         async () => {
           const res = await instance.createServer({
             zone: request.zone,
@@ -218,7 +228,9 @@ export function createScalewayClient(settings: ScalewayClientSettings): Scaleway
             dynamicIpRequired: true,
             protected: false,
             bootType: 'local',
-            volumes: { '0': { name: request.rootVolume.name, size: request.rootVolume.sizeBytes, volumeType: request.rootVolume.type, boot: false } },
+            volumes: {
+              '0': { name: request.rootVolume.name, size: request.rootVolume.sizeBytes, volumeType: request.rootVolume.type, boot: false },
+            },
             ...(request.securityGroupId ? { securityGroup: request.securityGroupId } : {}),
             ...(request.placementGroupId ? { placementGroup: request.placementGroupId } : {}),
           });
@@ -231,14 +243,20 @@ export function createScalewayClient(settings: ScalewayClientSettings): Scaleway
         await instance.setServerUserData({ zone, serverId, key, content });
       }),
     listUserDataKeys: (zone, serverId) =>
-      call({ operation: `listing user data of server ${zone}/${serverId}` }, async () => (await instance.listServerUserData({ zone, serverId })).userData),
+      call(
+        { operation: `listing user data of server ${zone}/${serverId}` },
+        async () => (await instance.listServerUserData({ zone, serverId })).userData,
+      ),
     attachPrivateNetwork: (zone, serverId, privateNetworkId) =>
       call({ operation: `attaching server ${zone}/${serverId} to private network ${privateNetworkId}` }, async () => {
         await instance.createPrivateNIC({ zone, serverId, privateNetworkId });
       }),
     powerOn: (zone, serverId, commercialType) =>
       call(
-        { operation: `powering on server ${zone}/${serverId}`, offering: { instanceType: commercialType, zone, capacityType: 'on-demand' } },
+        {
+          operation: `powering on server ${zone}/${serverId}`,
+          offering: { instanceType: commercialType, zone, capacityType: 'on-demand' },
+        },
         async () => {
           await instance.serverAction({ zone, serverId, action: 'poweron' });
         },

@@ -1,5 +1,11 @@
 /** A Scaleway server as the core sees a launched NodeClaim (pure). */
-import { CapacityTypeOnDemand, LabelCapacityType, LabelInstanceType, LabelTopologyRegion, LabelTopologyZone } from '../../apis/v1/labels.js';
+import {
+  CapacityTypeOnDemand,
+  LabelCapacityType,
+  LabelInstanceType,
+  LabelTopologyRegion,
+  LabelTopologyZone,
+} from '../../apis/v1/labels.js';
 import type { InstanceType } from '../../domain/instancetypes/types.js';
 import type { CloudNodeClaim } from '../types.js';
 import type { ScalewayServer } from './api.js';

@@ -40,7 +40,6 @@ import type { ScalewayProducts } from './products.js';
 import { parseProviderID, tryParseProviderID, type ServerLocation } from './provider-id.js';
 import { clusterTag, nodeClaimLookupTags } from './tags.js';
 
-
 export interface ScalewayCloudProviderOptions {
   clusterName: string;
   region: string;
@@ -88,7 +87,8 @@ export class ScalewayCloudProvider implements CloudProvider {
       this.ensureNoUnlistedServer(nodeClaim);
       this.created.delete(nodeClaim.metadata?.uid ?? name);
       // Gone: the root Block volume terminate only detached is deleted before saying so.
-      for (const account of await this.options.accounts.known()) await account.deleteDetachedVolumes(this.options.zones, rootVolumeName(identity));
+      for (const account of await this.options.accounts.known())
+        await account.deleteDetachedVolumes(this.options.zones, rootVolumeName(identity));
       throw new NodeClaimNotFoundError(`deleting nodeclaim ${name}: its server is gone`);
     }
     await found.account.terminateStep(found.server);
@@ -182,7 +182,12 @@ export class ScalewayCloudProvider implements CloudProvider {
   private ensureNoUnlistedServer(nodeClaim: CloudProviderNodeClaim): void {
     if (nodeClaim.status?.providerID) return;
     const key = nodeClaim.metadata?.uid ?? nodeClaim.metadata?.name ?? '';
-    const waitMs = listingWaitMs(nodeClaim.metadata?.annotations, this.attemptLog(key).get(), this.options.clock.now(), this.options.listingWindowMs);
+    const waitMs = listingWaitMs(
+      nodeClaim.metadata?.annotations,
+      this.attemptLog(key).get(),
+      this.options.clock.now(),
+      this.options.listingWindowMs,
+    );
     if (waitMs === 0) return;
     throw new TransientCloudError(
       `deleting nodeclaim ${nodeClaim.metadata?.name ?? ''}: its last create may have made a server the listing does not show yet; looking again before calling it gone`,
@@ -217,7 +222,11 @@ export class ScalewayCloudProvider implements CloudProvider {
 
   private async toCloudNodeClaim(server: ScalewayServer): Promise<CloudNodeClaim> {
     const types = await this.options.products.instanceTypes();
-    return toCloudNodeClaim(server, types.find((t) => t.name === server.commercialType), this.options.region);
+    return toCloudNodeClaim(
+      server,
+      types.find((t) => t.name === server.commercialType),
+      this.options.region,
+    );
   }
 
   /** The server in whichever account has it; undefined when every account says it does not exist. */
@@ -233,7 +242,9 @@ export class ScalewayCloudProvider implements CloudProvider {
   }
 
   /** By providerID, or — for a NodeClaim whose launch never returned one — by its tags, so nothing leaks. */
-  private async findForDelete(nodeClaim: CloudProviderNodeClaim): Promise<{ server: ScalewayServer; account: ScalewayInstances } | undefined> {
+  private async findForDelete(
+    nodeClaim: CloudProviderNodeClaim,
+  ): Promise<{ server: ScalewayServer; account: ScalewayInstances } | undefined> {
     const providerID = nodeClaim.status?.providerID;
     if (providerID) return this.locate(parseProviderID(providerID));
     const identity = { name: nodeClaim.metadata?.name ?? '', ...(nodeClaim.metadata?.uid ? { uid: nodeClaim.metadata.uid } : {}) };

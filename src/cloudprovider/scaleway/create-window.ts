@@ -28,7 +28,10 @@ export interface CreateAttempts {
 
 /** Milliseconds to wait before the next create may be sent; 0 when it may be sent now. */
 export function createWaitMs(attempts: CreateAttempts, now: number, windowMs: number): number {
-  const recorded = attempts.recordedAt !== undefined && !(attempts.settledAt !== undefined && attempts.settledAt >= attempts.recordedAt) ? attempts.recordedAt : undefined;
+  const recorded =
+    attempts.recordedAt !== undefined && !(attempts.settledAt !== undefined && attempts.settledAt >= attempts.recordedAt)
+      ? attempts.recordedAt
+      : undefined;
   const since = Math.max(recorded ?? -Infinity, attempts.uncertainSince ?? -Infinity);
   if (since === -Infinity) return 0;
   return Math.max(0, since + windowMs - now);
@@ -43,7 +46,12 @@ export function parseCreateAttempted(annotations: Readonly<Record<string, string
 }
 
 /** The wait before a create, from the NodeClaim's annotations and what this process knows of its attempts. */
-export function listingWaitMs(annotations: Readonly<Record<string, string>> | undefined, known: Omit<CreateAttempts, 'recordedAt'>, now: number, windowMs: number): number {
+export function listingWaitMs(
+  annotations: Readonly<Record<string, string>> | undefined,
+  known: Omit<CreateAttempts, 'recordedAt'>,
+  now: number,
+  windowMs: number,
+): number {
   const recordedAt = parseCreateAttempted(annotations);
   return createWaitMs({ ...known, ...(recordedAt !== undefined ? { recordedAt } : {}) }, now, windowMs);
 }

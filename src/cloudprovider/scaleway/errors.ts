@@ -47,7 +47,16 @@ export interface ErrorContext {
 
 /** States in which the server cannot take the action yet; the next attempt may succeed. */
 const TransientTypes = new Set(['transient_state', 'locked', 'too_many_requests', 'service_unavailable', 'internal_error']);
-const PermanentTypes = new Set(['invalid_arguments', 'invalid_request_error', 'permissions_denied', 'denied_authentication', 'precondition_failed', 'already_exists', 'expired', 'unknown_resource']);
+const PermanentTypes = new Set([
+  'invalid_arguments',
+  'invalid_request_error',
+  'permissions_denied',
+  'denied_authentication',
+  'precondition_failed',
+  'already_exists',
+  'expired',
+  'unknown_resource',
+]);
 
 function quotaOf(failure: ScalewayFailure): string | undefined {
   const resource = failure.details?.[0]?.resource;
@@ -85,7 +94,10 @@ export function toCloudError(failure: ScalewayFailure, context: ErrorContext): E
   }
   if (failure.status === 404 || failure.type === 'not_found') return new NodeClaimNotFoundError(message, { cause });
   if (failure.status === 429 || failure.status >= 500 || TransientTypes.has(failure.type ?? '')) {
-    return new TransientCloudError(message, { cause, ...(failure.retryAfterMs !== undefined ? { retryAfterMs: failure.retryAfterMs } : {}) });
+    return new TransientCloudError(message, {
+      cause,
+      ...(failure.retryAfterMs !== undefined ? { retryAfterMs: failure.retryAfterMs } : {}),
+    });
   }
   if (PermanentTypes.has(failure.type ?? '') || failure.status >= 400) return new PermanentCloudError(message, { cause });
   return new PermanentCloudError(message, { cause });

@@ -46,7 +46,11 @@ export interface ScalewayCloudProviderDeps {
 
 export function createScalewayCloudProvider(deps: ScalewayCloudProviderDeps): ScalewayCloudProvider {
   const zones = deps.zones ?? findRegion(deps.catalog, deps.region).zones;
-  const retry: RetryOptions = { clock: deps.clock, random: deps.random ?? Math.random, policy: deps.retryPolicy ?? DefaultCloudRetryPolicy };
+  const retry: RetryOptions = {
+    clock: deps.clock,
+    random: deps.random ?? Math.random,
+    policy: deps.retryPolicy ?? DefaultCloudRetryPolicy,
+  };
   const accounts = new ScalewayAccounts({
     api: deps.api,
     nodeClasses: deps.nodeClasses,

@@ -67,10 +67,14 @@ export class ScalewayInstances {
    */
   private async withRetryFresh<T>(operation: string, fn: () => Promise<T>): Promise<T> {
     try {
-      return await retryTransient(operation, fn, { ...this.retry, isRetryable: (e) => isTransientCloudError(e) || isNodeClaimNotFoundError(e) });
+      return await retryTransient(operation, fn, {
+        ...this.retry,
+        isRetryable: (e) => isTransientCloudError(e) || isNodeClaimNotFoundError(e),
+      });
     } catch (error) {
       // Still invisible: "not yet", not "gone" — the caller must not take it for a missing instance.
-      if (isNodeClaimNotFoundError(error)) throw new TransientCloudError(`${operation}: the new server is not visible yet`, { cause: error });
+      if (isNodeClaimNotFoundError(error))
+        throw new TransientCloudError(`${operation}: the new server is not visible yet`, { cause: error });
       throw error;
     }
   }
@@ -79,11 +83,15 @@ export class ScalewayInstances {
   async listZone(zone: string, tags: readonly string[]): Promise<ScalewayServer[]> {
     const servers: ScalewayServer[] = [];
     for (let page = 1; ; page += 1) {
-      const result = await this.withRetry(`listing servers in ${zone}`, () => this.api.listServersPage(zone, tags, page, this.listPageSize));
+      const result = await this.withRetry(`listing servers in ${zone}`, () =>
+        this.api.listServersPage(zone, tags, page, this.listPageSize),
+      );
       servers.push(...result.servers);
       if (servers.length >= result.totalCount) return servers;
       if (result.servers.length === 0) {
-        throw new IncompleteResponseError(`listing servers in ${zone}: page ${page} is empty after ${servers.length} of the ${result.totalCount} servers announced`);
+        throw new IncompleteResponseError(
+          `listing servers in ${zone}: page ${page} is empty after ${servers.length} of the ${result.totalCount} servers announced`,
+        );
       }
     }
   }
@@ -105,25 +113,38 @@ export class ScalewayInstances {
    */
   async createStopped(request: CreateServerRequest, lookupTags: readonly string[]): Promise<ScalewayServer> {
     const isRetryable = (e: unknown): boolean => !(e instanceof CreateOutcomeUnknownError) && isTransientCloudError(e);
-    return retryTransient(`creating server for ${request.name}`, async () => {
-      try {
-        return await this.api.createServer(request);
-      } catch (error) {
-        if (!isTransientCloudError(error)) throw error;
-        const existing = await this.findAfterFailedCreate(request, lookupTags, error);
-        if (existing) return existing;
-        if (mayHaveCreated(error)) throw new CreateOutcomeUnknownError(`creating server for ${request.name}: no answer says whether it was made, and the listing does not show it`, { cause: error });
-        throw error;
-      }
-    }, { ...this.retry, isRetryable });
+    return retryTransient(
+      `creating server for ${request.name}`,
+      async () => {
+        try {
+          return await this.api.createServer(request);
+        } catch (error) {
+          if (!isTransientCloudError(error)) throw error;
+          const existing = await this.findAfterFailedCreate(request, lookupTags, error);
+          if (existing) return existing;
+          if (mayHaveCreated(error))
+            throw new CreateOutcomeUnknownError(
+              `creating server for ${request.name}: no answer says whether it was made, and the listing does not show it`,
+              { cause: error },
+            );
+          throw error;
+        }
+      },
+      { ...this.retry, isRetryable },
+    );
   }
 
-  private async findAfterFailedCreate(request: CreateServerRequest, lookupTags: readonly string[], createError: unknown): Promise<ScalewayServer | undefined> {
+  private async findAfterFailedCreate(
+    request: CreateServerRequest,
+    lookupTags: readonly string[],
+    createError: unknown,
+  ): Promise<ScalewayServer | undefined> {
     try {
       const [existing] = await this.listZone(request.zone, lookupTags);
       return existing;
     } catch (error) {
-      if (mayHaveCreated(createError)) throw new CreateOutcomeUnknownError(`creating server for ${request.name}: no answer, and the listing failed too`, { cause: error });
+      if (mayHaveCreated(createError))
+        throw new CreateOutcomeUnknownError(`creating server for ${request.name}: no answer, and the listing failed too`, { cause: error });
       throw error;
     }
   }

@@ -54,7 +54,10 @@ export function flavorOf(type: ScalewayServerType, known: CatalogFlavor | undefi
   const family = known?.family ?? familyOf(type.commercialType);
   const gpu = known?.gpu ?? gpuFromApi(type);
   const localDiskGiB = type.maxLocalVolumeBytes > 0 ? Math.floor(type.maxLocalVolumeBytes / GiB) : undefined;
-  const prices = type.hourlyPrice !== undefined ? [{ region, hourly: type.hourlyPrice }] : (known?.prices ?? [{ region, hourly: null, note: 'no price in products/servers' }]);
+  const prices =
+    type.hourlyPrice !== undefined
+      ? [{ region, hourly: type.hourlyPrice }]
+      : (known?.prices ?? [{ region, hourly: null, note: 'no price in products/servers' }]);
   return {
     name: type.commercialType,
     family,

@@ -72,7 +72,10 @@ async function joinToken(ctx: LaunchContext): Promise<string | undefined> {
 
 function nodeTaints(nodeClaim: CloudProviderNodeClaim): NodeTaint[] {
   const taints = [...(nodeClaim.spec.taints ?? []), ...(nodeClaim.spec.startupTaints ?? [])];
-  return [...taints.map((t) => ({ key: t.key, ...(t.value ? { value: t.value } : {}), effect: t.effect })), { key: TaintUnregistered.key, effect: TaintUnregistered.effect }];
+  return [
+    ...taints.map((t) => ({ key: t.key, ...(t.value ? { value: t.value } : {}), effect: t.effect })),
+    { key: TaintUnregistered.key, effect: TaintUnregistered.effect },
+  ];
 }
 
 function launchSteps(ctx: LaunchContext, nodeClaim: CloudProviderNodeClaim, token: string | undefined): LaunchSteps {
@@ -80,7 +83,14 @@ function launchSteps(ctx: LaunchContext, nodeClaim: CloudProviderNodeClaim, toke
   const userData = (server: ScalewayServer): string => {
     const instanceType = ctx.instanceTypes.find((t) => t.name === server.commercialType);
     const labels = { ...(instanceType?.labels ?? {}), ...(nodeClaim.metadata?.labels ?? {}), 'topology.kubernetes.io/zone': server.zone };
-    const input = { spec, ...(token ? { joinToken: token } : {}), nodeName: server.name, providerID: formatProviderID(server), labels, taints: nodeTaints(nodeClaim) };
+    const input = {
+      spec,
+      ...(token ? { joinToken: token } : {}),
+      nodeName: server.name,
+      providerID: formatProviderID(server),
+      labels,
+      taints: nodeTaints(nodeClaim),
+    };
     try {
       return renderUserData(input, ctx.nodeClass.metadata?.name ?? '');
     } catch (error) {
@@ -111,7 +121,11 @@ function createRequest(ctx: LaunchContext, nodeClaim: CloudProviderNodeClaim, ca
     image: spec.image,
     projectId: spec.projectId,
     tags,
-    rootVolume: { type: spec.rootVolume?.type ?? 'sbs_volume', sizeBytes: (spec.rootVolume?.sizeGiB ?? DefaultRootVolumeGiB) * GiB, name: rootVolumeName(id) },
+    rootVolume: {
+      type: spec.rootVolume?.type ?? 'sbs_volume',
+      sizeBytes: (spec.rootVolume?.sizeGiB ?? DefaultRootVolumeGiB) * GiB,
+      name: rootVolumeName(id),
+    },
     ...(spec.securityGroupId ? { securityGroupId: spec.securityGroupId } : {}),
     ...(spec.placementGroupId ? { placementGroupId: spec.placementGroupId } : {}),
   };
@@ -150,7 +164,12 @@ function ensureMayCreate(ctx: LaunchContext, nodeClaim: CloudProviderNodeClaim):
   );
 }
 
-async function tryOffering(ctx: LaunchContext, nodeClaim: CloudProviderNodeClaim, candidate: LaunchCandidate, steps: LaunchSteps): Promise<ScalewayServer> {
+async function tryOffering(
+  ctx: LaunchContext,
+  nodeClaim: CloudProviderNodeClaim,
+  candidate: LaunchCandidate,
+  steps: LaunchSteps,
+): Promise<ScalewayServer> {
   const server = await createStopped(ctx, nodeClaim, candidate);
   try {
     return await ctx.instances.finishLaunch(server, steps, true);
@@ -177,7 +196,12 @@ async function rememberedServer(ctx: LaunchContext): Promise<ScalewayServer | un
  * Finishes a server an earlier attempt left behind. When its poweron is refused for stock, it is deleted
  * and its offering marked, and undefined tells the caller to launch elsewhere.
  */
-async function resume(ctx: LaunchContext, existing: ScalewayServer, steps: LaunchSteps, fresh: boolean): Promise<ScalewayServer | undefined> {
+async function resume(
+  ctx: LaunchContext,
+  existing: ScalewayServer,
+  steps: LaunchSteps,
+  fresh: boolean,
+): Promise<ScalewayServer | undefined> {
   try {
     return await ctx.instances.finishLaunch(existing, steps, fresh);
   } catch (error) {
@@ -194,7 +218,8 @@ export async function launch(ctx: LaunchContext, nodeClaim: CloudProviderNodeCla
   const steps = launchSteps(ctx, nodeClaim, token);
   const typeOf = (server: ScalewayServer): InstanceType | undefined => ctx.instanceTypes.find((t) => t.name === server.commercialType);
   const remembered = await rememberedServer(ctx);
-  const existing = remembered ?? (await ctx.instances.list(ctx.nodeClass.spec.zones, nodeClaimLookupTags(ctx.clusterName, identity(nodeClaim))))[0];
+  const existing =
+    remembered ?? (await ctx.instances.list(ctx.nodeClass.spec.zones, nodeClaimLookupTags(ctx.clusterName, identity(nodeClaim))))[0];
   if (existing) {
     const server = await resume(ctx, existing, steps, remembered !== undefined);
     if (server) return { server, instanceType: typeOf(server) };
@@ -203,7 +228,14 @@ export async function launch(ctx: LaunchContext, nodeClaim: CloudProviderNodeCla
   const refused: OfferingKey[] = [];
   for (const candidate of candidates) {
     // Offerings refused earlier in this very call (e.g. by the resumed server) are not tried again.
-    if (ctx.unavailableOfferings.isUnavailable({ instanceType: candidate.instanceType.name, zone: candidate.offering.zone, capacityType: candidate.offering.capacityType })) continue;
+    if (
+      ctx.unavailableOfferings.isUnavailable({
+        instanceType: candidate.instanceType.name,
+        zone: candidate.offering.zone,
+        capacityType: candidate.offering.capacityType,
+      })
+    )
+      continue;
     try {
       const server = await tryOffering(ctx, nodeClaim, candidate, steps);
       return { server, instanceType: candidate.instanceType };

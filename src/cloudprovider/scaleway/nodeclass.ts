@@ -50,11 +50,17 @@ function bootstrapKubeconfig(endpoint: string, caBundle: string, token: string):
 function discovery(join: NonNullable<ScalewayNodeClassSpec['join']>, token: string): Record<string, unknown> {
   if (join.caBundle) return { file: { kubeConfigPath: BootstrapKubeconfigPath }, tlsBootstrapToken: token };
   // Without a CA the signed cluster-info ConfigMap is trusted through the token's JWS signature.
-  return { bootstrapToken: { apiServerEndpoint: apiServerHostPort(join.apiServerEndpoint), token, unsafeSkipCAVerification: true }, tlsBootstrapToken: token };
+  return {
+    bootstrapToken: { apiServerEndpoint: apiServerHostPort(join.apiServerEndpoint), token, unsafeSkipCAVerification: true },
+    tlsBootstrapToken: token,
+  };
 }
 
 function joinConfiguration(input: JoinInput, join: NonNullable<ScalewayNodeClassSpec['join']>, token: string): string {
-  const labels = Object.entries(input.labels).map(([k, v]) => `${k}=${v}`).sort().join(',');
+  const labels = Object.entries(input.labels)
+    .map(([k, v]) => `${k}=${v}`)
+    .sort()
+    .join(',');
   return stringify({
     apiVersion: 'kubeadm.k8s.io/v1beta4',
     kind: 'JoinConfiguration',
@@ -72,7 +78,12 @@ function joinConfiguration(input: JoinInput, join: NonNullable<ScalewayNodeClass
 
 function joinCloudConfig(input: JoinInput, join: NonNullable<ScalewayNodeClassSpec['join']>, token: string): string {
   const files = [{ path: JoinConfigPath, permissions: '0600', content: joinConfiguration(input, join, token) }];
-  if (join.caBundle) files.push({ path: BootstrapKubeconfigPath, permissions: '0600', content: bootstrapKubeconfig(join.apiServerEndpoint, join.caBundle, token) });
+  if (join.caBundle)
+    files.push({
+      path: BootstrapKubeconfigPath,
+      permissions: '0600',
+      content: bootstrapKubeconfig(join.apiServerEndpoint, join.caBundle, token),
+    });
   return `#cloud-config\n${stringify({ write_files: files, runcmd: [['kubeadm', 'join', '--config', JoinConfigPath]] })}`;
 }
 
@@ -89,7 +100,9 @@ function contentType(userData: string): string {
 
 export class MissingJoinTokenError extends Error {
   constructor(nodeClassName: string) {
-    super(`rendering user data: ScalewayNodeClass "${nodeClassName}" sets spec.join but its token Secret gave no token; accepted: a bootstrap token such as abcdef.0123456789abcdef`);
+    super(
+      `rendering user data: ScalewayNodeClass "${nodeClassName}" sets spec.join but its token Secret gave no token; accepted: a bootstrap token such as abcdef.0123456789abcdef`,
+    );
     this.name = 'MissingJoinTokenError';
   }
 }

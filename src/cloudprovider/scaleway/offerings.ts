@@ -6,7 +6,13 @@
  */
 import { LabelInstanceType } from '../../apis/v1/labels.js';
 import {
-  availableOnly, compatibleOfferings, resolveGpuAlias, type InstanceType, type LaunchCandidate, type OfferingQuery, type RequirementSpec,
+  availableOnly,
+  compatibleOfferings,
+  resolveGpuAlias,
+  type InstanceType,
+  type LaunchCandidate,
+  type OfferingQuery,
+  type RequirementSpec,
 } from '../../domain/instancetypes/index.js';
 
 /** The instance-type label of the Scaleway GPU controller, read as the well-known one. */

@@ -65,7 +65,9 @@ export class ScalewayProducts {
 
   private async perZone<T>(read: (zone: string) => Promise<T>, operation: string): Promise<Map<string, T>> {
     const entries = await Promise.all(
-      this.options.zones.map(async (zone) => [zone, await retryTransient(`${operation} in ${zone}`, () => read(zone), this.options.retry)] as const),
+      this.options.zones.map(
+        async (zone) => [zone, await retryTransient(`${operation} in ${zone}`, () => read(zone), this.options.retry)] as const,
+      ),
     );
     return new Map(entries);
   }

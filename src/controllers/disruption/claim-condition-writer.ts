@@ -13,7 +13,10 @@ import type { Logger } from '../../util/logger.js';
 export class ClaimConditionWriter {
   private writing: Promise<void> | undefined;
 
-  constructor(private readonly kube: Kube, private readonly logger: Logger) {}
+  constructor(
+    private readonly kube: Kube,
+    private readonly logger: Logger,
+  ) {}
 
   submit(changes: readonly ClaimConditionChange[]): void {
     if (this.writing || changes.length === 0) return;
@@ -29,7 +32,12 @@ export class ClaimConditionWriter {
     for (const change of changes) {
       const metadata = change.resourceVersion === undefined ? {} : { metadata: { resourceVersion: change.resourceVersion } };
       try {
-        await this.kube.patch<NodeClaim>(Resources.NodeClaim, { name: change.nodeClaim }, { type: 'merge', body: { ...metadata, status: { conditions: change.conditions } } }, { status: true });
+        await this.kube.patch<NodeClaim>(
+          Resources.NodeClaim,
+          { name: change.nodeClaim },
+          { type: 'merge', body: { ...metadata, status: { conditions: change.conditions } } },
+          { status: true },
+        );
       } catch (error) {
         if (isKubeConflict(error) || isKubeNotFound(error)) continue;
         this.logger.warn('writing NodeClaim conditions', { nodeClaim: change.nodeClaim, error });

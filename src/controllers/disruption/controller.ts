@@ -8,7 +8,17 @@
  */
 import { deletionReasonOfDisruption, DeletionReasons, type NodePool } from '../../apis/index.js';
 import type { CloudProvider } from '../../cloudprovider/types.js';
-import { budgetMapping, claimConditionChanges, decide, type Decision, DisruptionReasonsAll, disruptionOutlook, expiredNodeClaims, staleDisruptedTaints, validateCommand } from '../../domain/disruption/index.js';
+import {
+  budgetMapping,
+  claimConditionChanges,
+  decide,
+  type Decision,
+  DisruptionReasonsAll,
+  disruptionOutlook,
+  expiredNodeClaims,
+  staleDisruptedTaints,
+  validateCommand,
+} from '../../domain/disruption/index.js';
 import type { DisruptionCommand, DisruptionInput } from '../../domain/disruption/index.js';
 import { type EventRecorder, type Kube } from '../../kube/index.js';
 import type { Metrics } from '../../metrics/registry.js';
@@ -64,16 +74,29 @@ const defaults = { pollIntervalMs: 10_000, validationDelayMs: 15_000, replacemen
 export function createDisruptionController(deps: DisruptionControllerDeps): DisruptionController {
   const options = { ...defaults, ...deps.options };
   const logger = (deps.logger ?? silentLogger).child({ controller: 'disruption' });
-  const sources: InputSources = { cloudProvider: deps.cloudProvider, driftCache: new DriftCache(deps.cloudProvider, options.driftCheckIntervalMs, logger), podEvents: new PodEventTracker(), logger };
+  const sources: InputSources = {
+    cloudProvider: deps.cloudProvider,
+    driftCache: new DriftCache(deps.cloudProvider, options.driftCheckIntervalMs, logger),
+    podEvents: new PodEventTracker(),
+    logger,
+  };
   const running = new Set<Promise<void>>();
   const conditions = new ClaimConditionWriter(deps.kube, logger);
-  const consolidation = { maxMultiNodeCandidates: options.maxMultiNodeCandidates, maxSingleNodeSimulations: options.maxSingleNodeSimulations };
+  const consolidation = {
+    maxMultiNodeCandidates: options.maxMultiNodeCandidates,
+    maxSingleNodeSimulations: options.maxSingleNodeSimulations,
+  };
 
   const input = (): Promise<DisruptionInput> => buildDisruptionInput(deps.state.snapshot(), sources);
 
   async function expire(current: DisruptionInput): Promise<void> {
     const pools = new Map(current.nodePools.map((p) => [p.metadata?.name ?? '', p as NodePool]));
-    const claims = current.nodes.filter((n) => n.nodeClaim).map((n) => ({ nodeClaim: n.nodeClaim as NonNullable<typeof n.nodeClaim>, nodePoolExpireAfter: pools.get(n.nodePool ?? '')?.spec.template.spec.expireAfter }));
+    const claims = current.nodes
+      .filter((n) => n.nodeClaim)
+      .map((n) => ({
+        nodeClaim: n.nodeClaim as NonNullable<typeof n.nodeClaim>,
+        nodePoolExpireAfter: pools.get(n.nodePool ?? '')?.spec.template.spec.expireAfter,
+      }));
     for (const e of expiredNodeClaims(claims, current.now)) {
       const claim = claims.find((c) => c.nodeClaim.metadata?.name === e.nodeClaim)?.nodeClaim;
       await deleteNodeClaimWithReason(deps.kube, claim ?? { metadata: { name: e.nodeClaim } }, DeletionReasons.expired);
@@ -85,7 +108,10 @@ export function createDisruptionController(deps: DisruptionControllerDeps): Disr
 
   /** A restart mid-command leaves candidates tainted; nothing else would ever untaint them. */
   async function untaintStale(): Promise<void> {
-    const facts = deps.state.stateNodes().filter((n) => n.node).map((n) => ({ name: n.name, managed: n.managed, markedForDeletion: n.markedForDeletion, taints: n.node?.spec?.taints ?? [] }));
+    const facts = deps.state
+      .stateNodes()
+      .filter((n) => n.node)
+      .map((n) => ({ name: n.name, managed: n.managed, markedForDeletion: n.markedForDeletion, taints: n.node?.spec?.taints ?? [] }));
     for (const name of staleDisruptedTaints(facts)) {
       logger.info('removing a disrupted taint no command stands behind', { node: name });
       await setDisruptedTaint(deps.kube, name, false);
@@ -96,7 +122,8 @@ export function createDisruptionController(deps: DisruptionControllerDeps): Disr
     for (const reason of DisruptionReasonsAll) {
       const mapping = budgetMapping(current, reason);
       for (const error of mapping.errors) logger.warn('disruption budget fails closed', { reason, error });
-      for (const [pool, allowed] of mapping.allowed) deps.metrics?.nodePoolsAllowedDisruptions.set({ nodepool: pool, reason: reason.toLowerCase() }, allowed);
+      for (const [pool, allowed] of mapping.allowed)
+        deps.metrics?.nodePoolsAllowedDisruptions.set({ nodepool: pool, reason: reason.toLowerCase() }, allowed);
     }
   }
 
@@ -107,20 +134,49 @@ export function createDisruptionController(deps: DisruptionControllerDeps): Disr
     for (const n of current.nodes) {
       const name = n.nodeClaim?.metadata?.name;
       if (name === undefined || !wanted.has(name)) continue;
-      deps.metrics?.nodeClaimsDisrupted.inc(disruptedLabels(reason, n.nodeClaim, pools.get(n.nodePool ?? ''), command.consolidationType !== ''));
+      deps.metrics?.nodeClaimsDisrupted.inc(
+        disruptedLabels(reason, n.nodeClaim, pools.get(n.nodePool ?? ''), command.consolidationType !== ''),
+      );
     }
   }
 
   function start(decision: Decision, current: DisruptionInput, signal: AbortSignal): void {
     const { command } = decision;
-    const labels = { decision: command.decision, reason: deletionReasonOfDisruption(command.reason), consolidation_type: command.consolidationType };
+    const labels = {
+      decision: command.decision,
+      reason: deletionReasonOfDisruption(command.reason),
+      consolidation_type: command.consolidationType,
+    };
     deps.metrics?.disruptionDecisions.inc(labels);
     countDisrupted(command, labels.reason, current);
     void publishCommandEvents(deps.recorder, command);
-    logger.info('disrupting', { method: decision.method, ...labels, candidates: command.candidates, replacements: command.replacements.map((r) => r.instanceType), pricePerHourBefore: command.pricePerHourBefore, pricePerHourAfter: command.pricePerHourAfter });
-    const job = executeCommand({ kube: deps.kube, state: deps.state, clock: deps.clock, logger, replacementTimeoutMs: options.replacementTimeoutMs, pollMs: 1000, onNodeClaimCreated: deps.onNodeClaimCreated }, command, signal)
+    logger.info('disrupting', {
+      method: decision.method,
+      ...labels,
+      candidates: command.candidates,
+      replacements: command.replacements.map((r) => r.instanceType),
+      pricePerHourBefore: command.pricePerHourBefore,
+      pricePerHourAfter: command.pricePerHourAfter,
+    });
+    const job = executeCommand(
+      {
+        kube: deps.kube,
+        state: deps.state,
+        clock: deps.clock,
+        logger,
+        replacementTimeoutMs: options.replacementTimeoutMs,
+        pollMs: 1000,
+        onNodeClaimCreated: deps.onNodeClaimCreated,
+      },
+      command,
+      signal,
+    )
       .then(() => {
-        if (deps.metrics) savingsCounter(deps.metrics.registry).inc({ reason: labels.reason, decision: command.decision }, Math.max(0, command.pricePerHourBefore - command.pricePerHourAfter));
+        if (deps.metrics)
+          savingsCounter(deps.metrics.registry).inc(
+            { reason: labels.reason, decision: command.decision },
+            Math.max(0, command.pricePerHourBefore - command.pricePerHourAfter),
+          );
       })
       .catch((err: unknown) => {
         if (signal.aborted) return;
@@ -142,7 +198,13 @@ export function createDisruptionController(deps: DisruptionControllerDeps): Disr
     recordBudgets(current);
     const began = performance.now();
     const decision = decide(current, consolidation);
-    deps.metrics?.disruptionEvaluationDuration.observe({ reason: decision ? deletionReasonOfDisruption(decision.command.reason) : '', consolidation_type: decision?.command.consolidationType ?? '' }, (performance.now() - began) / 1000);
+    deps.metrics?.disruptionEvaluationDuration.observe(
+      {
+        reason: decision ? deletionReasonOfDisruption(decision.command.reason) : '',
+        consolidation_type: decision?.command.consolidationType ?? '',
+      },
+      (performance.now() - began) / 1000,
+    );
     if (!decision) return undefined;
     await deps.clock.sleep(options.validationDelayMs, signal);
     const validation = validateCommand(decision.command, await input());

@@ -25,7 +25,12 @@ export function snakeCase(value: string): string {
   return value.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
 }
 
-export function disruptedLabels(reason: string, nodeClaim: NodeClaim | undefined, nodePool: NodePool | undefined, byConsolidation: boolean): DisruptedLabels {
+export function disruptedLabels(
+  reason: string,
+  nodeClaim: NodeClaim | undefined,
+  nodePool: NodePool | undefined,
+  byConsolidation: boolean,
+): DisruptedLabels {
   const labels = nodeClaim?.metadata?.labels ?? {};
   const policy = byConsolidation ? (nodePool?.spec?.disruption?.consolidationPolicy ?? 'WhenEmptyOrUnderutilized') : '';
   return {

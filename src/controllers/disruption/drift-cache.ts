@@ -14,7 +14,11 @@ interface Entry {
 export class DriftCache {
   private readonly entries = new Map<string, Entry>();
 
-  constructor(private readonly cloudProvider: CloudProvider, private readonly intervalMs: number, private readonly logger: Logger) {}
+  constructor(
+    private readonly cloudProvider: CloudProvider,
+    private readonly intervalMs: number,
+    private readonly logger: Logger,
+  ) {}
 
   async reasons(nodeClaims: readonly NodeClaim[], now: number): Promise<Map<string, string | undefined>> {
     const out = new Map<string, string | undefined>();

@@ -11,9 +11,18 @@ export async function publishCommandEvents(recorder: EventRecorder | undefined, 
   if (!recorder) return;
   const price = `${command.pricePerHourBefore.toFixed(4)} → ${command.pricePerHourAfter.toFixed(4)} EUR/h`;
   const message = `Disrupting NodeClaim: ${command.reason}/${command.decision === 'delete' ? 'Delete' : 'Replace'} (${price}): ${command.message}`;
-  await Promise.all(command.candidates.map((name) => recorder.publish({ involvedObject: involved(name), type: 'Normal', reason: 'DisruptionTerminating', message })));
+  await Promise.all(
+    command.candidates.map((name) =>
+      recorder.publish({ involvedObject: involved(name), type: 'Normal', reason: 'DisruptionTerminating', message }),
+    ),
+  );
 }
 
 export async function publishExpiredEvent(recorder: EventRecorder | undefined, nodeClaim: string): Promise<void> {
-  await recorder?.publish({ involvedObject: involved(nodeClaim), type: 'Normal', reason: 'Expired', message: 'Deleting NodeClaim: expireAfter elapsed' });
+  await recorder?.publish({
+    involvedObject: involved(nodeClaim),
+    type: 'Normal',
+    reason: 'Expired',
+    message: 'Deleting NodeClaim: expireAfter elapsed',
+  });
 }

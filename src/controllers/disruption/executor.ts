@@ -27,7 +27,10 @@ export interface ExecutorDeps {
 }
 
 export class CommandFailedError extends Error {
-  constructor(readonly command: DisruptionCommand, detail: string) {
+  constructor(
+    readonly command: DisruptionCommand,
+    detail: string,
+  ) {
     super(`executing disruption command for ${command.candidates.join(', ')}: ${detail}`);
     this.name = 'CommandFailedError';
   }
@@ -44,7 +47,10 @@ export async function setDisruptedTaint(kube: Kube, nodeName: string, on: boolea
 
 function stateKeys(state: ClusterState, nodeNames: readonly string[]): string[] {
   const wanted = new Set(nodeNames);
-  return state.stateNodes().filter((n) => wanted.has(n.name)).map((n) => n.key);
+  return state
+    .stateNodes()
+    .filter((n) => wanted.has(n.name))
+    .map((n) => n.key);
 }
 
 async function createReplacements(deps: ExecutorDeps, command: DisruptionCommand): Promise<string[]> {
@@ -53,7 +59,10 @@ async function createReplacements(deps: ExecutorDeps, command: DisruptionCommand
     const pool = deps.state.nodePool(planned.nodePool) as NodePool | undefined;
     if (!pool) throw new CommandFailedError(command, `NodePool ${planned.nodePool} of the replacement is gone`);
     const body = nodeClaimFromDecision(planned, pool);
-    body.metadata = { ...body.metadata, annotations: { ...(body.metadata?.annotations ?? {}), [AnnotationNodePoolHash]: nodePoolHash(pool) } };
+    body.metadata = {
+      ...body.metadata,
+      annotations: { ...(body.metadata?.annotations ?? {}), [AnnotationNodePoolHash]: nodePoolHash(pool) },
+    };
     const created = await deps.kube.create<NodeClaim>(Resources.NodeClaim, body);
     const name = created.metadata?.name ?? '';
     names.push(name);
@@ -66,7 +75,12 @@ function initialized(state: ClusterState, nodeClaimName: string): boolean {
   return state.stateNodes().some((n) => n.nodeClaim?.metadata?.name === nodeClaimName && n.initialized);
 }
 
-async function awaitInitialized(deps: ExecutorDeps, command: DisruptionCommand, names: readonly string[], signal: AbortSignal): Promise<void> {
+async function awaitInitialized(
+  deps: ExecutorDeps,
+  command: DisruptionCommand,
+  names: readonly string[],
+  signal: AbortSignal,
+): Promise<void> {
   const deadline = deps.clock.now() + deps.replacementTimeoutMs;
   const seen = new Set<string>();
   for (;;) {
@@ -75,14 +89,16 @@ async function awaitInitialized(deps: ExecutorDeps, command: DisruptionCommand, 
     const gone = names.find((n) => seen.has(n) && deps.state.nodeClaim(n) === undefined);
     if (gone) throw new CommandFailedError(command, `replacement NodeClaim ${gone} disappeared`);
     for (const n of names) if (deps.state.nodeClaim(n) !== undefined) seen.add(n);
-    if (deps.clock.now() >= deadline) throw new CommandFailedError(command, `replacements ${names.join(', ')} not initialized within ${deps.replacementTimeoutMs / 1000}s`);
+    if (deps.clock.now() >= deadline)
+      throw new CommandFailedError(command, `replacements ${names.join(', ')} not initialized within ${deps.replacementTimeoutMs / 1000}s`);
     await deps.clock.sleep(deps.pollMs, signal);
   }
 }
 
 async function deleteCandidates(deps: ExecutorDeps, command: DisruptionCommand): Promise<void> {
   const reason = deletionReasonOfDisruption(command.reason);
-  for (const name of command.candidates) await deleteNodeClaimWithReason(deps.kube, deps.state.nodeClaim(name) ?? { metadata: { name } }, reason);
+  for (const name of command.candidates)
+    await deleteNodeClaimWithReason(deps.kube, deps.state.nodeClaim(name) ?? { metadata: { name } }, reason);
 }
 
 /** Runs the command to the end; throws CommandFailedError (after rolling back taints and marks) on failure. */
@@ -98,6 +114,8 @@ export async function executeCommand(deps: ExecutorDeps, command: DisruptionComm
   } catch (err) {
     deps.state.unmarkForDeletion(...keys);
     await Promise.allSettled(command.candidateNodes.map((n) => setDisruptedTaint(deps.kube, n, false)));
-    throw err instanceof CommandFailedError || signal.aborted ? err : new CommandFailedError(command, err instanceof Error ? err.message : String(err));
+    throw err instanceof CommandFailedError || signal.aborted
+      ? err
+      : new CommandFailedError(command, err instanceof Error ? err.message : String(err));
   }
 }

@@ -1,2 +1,7 @@
-export { createDisruptionController, type DisruptionController, type DisruptionControllerDeps, type DisruptionOptions } from './controller.js';
+export {
+  createDisruptionController,
+  type DisruptionController,
+  type DisruptionControllerDeps,
+  type DisruptionOptions,
+} from './controller.js';
 export { CommandFailedError } from './executor.js';

@@ -45,7 +45,9 @@ function priceOf(labels: Readonly<Record<string, string>>, types: readonly Insta
 export async function buildDisruptionInput(snapshot: ClusterSnapshot, sources: InputSources): Promise<DisruptionInput> {
   const now = snapshot.takenAt;
   const typesByPool = await instanceTypesByPool(snapshot.nodePools, sources);
-  const claims = snapshot.nodes.filter((n) => n.nodeClaim && n.node && n.initialized && !n.markedForDeletion).map((n) => n.nodeClaim as NonNullable<typeof n.nodeClaim>);
+  const claims = snapshot.nodes
+    .filter((n) => n.nodeClaim && n.node && n.initialized && !n.markedForDeletion)
+    .map((n) => n.nodeClaim as NonNullable<typeof n.nodeClaim>);
   const drift = await sources.driftCache.reasons(claims, now);
   const nodes: DisruptionNode[] = snapshot.nodes.map((n) => {
     const labels = n.node?.metadata?.labels ?? n.nodeClaim?.metadata?.labels ?? {};
@@ -68,7 +70,13 @@ export async function buildDisruptionInput(snapshot: ClusterSnapshot, sources: I
   });
   sources.podEvents.retain(new Set(snapshot.nodes.filter((n) => n.node).map((n) => n.name)));
   const schedulingNodePools = snapshot.nodePools
-    .map((p) => schedulingNodePool(p, typesByPool.get(p.metadata?.name ?? '') ?? [], usageAsResourceList(snapshot.nodePoolUsage[p.metadata?.name ?? ''])))
+    .map((p) =>
+      schedulingNodePool(
+        p,
+        typesByPool.get(p.metadata?.name ?? '') ?? [],
+        usageAsResourceList(snapshot.nodePoolUsage[p.metadata?.name ?? '']),
+      ),
+    )
     .filter((p): p is SchedulingNodePool => p !== undefined);
   return {
     now,

@@ -19,7 +19,10 @@ export class PodEventTracker {
 
   /** The last pod event time for `node`, updating the record with the pods seen now. */
   observe(node: string, pods: readonly V1Pod[], now: number): number {
-    const signature = pods.map((p) => p.metadata?.uid ?? `${p.metadata?.namespace}/${p.metadata?.name}`).sort().join(',');
+    const signature = pods
+      .map((p) => p.metadata?.uid ?? `${p.metadata?.namespace}/${p.metadata?.name}`)
+      .sort()
+      .join(',');
     const previous = this.seen.get(node);
     if (previous?.signature === signature) return previous.at;
     const at = previous === undefined ? Math.max(0, ...pods.map(podStart)) : now;

@@ -79,7 +79,11 @@ export function createNodeHealthController(deps: NodeHealthControllerDeps): Node
       ]);
       return { node, nodeClaim };
     } catch (error) {
-      logger.warn('reading unhealthy node failed; not repairing it this pass', { node: repair.node, nodeClaim: repair.nodeClaim, error: error as Error });
+      logger.warn('reading unhealthy node failed; not repairing it this pass', {
+        node: repair.node,
+        nodeClaim: repair.nodeClaim,
+        error: error as Error,
+      });
       return undefined;
     }
   }
@@ -138,7 +142,12 @@ export function createNodeHealthController(deps: NodeHealthControllerDeps): Node
     return { repaired, blocked: plan.blocked.map((b) => b.node) };
   }
 
-  const loop = { clock: deps.clock, intervalMs: deps.options?.intervalMs ?? DefaultIntervalMs, logger, failure: 'node repair pass failed; retrying' };
+  const loop = {
+    clock: deps.clock,
+    intervalMs: deps.options?.intervalMs ?? DefaultIntervalMs,
+    logger,
+    failure: 'node repair pass failed; retrying',
+  };
   return {
     name: 'node.health',
     reconcileOnce,

@@ -63,8 +63,12 @@ async function applyOnce(kube: Kube, resource: ResourceKind, action: NodeClassFi
   const finalizers = object.metadata?.finalizers ?? [];
   const held = finalizers.includes(FinalizerNodeClassInUse);
   if (action.action === 'add' ? held || object.metadata?.deletionTimestamp : !held) return false;
-  const value = action.action === 'add' ? [...finalizers, FinalizerNodeClassInUse] : finalizers.filter((f) => f !== FinalizerNodeClassInUse);
-  const patch: JsonPatchOperation[] = [...resourceVersionTest(object), { op: object.metadata?.finalizers ? 'replace' : 'add', path: '/metadata/finalizers', value }];
+  const value =
+    action.action === 'add' ? [...finalizers, FinalizerNodeClassInUse] : finalizers.filter((f) => f !== FinalizerNodeClassInUse);
+  const patch: JsonPatchOperation[] = [
+    ...resourceVersionTest(object),
+    { op: object.metadata?.finalizers ? 'replace' : 'add', path: '/metadata/finalizers', value },
+  ];
   await kube.patch(resource, { name: action.name }, { type: 'json', body: patch });
   return true;
 }
@@ -83,7 +87,8 @@ export function createNodeClassFinalizerController(deps: NodeClassFinalizerContr
     for (const action of decideNodeClassFinalizers(views, references, FinalizerNodeClassInUse)) {
       const resource = resourceOf(action.kind);
       if (!resource || !(await retryStale(() => applyOnce(deps.kube, resource, action)))) continue;
-      if (action.action === 'remove') logger.info('nodeclass no longer used by any nodeclaim; released', { kind: action.kind, nodeClass: action.name });
+      if (action.action === 'remove')
+        logger.info('nodeclass no longer used by any nodeclaim; released', { kind: action.kind, nodeClass: action.name });
       applied.push(action);
     }
     return applied;
@@ -92,6 +97,16 @@ export function createNodeClassFinalizerController(deps: NodeClassFinalizerContr
   return {
     name: 'nodeclass.finalizer',
     reconcile,
-    start: (signal: AbortSignal) => reconcileEvery({ clock: deps.clock, intervalMs: deps.options?.intervalMs ?? DefaultIntervalMs, logger, failure: 'updating nodeclass finalizers failed; retrying' }, reconcile, signal),
+    start: (signal: AbortSignal) =>
+      reconcileEvery(
+        {
+          clock: deps.clock,
+          intervalMs: deps.options?.intervalMs ?? DefaultIntervalMs,
+          logger,
+          failure: 'updating nodeclass finalizers failed; retrying',
+        },
+        reconcile,
+        signal,
+      ),
   };
 }

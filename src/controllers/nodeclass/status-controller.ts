@@ -12,7 +12,12 @@ import type { CloudProvider, DetectedCluster } from '../../cloudprovider/types.j
 import type { Condition } from '../../apis/v1/common.js';
 import { type NodeClassCloudFacts, offeredGpus, requestedGpus, resolvedStatusFields } from '../../domain/nodeclass/cloud-facts.js';
 import { nodeClassReadyCondition } from '../../domain/nodeclass/readiness.js';
-import { meansServiceCredentials, type SecretAccessPolicy, secretLabelRefusal, secretReferenceRefusal } from '../../domain/secrets/secret-access.js';
+import {
+  meansServiceCredentials,
+  type SecretAccessPolicy,
+  secretLabelRefusal,
+  secretReferenceRefusal,
+} from '../../domain/secrets/secret-access.js';
 import { isKubeNotFound, type Kube, Resources } from '../../kube/index.js';
 import type { ClusterState } from '../../state/index.js';
 import type { Clock } from '../../util/clock.js';
@@ -28,7 +33,11 @@ export const CredentialKeys: Readonly<Record<string, { cloud: CloudName; keys: r
   OutscaleNodeClass: { cloud: 'outscale', keys: ['OSC_ACCESS_KEY', 'OSC_SECRET_KEY'] },
 };
 
-const resourceOf = { OVHNodeClass: Resources.OVHNodeClass, ScalewayNodeClass: Resources.ScalewayNodeClass, OutscaleNodeClass: Resources.OutscaleNodeClass } as const;
+const resourceOf = {
+  OVHNodeClass: Resources.OVHNodeClass,
+  ScalewayNodeClass: Resources.ScalewayNodeClass,
+  OutscaleNodeClass: Resources.OutscaleNodeClass,
+} as const;
 
 export interface NodeClassStatusControllerDeps {
   kube: Kube;
@@ -101,8 +110,13 @@ function credentialsRefs(object: NodeClassObject, access: SecretAccessPolicy): {
 }
 
 function sameCondition(before: Condition | undefined, ready: Condition): boolean {
-  return before !== undefined && before.status === ready.status && before.reason === ready.reason && before.message === ready.message
-    && before.observedGeneration === ready.observedGeneration;
+  return (
+    before !== undefined &&
+    before.status === ready.status &&
+    before.reason === ready.reason &&
+    before.message === ready.message &&
+    before.observedGeneration === ready.observedGeneration
+  );
 }
 
 function sameDetection(status: NodeClassObject['status'], detected: DetectedCluster['detected'] | undefined): boolean {
@@ -151,11 +165,22 @@ export function createNodeClassStatusController(deps: NodeClassStatusControllerD
     const facts = ref ? await secretFacts(deps.kube, deps.secretAccess, ref) : {};
     const cluster = await detectedCluster(kind, name);
     if (cluster === 'unknown') return undefined;
-    const credentials = { ...(ref ? { ref } : {}), ...(serviceSecret ? { serviceSecret } : {}), ...facts, requiredKeys: contract.keys, globalCredentials: deps.globalCredentials[contract.cloud] === true };
+    const credentials = {
+      ...(ref ? { ref } : {}),
+      ...(serviceSecret ? { serviceSecret } : {}),
+      ...facts,
+      requiredKeys: contract.keys,
+      globalCredentials: deps.globalCredentials[contract.cloud] === true,
+    };
     const generation = object.metadata?.generation;
     return {
-      kind, cloud: contract.cloud, credentials, previous: object.status?.conditions ?? [], now: deps.clock.now(),
-      ...(cluster ? { cluster } : {}), ...(generation !== undefined ? { generation } : {}),
+      kind,
+      cloud: contract.cloud,
+      credentials,
+      previous: object.status?.conditions ?? [],
+      now: deps.clock.now(),
+      ...(cluster ? { cluster } : {}),
+      ...(generation !== undefined ? { generation } : {}),
     };
   };
 
@@ -166,16 +191,28 @@ export function createNodeClassStatusController(deps: NodeClassStatusControllerD
     if (!input) return false;
     const local = nodeClassReadyCondition(input);
     // The cloud is asked only with credentials that can be used: otherwise the local reason is the one to fix.
-    const onError = (error: unknown) => logger.warn('reading what the cloud says of a nodeclass failed; retrying later', { kind, name, error: error as Error });
-    const said = local.status === 'True' ? await cloudFacts.get(kind, name, askedVersion(kind, name, object.metadata?.generation), onError) : undefined;
+    const onError = (error: unknown) =>
+      logger.warn('reading what the cloud says of a nodeclass failed; retrying later', { kind, name, error: error as Error });
+    const said =
+      local.status === 'True'
+        ? await cloudFacts.get(kind, name, askedVersion(kind, name, object.metadata?.generation), onError)
+        : undefined;
     if (said === 'unknown') return false;
     const ready = said ? nodeClassReadyCondition({ ...input, cloudFacts: said }) : local;
     const detected = input.cluster?.detected;
     // null removes what no longer holds (the class now names the cluster; a subnet was deleted).
     const fields = statusFields(kind, { ...detected, ...resolvedStatusFields(said) });
-    if (sameFields(fields, object.status) && sameCondition(input.previous.find((c) => c.type === 'Ready'), ready)) return false;
+    if (
+      sameFields(fields, object.status) &&
+      sameCondition(
+        input.previous.find((c) => c.type === 'Ready'),
+        ready,
+      )
+    )
+      return false;
     if (ready.status === 'False') logger.warn('nodeclass not ready', { kind, name, reason: ready.reason, message: ready.message });
-    if (detected && !sameDetection(object.status, detected)) logger.info('detected the cluster of a nodeclass', { kind, name, ...detected });
+    if (detected && !sameDetection(object.status, detected))
+      logger.info('detected the cluster of a nodeclass', { kind, name, ...detected });
     const conditions = [...input.previous.filter((c) => c.type !== 'Ready'), ready];
     await deps.kube.patch(resourceOf[kind], { name }, { type: 'merge', body: { status: { conditions, ...fields } } }, { status: true });
     return true;
@@ -190,7 +227,8 @@ export function createNodeClassStatusController(deps: NodeClassStatusControllerD
       if (!(entry.kind in resourceOf)) continue;
       const kind = entry.kind as keyof typeof resourceOf;
       try {
-        if (await reconcileOne(kind, entry.object as NodeClassObject)) written.push(`${kind}/${(entry.object as NodeClassObject).metadata?.name ?? ''}`);
+        if (await reconcileOne(kind, entry.object as NodeClassObject))
+          written.push(`${kind}/${(entry.object as NodeClassObject).metadata?.name ?? ''}`);
       } catch (error) {
         if (!isKubeNotFound(error)) throw error;
       }
@@ -201,6 +239,11 @@ export function createNodeClassStatusController(deps: NodeClassStatusControllerD
   return {
     name: 'nodeclass.status',
     reconcile,
-    start: (signal: AbortSignal) => reconcileEvery({ clock: deps.clock, intervalMs: options.intervalMs ?? 5_000, logger, failure: 'updating nodeclass status failed; retrying' }, reconcile, signal),
+    start: (signal: AbortSignal) =>
+      reconcileEvery(
+        { clock: deps.clock, intervalMs: options.intervalMs ?? 5_000, logger, failure: 'updating nodeclass status failed; retrying' },
+        reconcile,
+        signal,
+      ),
   };
 }

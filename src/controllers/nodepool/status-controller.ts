@@ -32,9 +32,16 @@ function nodeClassFacts(state: ClusterState, nodePool: NodePool): NodeClassFacts
   const ref = nodePool.spec.template.spec.nodeClassRef;
   const entry = state.nodeClass(ref.kind, ref.name);
   if (!entry) return { found: false };
-  const object = entry.object as { metadata?: { deletionTimestamp?: string }; status?: { conditions?: { type: string; status: string; message?: string }[] } };
+  const object = entry.object as {
+    metadata?: { deletionTimestamp?: string };
+    status?: { conditions?: { type: string; status: string; message?: string }[] };
+  };
   const ready = object.status?.conditions?.find((c) => c.type === 'Ready');
-  return { found: true, deleting: Boolean(object.metadata?.deletionTimestamp), ...(ready ? { ready: { status: ready.status, ...(ready.message ? { message: ready.message } : {}) } } : {}) };
+  return {
+    found: true,
+    deleting: Boolean(object.metadata?.deletionTimestamp),
+    ...(ready ? { ready: { status: ready.status, ...(ready.message ? { message: ready.message } : {}) } } : {}),
+  };
 }
 
 export function createNodePoolStatusController(deps: NodePoolStatusControllerDeps): NodePoolStatusController {
@@ -47,16 +54,26 @@ export function createNodePoolStatusController(deps: NodePoolStatusControllerDep
     for (const nodePool of snapshot.nodePools) {
       const name = nodePool.metadata?.name ?? '';
       if (nodePool.metadata?.deletionTimestamp) continue;
-      const desired = desiredNodePoolStatus({ nodePool, nodeClass: nodeClassFacts(deps.state, nodePool), usage: snapshot.nodePoolUsage[name], now: deps.clock.now() });
+      const desired = desiredNodePoolStatus({
+        nodePool,
+        nodeClass: nodeClassFacts(deps.state, nodePool),
+        usage: snapshot.nodePoolUsage[name],
+        now: deps.clock.now(),
+      });
       if (!statusDiffers(nodePool.status, desired)) continue;
       const wasReady = nodePool.status?.conditions?.find((c) => c.type === NodePoolConditionTypes.Ready)?.status;
       const ready = desired.conditions?.find((c) => c.type === NodePoolConditionTypes.Ready);
       if (ready && ready.status !== wasReady) {
-        if (ready.status === 'False') logger.warn('nodepool not ready; provisioning skips it', { nodepool: name, reason: ready.reason, message: ready.message });
+        if (ready.status === 'False')
+          logger.warn('nodepool not ready; provisioning skips it', { nodepool: name, reason: ready.reason, message: ready.message });
         else logger.info('nodepool ready', { nodepool: name });
       }
       // A merge patch merges maps: resources no node has any more are removed explicitly.
-      const removed = Object.fromEntries(Object.keys(nodePool.status?.resources ?? {}).filter((k) => !(k in (desired.resources ?? {}))).map((k) => [k, null]));
+      const removed = Object.fromEntries(
+        Object.keys(nodePool.status?.resources ?? {})
+          .filter((k) => !(k in (desired.resources ?? {})))
+          .map((k) => [k, null]),
+      );
       const body = { status: { ...desired, resources: { ...removed, ...desired.resources } } };
       await deps.kube.patch(Resources.NodePool, { name }, { type: 'merge', body }, { status: true }).catch(ignoreKubeNotFound);
       written.push(name);
@@ -67,6 +84,16 @@ export function createNodePoolStatusController(deps: NodePoolStatusControllerDep
   return {
     name: 'nodepool.status',
     reconcile,
-    start: (signal: AbortSignal) => reconcileEvery({ clock: deps.clock, intervalMs: deps.options?.intervalMs ?? DefaultIntervalMs, logger, failure: 'updating nodepool status failed; retrying' }, reconcile, signal),
+    start: (signal: AbortSignal) =>
+      reconcileEvery(
+        {
+          clock: deps.clock,
+          intervalMs: deps.options?.intervalMs ?? DefaultIntervalMs,
+          logger,
+          failure: 'updating nodepool status failed; retrying',
+        },
+        reconcile,
+        signal,
+      ),
   };
 }

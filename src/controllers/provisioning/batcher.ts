@@ -21,7 +21,10 @@ export class Batcher {
   private wakeWaiter: (() => void) | undefined;
   private readonly options: BatchWindowOptions;
 
-  constructor(private readonly clock: Clock, options: Partial<BatchWindowOptions> = {}) {
+  constructor(
+    private readonly clock: Clock,
+    options: Partial<BatchWindowOptions> = {},
+  ) {
     this.options = { ...DefaultBatchWindow, ...options };
     validateBatchWindow(this.options);
   }

@@ -15,11 +15,21 @@ function involved(pod: V1Pod) {
 /** Karpenter's `Nominated`: `Pod should schedule on: nodeclaim/<name>` or `node/<name>`. */
 export function publishNominated(events: EventRecorder | undefined, pod: V1Pod, target: string): Promise<void> {
   if (!events) return Promise.resolve();
-  return events.publish({ involvedObject: involved(pod), type: 'Normal', reason: 'Nominated', message: `Pod should schedule on: ${target}` });
+  return events.publish({
+    involvedObject: involved(pod),
+    type: 'Normal',
+    reason: 'Nominated',
+    message: `Pod should schedule on: ${target}`,
+  });
 }
 
 /** Karpenter's `FailedScheduling`: the simulation's reason, as the pod cannot get a node. */
 export function publishFailedScheduling(events: EventRecorder | undefined, pod: V1Pod, reason: string): Promise<void> {
   if (!events) return Promise.resolve();
-  return events.publish({ involvedObject: involved(pod), type: 'Warning', reason: 'FailedScheduling', message: `Failed to schedule pod, ${reason}` });
+  return events.publish({
+    involvedObject: involved(pod),
+    type: 'Warning',
+    reason: 'FailedScheduling',
+    message: `Failed to schedule pod, ${reason}`,
+  });
 }

@@ -50,7 +50,13 @@ export interface ProvisioningResult {
   failed: { nodePool: string; pods: string[]; reason: string }[];
 }
 
-const emptyResult = (skipped?: ProvisioningResult['skipped']): ProvisioningResult => ({ ...(skipped ? { skipped } : {}), created: [], nominated: {}, unschedulable: [], failed: [] });
+const emptyResult = (skipped?: ProvisioningResult['skipped']): ProvisioningResult => ({
+  ...(skipped ? { skipped } : {}),
+  created: [],
+  nominated: {},
+  unschedulable: [],
+  failed: [],
+});
 
 interface PoolContext {
   nodePool: NodePool;
@@ -94,7 +100,13 @@ export async function provisionPass(deps: ProvisionPassDeps): Promise<Provisioni
     if (pod) void publishFailedScheduling(deps.events, pod, u.reason);
   }
   if (outcome.created.length > 0 || outcome.unschedulable.length > 0) {
-    deps.logger.info('provisioned', { pods: snapshot.pendingPods.length, displacedPods: pods.length - snapshot.pendingPods.length, nodeClaims: outcome.created, unschedulable: outcome.unschedulable.length, failed: outcome.failed.length });
+    deps.logger.info('provisioned', {
+      pods: snapshot.pendingPods.length,
+      displacedPods: pods.length - snapshot.pendingPods.length,
+      nodeClaims: outcome.created,
+      unschedulable: outcome.unschedulable.length,
+      failed: outcome.failed.length,
+    });
   }
   return outcome;
 }
@@ -122,12 +134,15 @@ function forgetClaim(deps: ProvisionPassDeps, name: string): void {
 
 /** Settles reservations state now accounts for; returns the NodeClaim names state shows. */
 async function observeClaims(deps: ProvisionPassDeps, snapshot: ClusterSnapshot): Promise<Set<string>> {
-  const observed = snapshot.nodes.flatMap((n) => (n.nodeClaim ? [{ name: n.nodeClaim.metadata?.name ?? '', hasCapacity: n.nodeClaim.status?.capacity !== undefined }] : []));
+  const observed = snapshot.nodes.flatMap((n) =>
+    n.nodeClaim ? [{ name: n.nodeClaim.metadata?.name ?? '', hasCapacity: n.nodeClaim.status?.capacity !== undefined }] : [],
+  );
   const seen = new Set(observed.map((o) => o.name));
   const unseen: string[] = [];
   for (const [name, claim] of deps.inFlight) {
     if (seen.has(name)) claim.seen = true;
-    else if (claim.seen) forgetClaim(deps, name); // shown once, gone now: deleted before it launched
+    else if (claim.seen)
+      forgetClaim(deps, name); // shown once, gone now: deleted before it launched
     else unseen.push(name);
   }
   // Never shown: the cache lags, or it was deleted at once (insufficient capacity). Ask the API server.
@@ -146,7 +161,12 @@ async function observeClaims(deps: ProvisionPassDeps, snapshot: ClusterSnapshot)
   return seen;
 }
 
-function schedulingPoolOf(deps: ProvisionPassDeps, snapshot: ClusterSnapshot, pool: PoolContext, seen: ReadonlySet<string>): SchedulingNodePool | undefined {
+function schedulingPoolOf(
+  deps: ProvisionPassDeps,
+  snapshot: ClusterSnapshot,
+  pool: PoolContext,
+  seen: ReadonlySet<string>,
+): SchedulingNodePool | undefined {
   const name = pool.nodePool.metadata?.name ?? '';
   const usage = deps.ledger.effectiveUsage(name, snapshot.nodePoolUsage[name], seen);
   return schedulingNodePool(pool.nodePool, [...pool.types.values()], usageAsResourceList(usage));
@@ -199,7 +219,13 @@ async function createOne(
   const usage = deps.ledger.effectiveUsage(planned.nodePool, pass.snapshot.nodePoolUsage[planned.nodePool], pass.seen);
   const exceeded = exceededLimits(remainingLimits(nodePoolLimits(pool.nodePool), usageAsResourceList(usage)), capacity);
   if (exceeded.length > 0) {
-    failClaim(deps, planned, podsByKey, outcome, `all available instance types exceed limits for nodepool: "${planned.nodePool}" (${exceeded.join(', ')})`);
+    failClaim(
+      deps,
+      planned,
+      podsByKey,
+      outcome,
+      `all available instance types exceed limits for nodepool: "${planned.nodePool}" (${exceeded.join(', ')})`,
+    );
     return;
   }
   const id = deps.ledger.nextId();
@@ -224,7 +250,13 @@ async function createOne(
   }
 }
 
-function failClaim(deps: ProvisionPassDeps, planned: PlannedNodeClaim, podsByKey: ReadonlyMap<string, V1Pod>, outcome: ProvisioningResult, reason: string): void {
+function failClaim(
+  deps: ProvisionPassDeps,
+  planned: PlannedNodeClaim,
+  podsByKey: ReadonlyMap<string, V1Pod>,
+  outcome: ProvisioningResult,
+  reason: string,
+): void {
   outcome.failed.push({ nodePool: planned.nodePool, pods: planned.pods, reason });
   for (const key of planned.pods) {
     const pod = podsByKey.get(key);

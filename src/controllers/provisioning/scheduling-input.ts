@@ -40,7 +40,11 @@ export function existingNodesOf(nodes: readonly StateNode[], typeNamed: Instance
 }
 
 /** In-flight claims this process created that state does not show yet (informer lag), as the same capacity. */
-export function unseenInFlight(inFlight: ReadonlyMap<string, InFlightClaim>, seen: ReadonlySet<string>, typeNamed: InstanceTypeLookup): ExistingNode[] {
+export function unseenInFlight(
+  inFlight: ReadonlyMap<string, InFlightClaim>,
+  seen: ReadonlySet<string>,
+  typeNamed: InstanceTypeLookup,
+): ExistingNode[] {
   const out: ExistingNode[] = [];
   for (const c of inFlight.values()) {
     if (seen.has(c.name)) continue;
@@ -51,7 +55,11 @@ export function unseenInFlight(inFlight: ReadonlyMap<string, InFlightClaim>, see
 }
 
 /** A NodePool the simulation may open claims in; undefined for static, deleting or not Ready ones (as upstream). */
-export function schedulingNodePool(nodePool: NodePool, instanceTypes: readonly InstanceType[], usage: ResourceList): SchedulingNodePool | undefined {
+export function schedulingNodePool(
+  nodePool: NodePool,
+  instanceTypes: readonly InstanceType[],
+  usage: ResourceList,
+): SchedulingNodePool | undefined {
   if (nodePool.metadata?.deletionTimestamp || nodePool.spec.replicas !== undefined || !nodePoolReady(nodePool)) return undefined;
   const template = nodePool.spec.template;
   const ref = template.spec.nodeClassRef;

@@ -33,10 +33,14 @@ export async function executeDrainPass(kube: Kube, plan: DrainPlan): Promise<Dra
   const result: DrainPassResult = { evicted: [], blockedByBudget: [], forceDeleted: [], failed: [] };
   await forEachBounded(plan.forceDelete, maxConcurrentWrites, async (pod) => {
     try {
-      await kube.delete(Resources.Pod, { namespace: pod.namespace, name: pod.name }, {
-        gracePeriodSeconds: pod.gracePeriodSeconds,
-        ...(pod.uid ? { preconditions: { uid: pod.uid } } : {}),
-      });
+      await kube.delete(
+        Resources.Pod,
+        { namespace: pod.namespace, name: pod.name },
+        {
+          gracePeriodSeconds: pod.gracePeriodSeconds,
+          ...(pod.uid ? { preconditions: { uid: pod.uid } } : {}),
+        },
+      );
       result.forceDeleted.push(pod);
     } catch (error) {
       if (isKubeNotFound(error) || isKubeConflict(error)) result.forceDeleted.push(pod);

@@ -1,2 +1,7 @@
-export { createTerminationController, type TerminationController, type TerminationControllerDeps, type TerminationControllerOptions } from './termination-controller.js';
+export {
+  createTerminationController,
+  type TerminationController,
+  type TerminationControllerDeps,
+  type TerminationControllerOptions,
+} from './termination-controller.js';
 export { deleteNodeClaimWithReason } from './object-operations.js';

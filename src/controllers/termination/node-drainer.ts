@@ -31,7 +31,10 @@ export async function drainNode(deps: NodeDrainerDeps, node: V1Node, termination
   const log = deps.logger.child({ node: name, group: plan.group });
   if (result.evicted.length > 0) log.info('evicted pods', { pods: result.evicted.map(podName) });
   if (result.forceDeleted.length > 0) {
-    log.warn('termination grace period over, deleted pods', { pods: result.forceDeleted.map(podName), terminationDeadline: new Date(terminationDeadline ?? now).toISOString() });
+    log.warn('termination grace period over, deleted pods', {
+      pods: result.forceDeleted.map(podName),
+      terminationDeadline: new Date(terminationDeadline ?? now).toISOString(),
+    });
   }
   if (result.blockedByBudget.length > 0) {
     log.info('pod disruption budget refuses eviction, retrying later', { pods: result.blockedByBudget.map(podName) });

@@ -20,7 +20,15 @@ import type { Logger } from '../../util/logger.js';
 import { drainNode } from './node-drainer.js';
 import { checkVolumeDetachment } from './volume-detachment-check.js';
 import { deleteNode, removeTerminationFinalizer, taintDisrupted } from './object-operations.js';
-import { publishAwaitingVolumeDetachment, publishCloudDeleteFailed, publishTerminated, publishTerminating, recordTerminated, reportTerminatedUnused, terminatedUnused } from './termination-reporting.js';
+import {
+  publishAwaitingVolumeDetachment,
+  publishCloudDeleteFailed,
+  publishTerminated,
+  publishTerminating,
+  recordTerminated,
+  reportTerminatedUnused,
+  terminatedUnused,
+} from './termination-reporting.js';
 
 export interface NodeClaimTerminatorDeps {
   kube: Kube;
@@ -143,16 +151,30 @@ export class NodeClaimTerminator {
   /** After the drain: true once the node's volumes are detached (or can no longer be waited for). */
   private async volumesDetached(nodeClaim: NodeClaim, node: V1Node, progress: Progress, log: Logger): Promise<boolean> {
     const nodeName = node.metadata?.name ?? '';
-    const check = await checkVolumeDetachment(this.deps.kube, this.deps.state, nodeName, this.deps.clock.now(), this.deadlineOf(nodeClaim, log));
+    const check = await checkVolumeDetachment(
+      this.deps.kube,
+      this.deps.state,
+      nodeName,
+      this.deps.clock.now(),
+      this.deadlineOf(nodeClaim, log),
+    );
     if (check.kind === 'detached') return true;
     const report = progress.volumeCheckLogged !== check.kind;
     progress.volumeCheckLogged = check.kind;
     if (check.kind === 'unavailable') {
-      if (report) log.warn('cannot list VolumeAttachments, deleting the instance without waiting for volumes to detach', { node: nodeName, error: check.error });
+      if (report)
+        log.warn('cannot list VolumeAttachments, deleting the instance without waiting for volumes to detach', {
+          node: nodeName,
+          error: check.error,
+        });
       return true;
     }
     if (check.kind === 'deadline-passed') {
-      if (report) log.warn('termination grace period over, deleting the instance with volumes still attached', { node: nodeName, volumeAttachments: check.attachments });
+      if (report)
+        log.warn('termination grace period over, deleting the instance with volumes still attached', {
+          node: nodeName,
+          volumeAttachments: check.attachments,
+        });
       return true;
     }
     if (report) {
@@ -173,10 +195,17 @@ export class NodeClaimTerminator {
     } catch (error) {
       if (isNodeClaimNotFoundError(error)) return true;
       const retryAfterMs = findInChain(error, TransientCloudError)?.retryAfterMs;
-      const delay = Math.max(this.backoff.baseDelayMs, nextDelay(this.backoff, progress.cloudDeleteFailures, this.deps.random, retryAfterMs));
+      const delay = Math.max(
+        this.backoff.baseDelayMs,
+        nextDelay(this.backoff, progress.cloudDeleteFailures, this.deps.random, retryAfterMs),
+      );
       progress.cloudDeleteFailures += 1;
       progress.nextCloudDeleteAt = now + delay;
-      log.warn('deleting instance failed, keeping the finalizer and retrying', { error, attempt: progress.cloudDeleteFailures, retryInMs: delay });
+      log.warn('deleting instance failed, keeping the finalizer and retrying', {
+        error,
+        attempt: progress.cloudDeleteFailures,
+        retryInMs: delay,
+      });
       publishCloudDeleteFailed(this.deps.events, nodeClaim, error, delay);
       return false;
     }

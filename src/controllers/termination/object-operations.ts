@@ -53,7 +53,9 @@ async function taintOnce(kube: Kube, nodeName: string): Promise<boolean> {
   const add: JsonPatchOperation = node.spec?.taints
     ? { op: 'add', path: '/spec/taints/-', value: { ...taint } }
     : { op: 'add', path: '/spec/taints', value: [{ ...taint }] };
-  await kube.patch(Resources.Node, { name: nodeName }, { type: 'json', body: [...resourceVersionTest(node), add] }).catch(ignoreKubeNotFound);
+  await kube
+    .patch(Resources.Node, { name: nodeName }, { type: 'json', body: [...resourceVersionTest(node), add] })
+    .catch(ignoreKubeNotFound);
   return true;
 }
 
@@ -96,7 +98,11 @@ export async function deleteNode(kube: Kube, nodeName: string): Promise<void> {
  * so termination reports it (apis/v1/deletion-reasons.ts). An existing reason is kept — the first deleter's
  * reason wins. With a uid, only that incarnation is deleted. False when the NodeClaim was already gone.
  */
-export async function deleteNodeClaimWithReason(kube: Kube, nodeClaim: Pick<NodeClaim, 'metadata'>, reason: DeletionReason): Promise<boolean> {
+export async function deleteNodeClaimWithReason(
+  kube: Kube,
+  nodeClaim: Pick<NodeClaim, 'metadata'>,
+  reason: DeletionReason,
+): Promise<boolean> {
   const name = nodeClaim.metadata?.name ?? '';
   const uid = nodeClaim.metadata?.uid;
   try {

@@ -60,9 +60,11 @@ function isTerminatingWithFinalizer(object: { metadata?: { deletionTimestamp?: u
 
 async function forEachBounded<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) await work(items[next++] as T);
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) await work(items[next++] as T);
+    }),
+  );
 }
 
 export function createTerminationController(deps: TerminationControllerDeps): TerminationController {
@@ -86,7 +88,11 @@ export function createTerminationController(deps: TerminationControllerDeps): Te
     await forEachBounded(claims, concurrency, (claim) => guarded(claim.metadata?.name ?? '', () => terminator.reconcile(claim)));
     await forEachBounded(directlyDeletedNodes, concurrency, ({ node, nodeClaim }) =>
       guarded(node.metadata?.name ?? '', async () => {
-        logger.info('node deleted directly, deleting its nodeclaim', { node: node.metadata?.name, nodeClaim: nodeClaim.metadata?.name, reason: DeletionReasons.user });
+        logger.info('node deleted directly, deleting its nodeclaim', {
+          node: node.metadata?.name,
+          nodeClaim: nodeClaim.metadata?.name,
+          reason: DeletionReasons.user,
+        });
         await deleteNodeClaimWithReason(deps.kube, nodeClaim, DeletionReasons.user);
       }),
     );

@@ -40,12 +40,19 @@ export interface TerminationOutcome {
 export function recordTerminated(metrics: Metrics, outcome: TerminationOutcome): void {
   const nodepool = nodePoolLabel(outcome.nodeClaim);
   const claimLabels = outcome.nodeClaim.metadata?.labels ?? {};
-  metrics.nodeClaimsTerminated.inc({ nodepool, capacity_type: claimLabels[LabelCapacityType] ?? '', zone: claimLabels[LabelTopologyZone] ?? '' });
+  metrics.nodeClaimsTerminated.inc({
+    nodepool,
+    capacity_type: claimLabels[LabelCapacityType] ?? '',
+    zone: claimLabels[LabelTopologyZone] ?? '',
+  });
   metrics.nodeClaimsTerminatedByReason.inc({ reason: outcome.reason, nodepool });
   const claimSeconds = secondsSince(outcome.nodeClaim.metadata?.deletionTimestamp, outcome.now);
   if (claimSeconds !== undefined) metrics.nodeClaimsTerminationDuration.observe({ nodepool }, claimSeconds);
   if (outcome.node === undefined) return;
-  metrics.nodesTerminated.inc({ nodepool: nodePoolLabel(outcome.node) || nodepool, zone: outcome.node.metadata?.labels?.[LabelTopologyZone] ?? '' });
+  metrics.nodesTerminated.inc({
+    nodepool: nodePoolLabel(outcome.node) || nodepool,
+    zone: outcome.node.metadata?.labels?.[LabelTopologyZone] ?? '',
+  });
   // A Node not deleted by anyone yet started terminating with its NodeClaim.
   const nodeSeconds = secondsSince(outcome.node.metadata?.deletionTimestamp ?? outcome.nodeClaim.metadata?.deletionTimestamp, outcome.now);
   if (nodeSeconds !== undefined) metrics.nodesTerminationDuration.observe({ nodepool }, nodeSeconds);
@@ -80,7 +87,12 @@ export function reportTerminatedUnused(metrics: Metrics, events: EventRecorder, 
 
 export function publishDrainBlocked(events: EventRecorder, node: V1Node, pods: readonly string[], why: string): void {
   const shown = pods.slice(0, 5).join(', ') + (pods.length > 5 ? ` and ${pods.length - 5} more` : '');
-  void events.publish({ involvedObject: nodeObject(node), type: 'Warning', reason: 'FailedDraining', message: `Draining waits for ${shown}: ${why}` });
+  void events.publish({
+    involvedObject: nodeObject(node),
+    type: 'Warning',
+    reason: 'FailedDraining',
+    message: `Draining waits for ${shown}: ${why}`,
+  });
 }
 
 export function publishCloudDeleteFailed(events: EventRecorder, nodeClaim: NodeClaim, error: unknown, retryInMs: number): void {
@@ -92,5 +104,10 @@ export function publishCloudDeleteFailed(events: EventRecorder, nodeClaim: NodeC
 /** Upstream's AwaitingVolumeDetachment: the node is drained, its instance waits for the CSI driver to detach. */
 export function publishAwaitingVolumeDetachment(events: EventRecorder, node: V1Node, attachments: readonly string[]): void {
   const shown = attachments.slice(0, 5).join(', ') + (attachments.length > 5 ? ` and ${attachments.length - 5} more` : '');
-  void events.publish({ involvedObject: nodeObject(node), type: 'Normal', reason: 'AwaitingVolumeDetachment', message: `Awaiting deletion of bound VolumeAttachments (${shown})` });
+  void events.publish({
+    involvedObject: nodeObject(node),
+    type: 'Normal',
+    reason: 'AwaitingVolumeDetachment',
+    message: `Awaiting deletion of bound VolumeAttachments (${shown})`,
+  });
 }

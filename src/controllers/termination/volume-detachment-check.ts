@@ -18,17 +18,25 @@ async function persistentVolumesOfRemainingPods(kube: Kube, state: ClusterState,
   for (const pod of state.podsOnNode(nodeName)) {
     const namespace = pod.metadata?.namespace ?? 'default';
     for (const claimName of claimNamesOfPod(pod as Parameters<typeof claimNamesOfPod>[0])) {
-      const claim = await kube.get<V1PersistentVolumeClaim>(Resources.PersistentVolumeClaim, { name: claimName, namespace }).catch((error: unknown) => {
-        if (findKubeError(error, KubeNotFound)) return undefined;
-        throw error;
-      });
+      const claim = await kube
+        .get<V1PersistentVolumeClaim>(Resources.PersistentVolumeClaim, { name: claimName, namespace })
+        .catch((error: unknown) => {
+          if (findKubeError(error, KubeNotFound)) return undefined;
+          throw error;
+        });
       if (claim?.spec?.volumeName) volumes.add(claim.spec.volumeName);
     }
   }
   return volumes;
 }
 
-export async function checkVolumeDetachment(kube: Kube, state: ClusterState, nodeName: string, now: number, terminationDeadline: number | undefined): Promise<VolumeCheck> {
+export async function checkVolumeDetachment(
+  kube: Kube,
+  state: ClusterState,
+  nodeName: string,
+  now: number,
+  terminationDeadline: number | undefined,
+): Promise<VolumeCheck> {
   let attachments: V1VolumeAttachment[];
   try {
     attachments = (await kube.list<V1VolumeAttachment>(Resources.VolumeAttachment)).items.filter((a) => a.spec?.nodeName === nodeName);
@@ -39,7 +47,11 @@ export async function checkVolumeDetachment(kube: Kube, state: ClusterState, nod
   if (attachments.length === 0) return { kind: 'detached' };
   return volumeDetachment({
     nodeName,
-    attachments: attachments.map((a) => ({ name: a.metadata?.name ?? '', nodeName: a.spec?.nodeName ?? '', persistentVolumeName: a.spec?.source?.persistentVolumeName })),
+    attachments: attachments.map((a) => ({
+      name: a.metadata?.name ?? '',
+      nodeName: a.spec?.nodeName ?? '',
+      persistentVolumeName: a.spec?.source?.persistentVolumeName,
+    })),
     volumesOfRemainingPods: await persistentVolumesOfRemainingPods(kube, state, nodeName),
     now,
     ...(terminationDeadline !== undefined ? { terminationDeadline } : {}),

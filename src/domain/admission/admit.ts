@@ -17,5 +17,11 @@ export function admit(object: KubeObject, context: AdmissionContext): AdmissionO
   const mutation = mutate(object, context);
   const mutated = mutation.patch.length > 0 ? (applyJsonPatch(object as JsonValue, mutation.patch) as KubeObject) : object;
   const result = validate(mutated, context);
-  return { allowed: result.allowed, message: result.message, warnings: [...mutation.warnings, ...result.warnings], patch: mutation.patch, object: mutated };
+  return {
+    allowed: result.allowed,
+    message: result.message,
+    warnings: [...mutation.warnings, ...result.warnings],
+    patch: mutation.patch,
+    object: mutated,
+  };
 }

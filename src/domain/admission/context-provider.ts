@@ -40,7 +40,13 @@ export class InMemoryContextProvider implements AdmissionContextProvider {
   }
 
   contextFor(operation: AdmissionOperation, oldObject: KubeObject | undefined): AdmissionContext {
-    return { operation, ...(oldObject ? { oldObject } : {}), ...this.byKind, catalogs: this.options.catalogs, defaults: this.options.defaults };
+    return {
+      operation,
+      ...(oldObject ? { oldObject } : {}),
+      ...this.byKind,
+      catalogs: this.options.catalogs,
+      defaults: this.options.defaults,
+    };
   }
 
   ready(): boolean {

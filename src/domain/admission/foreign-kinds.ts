@@ -14,10 +14,16 @@ export function foreignKarpenterKind(object: unknown): Violation | undefined {
   const apiVersion = String(field(object, 'apiVersion') ?? '');
   const kind = kindOf(object);
   if (apiVersion === 'karpenter.sh/v1alpha5' || apiVersion === 'karpenter.sh/v1beta1') {
-    return { path: 'apiVersion', message: `Unsupported value: ${JSON.stringify(`${apiVersion} ${kind}`)}: karpenter-eu serves karpenter.sh/v1 (NodePool, NodeClaim) only; ${convertHint}` };
+    return {
+      path: 'apiVersion',
+      message: `Unsupported value: ${JSON.stringify(`${apiVersion} ${kind}`)}: karpenter-eu serves karpenter.sh/v1 (NodePool, NodeClaim) only; ${convertHint}`,
+    };
   }
   if (groupOf(object) === 'karpenter.k8s.aws') {
-    return { path: 'apiVersion', message: `Unsupported value: ${JSON.stringify(`${apiVersion} ${kind}`)}: an AWS node template has no meaning on OVHcloud, Scaleway or Outscale; ${convertHint} (the fields that map are carried over)` };
+    return {
+      path: 'apiVersion',
+      message: `Unsupported value: ${JSON.stringify(`${apiVersion} ${kind}`)}: an AWS node template has no meaning on OVHcloud, Scaleway or Outscale; ${convertHint} (the fields that map are carried over)`,
+    };
   }
   return undefined;
 }

@@ -62,7 +62,10 @@ export function requirementsOf(object: unknown): { index: number; spec: Requirem
     if (!r || !key || !operator) return;
     const values = asArray(r.values).filter((v): v is string => typeof v === 'string');
     const minValues = typeof r.minValues === 'number' ? r.minValues : undefined;
-    out.push({ index, spec: { key, operator: operator as RequirementSpec['operator'], values, ...(minValues !== undefined ? { minValues } : {}) } });
+    out.push({
+      index,
+      spec: { key, operator: operator as RequirementSpec['operator'], values, ...(minValues !== undefined ? { minValues } : {}) },
+    });
   });
   return out;
 }

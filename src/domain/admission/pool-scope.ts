@@ -85,7 +85,13 @@ function compile(specs: readonly RequirementSpec[]): CompiledRequirement[] {
     const key = normalizeLabelKey(spec.key);
     if (nonTypeKeys.has(key)) return [];
     try {
-      return [{ key, requirement: Requirement.fromSpec({ ...spec, key }), ownsKey: key.startsWith('karpenter-eu.io/') || WellKnownLabels.has(key) }];
+      return [
+        {
+          key,
+          requirement: Requirement.fromSpec({ ...spec, key }),
+          ownsKey: key.startsWith('karpenter-eu.io/') || WellKnownLabels.has(key),
+        },
+      ];
     } catch {
       return []; // malformed requirements are reported by the schema rules
     }

@@ -69,8 +69,14 @@ export function validate(object: KubeObject, context: AdmissionContext): Validat
   if (!isOwnedKind(kind) || context.operation === 'DELETE' || context.operation === 'CONNECT') return verdict([], []);
   const schemaErrors = validateObject(applyDefaults(object), context.oldObject ? { oldObject: applyDefaults(context.oldObject) } : {});
   if (schemaErrors.length > 0) {
-    return verdict(schemaErrors.map((e) => ({ path: e.path, message: e.message })), []);
+    return verdict(
+      schemaErrors.map((e) => ({ path: e.path, message: e.message })),
+      [],
+    );
   }
   const findings = ruleFindings(object, context);
-  return verdict(findings.flatMap((f) => f.violations), findings.flatMap((f) => f.warnings));
+  return verdict(
+    findings.flatMap((f) => f.violations),
+    findings.flatMap((f) => f.warnings),
+  );
 }

@@ -42,19 +42,42 @@ function convertOne(entry: ConvertInput, inputs: readonly ConvertInput[], option
   const awsTemplate = inputs.find((i) => isAwsTemplate(i.object) && nameOf(i.object) === asString(providerRef?.name));
   const notes: ConvertNote[] = [];
   if (ovhClass) {
-    result.documents.push({ source: entry.source, object: convertProvisioner(provisioner, { group: 'karpenter.ovhcloud.sh', kind: 'OVHNodeClass', name: nameOf(ovhClass.object) }, notes), notes });
+    result.documents.push({
+      source: entry.source,
+      object: convertProvisioner(
+        provisioner,
+        { group: 'karpenter.ovhcloud.sh', kind: 'OVHNodeClass', name: nameOf(ovhClass.object) },
+        notes,
+      ),
+      notes,
+    });
     return;
   }
   if (!forScalewayGpuController(provisioner)) {
-    result.skipped.push({ source: entry.source, reason: `Provisioner ${JSON.stringify(nameOf(provisioner))}: no cloud to convert to (neither the Scaleway GPU controller's capacity type "${ScalewayGpuCapacityType}" nor a providerRef to an OVHNodeClass in the input)` });
+    result.skipped.push({
+      source: entry.source,
+      reason: `Provisioner ${JSON.stringify(nameOf(provisioner))}: no cloud to convert to (neither the Scaleway GPU controller's capacity type "${ScalewayGpuCapacityType}" nor a providerRef to an OVHNodeClass in the input)`,
+    });
     return;
   }
   const classNotes: ConvertNote[] = [];
   const nodeClass = scalewayNodeClass(nameOf(provisioner), options, classNotes);
   if (awsTemplate) carryAwsTemplate(awsTemplate.object, nodeClass, classNotes);
   result.documents.push({ source: entry.source, object: nodeClass, notes: classNotes });
-  notes.push({ path: ['spec', 'template', 'spec', 'requirements'], comment: 'the controller made GPU instances only; to keep it so add {key: karpenter-eu.io/instance-gpu-name, operator: Exists} (the webhook then taints the nodes nvidia.com/gpu, so pods need that toleration)' });
-  result.documents.push({ source: entry.source, object: convertProvisioner(provisioner, { group: 'karpenter.scaleway.sh', kind: 'ScalewayNodeClass', name: nameOf(provisioner) }, notes), notes });
+  notes.push({
+    path: ['spec', 'template', 'spec', 'requirements'],
+    comment:
+      'the controller made GPU instances only; to keep it so add {key: karpenter-eu.io/instance-gpu-name, operator: Exists} (the webhook then taints the nodes nvidia.com/gpu, so pods need that toleration)',
+  });
+  result.documents.push({
+    source: entry.source,
+    object: convertProvisioner(
+      provisioner,
+      { group: 'karpenter.scaleway.sh', kind: 'ScalewayNodeClass', name: nameOf(provisioner) },
+      notes,
+    ),
+    notes,
+  });
 }
 
 export function convertObjects(inputs: readonly ConvertInput[], options: Omit<ConvertOptions, 'secrets'> = {}): ConvertResult {
@@ -66,7 +89,10 @@ export function convertObjects(inputs: readonly ConvertInput[], options: Omit<Co
       const notes: ConvertNote[] = [];
       result.documents.push({ source: entry.source, object: convertOvhNodeClass(entry.object, notes), notes });
     } else if (!isAwsTemplate(entry.object) && kindOf(entry.object) !== 'Secret') {
-      result.skipped.push({ source: entry.source, reason: `${kindOf(entry.object) || 'object'} ${JSON.stringify(nameOf(entry.object))}: nothing to convert (kept as it is)` });
+      result.skipped.push({
+        source: entry.source,
+        reason: `${kindOf(entry.object) || 'object'} ${JSON.stringify(nameOf(entry.object))}: nothing to convert (kept as it is)`,
+      });
     }
   }
   return result;

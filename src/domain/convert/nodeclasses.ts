@@ -21,23 +21,52 @@ function secretValue(secret: KubeObject, key: string): string | undefined {
 }
 
 export function scalewayNodeClass(name: string, options: ConvertOptions, notes: ConvertNote[]): KubeObject {
-  const secret = options.secrets.find((s) => secretValue(s, 'SCW_DEFAULT_PROJECT_ID') !== undefined || secretValue(s, 'SCW_SECRET_KEY') !== undefined);
+  const secret = options.secrets.find(
+    (s) => secretValue(s, 'SCW_DEFAULT_PROJECT_ID') !== undefined || secretValue(s, 'SCW_SECRET_KEY') !== undefined,
+  );
   const projectId = secret ? secretValue(secret, 'SCW_DEFAULT_PROJECT_ID') : undefined;
-  const region = (secret ? (secretValue(secret, 'SCW_DEFAULT_REGION') ?? secretValue(secret, 'SCW_DEFAULT_ZONE')?.replace(/-[0-9]+$/, '')) : undefined) ?? 'fr-par';
+  const region =
+    (secret
+      ? (secretValue(secret, 'SCW_DEFAULT_REGION') ?? secretValue(secret, 'SCW_DEFAULT_ZONE')?.replace(/-[0-9]+$/, ''))
+      : undefined) ?? 'fr-par';
   const spec: KubeObject = {
     projectId: projectId ?? '<project-id>',
     zones: [1, 2, 3].map((n) => `${region}-${n}`),
     image: ScalewayGpuImage,
     join: { apiServerEndpoint: options.apiServerEndpoint ?? 'https://<cluster-endpoint>', tokenSecretRef: JoinTokenSecret },
   };
-  if (secret) spec.credentialsSecretRef = { name: nameOf(secret), namespace: asString(field(secret, 'metadata', 'namespace')) ?? 'default' };
-  notes.push({ path: [], comment: 'the Scaleway GPU controller created instances itself; this class says where and how karpenter-eu creates them' });
-  notes.push({ path: ['spec', 'projectId'], comment: projectId ? `SCW_DEFAULT_PROJECT_ID of Secret ${nameOf(secret)}` : 'no Secret with SCW_DEFAULT_PROJECT_ID in the input: fill in the project UUID' });
-  notes.push({ path: ['spec', 'zones'], comment: `every zone of ${region}: Scaleway GPU types are only in some zones (L4, L40S, H100 in fr-par-2)` });
-  notes.push({ path: ['spec', 'image'], comment: 'the controller chose the image in its code; this is Scaleway\'s GPU OS image label' });
-  notes.push({ path: ['spec', 'join', 'apiServerEndpoint'], comment: options.apiServerEndpoint ? 'from --api-server' : 'the controller\'s <cluster-endpoint> placeholder: give --api-server or fill in the API server URL' });
-  notes.push({ path: ['spec', 'join', 'tokenSecretRef'], comment: 'a bootstrap token (kubeadm token create) in this Secret key replaces the controller\'s cloud-init join' });
-  if (secret) notes.push({ path: ['spec', 'credentialsSecretRef'], comment: 'the controller\'s Secret: karpenter-eu reads the same SCW_ACCESS_KEY / SCW_SECRET_KEY keys' });
+  if (secret)
+    spec.credentialsSecretRef = { name: nameOf(secret), namespace: asString(field(secret, 'metadata', 'namespace')) ?? 'default' };
+  notes.push({
+    path: [],
+    comment: 'the Scaleway GPU controller created instances itself; this class says where and how karpenter-eu creates them',
+  });
+  notes.push({
+    path: ['spec', 'projectId'],
+    comment: projectId
+      ? `SCW_DEFAULT_PROJECT_ID of Secret ${nameOf(secret)}`
+      : 'no Secret with SCW_DEFAULT_PROJECT_ID in the input: fill in the project UUID',
+  });
+  notes.push({
+    path: ['spec', 'zones'],
+    comment: `every zone of ${region}: Scaleway GPU types are only in some zones (L4, L40S, H100 in fr-par-2)`,
+  });
+  notes.push({ path: ['spec', 'image'], comment: "the controller chose the image in its code; this is Scaleway's GPU OS image label" });
+  notes.push({
+    path: ['spec', 'join', 'apiServerEndpoint'],
+    comment: options.apiServerEndpoint
+      ? 'from --api-server'
+      : "the controller's <cluster-endpoint> placeholder: give --api-server or fill in the API server URL",
+  });
+  notes.push({
+    path: ['spec', 'join', 'tokenSecretRef'],
+    comment: "a bootstrap token (kubeadm token create) in this Secret key replaces the controller's cloud-init join",
+  });
+  if (secret)
+    notes.push({
+      path: ['spec', 'credentialsSecretRef'],
+      comment: "the controller's Secret: karpenter-eu reads the same SCW_ACCESS_KEY / SCW_SECRET_KEY keys",
+    });
   return { apiVersion: 'karpenter.scaleway.sh/v1alpha1', kind: 'ScalewayNodeClass', metadata: { name }, spec };
 }
 
@@ -48,9 +77,16 @@ export function convertOvhNodeClass(nodeClass: KubeObject, notes: ConvertNote[])
   const spec: KubeObject = {};
   for (const [key, value] of Object.entries(asRecord(nodeClass.spec) ?? {})) {
     if (ovhKnownFields.has(key)) spec[key] = value;
-    else notes.push({ path: ['spec'], comment: `dropped ${key}: ${JSON.stringify(value)} (not a field of karpenter-eu's OVHNodeClass; accepted: ${[...ovhKnownFields].sort().join(', ')})` });
+    else
+      notes.push({
+        path: ['spec'],
+        comment: `dropped ${key}: ${JSON.stringify(value)} (not a field of karpenter-eu's OVHNodeClass; accepted: ${[...ovhKnownFields].sort().join(', ')})`,
+      });
   }
-  notes.push({ path: [], comment: 'the existing OVHcloud provider\'s OVHNodeClass: same group and kind; kubeId and region are detected when unset' });
+  notes.push({
+    path: [],
+    comment: "the existing OVHcloud provider's OVHNodeClass: same group and kind; kubeId and region are detected when unset",
+  });
   return { apiVersion: 'karpenter.ovhcloud.sh/v1alpha1', kind: 'OVHNodeClass', metadata: { name: nameOf(nodeClass) }, spec };
 }
 
@@ -63,7 +99,10 @@ export function carryAwsTemplate(template: KubeObject, target: KubeObject, notes
       targetSpec[key] = value;
       notes.push({ path: ['spec', key], comment: `from ${String(template.kind)} ${JSON.stringify(nameOf(template))}` });
     } else {
-      notes.push({ path: ['spec'], comment: `dropped ${String(template.kind)}.spec.${key}: an AWS selector or setting with no counterpart here` });
+      notes.push({
+        path: ['spec'],
+        comment: `dropped ${String(template.kind)}.spec.${key}: an AWS selector or setting with no counterpart here`,
+      });
     }
   }
 }

@@ -29,19 +29,29 @@ function convertRequirement(raw: unknown, index: number, notes: ConvertNote[]): 
   if (!key) return undefined;
   const at = requirementsPath(index);
   if (key.startsWith('karpenter.k8s.aws/')) {
-    notes.push({ path: ['spec', 'template', 'spec', 'requirements'], comment: `dropped ${key} ${operator} [${values.join(', ')}]: an AWS instance attribute; use karpenter-eu.io/instance-* labels (family, cpu, memory, gpu-name)` });
+    notes.push({
+      path: ['spec', 'template', 'spec', 'requirements'],
+      comment: `dropped ${key} ${operator} [${values.join(', ')}]: an AWS instance attribute; use karpenter-eu.io/instance-* labels (family, cpu, memory, gpu-name)`,
+    });
     return undefined;
   }
   if (key === LabelCapacityType) {
     const kept = values.filter((v) => v === CapacityTypeOnDemand);
     const replaced = values.filter((v) => v !== CapacityTypeOnDemand);
-    if (replaced.length > 0) notes.push({ path: at, comment: `was ${operator} [${values.join(', ')}]: OVHcloud, Scaleway and Outscale sell on-demand only${values.includes(ScalewayGpuCapacityType) ? `; "${ScalewayGpuCapacityType}" was the Scaleway GPU controller's marker, the GPU choice is karpenter-eu.io/instance-gpu-name` : ''}` });
+    if (replaced.length > 0)
+      notes.push({
+        path: at,
+        comment: `was ${operator} [${values.join(', ')}]: OVHcloud, Scaleway and Outscale sell on-demand only${values.includes(ScalewayGpuCapacityType) ? `; "${ScalewayGpuCapacityType}" was the Scaleway GPU controller's marker, the GPU choice is karpenter-eu.io/instance-gpu-name` : ''}`,
+      });
     return { key, operator: 'In', values: kept.length > 0 ? kept : [CapacityTypeOnDemand] };
   }
   if (key === LegacyInstanceTypeLabel) {
     const meant = values.map(legacyInstanceTypeSelector);
     const newKey = meant[0]?.key ?? key;
-    notes.push({ path: at, comment: `was ${key} ${operator} [${values.join(', ')}] (the Scaleway GPU controller's label, which no node carries)` });
+    notes.push({
+      path: at,
+      comment: `was ${key} ${operator} [${values.join(', ')}] (the Scaleway GPU controller's label, which no node carries)`,
+    });
     return { key: newKey, operator, values: meant.filter((m) => m.key === newKey).map((m) => m.value) };
   }
   return { key, operator, ...(values.length > 0 || operator === 'In' || operator === 'NotIn' ? { values } : {}) };
@@ -67,13 +77,26 @@ function disruptionOf(spec: KubeObject, notes: ConvertNote[]): KubeObject {
 }
 
 function droppedFields(spec: KubeObject, notes: ConvertNote[]): void {
-  if (spec.kubeletConfiguration !== undefined) notes.push({ path: ['spec'], comment: 'dropped kubeletConfiguration: set kubelet flags in the NodeClass userData' });
-  if (spec.provider !== undefined) notes.push({ path: ['spec', 'template', 'spec', 'nodeClassRef'], comment: 'replaces spec.provider (inline provider settings now live in the NodeClass)' });
-  if (spec.providerRef !== undefined) notes.push({ path: ['spec', 'template', 'spec', 'nodeClassRef'], comment: `replaces spec.providerRef ${JSON.stringify(spec.providerRef)}` });
+  if (spec.kubeletConfiguration !== undefined)
+    notes.push({ path: ['spec'], comment: 'dropped kubeletConfiguration: set kubelet flags in the NodeClass userData' });
+  if (spec.provider !== undefined)
+    notes.push({
+      path: ['spec', 'template', 'spec', 'nodeClassRef'],
+      comment: 'replaces spec.provider (inline provider settings now live in the NodeClass)',
+    });
+  if (spec.providerRef !== undefined)
+    notes.push({
+      path: ['spec', 'template', 'spec', 'nodeClassRef'],
+      comment: `replaces spec.providerRef ${JSON.stringify(spec.providerRef)}`,
+    });
 }
 
 /** The NodePool for a Provisioner, pointing at `nodeClassRef`. */
-export function convertProvisioner(provisioner: KubeObject, nodeClassRef: { group: string; kind: string; name: string }, notes: ConvertNote[]): KubeObject {
+export function convertProvisioner(
+  provisioner: KubeObject,
+  nodeClassRef: { group: string; kind: string; name: string },
+  notes: ConvertNote[],
+): KubeObject {
   const spec = asRecord(provisioner.spec) ?? {};
   const requirements = asArray(spec.requirements)
     .map((r, i) => convertRequirement(r, i, notes))
@@ -83,9 +106,15 @@ export function convertProvisioner(provisioner: KubeObject, nodeClassRef: { grou
   const expire = seconds(spec.ttlSecondsUntilExpired);
   if (expire) {
     template.expireAfter = expire;
-    notes.push({ path: ['spec', 'template', 'spec', 'expireAfter'], comment: `from ttlSecondsUntilExpired: ${String(spec.ttlSecondsUntilExpired)}` });
+    notes.push({
+      path: ['spec', 'template', 'spec', 'expireAfter'],
+      comment: `from ttlSecondsUntilExpired: ${String(spec.ttlSecondsUntilExpired)}`,
+    });
   }
-  const nodePoolSpec: KubeObject = { template: { ...(asRecord(spec.labels) ? { metadata: { labels: spec.labels } } : {}), spec: template }, disruption: disruptionOf(spec, notes) };
+  const nodePoolSpec: KubeObject = {
+    template: { ...(asRecord(spec.labels) ? { metadata: { labels: spec.labels } } : {}), spec: template },
+    disruption: disruptionOf(spec, notes),
+  };
   const limits = asRecord(field(spec, 'limits', 'resources'));
   if (limits) {
     nodePoolSpec.limits = limits;

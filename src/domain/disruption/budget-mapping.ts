@@ -13,7 +13,9 @@ export interface BudgetMapping {
 }
 
 function isTerminating(node: DisruptionNode): boolean {
-  return (node.nodeClaim?.status?.conditions ?? []).some((c) => c.type === NodeClaimConditionTypes.InstanceTerminating && c.status === 'True');
+  return (node.nodeClaim?.status?.conditions ?? []).some(
+    (c) => c.type === NodeClaimConditionTypes.InstanceTerminating && c.status === 'True',
+  );
 }
 
 function isNotReady(node: DisruptionNode): boolean {

@@ -43,7 +43,12 @@ export function budgetActive(budget: Budget, now: number): boolean {
   return cronWindowActive(parseCron(budget.schedule), parseDurationMs('duration', budget.duration), now);
 }
 
-export function allowedDisruptions(nodePool: NodePool, reason: DisruptionReason, counts: NodePoolDisruptionCounts, now: number): AllowedDisruptions {
+export function allowedDisruptions(
+  nodePool: NodePool,
+  reason: DisruptionReason,
+  counts: NodePoolDisruptionCounts,
+  now: number,
+): AllowedDisruptions {
   const budgets = nodePool.spec.disruption?.budgets ?? [DefaultBudget];
   let allowed = Number.POSITIVE_INFINITY;
   const errors: string[] = [];

@@ -55,7 +55,10 @@ function whyNotDisruptable(node: DisruptionNode, input: DisruptionInput, nodePoo
   if (!node.initialized) return 'not initialized';
   if (node.markedForDeletion) return 'already being disrupted or deleted';
   if (node.nominated) return 'nominated for pending pods';
-  if (node.node.metadata?.annotations?.[AnnotationDoNotDisrupt] === 'true' || node.nodeClaim.metadata?.annotations?.[AnnotationDoNotDisrupt] === 'true') {
+  if (
+    node.node.metadata?.annotations?.[AnnotationDoNotDisrupt] === 'true' ||
+    node.nodeClaim.metadata?.annotations?.[AnnotationDoNotDisrupt] === 'true'
+  ) {
     return `annotated ${AnnotationDoNotDisrupt}`;
   }
   if (!nodePool) return `NodePool ${JSON.stringify(node.nodePool ?? '')} not found`;

@@ -26,13 +26,17 @@ function desiredConditions(node: DisruptionNode, pool: NodePool, now: number): C
   const reason = driftReason(node, pool);
   if (reason !== undefined) next = setCondition(next, { type: Drifted, status: 'True', reason, message: '' }, now);
   else next = next.filter((c) => c.type !== Drifted);
-  if (consolidateAfterElapsed(node, pool, now)) next = setCondition(next, { type: Consolidatable, status: 'True', reason: Consolidatable, message: '' }, now);
+  if (consolidateAfterElapsed(node, pool, now))
+    next = setCondition(next, { type: Consolidatable, status: 'True', reason: Consolidatable, message: '' }, now);
   else next = next.filter((c) => c.type !== Consolidatable);
   return next;
 }
 
 function sameConditions(a: readonly Condition[], b: readonly Condition[]): boolean {
-  return a.length === b.length && a.every((c, i) => c.type === b[i]?.type && c.status === b[i]?.status && c.reason === b[i]?.reason && c.message === b[i]?.message);
+  return (
+    a.length === b.length &&
+    a.every((c, i) => c.type === b[i]?.type && c.status === b[i]?.status && c.reason === b[i]?.reason && c.message === b[i]?.message)
+  );
 }
 
 export function claimConditionChanges(input: DisruptionInput): ClaimConditionChange[] {
@@ -43,7 +47,12 @@ export function claimConditionChanges(input: DisruptionInput): ClaimConditionCha
     if (!node.nodeClaim || !node.node || !node.initialized || node.markedForDeletion || !pool) continue;
     const current = node.nodeClaim.status?.conditions ?? [];
     const desired = desiredConditions(node, pool, input.now);
-    if (!sameConditions(current, desired)) changes.push({ nodeClaim: node.nodeClaim.metadata?.name ?? '', resourceVersion: node.nodeClaim.metadata?.resourceVersion, conditions: desired });
+    if (!sameConditions(current, desired))
+      changes.push({
+        nodeClaim: node.nodeClaim.metadata?.name ?? '',
+        resourceVersion: node.nodeClaim.metadata?.resourceVersion,
+        conditions: desired,
+      });
   }
   return changes;
 }

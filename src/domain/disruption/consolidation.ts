@@ -46,22 +46,38 @@ function narrowed(claim: PlannedNodeClaim, options: InstanceTypeOption[]): Plann
 }
 
 /** The command for removing exactly these candidates, or undefined when it would not be valid. */
-export function computeConsolidation(candidates: readonly Candidate[], input: DisruptionInput, type: ConsolidationType): DisruptionCommand | undefined {
+export function computeConsolidation(
+  candidates: readonly Candidate[],
+  input: DisruptionInput,
+  type: ConsolidationType,
+): DisruptionCommand | undefined {
   if (candidates.length === 0) return undefined;
   const sim = simulateWithout(candidates, input);
   if (!sim.allScheduled) return undefined;
   const before = priceOf(candidates);
   const names = candidates.map((c) => c.name).join(', ');
   if (sim.result.newNodeClaims.length === 0) {
-    return buildCommand({ reason: 'Underutilized', consolidationType: type, candidates, replacements: [], message: `deleting ${names}: pods fit on the remaining nodes, saving ${before.toFixed(4)} EUR/h` });
+    return buildCommand({
+      reason: 'Underutilized',
+      consolidationType: type,
+      candidates,
+      replacements: [],
+      message: `deleting ${names}: pods fit on the remaining nodes, saving ${before.toFixed(4)} EUR/h`,
+    });
   }
   if (sim.result.newNodeClaims.length > 1) return undefined;
   const claim = sim.result.newNodeClaims[0] as PlannedNodeClaim;
-  const options = filterOutSameInstanceType(claim.instanceTypeOptions.filter((o) => o.pricePerHour < before), candidates);
+  const options = filterOutSameInstanceType(
+    claim.instanceTypeOptions.filter((o) => o.pricePerHour < before),
+    candidates,
+  );
   if (options.length === 0) return undefined;
   const replacement = narrowed(claim, options);
   return buildCommand({
-    reason: 'Underutilized', consolidationType: type, candidates, replacements: [replacement],
+    reason: 'Underutilized',
+    consolidationType: type,
+    candidates,
+    replacements: [replacement],
     message: `replacing ${names} (${before.toFixed(4)} EUR/h) with ${replacement.instanceType} (${replacement.pricePerHour.toFixed(4)} EUR/h)`,
   });
 }

@@ -12,7 +12,10 @@ const ACCEPTED = '5 fields "minute hour day-of-month month day-of-week" (UTC) or
 
 export class InvalidCronError extends Error {
   readonly accepted = ACCEPTED;
-  constructor(readonly schedule: string, readonly detail: string) {
+  constructor(
+    readonly schedule: string,
+    readonly detail: string,
+  ) {
     super(`parsing budget schedule "${schedule}": ${detail}; accepted: ${ACCEPTED}`);
     this.name = 'InvalidCronError';
   }
@@ -24,12 +27,20 @@ export interface CronSchedule {
 }
 
 const macros: Readonly<Record<string, string>> = {
-  '@yearly': '0 0 1 1 *', '@annually': '0 0 1 1 *', '@monthly': '0 0 1 * *', '@weekly': '0 0 * * 0',
-  '@daily': '0 0 * * *', '@midnight': '0 0 * * *', '@hourly': '0 * * * *',
+  '@yearly': '0 0 1 1 *',
+  '@annually': '0 0 1 1 *',
+  '@monthly': '0 0 1 * *',
+  '@weekly': '0 0 * * 0',
+  '@daily': '0 0 * * *',
+  '@midnight': '0 0 * * *',
+  '@hourly': '0 * * * *',
 };
 const fields = [
-  { name: 'minute', min: 0, max: 59 }, { name: 'hour', min: 0, max: 23 }, { name: 'day-of-month', min: 1, max: 31 },
-  { name: 'month', min: 1, max: 12 }, { name: 'day-of-week', min: 0, max: 7 },
+  { name: 'minute', min: 0, max: 59 },
+  { name: 'hour', min: 0, max: 23 },
+  { name: 'day-of-month', min: 1, max: 31 },
+  { name: 'month', min: 1, max: 12 },
+  { name: 'day-of-week', min: 0, max: 7 },
 ] as const;
 
 // robfig's grammar: a list of `*` or value[-value], each with an optional /step; a value is a number or a
@@ -64,7 +75,8 @@ function fieldProblem(parts: readonly string[]): string {
 function robfigFields(schedule: string): string[] {
   const trimmed = schedule.trim();
   if (/^(CRON_)?TZ=/.test(trimmed)) throw new InvalidCronError(schedule, 'time zones are not supported (schedules are in UTC)');
-  if (trimmed.startsWith('@') && macros[trimmed.toLowerCase()] === undefined) throw new InvalidCronError(schedule, `unknown macro "${trimmed}"`);
+  if (trimmed.startsWith('@') && macros[trimmed.toLowerCase()] === undefined)
+    throw new InvalidCronError(schedule, `unknown macro "${trimmed}"`);
   const parts = (macros[trimmed.toLowerCase()] ?? trimmed).split(/\s+/).map((p) => p.replace(/\?/g, '*'));
   if (parts.length !== 5) throw new InvalidCronError(schedule, `found ${parts.length} fields`);
   parts.forEach((text, i) => checkField(schedule, text, fields[i] as (typeof fields)[number]));
@@ -76,8 +88,12 @@ function checkField(schedule: string, text: string, field: (typeof fields)[numbe
   if (!robfigField.test(text)) throw new InvalidCronError(schedule, `"${text}" is not valid in the ${field.name} field`);
   for (const item of text.split(',')) {
     const [range = ''] = item.split('/');
-    for (const n of range.split('-').filter((v) => /^\d+$/.test(v)).map(Number)) {
-      if (n < field.min || n > field.max) throw new InvalidCronError(schedule, `${n} is out of range ${field.min}-${field.max} in the ${field.name} field`);
+    for (const n of range
+      .split('-')
+      .filter((v) => /^\d+$/.test(v))
+      .map(Number)) {
+      if (n < field.min || n > field.max)
+        throw new InvalidCronError(schedule, `${n} is out of range ${field.min}-${field.max} in the ${field.name} field`);
     }
   }
 }

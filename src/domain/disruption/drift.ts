@@ -23,7 +23,8 @@ export function driftReason(node: DisruptionNode, nodePool: NodePool): string | 
   if (claimHash !== undefined && sameVersion && claimHash !== nodePoolHash(nodePool)) return DriftReasons.nodePool;
   const labels = node.nodeClaim?.metadata?.labels ?? node.node?.metadata?.labels ?? {};
   // Upstream StrictlyCompatible: every NodePool requirement must be met by the NodeClaim's labels.
-  if (!Requirements.fromLabels(labels).isCompatible(Requirements.fromSpecs(nodePool.spec.template.spec.requirements))) return DriftReasons.requirements;
+  if (!Requirements.fromLabels(labels).isCompatible(Requirements.fromSpecs(nodePool.spec.template.spec.requirements)))
+    return DriftReasons.requirements;
   return node.cloudDriftReason;
 }
 
@@ -34,12 +35,18 @@ export function computeDrift(input: DisruptionInput): DisruptionCommand | undefi
     .filter((d) => d.why !== undefined)
     .sort((a, b) => Number(isEmpty(b.c)) - Number(isEmpty(a.c)) || a.c.name.localeCompare(b.c.name));
   const budget = budgetMapping(input, 'Drifted');
-  for (const { c, why } of withinBudget(drifted.map((d) => ({ ...d, nodePool: d.c.nodePool })), budget.allowed)) {
+  for (const { c, why } of withinBudget(
+    drifted.map((d) => ({ ...d, nodePool: d.c.nodePool })),
+    budget.allowed,
+  )) {
     const sim = isEmpty(c) ? undefined : simulateWithout([c], input);
     if (sim && !sim.allScheduled) continue;
     const replacements = sim?.result.newNodeClaims ?? [];
     return buildCommand({
-      reason: 'Drifted', consolidationType: '', candidates: [c], replacements,
+      reason: 'Drifted',
+      consolidationType: '',
+      candidates: [c],
+      replacements,
       message: `drifted (${why}): ${replacements.length === 0 ? 'deleting' : `replacing with ${replacements.map((r) => r.instanceType).join(', ')}`} at ${priceOf(replacements).toFixed(4)} EUR/h`,
       driftReason: why,
     });

@@ -6,8 +6,13 @@ const unitMs: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h:
 const part = /(\d+(?:\.\d+)?)(ms|s|m|h)/gy;
 
 export class InvalidDurationError extends Error {
-  constructor(readonly field: string, readonly value: string) {
-    super(`parsing ${field}: "${value}" is not a duration; accepted: a Go duration such as 30s, 10m, 1h30m, 720h${field === 'duration' ? '' : ' or Never'}`);
+  constructor(
+    readonly field: string,
+    readonly value: string,
+  ) {
+    super(
+      `parsing ${field}: "${value}" is not a duration; accepted: a Go duration such as 30s, 10m, 1h30m, 720h${field === 'duration' ? '' : ' or Never'}`,
+    );
     this.name = 'InvalidDurationError';
   }
 }

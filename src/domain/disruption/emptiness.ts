@@ -16,5 +16,11 @@ export function computeEmptiness(input: DisruptionInput): DisruptionCommand | un
     .sort(byDisruptionOrder);
   const chosen = withinBudget(empty, budgetMapping(input, 'Empty').allowed);
   if (chosen.length === 0) return undefined;
-  return buildCommand({ reason: 'Empty', consolidationType: 'empty', candidates: chosen, replacements: [], message: `deleting ${chosen.length} empty node(s)` });
+  return buildCommand({
+    reason: 'Empty',
+    consolidationType: 'empty',
+    candidates: chosen,
+    replacements: [],
+    message: `deleting ${chosen.length} empty node(s)`,
+  });
 }

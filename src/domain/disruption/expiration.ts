@@ -15,7 +15,10 @@ export interface Expiration {
  * The NodeClaim's `spec.expireAfter` (copied from the NodePool template at launch) wins, as upstream; the
  * NodePool's current value applies to claims launched without one.
  */
-export function expiredNodeClaims(nodeClaims: readonly { nodeClaim: NodeClaim; nodePoolExpireAfter?: string }[], now: number): Expiration[] {
+export function expiredNodeClaims(
+  nodeClaims: readonly { nodeClaim: NodeClaim; nodePoolExpireAfter?: string }[],
+  now: number,
+): Expiration[] {
   const out: Expiration[] = [];
   for (const { nodeClaim, nodePoolExpireAfter } of nodeClaims) {
     if (nodeClaim.metadata?.deletionTimestamp !== undefined) continue;
@@ -28,7 +31,11 @@ export function expiredNodeClaims(nodeClaims: readonly { nodeClaim: NodeClaim; n
       continue;
     }
     if (after !== undefined && now >= created + after) {
-      out.push({ nodeClaim: nodeClaim.metadata?.name ?? '', nodePool: nodeClaim.metadata?.labels?.[LabelNodePool], expiredAt: created + after });
+      out.push({
+        nodeClaim: nodeClaim.metadata?.name ?? '',
+        nodePool: nodeClaim.metadata?.labels?.[LabelNodePool],
+        expiredAt: created + after,
+      });
     }
   }
   return out.sort((a, b) => a.expiredAt - b.expiredAt || a.nodeClaim.localeCompare(b.nodeClaim));

@@ -9,7 +9,9 @@ import type { NodePool } from '../../apis/index.js';
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';
@@ -28,5 +30,7 @@ function fnv1a64(text: string): string {
 export function nodePoolHash(nodePool: NodePool): string {
   const template = nodePool.spec.template;
   const { requirements: _requirements, ...spec } = template.spec;
-  return fnv1a64(canonical({ metadata: { labels: template.metadata?.labels ?? {}, annotations: template.metadata?.annotations ?? {} }, spec }));
+  return fnv1a64(
+    canonical({ metadata: { labels: template.metadata?.labels ?? {}, annotations: template.metadata?.annotations ?? {} }, spec }),
+  );
 }

@@ -23,7 +23,8 @@ export function disruptionOutlook(input: DisruptionInput): Map<string, Disruptio
       out.set(candidate.name, 'drifted');
       continue;
     }
-    if ((allowsUnderutilizedConsolidation(pool) || isEmpty(candidate)) && isConsolidatable(candidate, pool, input.now)) out.set(candidate.name, 'consolidation-candidate');
+    if ((allowsUnderutilizedConsolidation(pool) || isEmpty(candidate)) && isConsolidatable(candidate, pool, input.now))
+      out.set(candidate.name, 'consolidation-candidate');
   }
   return out;
 }

@@ -34,7 +34,9 @@ function unbound(pod: V1Pod): PodLike {
 /** The NodePools with the usage of the removed and deleting nodes taken off (their capacity and their count). */
 function withoutUsageOf(input: DisruptionInput, removed: ReadonlySet<string>): SchedulingNodePool[] {
   const leaving = input.nodes.filter((n) => n.nodeClaim && (removed.has(n.name) || n.markedForDeletion));
-  const freed = usageByNodePool(leaving.map((n) => ({ nodePool: n.nodePool, capacity: usageCapacity(n.node?.status?.capacity, n.nodeClaim?.status?.capacity) })));
+  const freed = usageByNodePool(
+    leaving.map((n) => ({ nodePool: n.nodePool, capacity: usageCapacity(n.node?.status?.capacity, n.nodeClaim?.status?.capacity) })),
+  );
   return input.schedulingNodePools.map((pool) => {
     const gone = freed[pool.name];
     return gone && pool.usage ? { ...pool, usage: subtractResources(pool.usage, usageAsResourceList(gone)) } : pool;
@@ -55,6 +57,12 @@ export function simulateWithout(candidates: readonly Candidate[], input: Disrupt
     const e = existingCapacity(n, typeNamed);
     if (e) existingNodes.push(e);
   }
-  const result = solve({ pods, existingNodes, nodePools: withoutUsageOf(input, removed), daemonSets: input.daemonSets ?? [], options: { effort: 'quick' } });
+  const result = solve({
+    pods,
+    existingNodes,
+    nodePools: withoutUsageOf(input, removed),
+    daemonSets: input.daemonSets ?? [],
+    options: { effort: 'quick' },
+  });
   return { result, allScheduled: result.unschedulable.length === 0 };
 }

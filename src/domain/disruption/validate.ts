@@ -25,7 +25,8 @@ export function validateCommand(command: DisruptionCommand, input: DisruptionInp
   const perPool = new Map<string, number>();
   for (const c of candidates) perPool.set(c.nodePool, (perPool.get(c.nodePool) ?? 0) + 1);
   for (const [pool, n] of perPool) {
-    if (n > (allowed.get(pool) ?? 0)) return invalid(`NodePool ${pool} budget for ${command.reason} now allows ${allowed.get(pool) ?? 0}, the command needs ${n}`);
+    if (n > (allowed.get(pool) ?? 0))
+      return invalid(`NodePool ${pool} budget for ${command.reason} now allows ${allowed.get(pool) ?? 0}, the command needs ${n}`);
   }
   const pools = new Map(input.nodePools.map((p) => [p.metadata?.name ?? '', p]));
   if (command.reason === 'Empty') {
@@ -33,12 +34,14 @@ export function validateCommand(command: DisruptionCommand, input: DisruptionInp
     return ok ? { valid: true } : invalid('a candidate is no longer empty');
   }
   if (command.reason === 'Drifted') {
-    if (!candidates.every((c) => driftReason(c.node, pools.get(c.nodePool) as NodePool) !== undefined)) return invalid('a candidate is no longer drifted');
+    if (!candidates.every((c) => driftReason(c.node, pools.get(c.nodePool) as NodePool) !== undefined))
+      return invalid('a candidate is no longer drifted');
     const sim = simulateWithout(candidates, input);
     if (!sim.allScheduled) return invalid('pods of the candidate no longer schedule');
     return sim.result.newNodeClaims.length === command.replacements.length ? { valid: true } : invalid('the replacements needed changed');
   }
-  if (!candidates.every((c) => isConsolidatable(c, pools.get(c.nodePool) as NodePool, input.now))) return invalid('a candidate had pod events since');
+  if (!candidates.every((c) => isConsolidatable(c, pools.get(c.nodePool) as NodePool, input.now)))
+    return invalid('a candidate had pod events since');
   const fresh = computeConsolidation(candidates, input, command.consolidationType);
   return stillValid(command, fresh) ? { valid: true } : invalid('the fresh simulation no longer supports the decision');
 }

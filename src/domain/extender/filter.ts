@@ -55,7 +55,10 @@ export function filterSlots({ columns, slots }: ResolvedNodes, pod: V1Pod): Filt
 }
 
 /** FailedNodes and FailedAndUnresolvableNodes of the verdicts, each with the reason the scheduler shows. */
-export function failedNodeMaps(verdicts: Uint8Array, nameOf: (i: number) => string): { failed: FailedNodesMap; unresolvable: FailedNodesMap } {
+export function failedNodeMaps(
+  verdicts: Uint8Array,
+  nameOf: (i: number) => string,
+): { failed: FailedNodesMap; unresolvable: FailedNodesMap } {
   const failed: FailedNodesMap = {};
   const unresolvable: FailedNodesMap = {};
   for (let i = 0; i < verdicts.length; i++) {
@@ -74,7 +77,13 @@ export function filter(args: ExtenderArgs, view: ExtenderClusterView): FilterOut
   const { failed, unresolvable } = failedNodeMaps(verdicts, (i) => names[i] as string);
   const keep = (_: unknown, i: number): boolean => verdicts[i] === Verdict.Keep;
   const result: ExtenderFilterResult = args.Nodes
-    ? { Nodes: { ...args.Nodes, items: args.Nodes.items.filter(keep) }, NodeNames: null, FailedNodes: failed, FailedAndUnresolvableNodes: unresolvable, Error: '' }
+    ? {
+        Nodes: { ...args.Nodes, items: args.Nodes.items.filter(keep) },
+        NodeNames: null,
+        FailedNodes: failed,
+        FailedAndUnresolvableNodes: unresolvable,
+        Error: '',
+      }
     : { Nodes: null, NodeNames: names.filter(keep), FailedNodes: failed, FailedAndUnresolvableNodes: unresolvable, Error: '' };
   return { result, needsCapacity };
 }

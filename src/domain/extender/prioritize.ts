@@ -27,6 +27,9 @@ export function scoreNodes(nodes: readonly (ExtenderNode | undefined)[], pod: V1
 
 export function prioritize(args: ExtenderArgs, view: ExtenderClusterView): HostPriorityList {
   const candidates = candidateNodes(args, view);
-  const scores = scoreNodes(candidates.map((c) => c.node), args.Pod);
+  const scores = scoreNodes(
+    candidates.map((c) => c.node),
+    args.Pod,
+  );
   return candidates.map((c, i) => ({ Host: c.name, Score: scores[i] as number }));
 }

@@ -114,7 +114,14 @@ function podCosts({ columns, slots }: ResolvedNodes, pod: PodDemand, costs: Floa
   let cheapest = -1;
   for (let i = 0; i < slots.length; i++) {
     const slot = slots[i] as number;
-    const cost = slot < 0 ? -1 : podCost(pricePerHour[slot] as number, share(pod.cpu, cpuAllocatable[slot] as number), share(pod.memory, memoryAllocatable[slot] as number));
+    const cost =
+      slot < 0
+        ? -1
+        : podCost(
+            pricePerHour[slot] as number,
+            share(pod.cpu, cpuAllocatable[slot] as number),
+            share(pod.memory, memoryAllocatable[slot] as number),
+          );
     costs[i] = cost;
     if (cost !== -1 && (cheapest === -1 || cost < cheapest)) cheapest = cost;
   }
@@ -143,7 +150,10 @@ export function nodeScores(resolved: ResolvedNodes, pod: PodDemand, unknownScore
     const cpuInUse = cpuRequested[slot] as number;
     const memoryInUse = memoryRequested[slot] as number;
     // A pod that would not fit (a stale view) packs nothing.
-    const fits = fitsBeside(pod.cpu, cpuInUse, cpu) && fitsBeside(pod.memory, memoryInUse, memory) && (pod.others.length === 0 || othersFit(columns.nodes[slot], pod));
+    const fits =
+      fitsBeside(pod.cpu, cpuInUse, cpu) &&
+      fitsBeside(pod.memory, memoryInUse, memory) &&
+      (pod.others.length === 0 || othersFit(columns.nodes[slot], pod));
     const packed = fits ? packing(utilisation(cpuInUse, pod.cpu, cpu), utilisation(memoryInUse, pod.memory, memory), cpu, memory) : 0;
     scores[i] = combineScore(StateFactorsByCode[states[slot] as number] as number, packed, priceScore(costs[i] as number, cheapest));
   }

@@ -36,7 +36,13 @@ export interface OverheadProfile {
   defaultRootVolumeGiB: number;
 }
 
-const common = { systemReserved: { cpuMillis: 100, memoryMiB: 100 }, evictionMemoryMiB: 100, evictionNodefsPercent: 10, vmMemoryOverheadPercent: 0.075, ephemeralKubeReservedGiB: 1 } as const;
+const common = {
+  systemReserved: { cpuMillis: 100, memoryMiB: 100 },
+  evictionMemoryMiB: 100,
+  evictionNodefsPercent: 10,
+  vmMemoryOverheadPercent: 0.075,
+  ephemeralKubeReservedGiB: 1,
+} as const;
 
 /** Per-cloud profiles; root volume defaults are what the example NodeClasses use (50 GiB; Scaleway SBS 20 GiB). */
 export const overheadProfiles: Readonly<Record<CloudName, OverheadProfile>> = {
@@ -112,12 +118,20 @@ export function nodeCapacity(shape: NodeShape, profile: OverheadProfile): Resour
 }
 
 export function nodeOverhead(shape: NodeShape, profile: OverheadProfile): Overhead {
-  const memoryMiB = profile.memoryKubeReserved === 'eks' ? eksKubeReservedMemoryMiB(profile.maxPods) : gkeKubeReservedMemoryMiB(shape.memoryMiB);
+  const memoryMiB =
+    profile.memoryKubeReserved === 'eks' ? eksKubeReservedMemoryMiB(profile.maxPods) : gkeKubeReservedMemoryMiB(shape.memoryMiB);
   const diskBytes = (shape.localDiskGiB ?? profile.defaultRootVolumeGiB) * GiB;
   return {
-    kubeReserved: { cpu: kubeReservedCpuMillis(shape.vcpus), memory: memoryMiB * MiB, 'ephemeral-storage': profile.ephemeralKubeReservedGiB * GiB },
+    kubeReserved: {
+      cpu: kubeReservedCpuMillis(shape.vcpus),
+      memory: memoryMiB * MiB,
+      'ephemeral-storage': profile.ephemeralKubeReservedGiB * GiB,
+    },
     systemReserved: { cpu: profile.systemReserved.cpuMillis, memory: profile.systemReserved.memoryMiB * MiB },
-    evictionThreshold: { memory: profile.evictionMemoryMiB * MiB, 'ephemeral-storage': Math.ceil((diskBytes * profile.evictionNodefsPercent) / 100) },
+    evictionThreshold: {
+      memory: profile.evictionMemoryMiB * MiB,
+      'ephemeral-storage': Math.ceil((diskBytes * profile.evictionNodefsPercent) / 100),
+    },
   };
 }
 
@@ -131,7 +145,10 @@ export function allocatableOf(capacity: ResourceList, overhead: Overhead): Resou
   return out;
 }
 
-export function nodeAllocatable(shape: NodeShape, cloud: CloudName): { capacity: ResourceList; allocatable: ResourceList; overhead: Overhead } {
+export function nodeAllocatable(
+  shape: NodeShape,
+  cloud: CloudName,
+): { capacity: ResourceList; allocatable: ResourceList; overhead: Overhead } {
   const profile = overheadProfiles[cloud];
   const capacity = nodeCapacity(shape, profile);
   const overhead = nodeOverhead(shape, profile);

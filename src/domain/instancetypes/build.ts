@@ -46,7 +46,12 @@ export interface BuildOptions {
 /** The catalog's region by name (case-insensitive), or an UnknownRegionError listing the accepted ones. */
 export function findRegion(catalog: CatalogFile, region: string): CatalogRegion {
   const found = catalog.regions.find((r) => r.name.toLowerCase() === region.toLowerCase());
-  if (!found) throw new UnknownRegionError(catalog.cloud, region, catalog.regions.map((r) => r.name));
+  if (!found)
+    throw new UnknownRegionError(
+      catalog.cloud,
+      region,
+      catalog.regions.map((r) => r.name),
+    );
   return found;
 }
 
@@ -78,7 +83,12 @@ function zonesOf(flavor: CatalogFlavor, region: CatalogRegion): string[] {
 }
 
 /** One instance type for a flavor in a region, or undefined when the flavor is not sold there that way. */
-export function buildInstanceType(catalog: CatalogFile, flavor: CatalogFlavor, region: CatalogRegion, options: BuildOptions = {}): InstanceType | undefined {
+export function buildInstanceType(
+  catalog: CatalogFile,
+  flavor: CatalogFlavor,
+  region: CatalogRegion,
+  options: BuildOptions = {},
+): InstanceType | undefined {
   const billing = options.billing ?? 'hourly';
   if (!flavor.regions.includes(region.name) || !supportsBilling(flavor, region.name, billing)) return undefined;
   const zones = zonesOf(flavor, region);
@@ -87,11 +97,31 @@ export function buildInstanceType(catalog: CatalogFile, flavor: CatalogFlavor, r
   const { capacity, allocatable } = nodeAllocatable(shape, catalog.cloud);
   const price = resolvePrice(catalog, flavor, region.name, billing);
   const offerings: Offering[] = price
-    ? zones.map((zone) => ({ zone, capacityType: 'on-demand', pricePerHour: price.pricePerHour, available: !(options.unavailable?.(flavor.name, zone) ?? false) }))
+    ? zones.map((zone) => ({
+        zone,
+        capacityType: 'on-demand',
+        pricePerHour: price.pricePerHour,
+        available: !(options.unavailable?.(flavor.name, zone) ?? false),
+      }))
     : [];
-  const instanceType: InstanceType = { name: flavor.name, cloud: catalog.cloud, region: region.name, labels: labelsOf(catalog, flavor, region.name, billing), capacity, allocatable, offerings };
-  if (flavor.gpu) instanceType.gpu = { count: flavor.gpu.count, name: flavor.gpu.name, memoryMiB: flavor.gpu.memoryMiB, manufacturer: flavor.gpu.manufacturer };
-  if (!price) instanceType.priceNote = `price unknown: no ${billing} price for ${flavor.name} or its family in ${region.name}; no offerings`;
+  const instanceType: InstanceType = {
+    name: flavor.name,
+    cloud: catalog.cloud,
+    region: region.name,
+    labels: labelsOf(catalog, flavor, region.name, billing),
+    capacity,
+    allocatable,
+    offerings,
+  };
+  if (flavor.gpu)
+    instanceType.gpu = {
+      count: flavor.gpu.count,
+      name: flavor.gpu.name,
+      memoryMiB: flavor.gpu.memoryMiB,
+      manufacturer: flavor.gpu.manufacturer,
+    };
+  if (!price)
+    instanceType.priceNote = `price unknown: no ${billing} price for ${flavor.name} or its family in ${region.name}; no offerings`;
   else if (price.note) instanceType.priceNote = price.note;
   return instanceType;
 }

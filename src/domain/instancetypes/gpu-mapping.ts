@@ -98,7 +98,11 @@ export const gpuModels: readonly GpuModel[] = [
 
 export const gpuNames: readonly GpuName[] = gpuModels.map((m) => m.name);
 
-const normalise = (s: string): string => s.trim().toLowerCase().replace(/[\s_]+/g, ' ');
+const normalise = (s: string): string =>
+  s
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_]+/g, ' ');
 
 /** The normalised model name for a spelling (`NVIDIA L4`, `nvidia-a100-80`, `Tesla V100S`), if known. */
 export function normaliseGpuName(spelling: string): GpuName | undefined {

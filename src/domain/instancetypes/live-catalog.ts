@@ -10,7 +10,9 @@ import type { InstanceType } from './types.js';
 
 function livePrice(type: InstanceType, region: string): CatalogPrice {
   const prices = type.offerings.map((o) => o.pricePerHour).filter((p) => p > 0);
-  return prices.length > 0 ? { region, hourly: Math.min(...prices) } : { region, hourly: null, note: `unpriced offline: the cloud listed ${type.name} in ${region} without a price` };
+  return prices.length > 0
+    ? { region, hourly: Math.min(...prices) }
+    : { region, hourly: null, note: `unpriced offline: the cloud listed ${type.name} in ${region} without a price` };
 }
 
 function flavorFrom(type: InstanceType, region: string): CatalogFlavor {

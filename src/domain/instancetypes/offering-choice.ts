@@ -29,7 +29,12 @@ export interface OfferingChoiceHooks {
 const InstanceTypeLabelKeys: ReadonlySet<string> = new Set([...WellKnownLabels].filter((key) => key !== LabelNodePool));
 
 export function offeringLabels(instanceType: InstanceType, offering: Offering): Record<string, string> {
-  return { ...instanceType.labels, [LabelInstanceType]: instanceType.name, [LabelTopologyZone]: offering.zone, [LabelCapacityType]: offering.capacityType };
+  return {
+    ...instanceType.labels,
+    [LabelInstanceType]: instanceType.name,
+    [LabelTopologyZone]: offering.zone,
+    [LabelCapacityType]: offering.capacityType,
+  };
 }
 
 export function offeringSatisfies(requirements: Requirements, labels: Readonly<Record<string, string>>): boolean {
@@ -55,7 +60,11 @@ function cheaperFirst(a: LaunchCandidate, b: LaunchCandidate): number {
  * Every compatible offering, available or not, cheapest first. Callers launch on the available ones and
  * tell "out of stock" (compatible offerings, none available) from "never possible" (none compatible).
  */
-export function compatibleOfferings(instanceTypes: readonly InstanceType[], query: OfferingQuery, hooks: OfferingChoiceHooks = {}): LaunchCandidate[] {
+export function compatibleOfferings(
+  instanceTypes: readonly InstanceType[],
+  query: OfferingQuery,
+  hooks: OfferingChoiceHooks = {},
+): LaunchCandidate[] {
   const specs = hooks.normaliseRequirements ? hooks.normaliseRequirements(query.requirements) : query.requirements;
   const requirements = Requirements.fromSpecs(specs);
   const requests = parseResourceList(query.resources?.requests);

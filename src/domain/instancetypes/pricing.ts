@@ -62,5 +62,8 @@ export function resolvePrice(catalog: CatalogFile, flavor: CatalogFlavor, region
   }
   if (!best) return undefined;
   const pricePerHour = Math.round(((best.value * sizeOf(flavor)) / sizeOf(best.flavor)) * 1e6) / 1e6;
-  return { pricePerHour, note: `estimated: ${billing} price not in the catalog, scaled from ${best.flavor.name} by ${flavor.gpu ? 'GPU count' : 'memory'}` };
+  return {
+    pricePerHour,
+    note: `estimated: ${billing} price not in the catalog, scaled from ${best.flavor.name} by ${flavor.gpu ? 'GPU count' : 'memory'}`,
+  };
 }

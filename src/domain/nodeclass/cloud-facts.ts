@@ -33,13 +33,19 @@ export interface CloudVerdict {
 
 function imageVerdict(image: NonNullable<NodeClassCloudFacts['image']>): CloudVerdict | undefined {
   if (image.resolved.length > 0) return undefined;
-  return { reason: 'ImageNotFound', message: `${image.field} ${JSON.stringify(image.ref)}: no such image in ${image.where}; set it to an image that exists there` };
+  return {
+    reason: 'ImageNotFound',
+    message: `${image.field} ${JSON.stringify(image.ref)}: no such image in ${image.where}; set it to an image that exists there`,
+  };
 }
 
 function subnetVerdict(subnets: NonNullable<NodeClassCloudFacts['subnets']>): CloudVerdict | undefined {
   const missing = subnets.filter((s) => !s.found);
   if (missing.length > 0) {
-    return { reason: 'SubnetNotFound', message: `${missing.map((s) => `${s.field} ${JSON.stringify(s.id)}`).join(', ')}: no such subnet for these credentials; set existing subnet ids` };
+    return {
+      reason: 'SubnetNotFound',
+      message: `${missing.map((s) => `${s.field} ${JSON.stringify(s.id)}`).join(', ')}: no such subnet for these credentials; set existing subnet ids`,
+    };
   }
   const misplaced = subnets.filter((s) => s.found && s.found.zone !== s.zone);
   if (misplaced.length === 0) return undefined;
@@ -50,7 +56,10 @@ function subnetVerdict(subnets: NonNullable<NodeClassCloudFacts['subnets']>): Cl
 function securityGroupVerdict(groups: NonNullable<NodeClassCloudFacts['securityGroups']>): CloudVerdict | undefined {
   const missing = groups.filter((g) => !g.found);
   if (missing.length === 0) return undefined;
-  return { reason: 'SecurityGroupNotFound', message: `${missing.map((g) => `${g.field} ${JSON.stringify(g.id)}`).join(', ')}: no such security group for these credentials; set existing security group ids` };
+  return {
+    reason: 'SecurityGroupNotFound',
+    message: `${missing.map((g) => `${g.field} ${JSON.stringify(g.id)}`).join(', ')}: no such security group for these credentials; set existing security group ids`,
+  };
 }
 
 function gpuVerdict(gpus: NonNullable<NodeClassCloudFacts['gpus']>): CloudVerdict | undefined {
@@ -58,17 +67,26 @@ function gpuVerdict(gpus: NonNullable<NodeClassCloudFacts['gpus']>): CloudVerdic
   if (missing.length === 0) return undefined;
   const offered = missing[0]?.offered.map((o) => `${o.gpu} (${o.zones.join(', ')})`).join(', ') || 'none';
   const asked = missing.map((g) => `NodePool ${g.nodePool} asks for GPU ${JSON.stringify(g.gpu)}`).join('; ');
-  return { reason: 'GpuNotOffered', message: `${asked}, which no zone of this class offers; GPUs its zones offer: ${offered}. Add a zone that sells it or change the NodePool's karpenter-eu.io/instance-gpu-name` };
+  return {
+    reason: 'GpuNotOffered',
+    message: `${asked}, which no zone of this class offers; GPUs its zones offer: ${offered}. Add a zone that sells it or change the NodePool's karpenter-eu.io/instance-gpu-name`,
+  };
 }
 
 /** Why the cloud's answers make the class unusable, the first cause first; undefined when they do not. */
 export function cloudVerdict(facts: NodeClassCloudFacts): CloudVerdict | undefined {
   if (facts.credentialsRejected !== undefined) {
-    return { reason: 'CredentialsRejected', message: `the cloud refused the credentials (${facts.credentialsRejected}): put valid keys with the rights docs/install.md lists in the Secret` };
+    return {
+      reason: 'CredentialsRejected',
+      message: `the cloud refused the credentials (${facts.credentialsRejected}): put valid keys with the rights docs/install.md lists in the Secret`,
+    };
   }
   if (facts.notFound) {
     const { what, field, id, detail } = facts.notFound;
-    return { reason: what === 'project' ? 'ProjectNotFound' : 'ClusterNotFound', message: `${field} ${JSON.stringify(id)}: no such ${what} for these credentials (${detail}); set ${field} to one they can reach` };
+    return {
+      reason: what === 'project' ? 'ProjectNotFound' : 'ClusterNotFound',
+      message: `${field} ${JSON.stringify(id)}: no such ${what} for these credentials (${detail}); set ${field} to one they can reach`,
+    };
   }
   return (
     (facts.image && imageVerdict(facts.image)) ??
@@ -94,7 +112,9 @@ export function resolvedStatusFields(facts: NodeClassCloudFacts | undefined): Re
  * messages). Providers list every type, those without an offering in the class's zones included: those are
  * not offered.
  */
-export function offeredGpus(types: readonly { gpu?: { name: string }; offerings: readonly { zone: string }[] }[]): { gpu: string; zones: string[] }[] {
+export function offeredGpus(
+  types: readonly { gpu?: { name: string }; offerings: readonly { zone: string }[] }[],
+): { gpu: string; zones: string[] }[] {
   const zones = new Map<string, Set<string>>();
   for (const type of types) {
     if (!type.gpu || type.offerings.length === 0) continue;
@@ -107,11 +127,23 @@ export function offeredGpus(types: readonly { gpu?: { name: string }; offerings:
 
 interface NodePoolLike {
   metadata?: { name?: string };
-  spec?: { template?: { spec?: { nodeClassRef?: { kind?: string; name?: string }; requirements?: readonly { key?: string; operator?: string; values?: readonly string[] }[] } } };
+  spec?: {
+    template?: {
+      spec?: {
+        nodeClassRef?: { kind?: string; name?: string };
+        requirements?: readonly { key?: string; operator?: string; values?: readonly string[] }[];
+      };
+    };
+  };
 }
 
 /** The GPU models NodePools on the class ask for by name (`karpenter-eu.io/instance-gpu-name In`). */
-export function requestedGpus<P extends NodePoolLike>(nodePools: readonly P[], kind: string, name: string, gpuNameKey: string): { nodePool: P; gpu: string }[] {
+export function requestedGpus<P extends NodePoolLike>(
+  nodePools: readonly P[],
+  kind: string,
+  name: string,
+  gpuNameKey: string,
+): { nodePool: P; gpu: string }[] {
   return nodePools.flatMap((pool) => {
     const template = pool.spec?.template?.spec;
     if (template?.nodeClassRef?.kind !== kind || template.nodeClassRef.name !== name) return [];

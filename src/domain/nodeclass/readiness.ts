@@ -46,19 +46,37 @@ function verdict(input: ReadinessInput): { ok: boolean; reason: string; message:
   const { ref, secret, requiredKeys, globalCredentials, serviceSecret } = input.credentials;
   if (serviceSecret) {
     return globalCredentials
-      ? { ok: true, reason: 'Ready', message: `using the service's credentials (credentialsSecretRef names its own Secret ${serviceSecret.namespace}/${serviceSecret.name})` }
+      ? {
+          ok: true,
+          reason: 'Ready',
+          message: `using the service's credentials (credentialsSecretRef names its own Secret ${serviceSecret.namespace}/${serviceSecret.name})`,
+        }
       : { ok: false, reason: 'CredentialsNotConfigured', message: serviceCredentialsRefusal(serviceSecret, input.cloud ?? input.kind) };
   }
   if (!ref) {
     return globalCredentials
       ? { ok: true, reason: 'Ready', message: "using the service's credentials" }
-      : { ok: false, reason: 'CredentialsNotConfigured', message: `no credentialsSecretRef and no credentials configured for the service: set spec.credentialsSecretRef to a Secret with ${requiredKeys.join(', ')}` };
+      : {
+          ok: false,
+          reason: 'CredentialsNotConfigured',
+          message: `no credentialsSecretRef and no credentials configured for the service: set spec.credentialsSecretRef to a Secret with ${requiredKeys.join(', ')}`,
+        };
   }
   const where = `Secret ${ref.namespace}/${ref.name}`;
   if (input.credentials.refusal) return { ok: false, reason: 'CredentialsSecretNotAllowed', message: input.credentials.refusal };
-  if (secret === undefined || secret === 'missing') return { ok: false, reason: 'CredentialsSecretNotFound', message: `${where} does not exist: create it with keys ${requiredKeys.join(', ')}` };
+  if (secret === undefined || secret === 'missing')
+    return {
+      ok: false,
+      reason: 'CredentialsSecretNotFound',
+      message: `${where} does not exist: create it with keys ${requiredKeys.join(', ')}`,
+    };
   const missing = requiredKeys.filter((k) => !secret.keys.includes(k));
-  if (missing.length > 0) return { ok: false, reason: 'CredentialsIncomplete', message: `${where} lacks ${missing.join(', ')}: add ${missing.length === 1 ? 'it' : 'them'} (keys read: ${requiredKeys.join(', ')})` };
+  if (missing.length > 0)
+    return {
+      ok: false,
+      reason: 'CredentialsIncomplete',
+      message: `${where} lacks ${missing.join(', ')}: add ${missing.length === 1 ? 'it' : 'them'} (keys read: ${requiredKeys.join(', ')})`,
+    };
   return { ok: true, reason: 'Ready', message: `credentials from ${where}` };
 }
 
@@ -69,7 +87,10 @@ function withCluster(input: ReadinessInput): { ok: boolean; reason: string; mess
   if (cluster.notDetected !== undefined) return { ok: false, reason: 'KubeIdNotDetected', message: cluster.notDetected };
   if (cluster.detected === undefined) return credentials;
   const { kubeId, region } = cluster.detected;
-  return { ...credentials, message: `${credentials.message}; MKS cluster ${kubeId} (${region}) detected: the project's one cluster whose nodes are this cluster's` };
+  return {
+    ...credentials,
+    message: `${credentials.message}; MKS cluster ${kubeId} (${region}) detected: the project's one cluster whose nodes are this cluster's`,
+  };
 }
 
 function withCloud(input: ReadinessInput): { ok: boolean; reason: string; message: string } {
@@ -84,5 +105,12 @@ export function nodeClassReadyCondition(input: ReadinessInput): Condition {
   const status = ok ? 'True' : 'False';
   const before = input.previous.find((c) => c.type === 'Ready');
   const lastTransitionTime = before?.status === status ? before.lastTransitionTime : new Date(input.now).toISOString();
-  return { type: 'Ready', status, reason, message, lastTransitionTime, ...(input.generation !== undefined ? { observedGeneration: input.generation } : {}) };
+  return {
+    type: 'Ready',
+    status,
+    reason,
+    message,
+    lastTransitionTime,
+    ...(input.generation !== undefined ? { observedGeneration: input.generation } : {}),
+  };
 }

@@ -25,9 +25,17 @@ export interface NodePoolStatusInput {
   now: number;
 }
 
-interface Verdict { ok: boolean; reason: string; message: string }
+interface Verdict {
+  ok: boolean;
+  reason: string;
+  message: string;
+}
 /** What a condition is compared with and stamped by: the conditions written before, the time, the generation. */
-interface ConditionHistory { previous: readonly Condition[]; now: number; generation: number | undefined }
+interface ConditionHistory {
+  previous: readonly Condition[];
+  now: number;
+  generation: number | undefined;
+}
 
 function condition(type: string, { ok, reason, message }: Verdict, { previous, now, generation }: ConditionHistory): Condition {
   const status = ok ? 'True' : 'False';
@@ -39,9 +47,15 @@ function condition(type: string, { ok, reason, message }: Verdict, { previous, n
 function nodeClassVerdict(nodePool: NodePool, facts: NodeClassFacts): Verdict {
   const ref = nodePool.spec.template.spec.nodeClassRef;
   const what = `${ref.kind} ${JSON.stringify(ref.name)}`;
-  if (!facts.found) return { ok: false, reason: 'NodeClassNotFound', message: `${what} does not exist; create it or fix spec.template.spec.nodeClassRef` };
+  if (!facts.found)
+    return { ok: false, reason: 'NodeClassNotFound', message: `${what} does not exist; create it or fix spec.template.spec.nodeClassRef` };
   if (facts.deleting) return { ok: false, reason: 'NodeClassTerminating', message: `${what} is being deleted` };
-  if (facts.ready && facts.ready.status !== 'True') return { ok: false, reason: 'NodeClassNotReady', message: `${what} is not ready${facts.ready.message ? `: ${facts.ready.message}` : ''}` };
+  if (facts.ready && facts.ready.status !== 'True')
+    return {
+      ok: false,
+      reason: 'NodeClassNotReady',
+      message: `${what} is not ready${facts.ready.message ? `: ${facts.ready.message}` : ''}`,
+    };
   return { ok: true, reason: 'NodeClassReady', message: '' };
 }
 
@@ -77,7 +91,9 @@ export function nodePoolNotReadyMessage(nodePool: Pick<NodePool, 'status'>): str
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : 1));
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : 1));
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
   }
   return JSON.stringify(value);

@@ -28,10 +28,14 @@ export class InvalidBatchWindowError extends Error {
 /** Rejects windows that could never close or close before they open. */
 export function validateBatchWindow(options: BatchWindowOptions): void {
   if (!Number.isFinite(options.idleMs) || options.idleMs < 0) {
-    throw new InvalidBatchWindowError(`validating batch window: idle duration ${options.idleMs} ms is invalid; accepted: a finite number ≥ 0`);
+    throw new InvalidBatchWindowError(
+      `validating batch window: idle duration ${options.idleMs} ms is invalid; accepted: a finite number ≥ 0`,
+    );
   }
   if (!Number.isFinite(options.maxMs) || options.maxMs < options.idleMs) {
-    throw new InvalidBatchWindowError(`validating batch window: max duration ${options.maxMs} ms is invalid; accepted: a finite number ≥ the idle duration (${options.idleMs} ms)`);
+    throw new InvalidBatchWindowError(
+      `validating batch window: max duration ${options.maxMs} ms is invalid; accepted: a finite number ≥ the idle duration (${options.idleMs} ms)`,
+    );
   }
 }
 

@@ -63,7 +63,10 @@ function registered(node: V1Node | undefined): boolean {
 /** The types the claim's instance-type requirement allows (one once launched: its label says which). */
 function candidateTypes(claim: NodeClaim, typeNamed: InstanceTypeLookup): InstanceType[] {
   const launched = claim.metadata?.labels?.[LabelInstanceType];
-  const names = launched !== undefined ? [launched] : (claim.spec.requirements.find((r) => r.key === LabelInstanceType && r.operator === 'In')?.values ?? []);
+  const names =
+    launched !== undefined
+      ? [launched]
+      : (claim.spec.requirements.find((r) => r.key === LabelInstanceType && r.operator === 'In')?.values ?? []);
   return names.flatMap((name) => typeNamed(name) ?? []);
 }
 
@@ -72,7 +75,12 @@ function labelsOf(source: CapacitySource, candidates: readonly InstanceType[]): 
   const hostname = { [LabelHostname]: source.name };
   if (node && (!claim || registered(node))) return { ...hostname, ...(node.metadata?.labels ?? {}) };
   const claimLabels = claim
-    ? { ...sharedLabels(candidates), ...singleValuedLabels(claim.spec.requirements), ...(claim.metadata?.labels ?? {}), ...(source.nodePool ? { [LabelNodePool]: source.nodePool } : {}) }
+    ? {
+        ...sharedLabels(candidates),
+        ...singleValuedLabels(claim.spec.requirements),
+        ...(claim.metadata?.labels ?? {}),
+        ...(source.nodePool ? { [LabelNodePool]: source.nodePool } : {}),
+      }
     : {};
   return { ...claimLabels, ...hostname, ...(node?.metadata?.labels ?? {}) };
 }
@@ -93,7 +101,9 @@ function taintsOf(source: CapacitySource): Taint[] {
   // Not initialized: the taints it keeps once it is; before registration the Node has not got the claim's yet.
   const taints = (node && registered(node) ? node.spec?.taints : claim.spec.taints) ?? [];
   const startup = claim.spec.startupTaints ?? [];
-  return (taints as Taint[]).filter((t) => !EphemeralTaintKeys.includes(t.key) && !startup.some((s) => s.key === t.key && s.effect === t.effect));
+  return (taints as Taint[]).filter(
+    (t) => !EphemeralTaintKeys.includes(t.key) && !startup.some((s) => s.key === t.key && s.effect === t.effect),
+  );
 }
 
 function allocatableOf(source: CapacitySource, candidates: readonly InstanceType[]): ResourceList | undefined {

@@ -22,7 +22,9 @@ export type NotProvisionableReason =
 export const PodReasonUnschedulable = 'Unschedulable';
 
 export function isMarkedUnschedulable(pod: PodForProvisioning): boolean {
-  return (pod.status?.conditions ?? []).some((c) => c.type === 'PodScheduled' && c.status === 'False' && c.reason === PodReasonUnschedulable);
+  return (pod.status?.conditions ?? []).some(
+    (c) => c.type === 'PodScheduled' && c.status === 'False' && c.reason === PodReasonUnschedulable,
+  );
 }
 
 /** The reason `pod` needs no new capacity, or undefined when Karpenter should provision for it. */

@@ -30,7 +30,10 @@ export interface ConditionUpdate {
   message?: string;
 }
 
-export type LivenessTimeout = { reason: typeof DeletionReasons.launchTimeout | typeof DeletionReasons.registrationTimeout; message: string };
+export type LivenessTimeout = {
+  reason: typeof DeletionReasons.launchTimeout | typeof DeletionReasons.registrationTimeout;
+  message: string;
+};
 
 function timeOf(value: unknown): number | undefined {
   if (value === undefined || value === null) return undefined;
@@ -89,7 +92,10 @@ export function livenessTimeout(claim: NodeClaim, now: number, timeouts: Lifecyc
   if (phase === 'registering') {
     const launchedAt = timeOf(findCondition(claim, ConditionLaunched)?.lastTransitionTime) ?? createdAt;
     if (launchedAt !== undefined && now - launchedAt >= timeouts.registrationMs) {
-      return { reason: DeletionReasons.registrationTimeout, message: `no node registered within ${formatMinutes(timeouts.registrationMs)} of launch` };
+      return {
+        reason: DeletionReasons.registrationTimeout,
+        message: `no node registered within ${formatMinutes(timeouts.registrationMs)} of launch`,
+      };
     }
   }
   return undefined;

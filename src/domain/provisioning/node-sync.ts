@@ -40,7 +40,8 @@ function sameTaint(a: Pick<V1Taint, 'key' | 'effect'>, b: Pick<V1Taint, 'key' | 
 
 function mergeTaints(current: readonly V1Taint[], add: readonly V1Taint[]): V1Taint[] {
   const out = [...current];
-  for (const t of add) if (!out.some((c) => sameTaint(c, t))) out.push({ key: t.key, effect: t.effect, ...(t.value !== undefined ? { value: t.value } : {}) });
+  for (const t of add)
+    if (!out.some((c) => sameTaint(c, t))) out.push({ key: t.key, effect: t.effect, ...(t.value !== undefined ? { value: t.value } : {}) });
   return out;
 }
 
@@ -57,7 +58,9 @@ export function registrationPatch(node: V1Node, claim: NodeClaim): NodeRegistrat
   const labels = { ...currentLabels, ...(claim.metadata?.labels ?? {}), [LabelNodeRegistered]: 'true' };
   const annotations = { ...currentAnnotations, ...(claim.metadata?.annotations ?? {}) };
   const taints = registeredTaints(currentTaints, currentLabels, claim);
-  const finalizers = currentFinalizers.includes(FinalizerTermination) ? [...currentFinalizers] : [...currentFinalizers, FinalizerTermination];
+  const finalizers = currentFinalizers.includes(FinalizerTermination)
+    ? [...currentFinalizers]
+    : [...currentFinalizers, FinalizerTermination];
   const changed =
     !shallowEqual(labels, currentLabels) ||
     !shallowEqual(annotations, currentAnnotations) ||

@@ -4,7 +4,13 @@
  * `karpenter.sh/nodepool`, the template hash drift compares against, the NodeClass label and single-valued requirement labels, requirements narrowed to
  * the decision (instance types, zone, capacity type), and the summed requests. Pure.
  */
-import { AnnotationNodePoolHash, AnnotationNodePoolHashVersion, LabelNodePool, NodePoolHashVersion, nodeClassLabelKey } from '../../apis/v1/labels.js';
+import {
+  AnnotationNodePoolHash,
+  AnnotationNodePoolHashVersion,
+  LabelNodePool,
+  NodePoolHashVersion,
+  nodeClassLabelKey,
+} from '../../apis/v1/labels.js';
 import { nodePoolHash } from '../disruption/nodepool-hash.js';
 import type { NodeClaim } from '../../apis/v1/nodeclaim.js';
 import { NodeClaimApiVersion, NodeClaimKind } from '../../apis/v1/nodeclaim.js';
@@ -52,9 +58,17 @@ export function nodeClaimFromDecision(planned: PlannedNodeClaim, nodePool: NodeP
     metadata: {
       generateName: `${poolName}-`,
       labels,
-      annotations: { ...(template.metadata?.annotations ?? {}), [AnnotationNodePoolHash]: nodePoolHash(nodePool), [AnnotationNodePoolHashVersion]: NodePoolHashVersion },
+      annotations: {
+        ...(template.metadata?.annotations ?? {}),
+        [AnnotationNodePoolHash]: nodePoolHash(nodePool),
+        [AnnotationNodePoolHashVersion]: NodePoolHashVersion,
+      },
       ...(ownerUid
-        ? { ownerReferences: [{ apiVersion: NodePoolApiVersion, kind: NodePoolKind, name: poolName, uid: ownerUid, blockOwnerDeletion: true }] }
+        ? {
+            ownerReferences: [
+              { apiVersion: NodePoolApiVersion, kind: NodePoolKind, name: poolName, uid: ownerUid, blockOwnerDeletion: true },
+            ],
+          }
         : {}),
     },
     spec: {

@@ -1,7 +1,7 @@
 /** Errors of quantity parsing; messages name the value and the forms Kubernetes accepts. */
 
 export const ACCEPTED_QUANTITY_FORMS =
-  "a number with an optional sign, fraction and suffix: decimal SI n u m k M G T P E, binary Ki Mi Gi Ti Pi Ei, " +
+  'a number with an optional sign, fraction and suffix: decimal SI n u m k M G T P E, binary Ki Mi Gi Ti Pi Ei, ' +
   "or an exponent e<N>/E<N> (e.g. 500m, 1.5, 2Gi, 1e3, 100M), matching '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
 
 export type QuantityErrorReason = 'format' | 'suffix' | 'numeric' | 'range' | 'length';

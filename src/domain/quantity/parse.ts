@@ -32,7 +32,11 @@ export function parseQuantity(input: string): Quantity {
   if (input.length === 0) throw new QuantityParseError(input, 'format', 'the value is empty');
   // No legitimate quantity comes near the cap; a longer one would cost BigInt work in proportion to its digits.
   if (input.length > MaxQuantityLength) {
-    throw new QuantityParseError(input, 'length', `the value is ${input.length} characters long; at most ${MaxQuantityLength} are accepted`);
+    throw new QuantityParseError(
+      input,
+      'length',
+      `the value is ${input.length} characters long; at most ${MaxQuantityLength} are accepted`,
+    );
   }
   if (input === '0') return { nanos: 0n, format: 'DecimalSI', text: '0' };
   const scanned = scanQuantity(input);

@@ -8,10 +8,24 @@ export interface SuffixMeaning {
 }
 
 const decimalExponents: Readonly<Record<string, number>> = {
-  '': 0, n: -9, u: -6, m: -3, k: 3, M: 6, G: 9, T: 12, P: 15, E: 18,
+  '': 0,
+  n: -9,
+  u: -6,
+  m: -3,
+  k: 3,
+  M: 6,
+  G: 9,
+  T: 12,
+  P: 15,
+  E: 18,
 };
 const binaryExponents: Readonly<Record<string, number>> = {
-  Ki: 10, Mi: 20, Gi: 30, Ti: 40, Pi: 50, Ei: 60,
+  Ki: 10,
+  Mi: 20,
+  Gi: 30,
+  Ti: 40,
+  Pi: 50,
+  Ei: 60,
 };
 const decimalSuffixByExponent = new Map<number, string>(Object.entries(decimalExponents).map(([s, e]) => [e, s]));
 const binarySuffixByExponent = new Map<number, string>(Object.entries(binaryExponents).map(([s, e]) => [e, s]));

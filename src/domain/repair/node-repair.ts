@@ -75,7 +75,8 @@ export function allowedUnhealthy(total: number): number {
 
 function transitionTime(condition: NodeConditionLike): number | undefined {
   if (condition.lastTransitionTime === undefined) return undefined;
-  const ms = condition.lastTransitionTime instanceof Date ? condition.lastTransitionTime.getTime() : Date.parse(condition.lastTransitionTime);
+  const ms =
+    condition.lastTransitionTime instanceof Date ? condition.lastTransitionTime.getTime() : Date.parse(condition.lastTransitionTime);
   return Number.isNaN(ms) ? undefined : ms;
 }
 
@@ -83,7 +84,10 @@ function transitionTime(condition: NodeConditionLike): number | undefined {
  * The matching condition due first (upstream picks the one closest to its toleration's end). A condition
  * without a readable transition time never becomes due: how long it has held is unknown.
  */
-export function unhealthyCondition(conditions: readonly NodeConditionLike[], policies: readonly RepairPolicy[]): UnhealthyCondition | undefined {
+export function unhealthyCondition(
+  conditions: readonly NodeConditionLike[],
+  policies: readonly RepairPolicy[],
+): UnhealthyCondition | undefined {
   let found: UnhealthyCondition | undefined;
   for (const policy of policies) {
     const condition = conditions.find((c) => c.type === policy.conditionType);
@@ -136,7 +140,12 @@ export function planRepairs(nodes: readonly HealthNode[], policies: readonly Rep
       plan.nextDueAt = Math.min(plan.nextDueAt ?? Infinity, condition.dueAt);
       continue;
     }
-    const repair: Repair = { node: node.name, nodeClaim: node.nodeClaim, ...(node.nodePool === undefined ? {} : { nodePool: node.nodePool }), condition };
+    const repair: Repair = {
+      node: node.name,
+      nodeClaim: node.nodeClaim,
+      ...(node.nodePool === undefined ? {} : { nodePool: node.nodePool }),
+      condition,
+    };
     if (healthy(node.nodePool)) plan.repairs.push(repair);
     else plan.blocked.push({ ...repair, message: blockedMessage(node.nodePool) });
   }

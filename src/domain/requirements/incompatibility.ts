@@ -6,7 +6,13 @@ import type { Requirement } from './requirement.js';
 
 export type Incompatibility =
   | { readonly kind: 'undefined-label'; readonly key: string; readonly hint: string | undefined; readonly message: string }
-  | { readonly kind: 'no-intersection'; readonly key: string; readonly incoming: Requirement; readonly existing: Requirement; readonly message: string };
+  | {
+      readonly kind: 'no-intersection';
+      readonly key: string;
+      readonly incoming: Requirement;
+      readonly existing: Requirement;
+      readonly message: string;
+    };
 
 export function undefinedLabel(key: string, hint: string | undefined): Incompatibility {
   return {

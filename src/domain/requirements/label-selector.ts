@@ -84,7 +84,9 @@ function compileExpression(e: LabelSelectorRequirement): CompiledExpression {
       return { key: e.key, operator: e.operator, values: new Set(), bound: Number(raw) };
     }
     default:
-      throw new LabelSelectorError(`${where}: operator is not supported; accepted: In, NotIn, Exists, DoesNotExist (Gt, Lt in the string form)`);
+      throw new LabelSelectorError(
+        `${where}: operator is not supported; accepted: In, NotIn, Exists, DoesNotExist (Gt, Lt in the string form)`,
+      );
   }
 }
 

@@ -17,7 +17,9 @@ export function labelKeyErrors(key: string): string[] {
   if (name.length === 0) errors.push('name part must be non-empty');
   else if (name.length > 63) errors.push('name part must be no more than 63 characters');
   else if (!namePattern.test(name)) {
-    errors.push("name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character");
+    errors.push(
+      "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character",
+    );
   }
   return errors;
 }
@@ -27,7 +29,9 @@ export function labelValueErrors(value: string): string[] {
   if (value.length === 0) return [];
   if (value.length > 63) return ['must be no more than 63 characters'];
   if (!namePattern.test(value)) {
-    return ["a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character"];
+    return [
+      "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character",
+    ];
   }
   return [];
 }

@@ -158,7 +158,8 @@ export class Requirement {
 
   /** As NodeSelectorRequirementWithMinValues: two entries (Gte and Lte) when both bounds exist. */
   toSpecs(): RequirementSpec[] {
-    const withMin = (spec: RequirementSpec): RequirementSpec => (this.minValues === undefined ? spec : { ...spec, minValues: this.minValues });
+    const withMin = (spec: RequirementSpec): RequirementSpec =>
+      this.minValues === undefined ? spec : { ...spec, minValues: this.minValues };
     if (this.gte !== undefined && this.lte !== undefined) {
       return [
         withMin({ key: this.key, operator: 'Gte', values: [String(this.gte)] }),

@@ -3,18 +3,48 @@
  * own well-known labels, which play the role a provider's labels play upstream).
  */
 import {
-  Group, LabelArch, LabelBilling, LabelCapacityType, LabelCloud, LabelHostname, LabelInstanceCPU,
-  LabelInstanceFamily, LabelInstanceGeneration, LabelInstanceGPUCount, LabelInstanceGPUManufacturer,
-  LabelInstanceGPUMemory, LabelInstanceGPUName, LabelInstanceMemory, LabelInstanceType, LabelNodePool, LabelOS,
-  LabelTopologyRegion, LabelTopologyZone, LabelWindowsBuild,
+  Group,
+  LabelArch,
+  LabelBilling,
+  LabelCapacityType,
+  LabelCloud,
+  LabelHostname,
+  LabelInstanceCPU,
+  LabelInstanceFamily,
+  LabelInstanceGeneration,
+  LabelInstanceGPUCount,
+  LabelInstanceGPUManufacturer,
+  LabelInstanceGPUMemory,
+  LabelInstanceGPUName,
+  LabelInstanceMemory,
+  LabelInstanceType,
+  LabelNodePool,
+  LabelOS,
+  LabelTopologyRegion,
+  LabelTopologyZone,
+  LabelWindowsBuild,
 } from '../../apis/v1/labels.js';
 
 /** Upstream's list first: the "typo of" hints search it in this order. */
 export const WellKnownLabels: ReadonlySet<string> = new Set([
-  LabelNodePool, LabelTopologyZone, LabelTopologyRegion, LabelInstanceType, LabelArch, LabelOS, LabelCapacityType,
+  LabelNodePool,
+  LabelTopologyZone,
+  LabelTopologyRegion,
+  LabelInstanceType,
+  LabelArch,
+  LabelOS,
+  LabelCapacityType,
   LabelWindowsBuild,
-  LabelCloud, LabelInstanceFamily, LabelInstanceGeneration, LabelInstanceCPU, LabelInstanceMemory,
-  LabelInstanceGPUCount, LabelInstanceGPUName, LabelInstanceGPUMemory, LabelInstanceGPUManufacturer, LabelBilling,
+  LabelCloud,
+  LabelInstanceFamily,
+  LabelInstanceGeneration,
+  LabelInstanceCPU,
+  LabelInstanceMemory,
+  LabelInstanceGPUCount,
+  LabelInstanceGPUName,
+  LabelInstanceGPUMemory,
+  LabelInstanceGPUManufacturer,
+  LabelBilling,
 ]);
 
 /** Domains reserved for the autoscaler's own labels (a provider adds its own, as AWS adds karpenter.k8s.aws). */

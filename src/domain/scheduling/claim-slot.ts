@@ -6,7 +6,13 @@
 import { LabelCapacityType, LabelHostname, LabelTopologyZone } from '../../apis/v1/labels.js';
 import type { ResourceList } from '../instancetypes/types.js';
 import { firstHostPortConflict, type HostPort } from '../pods/index.js';
-import { AllowUndefinedWellKnownLabels, firstUntoleratedTaint, formatTaint, Requirement, type Requirements } from '../requirements/index.js';
+import {
+  AllowUndefinedWellKnownLabels,
+  firstUntoleratedTaint,
+  formatTaint,
+  Requirement,
+  type Requirements,
+} from '../requirements/index.js';
 import { resourcesFit } from '../nodepool/limits.js';
 import { type PreparedNodePool, type PreparedType, typeMeets } from './nodepool-template.js';
 import type { PodInfo } from './pod-info.js';
@@ -36,7 +42,8 @@ export class ClaimSlot {
   private maxAllocatable: Record<string, number> = {};
   private maxComputedFor = 0;
   private readonly labels: Record<string, string>;
-  readonly domainOf = (key: string): string | undefined => (key === LabelHostname ? this.hostname : key === LabelTopologyZone ? this.zone : this.labels[key]);
+  readonly domainOf = (key: string): string | undefined =>
+    key === LabelHostname ? this.hostname : key === LabelTopologyZone ? this.zone : this.labels[key];
 
   // eslint-disable-next-line max-params -- opened once per new claim inside the solver loop; its callers pass the fields it keeps
   constructor(
@@ -85,7 +92,8 @@ export class ClaimSlot {
       if (incompatible) return { message: `incompatible requirements: ${incompatible.message}`, monotone: true };
       requirements = requirements.intersection(pod.requirements);
     }
-    if (pod.hostPorts.length > 0 && firstHostPortConflict(pod.hostPorts, this.hostPorts)) return { message: 'host port in use', monotone: true };
+    if (pod.hostPorts.length > 0 && firstHostPortConflict(pod.hostPorts, this.hostPorts))
+      return { message: 'host port in use', monotone: true };
     const violation = topology.violation(pod, this.domainOf);
     if (violation) return violation;
     const candidates = this.fitting(pod, requirements, maxPrice);
@@ -117,9 +125,10 @@ export class ClaimSlot {
     let kept = 0;
     for (let i = 0; i < candidates.length; i++) {
       const candidate = candidates[i] as PreparedType;
-      const fits = fitsWith(this.requests, pod.requests, candidate.allocatable)
-        && (!pod.hasRequirements || typeMeets(requirements, candidate.type, this.zone))
-        && (!checkLimits || resourcesFit(this.pool.remaining, candidate.type.capacity, reserved));
+      const fits =
+        fitsWith(this.requests, pod.requests, candidate.allocatable) &&
+        (!pod.hasRequirements || typeMeets(requirements, candidate.type, this.zone)) &&
+        (!checkLimits || resourcesFit(this.pool.remaining, candidate.type.capacity, reserved));
       if (!fits) {
         out ??= candidates.slice(0, i);
         continue;
@@ -137,7 +146,8 @@ export class ClaimSlot {
   private refreshMax(): void {
     const max: Record<string, number> = {};
     for (const c of this.candidates) {
-      for (const name in c.allocatable) if ((c.allocatable[name] as number) > (max[name] ?? -Infinity)) max[name] = c.allocatable[name] as number;
+      for (const name in c.allocatable)
+        if ((c.allocatable[name] as number) > (max[name] ?? -Infinity)) max[name] = c.allocatable[name] as number;
     }
     this.maxAllocatable = max;
     this.maxComputedFor = this.candidates.length;
@@ -182,7 +192,14 @@ function limitsBind(pool: PreparedNodePool): boolean {
 }
 
 // eslint-disable-next-line max-params -- called per (type, pod) in the solver's inner loop: no argument object per call
-function fitsFirstPod(pool: PreparedNodePool, c: PreparedType, pod: PodInfo, requirements: Requirements, zone: string, checkLimits: boolean): boolean {
+function fitsFirstPod(
+  pool: PreparedNodePool,
+  c: PreparedType,
+  pod: PodInfo,
+  requirements: Requirements,
+  zone: string,
+  checkLimits: boolean,
+): boolean {
   if (!fitsWith({}, pod.requests, c.allocatable)) return false;
   if (pod.hasRequirements && !typeMeets(requirements, c.type, zone)) return false;
   return !checkLimits || resourcesFit(pool.remaining, c.type.capacity, {});

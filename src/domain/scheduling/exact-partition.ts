@@ -83,10 +83,21 @@ function withinPoolLimits(pool: SchedulingNodePool, claims: readonly PlannedNode
 }
 
 /** Each part planned by the solver alone: one claim holding all its pods, or undefined. */
-function planParts(solve: Solve, input: SchedulingInput, pool: SchedulingNodePool, parts: readonly PodLike[][], firstHostname: number): PlannedNodeClaim[] | undefined {
+function planParts(
+  solve: Solve,
+  input: SchedulingInput,
+  pool: SchedulingNodePool,
+  parts: readonly PodLike[][],
+  firstHostname: number,
+): PlannedNodeClaim[] | undefined {
   const claims: PlannedNodeClaim[] = [];
   for (const [i, pods] of parts.entries()) {
-    const sub = solve({ pods, nodePools: [pool], ...(input.daemonSets ? { daemonSets: input.daemonSets } : {}), options: { ...input.options, optimize: false } });
+    const sub = solve({
+      pods,
+      nodePools: [pool],
+      ...(input.daemonSets ? { daemonSets: input.daemonSets } : {}),
+      options: { ...input.options, optimize: false },
+    });
     const claim = sub.newNodeClaims[0];
     if (sub.unschedulable.length > 0 || sub.newNodeClaims.length !== 1 || !claim || claim.pods.length !== pods.length) return undefined;
     claims.push({ ...claim, hostname: `hostname-placeholder-${String(firstHostname + i).padStart(4, '0')}` });
@@ -117,10 +128,19 @@ export function improveSmallGroups(input: SchedulingInput, result: SchedulingRes
     const keys = group.flatMap((c) => c.pods);
     if (group.length === 0 || keys.length > MaxExactPods) continue;
     const prepared = prepareNodePool(pool, input.daemonSets ?? []);
-    const { price, parts } = cheapestPartition(keys.map((k) => (infoByKey.get(k) as PodInfo).requests), prepared.types);
+    const { price, parts } = cheapestPartition(
+      keys.map((k) => (infoByKey.get(k) as PodInfo).requests),
+      prepared.types,
+    );
     const current = group.reduce((sum, c) => sum + c.pricePerHour, 0);
     if (!(price < current - 1e-9)) continue;
-    const planned = planParts(solve, input, pool, parts.map((part) => part.map((i) => podsByKey.get(keys[i] as string) as PodLike)), nextHostname);
+    const planned = planParts(
+      solve,
+      input,
+      pool,
+      parts.map((part) => part.map((i) => podsByKey.get(keys[i] as string) as PodLike)),
+      nextHostname,
+    );
     if (!planned || !withinPoolLimits(pool, planned)) continue;
     if (planned.reduce((sum, c) => sum + c.pricePerHour, 0) >= current - 1e-9) continue;
     nextHostname += planned.length;

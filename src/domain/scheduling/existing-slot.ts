@@ -15,7 +15,8 @@ export class ExistingSlot {
   readonly free: Record<string, number>;
   readonly hostPorts: HostPort[] = [];
   readonly placed: PodInfo[] = [];
-  readonly domainOf = (key: string): string | undefined => (key === LabelHostname ? (this.node.labels[LabelHostname] ?? this.node.name) : this.node.labels[key]);
+  readonly domainOf = (key: string): string | undefined =>
+    key === LabelHostname ? (this.node.labels[LabelHostname] ?? this.node.name) : this.node.labels[key];
 
   constructor(
     readonly node: ExistingNode,
@@ -32,7 +33,8 @@ export class ExistingSlot {
   /** Why the pod cannot land here, or undefined. */
   reject(pod: PodInfo, topology: Topology): string | undefined {
     for (const name in pod.requests) {
-      if ((pod.requests[name] as number) > (this.free[name] ?? 0)) return `not enough ${exceededResources(pod.requests, this.free).join(', ')}`;
+      if ((pod.requests[name] as number) > (this.free[name] ?? 0))
+        return `not enough ${exceededResources(pod.requests, this.free).join(', ')}`;
     }
     const taint = firstUntoleratedTaint(this.node.taints, pod.tolerations, ['NoSchedule', 'NoExecute']);
     if (taint) return `did not tolerate taint ${formatTaint(taint)}`;

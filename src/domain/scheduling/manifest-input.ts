@@ -66,7 +66,10 @@ function collectOne(entry: ManifestEntry, into: Collected): void {
   else if (kind === 'NodePool') into.nodePools.push(entry);
   else if (typeof kind === 'string' && NodeClassKinds.includes(kind)) {
     into.nodeClasses.set(`${kind}/${nameOf(object)}`, { kind, name: nameOf(object), spec: (object.spec ?? {}) as Record<string, unknown> });
-  } else throw new Error(`kind ${JSON.stringify(kind)} is not planned; accepted: Pod, Deployment, StatefulSet, ReplicaSet, Job, DaemonSet, Node, NodePool, ${NodeClassKinds.join(', ')}`);
+  } else
+    throw new Error(
+      `kind ${JSON.stringify(kind)} is not planned; accepted: Pod, Deployment, StatefulSet, ReplicaSet, Job, DaemonSet, Node, NodePool, ${NodeClassKinds.join(', ')}`,
+    );
 }
 
 function existingNode(node: V1Node, bound: Map<string, PodLike[]>): ExistingNode {
@@ -86,7 +89,15 @@ interface NodePoolObject {
   spec?: {
     weight?: number;
     limits?: Record<string, string | number>;
-    template?: { metadata?: { labels?: Record<string, string> }; spec?: { nodeClassRef?: { group?: string; kind?: string; name?: string }; requirements?: RequirementSpec[]; taints?: Taint[]; startupTaints?: Taint[] } };
+    template?: {
+      metadata?: { labels?: Record<string, string> };
+      spec?: {
+        nodeClassRef?: { group?: string; kind?: string; name?: string };
+        requirements?: RequirementSpec[];
+        taints?: Taint[];
+        startupTaints?: Taint[];
+      };
+    };
   };
 }
 
@@ -100,7 +111,11 @@ function nodeClassZones(nodeClass: NodeClassObject): string[] | undefined {
 }
 
 /** The NodePool's NodeClass reference and the class itself, which must be among the input's objects. */
-function referencedNodeClass(np: NodePoolObject, name: string, classes: Map<string, NodeClassObject>): { ref: SchedulingNodePool['nodeClassRef']; nodeClass: NodeClassObject } {
+function referencedNodeClass(
+  np: NodePoolObject,
+  name: string,
+  classes: Map<string, NodeClassObject>,
+): { ref: SchedulingNodePool['nodeClassRef']; nodeClass: NodeClassObject } {
   const ref = np.spec?.template?.spec?.nodeClassRef;
   if (!ref?.kind || !ref.name) throw new Error(`NodePool ${name}: spec.template.spec.nodeClassRef needs kind and name`);
   const nodeClass = classes.get(`${ref.kind}/${ref.name}`);
@@ -108,7 +123,12 @@ function referencedNodeClass(np: NodePoolObject, name: string, classes: Map<stri
   return { ref: { ...(ref.group ? { group: ref.group } : {}), kind: ref.kind, name: ref.name }, nodeClass };
 }
 
-function schedulingNodePool(entry: ManifestEntry, classes: Map<string, NodeClassObject>, resolve: InstanceTypeResolver, usage: Record<string, NodePoolUsage>): SchedulingNodePool {
+function schedulingNodePool(
+  entry: ManifestEntry,
+  classes: Map<string, NodeClassObject>,
+  resolve: InstanceTypeResolver,
+  usage: Record<string, NodePoolUsage>,
+): SchedulingNodePool {
   const np = entry.object as NodePoolObject;
   const name = np.metadata?.name ?? '(unnamed)';
   const template = np.spec?.template?.spec;
@@ -131,7 +151,10 @@ function schedulingNodePool(entry: ManifestEntry, classes: Map<string, NodeClass
 }
 
 /** Builds the input; `errors` lists every object left out and why. */
-export function schedulingInputFromManifests(entries: readonly ManifestEntry[], resolve: InstanceTypeResolver): { input: SchedulingInput; errors: ObjectError[] } {
+export function schedulingInputFromManifests(
+  entries: readonly ManifestEntry[],
+  resolve: InstanceTypeResolver,
+): { input: SchedulingInput; errors: ObjectError[] } {
   const collected: Collected = { pods: [], bound: new Map(), daemonSets: [], nodes: [], nodePools: [], nodeClasses: new Map() };
   const errors: ObjectError[] = [];
   const guard = (source: string, run: () => void): void => {
@@ -144,8 +167,11 @@ export function schedulingInputFromManifests(entries: readonly ManifestEntry[], 
   for (const entry of entries) guard(entry.source, () => collectOne(entry, collected));
   const nodePools: SchedulingNodePool[] = [];
   // The NodePool's Nodes in the input use part of its limits, as they do in the cluster.
-  const usage = usageByNodePool(collected.nodes.map((n) => ({ nodePool: n.metadata?.labels?.[LabelNodePool], capacity: usageCapacity(n.status?.capacity, undefined) })));
-  for (const entry of collected.nodePools) guard(entry.source, () => nodePools.push(schedulingNodePool(entry, collected.nodeClasses, resolve, usage)));
+  const usage = usageByNodePool(
+    collected.nodes.map((n) => ({ nodePool: n.metadata?.labels?.[LabelNodePool], capacity: usageCapacity(n.status?.capacity, undefined) })),
+  );
+  for (const entry of collected.nodePools)
+    guard(entry.source, () => nodePools.push(schedulingNodePool(entry, collected.nodeClasses, resolve, usage)));
   const existingNodes = collected.nodes.map((n) => existingNode(n, collected.bound));
   return { input: { pods: collected.pods, existingNodes, nodePools, daemonSets: collected.daemonSets }, errors };
 }

@@ -66,7 +66,12 @@ function moveInto(state: SchedulingState, pod: PodInfo, targets: readonly ClaimS
   return false;
 }
 
-function rollback(state: SchedulingState, source: ClaimSlot, attempt: Attempt, remainingBefore: Map<ClaimSlot['pool'], Record<string, number>>): void {
+function rollback(
+  state: SchedulingState,
+  source: ClaimSlot,
+  attempt: Attempt,
+  remainingBefore: Map<ClaimSlot['pool'], Record<string, number>>,
+): void {
   for (const [original, clone] of attempt.clones) {
     for (const pod of clone.pods.slice(original.pods.length)) state.topology.record(pod, clone.domainOf, -1);
   }

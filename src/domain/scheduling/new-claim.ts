@@ -19,7 +19,12 @@ interface ZoneChoice {
 }
 
 /** A new claim holding the pod (not yet committed), or why this NodePool cannot take it. */
-export function openClaim(pool: PreparedNodePool, pod: PodInfo, hostname: string, topology: Topology): { claim: ClaimSlot; price: number } | string {
+export function openClaim(
+  pool: PreparedNodePool,
+  pod: PodInfo,
+  hostname: string,
+  topology: Topology,
+): { claim: ClaimSlot; price: number } | string {
   if (pool.note) return pool.note;
   if (!nodeFits(pool.remaining)) return 'limits.nodes reached';
   const taint = firstUntoleratedTaint(pool.taints, pod.tolerations);
@@ -37,7 +42,13 @@ export function openClaim(pool: PreparedNodePool, pod: PodInfo, hostname: string
   return { claim, price: best.price };
 }
 
-function bestZone(pool: PreparedNodePool, pod: PodInfo, where: { zones: readonly string[]; hostname: string }, requirements: Requirements, topology: Topology): (ZoneChoice & { candidates: ClaimSlot['candidates'] }) | string {
+function bestZone(
+  pool: PreparedNodePool,
+  pod: PodInfo,
+  where: { zones: readonly string[]; hostname: string },
+  requirements: Requirements,
+  topology: Topology,
+): (ZoneChoice & { candidates: ClaimSlot['candidates'] }) | string {
   const { zones, hostname } = where;
   let best: ZoneChoice | undefined;
   let topologyReason: string | undefined;
@@ -70,7 +81,9 @@ function diagnose(pool: PreparedNodePool, pod: PodInfo, requirements: Requiremen
   if (meeting.length === 0) return `no instance type meets the requirements ${requirements.toString()}`;
   const fitting = meeting.filter((t) => Object.entries(pod.requests).every(([name, v]) => v <= (t.allocatable[name] ?? 0)));
   const wanted = JSON.stringify(formatResourceList(pod.requests));
-  if (fitting.length === 0) return `no instance type has enough resources for requests ${wanted} (${meeting.length} types meet the requirements)`;
-  if (!fitting.some((t) => resourcesFit(pool.remaining, t.type.capacity, {}))) return `every fitting instance type would exceed the NodePool limits (remaining ${JSON.stringify(pool.remaining)})`;
+  if (fitting.length === 0)
+    return `no instance type has enough resources for requests ${wanted} (${meeting.length} types meet the requirements)`;
+  if (!fitting.some((t) => resourcesFit(pool.remaining, t.type.capacity, {})))
+    return `every fitting instance type would exceed the NodePool limits (remaining ${JSON.stringify(pool.remaining)})`;
   return 'no fitting instance type meets minValues or has an available offering in an allowed zone';
 }

@@ -58,7 +58,12 @@ export function typeMeets(requirements: Requirements, type: InstanceType, zone?:
 
 /** Labels instance types carry (well-known and karpenter-eu.io/*): absent means the type has none of it. */
 function isTypeLabelKey(key: string): boolean {
-  return key.startsWith('karpenter-eu.io/') || key.startsWith('node.kubernetes.io/') || key.startsWith('kubernetes.io/') || key.startsWith('topology.kubernetes.io/');
+  return (
+    key.startsWith('karpenter-eu.io/') ||
+    key.startsWith('node.kubernetes.io/') ||
+    key.startsWith('kubernetes.io/') ||
+    key.startsWith('topology.kubernetes.io/')
+  );
 }
 
 function daemonOverhead(daemonSets: readonly PodLike[], pool: SchedulingNodePool, type: InstanceType): ResourceList {
@@ -67,7 +72,12 @@ function daemonOverhead(daemonSets: readonly PodLike[], pool: SchedulingNodePool
   for (const ds of daemonSets) {
     if (firstUntoleratedTaint(pool.taints, ds.spec?.tolerations, ['NoSchedule', 'NoExecute'])) continue;
     const strict = strictPodRequirements(ds);
-    if (!strict.values().every((r) => r.key === LabelTopologyZone || (labels[r.key] === undefined ? r.allowsAbsent() : r.has(labels[r.key] as string)))) continue;
+    if (
+      !strict
+        .values()
+        .every((r) => r.key === LabelTopologyZone || (labels[r.key] === undefined ? r.allowsAbsent() : r.has(labels[r.key] as string)))
+    )
+      continue;
     const requests = { ...podSchedulingRequests(ds) };
     delete requests.pods;
     parts.push(addResources(requests, { pods: 1 }));
@@ -103,7 +113,8 @@ export function prepareNodePool(pool: SchedulingNodePool, daemonSets: readonly P
     cloud: pool.instanceTypes[0]?.cloud,
     remaining: remainingLimits(pool.limits, pool.usage),
   };
-  if (types.length === 0) prepared.note = `no instance type of the ${pool.instanceTypes.length} offered meets its requirements with an available offering`;
+  if (types.length === 0)
+    prepared.note = `no instance type of the ${pool.instanceTypes.length} offered meets its requirements with an available offering`;
   return prepared;
 }
 
@@ -122,7 +133,8 @@ function typesByZone(types: readonly PreparedType[]): Map<string, PreparedType[]
       list.push(t);
     }
   }
-  for (const [zone, list] of byZone) list.sort((a, b) => (a.priceByZone.get(zone) as number) - (b.priceByZone.get(zone) as number) || (a.type.name < b.type.name ? -1 : 1));
+  for (const [zone, list] of byZone)
+    list.sort((a, b) => (a.priceByZone.get(zone) as number) - (b.priceByZone.get(zone) as number) || (a.type.name < b.type.name ? -1 : 1));
   return byZone;
 }
 

@@ -92,7 +92,8 @@ export function topologyTerms(pod: PodLike): TopologyTerm[] {
   const anti = spec?.affinity?.podAntiAffinity;
   for (const t of affinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []) terms.push(affinityTerm('affinity', t, namespace));
   for (const t of anti?.requiredDuringSchedulingIgnoredDuringExecution ?? []) terms.push(affinityTerm('anti-affinity', t, namespace));
-  const heaviest = <T extends { weight: number }>(list: T[] | undefined): T | undefined => [...(list ?? [])].sort((a, b) => b.weight - a.weight)[0];
+  const heaviest = <T extends { weight: number }>(list: T[] | undefined): T | undefined =>
+    [...(list ?? [])].sort((a, b) => b.weight - a.weight)[0];
   const preferredAffinity = heaviest(affinity?.preferredDuringSchedulingIgnoredDuringExecution);
   if (preferredAffinity) terms.push(affinityTerm('affinity', preferredAffinity.podAffinityTerm, namespace));
   const preferredAnti = heaviest(anti?.preferredDuringSchedulingIgnoredDuringExecution);
@@ -141,6 +142,16 @@ export function byMemoryAndCpuDescending(a: PodInfo, b: PodInfo): number {
 
 function classKeyOf(pod: PodLike): string {
   const spec = pod.spec;
-  const ports = (spec?.containers ?? []).flatMap((c) => (c.ports ?? []).filter((p) => p.hostPort).map((p) => `${p.hostIP}:${p.hostPort}/${p.protocol}`));
-  return JSON.stringify([pod.metadata?.namespace, pod.metadata?.labels, spec?.nodeSelector, spec?.affinity, spec?.tolerations, spec?.topologySpreadConstraints, ports]);
+  const ports = (spec?.containers ?? []).flatMap((c) =>
+    (c.ports ?? []).filter((p) => p.hostPort).map((p) => `${p.hostIP}:${p.hostPort}/${p.protocol}`),
+  );
+  return JSON.stringify([
+    pod.metadata?.namespace,
+    pod.metadata?.labels,
+    spec?.nodeSelector,
+    spec?.affinity,
+    spec?.tolerations,
+    spec?.topologySpreadConstraints,
+    ports,
+  ]);
 }

@@ -57,6 +57,7 @@ export function ignorePreferences(pod: PodLike): PodLike {
   if (spec.affinity?.podAffinity) delete spec.affinity.podAffinity.preferredDuringSchedulingIgnoredDuringExecution;
   if (spec.affinity?.podAntiAffinity) delete spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution;
   if (spec.affinity?.nodeAffinity) delete spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution;
-  if (spec.topologySpreadConstraints) spec.topologySpreadConstraints = spec.topologySpreadConstraints.filter((c) => c.whenUnsatisfiable !== 'ScheduleAnyway');
+  if (spec.topologySpreadConstraints)
+    spec.topologySpreadConstraints = spec.topologySpreadConstraints.filter((c) => c.whenUnsatisfiable !== 'ScheduleAnyway');
   return { metadata: pod.metadata, spec };
 }

@@ -15,14 +15,18 @@ export const MaxInstanceTypeOptions = 60;
 export function plannedNodeClaim(claim: ClaimSlot): PlannedNodeClaim {
   const chosen = claim.cheapest;
   // candidates are cheapest first, so the chosen type is always kept.
-  const options = claim.candidates.slice(0, MaxInstanceTypeOptions).map((c) => ({ name: c.type.name, pricePerHour: c.priceByZone.get(claim.zone) as number }));
-  const requirements = claim.requirements
-    .copy()
-    .add(
-      Requirement.create(LabelInstanceType, 'In', options.map((o) => o.name)),
-      Requirement.create(LabelTopologyZone, 'In', [claim.zone]),
-      Requirement.create(LabelCapacityType, 'In', [CapacityTypeOnDemand]),
-    );
+  const options = claim.candidates
+    .slice(0, MaxInstanceTypeOptions)
+    .map((c) => ({ name: c.type.name, pricePerHour: c.priceByZone.get(claim.zone) as number }));
+  const requirements = claim.requirements.copy().add(
+    Requirement.create(
+      LabelInstanceType,
+      'In',
+      options.map((o) => o.name),
+    ),
+    Requirement.create(LabelTopologyZone, 'In', [claim.zone]),
+    Requirement.create(LabelCapacityType, 'In', [CapacityTypeOnDemand]),
+  );
   return {
     hostname: claim.hostname,
     nodePool: claim.pool.pool.name,
@@ -41,7 +45,9 @@ export function plannedNodeClaim(claim: ClaimSlot): PlannedNodeClaim {
 
 export function buildResult(state: SchedulingState, errors: ReadonlyMap<string, string>): SchedulingResult {
   const newNodeClaims = state.claims.map(plannedNodeClaim);
-  const existingNodeAssignments = state.existing.filter((s) => s.placed.length > 0).map((s) => ({ node: s.node.name, pods: s.placed.map((p) => p.key) }));
+  const existingNodeAssignments = state.existing
+    .filter((s) => s.placed.length > 0)
+    .map((s) => ({ node: s.node.name, pods: s.placed.map((p) => p.key) }));
   const unschedulable = [...errors].map(([pod, reason]) => ({ pod, reason }));
   const total = newNodeClaims.reduce((sum, c) => sum + c.pricePerHour, 0);
   return { newNodeClaims, existingNodeAssignments, unschedulable, totalPricePerHour: Math.round(total * 1e6) / 1e6 };

@@ -49,7 +49,10 @@ export function solve(input: SchedulingInput): SchedulingResult {
   if (input.pods.length <= COST_AWARE_MAX_PODS) modes.push({ costAware: true, merge: true, order: byCpuAndMemoryDescending });
   const full = input.options?.effort !== 'quick';
   if (full && input.pods.length <= ORDER_PORTFOLIO_MAX_PODS) {
-    modes.push({ costAware: false, merge: true, order: byMemoryAndCpuDescending }, { costAware: true, merge: true, order: byMemoryAndCpuDescending });
+    modes.push(
+      { costAware: false, merge: true, order: byMemoryAndCpuDescending },
+      { costAware: true, merge: true, order: byMemoryAndCpuDescending },
+    );
   }
   let best = solveOnce(input, modes[0] as PassMode);
   for (const mode of modes.slice(1)) {
@@ -89,7 +92,8 @@ function solveOnce(input: SchedulingInput, mode: PassMode): SchedulingResult {
 
 function initTopology(state: SchedulingState, pools: readonly PreparedNodePool[], input: SchedulingInput, pods: readonly PodInfo[]): void {
   const topology = state.topology;
-  for (const pool of pools) for (const zone of pool.zones) topology.addDomain(LabelTopologyZone, zone, (pod) => poolServesPodInZone(pool, zone, pod));
+  for (const pool of pools)
+    for (const zone of pool.zones) topology.addDomain(LabelTopologyZone, zone, (pod) => poolServesPodInZone(pool, zone, pod));
   for (const pod of pods) topology.register(pod.terms);
   const existing = (input.existingNodes ?? []).filter((n) => !n.markedForDeletion);
   for (const node of existing) registerExistingNode(state, node);

@@ -71,7 +71,9 @@ export class SchedulingState {
    */
   inFlightOverhead(node: ExistingNode, daemonSets: readonly PodLike[]): ResourceList {
     const parts = daemonSets.filter(
-      (ds) => !firstUntoleratedTaint(node.taints, ds.spec?.tolerations, ['NoSchedule', 'NoExecute']) && strictPodRequirements(ds).matchesLabels(node.labels),
+      (ds) =>
+        !firstUntoleratedTaint(node.taints, ds.spec?.tolerations, ['NoSchedule', 'NoExecute']) &&
+        strictPodRequirements(ds).matchesLabels(node.labels),
     );
     const bound = node.pods.filter(isDaemonSetPod).map((p) => podSchedulingRequests(p));
     const remaining = subtractResources(addResources(...parts.map((ds) => podSchedulingRequests(ds))), addResources(...bound));

@@ -127,7 +127,9 @@ export class Topology {
     }
     const skew = count + (selects(group, pod) ? 1 : 0) - this.minCount(group, term.key, this.eligibleDomains(pod, term));
     if (skew <= term.maxSkew) return undefined;
-    return term.key === LabelHostname ? hostnameSpread : { message: `would violate topology spread on ${term.key} (maxSkew ${term.maxSkew}) in ${domain}`, monotone: false };
+    return term.key === LabelHostname
+      ? hostnameSpread
+      : { message: `would violate topology spread on ${term.key} (maxSkew ${term.maxSkew}) in ${domain}`, monotone: false };
   }
 
   /** The lowest count over the eligible domains (all known ones when undefined); a new node is always a possible hostname domain, so 0. */

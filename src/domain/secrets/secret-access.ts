@@ -50,7 +50,8 @@ export function serviceCredentialsRefusal(ref: SecretName, cloud: string): strin
 export function withServiceCredentials<T>(policy: SecretAccessPolicy, nodeClass: T): T {
   const spec = (nodeClass as { spec?: { credentialsSecretRef?: Partial<SecretName> } }).spec;
   const ref = spec?.credentialsSecretRef;
-  if (!ref?.name || ref.namespace === undefined || !isOperatorCredentials(policy, { name: ref.name, namespace: ref.namespace })) return nodeClass;
+  if (!ref?.name || ref.namespace === undefined || !isOperatorCredentials(policy, { name: ref.name, namespace: ref.namespace }))
+    return nodeClass;
   const { credentialsSecretRef: _own, ...rest } = spec as Record<string, unknown>;
   return { ...nodeClass, spec: rest };
 }
@@ -68,7 +69,11 @@ export function secretReferenceRefusal(policy: SecretAccessPolicy, ref: SecretNa
 }
 
 /** Why the policy refuses a Secret it has read, by its labels; undefined: allowed. */
-export function secretLabelRefusal(policy: SecretAccessPolicy, ref: SecretName, labels: Readonly<Record<string, string>> | undefined): string | undefined {
+export function secretLabelRefusal(
+  policy: SecretAccessPolicy,
+  ref: SecretName,
+  labels: Readonly<Record<string, string>> | undefined,
+): string | undefined {
   const { key, value } = policy.label;
   if (labels?.[key] === value) return undefined;
   return `Secret ${ref.namespace}/${ref.name} does not carry the label ${key}=${value} that marks Secrets NodeClasses may read; add it (kubectl label secret -n ${ref.namespace} ${ref.name} ${key}=${value}) if this Secret is meant for NodeClasses`;

@@ -21,9 +21,7 @@ export interface ListedInstance {
 
 /** What one cloud List gave. Anything but `complete` stops every deletion of the pass. */
 export type InstanceListing =
-  | { kind: 'complete'; instances: readonly ListedInstance[] }
-  | { kind: 'failed'; reason: string }
-  | { kind: 'partial'; reason: string };
+  { kind: 'complete'; instances: readonly ListedInstance[] } | { kind: 'failed'; reason: string } | { kind: 'partial'; reason: string };
 
 export interface NodeClaimView {
   name: string;

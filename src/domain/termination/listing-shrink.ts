@@ -25,8 +25,7 @@ export interface ListingMemory {
 }
 
 export type ShrinkVerdict =
-  | { kind: 'act'; memory: ListingMemory }
-  | { kind: 'await-confirmation'; lost: number; trustedCount: number; memory: ListingMemory };
+  { kind: 'act'; memory: ListingMemory } | { kind: 'await-confirmation'; lost: number; trustedCount: number; memory: ListingMemory };
 
 export function isSharpShrink(trustedCount: number, lost: number, rule: ShrinkRule): boolean {
   return lost >= rule.minLost && lost > trustedCount * rule.lostFraction;
@@ -37,7 +36,11 @@ export function isSharpShrink(trustedCount: number, lost: number, rule: ShrinkRu
  * acted on only when the pass right after it shows it again (against the same trusted listing); a listing
  * that is back to normal in between simply becomes the new trusted one.
  */
-export function judgeListingShrink(memory: ListingMemory, listing: readonly ListedInstance[], rule: ShrinkRule = DefaultShrinkRule): ShrinkVerdict {
+export function judgeListingShrink(
+  memory: ListingMemory,
+  listing: readonly ListedInstance[],
+  rule: ShrinkRule = DefaultShrinkRule,
+): ShrinkVerdict {
   const current = new Set(listing.map((i) => i.providerID));
   const trusted = memory.trusted;
   const lost = trusted ? [...trusted].filter((id) => !current.has(id)).length : 0;

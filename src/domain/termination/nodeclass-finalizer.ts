@@ -37,7 +37,8 @@ export function decideNodeClassFinalizers(
   for (const nodeClass of nodeClasses) {
     const held = nodeClass.finalizers.includes(finalizer);
     if (!nodeClass.deleting && !held) actions.push({ action: 'add', kind: nodeClass.kind, name: nodeClass.name });
-    if (nodeClass.deleting && held && !referenced.has(keyOf(nodeClass))) actions.push({ action: 'remove', kind: nodeClass.kind, name: nodeClass.name });
+    if (nodeClass.deleting && held && !referenced.has(keyOf(nodeClass)))
+      actions.push({ action: 'remove', kind: nodeClass.kind, name: nodeClass.name });
   }
   return actions;
 }

@@ -35,7 +35,8 @@ export function volumeDetachment(input: VolumeDetachmentInput): VolumeDetachment
     .map((a) => a.name)
     .sort();
   if (blocking.length === 0) return { kind: 'detached' };
-  if (input.terminationDeadline !== undefined && input.now >= input.terminationDeadline) return { kind: 'deadline-passed', attachments: blocking };
+  if (input.terminationDeadline !== undefined && input.now >= input.terminationDeadline)
+    return { kind: 'deadline-passed', attachments: blocking };
   return { kind: 'waiting', attachments: blocking };
 }
 

@@ -39,7 +39,9 @@ export function podTemplate(workload: WorkloadLike, kind: string): V1PodTemplate
   const name = workload.metadata?.name ?? '(unnamed)';
   const template = workload.spec?.template;
   if (!template?.spec || !Array.isArray(template.spec.containers) || template.spec.containers.length === 0) {
-    throw new WorkloadError(`expanding ${kind} ${name}: spec.template.spec.containers is missing; a workload needs a pod template with at least one container`);
+    throw new WorkloadError(
+      `expanding ${kind} ${name}: spec.template.spec.containers is missing; a workload needs a pod template with at least one container`,
+    );
   }
   return template as V1PodTemplateSpec & { spec: NonNullable<V1PodTemplateSpec['spec']> };
 }
@@ -47,7 +49,8 @@ export function podTemplate(workload: WorkloadLike, kind: string): V1PodTemplate
 /** The pods a workload's controller would create, named `<workload>-<i>`. */
 export function expandWorkload(workload: WorkloadLike): V1Pod[] {
   const kind = workload.kind;
-  if (!isWorkloadKind(kind)) throw new WorkloadError(`expanding workload: kind ${JSON.stringify(kind)} is not accepted; accepted: ${WorkloadKinds.join(', ')}`);
+  if (!isWorkloadKind(kind))
+    throw new WorkloadError(`expanding workload: kind ${JSON.stringify(kind)} is not accepted; accepted: ${WorkloadKinds.join(', ')}`);
   const name = workload.metadata?.name;
   if (!name) throw new WorkloadError(`expanding ${kind}: metadata.name is missing`);
   const namespace = workload.metadata?.namespace ?? 'default';
@@ -57,7 +60,12 @@ export function expandWorkload(workload: WorkloadLike): V1Pod[] {
     pods.push({
       apiVersion: 'v1',
       kind: 'Pod',
-      metadata: { name: `${name}-${i}`, namespace, labels: { ...(template.metadata?.labels ?? {}) }, annotations: { ...(template.metadata?.annotations ?? {}) } },
+      metadata: {
+        name: `${name}-${i}`,
+        namespace,
+        labels: { ...(template.metadata?.labels ?? {}) },
+        annotations: { ...(template.metadata?.annotations ?? {}) },
+      },
       spec: structuredClone(template.spec),
     });
   }
@@ -67,5 +75,12 @@ export function expandWorkload(workload: WorkloadLike): V1Pod[] {
 /** A DaemonSet's pod template as a pod (for the per-node overhead). */
 export function daemonSetPod(daemonSet: WorkloadLike): V1Pod {
   const template = podTemplate(daemonSet, 'DaemonSet');
-  return { metadata: { name: daemonSet.metadata?.name ?? '', namespace: daemonSet.metadata?.namespace ?? 'default', labels: template.metadata?.labels ?? {} }, spec: template.spec };
+  return {
+    metadata: {
+      name: daemonSet.metadata?.name ?? '',
+      namespace: daemonSet.metadata?.namespace ?? 'default',
+      labels: template.metadata?.labels ?? {},
+    },
+    spec: template.spec,
+  };
 }

@@ -18,7 +18,11 @@ export { outscaleInstanceSource } from './kubelet/sources/outscale-source.js';
 export { ovhcloudInstanceSource } from './kubelet/sources/ovhcloud-source.js';
 export { SchedulerSimulator, DefaultSchedulerName } from './scheduler/scheduler-simulator.js';
 export { type ExtenderConfig, validateExtenderConfig } from './scheduler/extender-config.js';
-export { type ExtenderConfigurationEntry, extenderFromConfiguration, extendersFromConfiguration } from './scheduler/scheduler-configuration.js';
+export {
+  type ExtenderConfigurationEntry,
+  extenderFromConfiguration,
+  extendersFromConfiguration,
+} from './scheduler/scheduler-configuration.js';
 
 export interface SimulatedClusterOptions {
   clock?: Clock;
@@ -44,7 +48,12 @@ export async function startSimulatedCluster(options: SimulatedClusterOptions = {
   // Pods on nodes wait for the kubelet to finish their deletion, as in a real cluster.
   const apiServer = await startApiServer({ gracefulPodDeletion: true, ...options.apiServer, clock });
   const extenders = options.extender === undefined ? [] : Array.isArray(options.extender) ? options.extender : [options.extender];
-  const kubelet = new KubeletSimulator({ ...options.kubelet, kubeConfig: apiServer.kubeConfig, clock, sources: options.cloudSources ?? [] });
+  const kubelet = new KubeletSimulator({
+    ...options.kubelet,
+    kubeConfig: apiServer.kubeConfig,
+    clock,
+    sources: options.cloudSources ?? [],
+  });
   const scheduler = new SchedulerSimulator({ ...options.scheduler, kubeConfig: apiServer.kubeConfig, clock, extenders });
   try {
     await Promise.all([kubelet.start(), scheduler.start()]);

@@ -47,10 +47,19 @@ export function nodePoolsFor(cloud: DemoCloud): Obj[] {
  * nodes run. OVH: MKS chooses the node image itself, so the change is a pool setting MKS fixes at pool
  * creation (anti-affinity), which only new pools can carry.
  */
-export function driftPatchFor(cloud: DemoCloud, env: DemoEnvironment): { name: string; apiVersion: string; kind: string; spec: Record<string, unknown> } {
-  if (cloud === 'ovhcloud') return { apiVersion: 'karpenter.ovhcloud.sh/v1alpha1', kind: 'OVHNodeClass', name: 'default', spec: { antiAffinity: true } };
+export function driftPatchFor(
+  cloud: DemoCloud,
+  env: DemoEnvironment,
+): { name: string; apiVersion: string; kind: string; spec: Record<string, unknown> } {
+  if (cloud === 'ovhcloud')
+    return { apiVersion: 'karpenter.ovhcloud.sh/v1alpha1', kind: 'OVHNodeClass', name: 'default', spec: { antiAffinity: true } };
   if (cloud === 'outscale') {
-    return { apiVersion: 'karpenter.outscale.sh/v1alpha1', kind: 'OutscaleNodeClass', name: 'default', spec: { imageId: env.outscale?.network.images.talos } };
+    return {
+      apiVersion: 'karpenter.outscale.sh/v1alpha1',
+      kind: 'OutscaleNodeClass',
+      name: 'default',
+      spec: { imageId: env.outscale?.network.images.talos },
+    };
   }
   return { apiVersion: 'karpenter.scaleway.sh/v1alpha1', kind: 'ScalewayNodeClass', name: 'default', spec: { image: 'ubuntu_noble' } };
 }

@@ -12,7 +12,14 @@ import { parseOperatorOptions, type Env } from '../../operator/options.js';
 import type { Clock } from '../../util/clock.js';
 import type { Logger } from '../../util/logger.js';
 import { createLoopbackCertificate } from '../../util/tls.js';
-import { type CloudInstanceSource, outscaleInstanceSource, ovhcloudInstanceSource, scalewayInstanceSource, type SimulatedCluster, startSimulatedCluster } from '../cluster/index.js';
+import {
+  type CloudInstanceSource,
+  outscaleInstanceSource,
+  ovhcloudInstanceSource,
+  scalewayInstanceSource,
+  type SimulatedCluster,
+  startSimulatedCluster,
+} from '../cluster/index.js';
 import { globalAgent } from 'node:https';
 import { type OutscaleEmulator, startOutscaleEmulator } from '../emulators/outscale/index.js';
 import { type OvhcloudEmulator, startOvhcloudEmulator } from '../emulators/ovhcloud/index.js';
@@ -22,12 +29,21 @@ import { applyObjects, installCrds, installWebhookConfigurations, projectFile } 
 
 /** The project of `manifests/examples/scaleway/nodeclass.yaml`, so the example applies unchanged. */
 export const ExampleScalewayProject = '5b8a2c1e-7f3d-4e9a-b6c0-1d2e3f4a5b6c';
-const ScalewayDemoCredential = { accessKey: 'SCWDEMO0KARPENTER0EU', secretKey: '0c7f3b9e-5d2a-4e61-9f3c-8a1b2c3d4e5f', projectId: ExampleScalewayProject, organizationId: '7d1e2f3a-4b5c-4d6e-8f90-a1b2c3d4e5f6' };
+const ScalewayDemoCredential = {
+  accessKey: 'SCWDEMO0KARPENTER0EU',
+  secretKey: '0c7f3b9e-5d2a-4e61-9f3c-8a1b2c3d4e5f',
+  projectId: ExampleScalewayProject,
+  organizationId: '7d1e2f3a-4b5c-4d6e-8f90-a1b2c3d4e5f6',
+};
 
 /** Clouds the demo can run: those with a provider in this build. */
 export const DemoClouds = ['ovhcloud', 'scaleway', 'outscale'] as const satisfies readonly CloudName[];
 /** The OVH project and MKS cluster of `manifests/examples/ovhcloud/nodeclass.yaml`. */
-const ExampleOvhCluster = { serviceName: '0123456789abcdef0123456789abcdef', kubeId: '6f1c9a52-3b7e-4d0a-9c51-2e8f4b7a1d03', region: 'EU-WEST-PAR' };
+const ExampleOvhCluster = {
+  serviceName: '0123456789abcdef0123456789abcdef',
+  kubeId: '6f1c9a52-3b7e-4d0a-9c51-2e8f4b7a1d03',
+  region: 'EU-WEST-PAR',
+};
 export type DemoCloud = (typeof DemoClouds)[number];
 
 export interface DemoEnvironmentOptions {
@@ -53,7 +69,16 @@ export interface DemoTimings {
   gcInterval: string;
 }
 
-export const defaultTimings: DemoTimings = { bootMs: 600, readyMs: 300, batchIdle: '300ms', batchMax: '2s', disruptionInterval: '1s', validationDelay: '1s', driftCheckInterval: '1s', gcInterval: '5s' };
+export const defaultTimings: DemoTimings = {
+  bootMs: 600,
+  readyMs: 300,
+  batchIdle: '300ms',
+  batchMax: '2s',
+  disruptionInterval: '1s',
+  validationDelay: '1s',
+  driftCheckInterval: '1s',
+  gcInterval: '5s',
+};
 
 export interface DemoEnvironment {
   cluster: SimulatedCluster;
@@ -84,7 +109,14 @@ async function startOvh(options: DemoEnvironmentOptions, timings: DemoTimings): 
   const emulator = await startOvhcloudEmulator({
     clock: options.clock,
     clusters: [ExampleOvhCluster],
-    timings: { poolInstallMs: timings.bootMs, nodeAppearMs: 100, instanceIdMs: timings.bootMs / 2, nodeReadyMs: timings.bootMs, nodeDeleteMs: timings.bootMs, poolDeleteMs: timings.bootMs },
+    timings: {
+      poolInstallMs: timings.bootMs,
+      nodeAppearMs: 100,
+      instanceIdMs: timings.bootMs / 2,
+      nodeReadyMs: timings.bootMs,
+      nodeDeleteMs: timings.bootMs,
+      poolDeleteMs: timings.bootMs,
+    },
   });
   // The ovh SDK has no CA option: the emulator's private CA is trusted process-wide, as its client documents.
   const current = globalAgent.options.ca;
@@ -95,10 +127,18 @@ async function startOvh(options: DemoEnvironmentOptions, timings: DemoTimings): 
 export async function startEmulators(options: DemoEnvironmentOptions, timings: DemoTimings): Promise<Emulators> {
   const ovhcloud = await startOvh(options, timings);
   const scaleway = options.clouds.includes('scaleway')
-    ? await startScalewayEmulator({ clock: options.clock, credentials: [ScalewayDemoCredential], timings: { startingMs: timings.bootMs, stoppingMs: timings.bootMs } })
+    ? await startScalewayEmulator({
+        clock: options.clock,
+        credentials: [ScalewayDemoCredential],
+        timings: { startingMs: timings.bootMs, stoppingMs: timings.bootMs },
+      })
     : undefined;
   const outscale = options.clouds.includes('outscale')
-    ? await startOutscaleEmulator({ clock: options.clock, region: 'eu-west-2', timings: { bootMs: timings.bootMs, shutdownMs: timings.bootMs, stopMs: timings.bootMs } })
+    ? await startOutscaleEmulator({
+        clock: options.clock,
+        region: 'eu-west-2',
+        timings: { bootMs: timings.bootMs, shutdownMs: timings.bootMs, stopMs: timings.bootMs },
+      })
     : undefined;
   return { ...(ovhcloud ? { ovhcloud } : {}), ...(scaleway ? { scaleway } : {}), ...(outscale ? { outscale } : {}) };
 }
@@ -108,15 +148,31 @@ export function operatorEnvFor(emulators: Emulators): Env {
   const env: Record<string, string> = {};
   if (emulators.ovhcloud) {
     const c = emulators.ovhcloud.credentials;
-    Object.assign(env, { OVH_ENDPOINT: emulators.ovhcloud.url, OVH_APPLICATION_KEY: c.applicationKey, OVH_APPLICATION_SECRET: c.applicationSecret, OVH_CONSUMER_KEY: c.consumerKey });
+    Object.assign(env, {
+      OVH_ENDPOINT: emulators.ovhcloud.url,
+      OVH_APPLICATION_KEY: c.applicationKey,
+      OVH_APPLICATION_SECRET: c.applicationSecret,
+      OVH_CONSUMER_KEY: c.consumerKey,
+    });
   }
   if (emulators.scaleway) {
     const c = emulators.scaleway.credentials;
-    Object.assign(env, { SCW_ACCESS_KEY: c.accessKey, SCW_SECRET_KEY: c.secretKey, SCW_DEFAULT_PROJECT_ID: c.projectId, SCW_DEFAULT_REGION: 'fr-par', SCW_API_URL: emulators.scaleway.url });
+    Object.assign(env, {
+      SCW_ACCESS_KEY: c.accessKey,
+      SCW_SECRET_KEY: c.secretKey,
+      SCW_DEFAULT_PROJECT_ID: c.projectId,
+      SCW_DEFAULT_REGION: 'fr-par',
+      SCW_API_URL: emulators.scaleway.url,
+    });
   }
   if (emulators.outscale) {
     const c = emulators.outscale.credentials;
-    Object.assign(env, { OSC_ACCESS_KEY: c.accessKey, OSC_SECRET_KEY: c.secretKey, OSC_REGION: emulators.outscale.region, OSC_ENDPOINT_API: emulators.outscale.url });
+    Object.assign(env, {
+      OSC_ACCESS_KEY: c.accessKey,
+      OSC_SECRET_KEY: c.secretKey,
+      OSC_REGION: emulators.outscale.region,
+      OSC_ENDPOINT_API: emulators.outscale.url,
+    });
   }
   return env;
 }
@@ -133,10 +189,29 @@ export async function seedSecrets(cluster: SimulatedCluster, emulators: Emulator
   const secrets: V1Secret[] = [secret('bootstrap-token', { token: 'abcdef.0123456789abcdef' })];
   if (emulators.ovhcloud) {
     const c = emulators.ovhcloud.credentials;
-    secrets.push(secret('ovh-nodeclass-credentials', { applicationKey: c.applicationKey, applicationSecret: c.applicationSecret, consumerKey: c.consumerKey, endpoint: emulators.ovhcloud.url }));
+    secrets.push(
+      secret('ovh-nodeclass-credentials', {
+        applicationKey: c.applicationKey,
+        applicationSecret: c.applicationSecret,
+        consumerKey: c.consumerKey,
+        endpoint: emulators.ovhcloud.url,
+      }),
+    );
   }
-  if (emulators.scaleway) secrets.push(secret('scaleway-nodeclass-credentials', { SCW_ACCESS_KEY: emulators.scaleway.credentials.accessKey, SCW_SECRET_KEY: emulators.scaleway.credentials.secretKey }));
-  if (emulators.outscale) secrets.push(secret('outscale-nodeclass-credentials', { OSC_ACCESS_KEY: emulators.outscale.credentials.accessKey, OSC_SECRET_KEY: emulators.outscale.credentials.secretKey }));
+  if (emulators.scaleway)
+    secrets.push(
+      secret('scaleway-nodeclass-credentials', {
+        SCW_ACCESS_KEY: emulators.scaleway.credentials.accessKey,
+        SCW_SECRET_KEY: emulators.scaleway.credentials.secretKey,
+      }),
+    );
+  if (emulators.outscale)
+    secrets.push(
+      secret('outscale-nodeclass-credentials', {
+        OSC_ACCESS_KEY: emulators.outscale.credentials.accessKey,
+        OSC_SECRET_KEY: emulators.outscale.credentials.secretKey,
+      }),
+    );
   await applyObjects(cluster.kubeConfig, [namespace, ...secrets]);
 }
 
@@ -189,9 +264,19 @@ export async function startDemoEnvironment(options: DemoEnvironmentOptions): Pro
     const cluster = await startSimulatedCluster({
       clock: options.clock,
       cloudSources: cloudSources(emulators),
-      extender: { urlPrefix: `http://127.0.0.1:${extenderPort}/scheduler`, filterVerb: 'filter', prioritizeVerb: 'prioritize', weight: 1, nodeCacheCapable: true, ignorable: true },
+      extender: {
+        urlPrefix: `http://127.0.0.1:${extenderPort}/scheduler`,
+        filterVerb: 'filter',
+        prioritizeVerb: 'prioritize',
+        weight: 1,
+        nodeCacheCapable: true,
+        ignorable: true,
+      },
       // The API server reaches the webhook Service through the operator's loopback port, once it listens.
-      apiServer: { resolveService: (svc) => (webhook.url && svc.name === 'karpenter-eu' ? `${webhook.url}${svc.path ?? '/'}` : undefined), kubeconfig: options.kubeconfig ?? false },
+      apiServer: {
+        resolveService: (svc) => (webhook.url && svc.name === 'karpenter-eu' ? `${webhook.url}${svc.path ?? '/'}` : undefined),
+        kubeconfig: options.kubeconfig ?? false,
+      },
       kubelet: { readyDelayMs: timings.readyMs, podStartDelayMs: 50, nodeRemovalDelayMs: timings.readyMs, pollIntervalMs: 100 },
     });
     closers.push(() => cluster.close());
@@ -199,7 +284,15 @@ export async function startDemoEnvironment(options: DemoEnvironmentOptions): Pro
     await seedSecrets(cluster, emulators);
     const operatorEnv = operatorEnvFor(emulators);
     const config = parseOperatorOptions(operatorArgs(extenderPort, timings), operatorEnv);
-    const start = (logger: Logger) => startOperator({ config, kubeConfig: cluster.kubeConfig, clock: options.clock, logger, controllers: options.controllers, webhookTls: certificate });
+    const start = (logger: Logger) =>
+      startOperator({
+        config,
+        kubeConfig: cluster.kubeConfig,
+        clock: options.clock,
+        logger,
+        controllers: options.controllers,
+        webhookTls: certificate,
+      });
     let operator = await start(options.logger);
     closers.push(() => operator.stop());
     webhook.url = operator.webhookUrl;
@@ -209,7 +302,11 @@ export async function startDemoEnvironment(options: DemoEnvironmentOptions): Pro
       webhook.url = operator.webhookUrl;
       return operator;
     };
-    await installWebhookConfigurations(cluster.kubeConfig, options.webhookConfigurationsFile ?? projectFile('manifests/webhooks/webhook-configurations.yaml'), certificate.caPem);
+    await installWebhookConfigurations(
+      cluster.kubeConfig,
+      options.webhookConfigurationsFile ?? projectFile('manifests/webhooks/webhook-configurations.yaml'),
+      certificate.caPem,
+    );
     return {
       cluster,
       ...emulators,

@@ -6,7 +6,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ApiextensionsV1Api, type KubeConfig, KubernetesObjectApi, type KubernetesObject, type V1CustomResourceDefinition } from '@kubernetes/client-node';
+import {
+  ApiextensionsV1Api,
+  type KubeConfig,
+  KubernetesObjectApi,
+  type KubernetesObject,
+  type V1CustomResourceDefinition,
+} from '@kubernetes/client-node';
 import { parseAllDocuments } from 'yaml';
 import { buildCrd, CrdDefinitions } from '../../apis/index.js';
 
@@ -30,7 +36,8 @@ export function readManifest(file: string): KubernetesObject[] {
 
 export async function installCrds(kubeConfig: KubeConfig): Promise<void> {
   const api = kubeConfig.makeApiClient(ApiextensionsV1Api);
-  for (const def of CrdDefinitions) await api.createCustomResourceDefinition({ body: buildCrd(def) as unknown as V1CustomResourceDefinition });
+  for (const def of CrdDefinitions)
+    await api.createCustomResourceDefinition({ body: buildCrd(def) as unknown as V1CustomResourceDefinition });
 }
 
 /** The webhook configurations of `manifests/webhooks/`, trusting `caPem`. */

@@ -48,7 +48,12 @@ export async function planned(ctx: DemoContext, start: StepStart, pods: readonly
 }
 
 /** Throws, with both sides, when the provisioner created more or fewer NodeClaims in the step than the plan has. */
-export async function expectLaunchedAsPlanned(ctx: DemoContext, step: string, start: StepStart, plan: readonly PlannedNodeClaim[]): Promise<void> {
+export async function expectLaunchedAsPlanned(
+  ctx: DemoContext,
+  step: string,
+  start: StepStart,
+  plan: readonly PlannedNodeClaim[],
+): Promise<void> {
   const launched = (await provisionedSoFar(ctx)) - start.provisioned;
   if (launched === plan.length) return;
   throw new StepExpectationError(

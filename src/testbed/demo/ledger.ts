@@ -38,7 +38,12 @@ export class NodeLedger {
   private step = 'setup';
   private peakCost = 0;
 
-  constructor(kubeConfig: KubeConfig, kube: Kube, clock: Clock, private readonly prices: CatalogPriceBook) {
+  constructor(
+    kubeConfig: KubeConfig,
+    kube: Kube,
+    clock: Clock,
+    private readonly prices: CatalogPriceBook,
+  ) {
     this.informer = new ResourceInformer<NodeClaim>({ kubeConfig, kube, clock, resource: Resources.NodeClaim });
     this.informer.on({ onAdd: (c) => this.observe(c), onUpdate: (c) => this.observe(c), onDelete: (c) => this.observe(c, true) });
   }

@@ -43,20 +43,40 @@ function priceBook(): CatalogPriceBook {
 }
 
 async function keepRunning(env: DemoEnvironment, timeline: Timeline, until: Promise<void>): Promise<void> {
-  timeline.raw(`the cluster keeps running; point kubectl at it:\n  export KUBECONFIG=${env.kubeconfigPath ?? '(no kubeconfig written)'}\n  kubectl get nodepools,nodeclaims,nodes,pods -A\npress Ctrl-C to stop`);
+  timeline.raw(
+    `the cluster keeps running; point kubectl at it:\n  export KUBECONFIG=${env.kubeconfigPath ?? '(no kubeconfig written)'}\n  kubectl get nodepools,nodeclaims,nodes,pods -A\npress Ctrl-C to stop`,
+  );
   await until;
 }
 
 export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   const clouds = options.clouds ?? DemoClouds;
-  const timeline = new Timeline({ write: options.write, clock: options.clock, quiet: options.quiet ?? false, interactive: options.interactive ?? false });
+  const timeline = new Timeline({
+    write: options.write,
+    clock: options.clock,
+    quiet: options.quiet ?? false,
+    interactive: options.interactive ?? false,
+  });
   timeline.raw(`karpenter-eu demo: simulated cluster + ${clouds.join(' + ')} emulators on loopback, the real service against them`);
-  const env = await startDemoEnvironment({ clouds, clock: options.clock, logger: options.logger, controllers: options.controllers, kubeconfig: Boolean(options.keepRunning) });
+  const env = await startDemoEnvironment({
+    clouds,
+    clock: options.clock,
+    logger: options.logger,
+    controllers: options.controllers,
+    kubeconfig: Boolean(options.keepRunning),
+  });
   const kubeConfig: KubeConfig = env.cluster.kubeConfig;
   const ledger = new NodeLedger(kubeConfig, createKube(kubeConfig), options.clock, priceBook());
   try {
-    timeline.say(`service up: webhooks ${env.operator.webhookUrl}, extender ${env.operator.extenderUrl}, metrics ${env.operator.metricsUrl}`);
-    timeline.say(`cloud endpoints: ${Object.entries(env.operatorEnv).filter(([k]) => k.endsWith('_API_URL') || k.endsWith('_ENDPOINT_API')).map(([k, v]) => `${k}=${v ?? ''}`).join(', ')}`);
+    timeline.say(
+      `service up: webhooks ${env.operator.webhookUrl}, extender ${env.operator.extenderUrl}, metrics ${env.operator.metricsUrl}`,
+    );
+    timeline.say(
+      `cloud endpoints: ${Object.entries(env.operatorEnv)
+        .filter(([k]) => k.endsWith('_API_URL') || k.endsWith('_ENDPOINT_API'))
+        .map(([k, v]) => `${k}=${v ?? ''}`)
+        .join(', ')}`,
+    );
     await ledger.start();
     const ctx = createDemoContext({
       env,

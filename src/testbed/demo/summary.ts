@@ -4,7 +4,12 @@ import { euros } from './steps/describe.js';
 
 function table(rows: readonly string[][]): string[] {
   const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];
-  return rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ').trimEnd());
+  return rows.map((r) =>
+    r
+      .map((cell, i) => cell.padEnd(widths[i] ?? 0))
+      .join('  ')
+      .trimEnd(),
+  );
 }
 
 export function formatSummary(summary: DemoSummary): string {
@@ -21,7 +26,9 @@ export function formatSummary(summary: DemoSummary): string {
   ]);
   const created = summary.nodes.length;
   const terminated = summary.nodes.filter((n) => n.terminatedInStep).length;
-  const steps = summary.steps.map((s) => `  ${s.status === 'passed' ? '✓' : s.status === 'skipped' ? '–' : '✗'} ${s.id.padEnd(14)} ${euros(s.hourlyCostAfter).padStart(13)} after  ${s.status === 'passed' ? '' : s.detail}`.trimEnd());
+  const steps = summary.steps.map((s) =>
+    `  ${s.status === 'passed' ? '✓' : s.status === 'skipped' ? '–' : '✗'} ${s.id.padEnd(14)} ${euros(s.hourlyCostAfter).padStart(13)} after  ${s.status === 'passed' ? '' : s.detail}`.trimEnd(),
+  );
   return [
     '',
     '── summary ──',

@@ -11,7 +11,12 @@ export interface Observation<T> {
 
 const pollIntervalMs = 250;
 
-export async function waitFor<T>(ctx: DemoContext, what: string, observe: () => Promise<Observation<T>>, timeoutMs = ctx.waitTimeoutMs): Promise<T> {
+export async function waitFor<T>(
+  ctx: DemoContext,
+  what: string,
+  observe: () => Promise<Observation<T>>,
+  timeoutMs = ctx.waitTimeoutMs,
+): Promise<T> {
   const deadline = ctx.clock.now() + timeoutMs;
   let last = 'nothing observed yet';
   for (;;) {
@@ -19,7 +24,8 @@ export async function waitFor<T>(ctx: DemoContext, what: string, observe: () => 
     if (seen.done !== undefined) return seen.done;
     last = seen.status;
     ctx.timeline.progress(`${what}: ${last}`);
-    if (ctx.clock.now() >= deadline) throw new StepExpectationError(`${what}: not reached after ${Math.round(timeoutMs / 1000)}s (last seen: ${last})`);
+    if (ctx.clock.now() >= deadline)
+      throw new StepExpectationError(`${what}: not reached after ${Math.round(timeoutMs / 1000)}s (last seen: ${last})`);
     await ctx.clock.sleep(pollIntervalMs);
   }
 }
@@ -51,12 +57,19 @@ export async function mergePatch(ctx: DemoContext, object: KubernetesObject): Pr
 }
 
 export function scaleDeployment(ctx: DemoContext, name: string, replicas: number): Promise<void> {
-  return mergePatch(ctx, { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name, namespace: 'default' }, spec: { replicas } } as KubernetesObject);
+  return mergePatch(ctx, {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name, namespace: 'default' },
+    spec: { replicas },
+  } as KubernetesObject);
 }
 
 /** Node name → its labels, for the nodes the pods run on. */
 export async function nodeLabelsOf(ctx: DemoContext, pods: readonly V1Pod[]): Promise<Map<string, Record<string, string>>> {
   const names = new Set(pods.map((p) => p.spec?.nodeName).filter((n): n is string => Boolean(n)));
   const nodes = await ctx.core.listNode();
-  return new Map(nodes.items.filter((n) => names.has(n.metadata?.name ?? '')).map((n) => [n.metadata?.name ?? '', n.metadata?.labels ?? {}]));
+  return new Map(
+    nodes.items.filter((n) => names.has(n.metadata?.name ?? '')).map((n) => [n.metadata?.name ?? '', n.metadata?.labels ?? {}]),
+  );
 }

@@ -4,7 +4,19 @@
  * outcome, and a dropped connection logged as status 0. Each cloud renders errors and bodies its own way.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { applyReplyFault, type BodyFault, type CallLog, type Fault, type FaultInjector, isBodyFault, isDropHook, isReplyFault, type ReplyFault, type RequestInfo, writeSpoiled } from './faults.js';
+import {
+  applyReplyFault,
+  type BodyFault,
+  type CallLog,
+  type Fault,
+  type FaultInjector,
+  isBodyFault,
+  isDropHook,
+  isReplyFault,
+  type ReplyFault,
+  type RequestInfo,
+  writeSpoiled,
+} from './faults.js';
 
 /** Thrown to hold a request and then drop its connection (the timeout and drop-hook faults). */
 export class DropConnection extends Error {}
@@ -23,7 +35,12 @@ export interface FaultLog {
  * Asks the injector about `request` and records its verdict in `log`: a drop hook runs and drops the connection,
  * body and reply faults wait for the answer, the rest go to `beforeHandler` (errors, delays, capacity).
  */
-export async function triageFault(faults: FaultInjector, request: RequestInfo, log: FaultLog, beforeHandler: (fault: Fault) => Promise<void>): Promise<void> {
+export async function triageFault(
+  faults: FaultInjector,
+  request: RequestInfo,
+  log: FaultLog,
+  beforeHandler: (fault: Fault) => Promise<void>,
+): Promise<void> {
   const fault = faults.decide(request);
   if (!fault) return;
   log.fault = fault.kind;

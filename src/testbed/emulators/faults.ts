@@ -93,7 +93,12 @@ export function damagedBody(fault: BodyFault, body: unknown): string {
 export type ReplyFault = Extract<Fault, { kind: 'lost-reply' | 'empty-ok' | 'truncated-ok' | 'hook' }>;
 
 export function isReplyFault(fault: Fault): fault is ReplyFault {
-  return fault.kind === 'lost-reply' || fault.kind === 'empty-ok' || fault.kind === 'truncated-ok' || (fault.kind === 'hook' && fault.then === 'answer');
+  return (
+    fault.kind === 'lost-reply' ||
+    fault.kind === 'empty-ok' ||
+    fault.kind === 'truncated-ok' ||
+    (fault.kind === 'hook' && fault.then === 'answer')
+  );
 }
 
 /** What to send once a reply fault has fired: the payload as the handler made it, another one, or nothing. */
@@ -113,7 +118,9 @@ export async function applyReplyFault(fault: ReplyFault, req: RequestInfo, statu
     case 'empty-ok':
       return status >= 300 ? { send: 'as-is' } : { send: 'replaced', status: 200, payload: fault.body };
     case 'truncated-ok':
-      return status >= 300 ? { send: 'as-is' } : { send: 'replaced', status: 200, payload: payload.slice(0, Math.floor(payload.length / 2)) };
+      return status >= 300
+        ? { send: 'as-is' }
+        : { send: 'replaced', status: 200, payload: payload.slice(0, Math.floor(payload.length / 2)) };
   }
 }
 
@@ -153,7 +160,6 @@ export interface CallRecord {
 export function isDropHook(fault: Fault): fault is Extract<Fault, { kind: 'hook' }> {
   return fault.kind === 'hook' && fault.then === 'drop';
 }
-
 
 function matches(m: FaultRule['match'], req: RequestInfo): boolean {
   if (!m) return true;

@@ -34,17 +34,28 @@ async function withWorld(cloud: ChaosCloud, body: (world: ChaosWorld, monitor: M
 function emptyListing(cloud: ChaosCloud, action: string): HoleScenario {
   return {
     name: `${cloud}: ${action} answered 200 with an empty body and with {} for 25 s deletes nothing`,
-    run: () => withWorld(cloud, async (world) => {
-      await createDeployment(world, deployment(cloud, 'web', 2));
-      await converged(world, 120_000);
-      const claimsBefore = world.observe().claims.map((c) => c.name).sort();
-      const rules = [world.faults.add({ match: { action }, fault: { kind: 'empty-ok', body: '' }, probability: 0.5 }), world.faults.add({ match: { action }, fault: { kind: 'empty-ok', body: '{}' } })];
-      await sleep(25_000);
-      for (const id of rules) world.faults.remove(id);
-      const after = world.observe();
-      const lost = claimsBefore.filter((name) => !after.claims.some((c) => c.name === name && !c.deleting));
-      return lost.map((name) => ({ kind: 'wrong-deletion' as const, subject: name, detail: `nodeclaim ${name} was deleted while ${action} answered empty 200s` }));
-    }),
+    run: () =>
+      withWorld(cloud, async (world) => {
+        await createDeployment(world, deployment(cloud, 'web', 2));
+        await converged(world, 120_000);
+        const claimsBefore = world
+          .observe()
+          .claims.map((c) => c.name)
+          .sort();
+        const rules = [
+          world.faults.add({ match: { action }, fault: { kind: 'empty-ok', body: '' }, probability: 0.5 }),
+          world.faults.add({ match: { action }, fault: { kind: 'empty-ok', body: '{}' } }),
+        ];
+        await sleep(25_000);
+        for (const id of rules) world.faults.remove(id);
+        const after = world.observe();
+        const lost = claimsBefore.filter((name) => !after.claims.some((c) => c.name === name && !c.deleting));
+        return lost.map((name) => ({
+          kind: 'wrong-deletion' as const,
+          subject: name,
+          detail: `nodeclaim ${name} was deleted while ${action} answered empty 200s`,
+        }));
+      }),
   };
 }
 
@@ -52,18 +63,19 @@ function emptyListing(cloud: ChaosCloud, action: string): HoleScenario {
 function laggingListing(cloud: ChaosCloud): HoleScenario {
   return {
     name: `${cloud}: a 15 s listing lag leaves no duplicate and no leak once converged`,
-    run: () => withWorld(cloud, async (world) => {
-      world.setListingLag(15_000);
-      await createDeployment(world, deployment(cloud, 'web', 2));
-      await sleep(30_000);
-      world.setListingLag(0);
-      try {
-        await converged(world, 120_000);
-        return [];
-      } catch (error) {
-        return [{ kind: 'leaked-instance' as const, subject: cloud, detail: String(error) }];
-      }
-    }),
+    run: () =>
+      withWorld(cloud, async (world) => {
+        world.setListingLag(15_000);
+        await createDeployment(world, deployment(cloud, 'web', 2));
+        await sleep(30_000);
+        world.setListingLag(0);
+        try {
+          await converged(world, 120_000);
+          return [];
+        } catch (error) {
+          return [{ kind: 'leaked-instance' as const, subject: cloud, detail: String(error) }];
+        }
+      }),
   };
 }
 
@@ -74,21 +86,22 @@ function laggingListing(cloud: ChaosCloud): HoleScenario {
 function orphanedInstance(cloud: ChaosCloud): HoleScenario {
   return {
     name: `${cloud}: an instance whose NodeClaim vanished while the operator was down is collected`,
-    run: () => withWorld(cloud, async (world) => {
-      await createDeployment(world, deployment(cloud, 'web', 2));
-      await converged(world, 120_000);
-      await world.killOperator();
-      const victim = world.observe().claims[0]?.name as string;
-      // Straight from storage: with the operator down, its webhooks refuse any write to a NodeClaim.
-      world.cluster.apiServer.store.remove('karpenter.sh/nodeclaims', objectKey(undefined, victim));
-      world.startOperator();
-      try {
+    run: () =>
+      withWorld(cloud, async (world) => {
+        await createDeployment(world, deployment(cloud, 'web', 2));
         await converged(world, 120_000);
-        return [];
-      } catch (error) {
-        return [{ kind: 'leaked-instance' as const, subject: victim, detail: String(error) }];
-      }
-    }),
+        await world.killOperator();
+        const victim = world.observe().claims[0]?.name as string;
+        // Straight from storage: with the operator down, its webhooks refuse any write to a NodeClaim.
+        world.cluster.apiServer.store.remove('karpenter.sh/nodeclaims', objectKey(undefined, victim));
+        world.startOperator();
+        try {
+          await converged(world, 120_000);
+          return [];
+        } catch (error) {
+          return [{ kind: 'leaked-instance' as const, subject: victim, detail: String(error) }];
+        }
+      }),
   };
 }
 
@@ -103,28 +116,45 @@ function noDuplicateAfterLag(cloud: ChaosCloud, createAction: string): HoleScena
   const lagMs = 30_000;
   return {
     name: `${cloud}: a kill after ${createAction} during a 30 s listing lag makes no duplicate, not even for a moment`,
-    run: () => withWorld(cloud, async (world, monitor) => {
-      world.setListingLag(lagMs);
-      let killedAt: number | undefined;
-      world.faults.add({ match: { action: createAction }, times: 1, fault: { kind: 'hook', then: 'answer', run: async () => {
-        await world.killOperator();
-        killedAt = Date.now();
-      } } });
-      await createDeployment(world, deployment(cloud, 'web', 1));
-      await eventually(`the operator killed at ${createAction}`, () => killedAt !== undefined, 120_000);
-      world.startOperator();
-      const restartedAt = Date.now();
-      await sleep(lagMs);
-      world.setListingLag(0);
-      monitor.check();
-      try {
-        await converged(world, 120_000);
-      } catch (error) {
-        return [{ kind: 'leaked-instance' as const, subject: cloud, detail: String(error) }];
-      }
-      const lagged = restartedAt - (killedAt as number) < lagMs;
-      return lagged ? [] : [{ kind: 'duplicate-instance' as const, subject: cloud, detail: 'the operator restarted after the listing showed the instance: the scenario tests nothing' }];
-    }),
+    run: () =>
+      withWorld(cloud, async (world, monitor) => {
+        world.setListingLag(lagMs);
+        let killedAt: number | undefined;
+        world.faults.add({
+          match: { action: createAction },
+          times: 1,
+          fault: {
+            kind: 'hook',
+            then: 'answer',
+            run: async () => {
+              await world.killOperator();
+              killedAt = Date.now();
+            },
+          },
+        });
+        await createDeployment(world, deployment(cloud, 'web', 1));
+        await eventually(`the operator killed at ${createAction}`, () => killedAt !== undefined, 120_000);
+        world.startOperator();
+        const restartedAt = Date.now();
+        await sleep(lagMs);
+        world.setListingLag(0);
+        monitor.check();
+        try {
+          await converged(world, 120_000);
+        } catch (error) {
+          return [{ kind: 'leaked-instance' as const, subject: cloud, detail: String(error) }];
+        }
+        const lagged = restartedAt - (killedAt as number) < lagMs;
+        return lagged
+          ? []
+          : [
+              {
+                kind: 'duplicate-instance' as const,
+                subject: cloud,
+                detail: 'the operator restarted after the listing showed the instance: the scenario tests nothing',
+              },
+            ];
+      }),
   };
 }
 
@@ -144,18 +174,35 @@ function twoClustersOneProject(cloud: ChaosCloud): HoleScenario {
         for (const m of monitors) m.start();
         await createDeployment(alpha, deployment(cloud, 'web', 2));
         await converged(alpha, 120_000);
-        const alphaInstances = alpha.observe().instances.map((i) => i.id).sort();
+        const alphaInstances = alpha
+          .observe()
+          .instances.map((i) => i.id)
+          .sort();
         await createDeployment(beta, deployment(cloud, 'api', 2));
         await converged(beta, 120_000);
         await sleep(20_000);
-        const ends = await Promise.all([alpha, beta].map((w) => converged(w, 60_000).then(() => '', (error: unknown) => String(error))));
+        const ends = await Promise.all(
+          [alpha, beta].map((w) =>
+            converged(w, 60_000).then(
+              () => '',
+              (error: unknown) => String(error),
+            ),
+          ),
+        );
         for (const m of monitors) m.check();
-        const stillAlpha = alpha.observe().instances.map((i) => i.id).sort();
+        const stillAlpha = alpha
+          .observe()
+          .instances.map((i) => i.id)
+          .sort();
         const lost = alphaInstances.filter((id) => !stillAlpha.includes(id));
         return [
           ...monitors.flatMap((m) => m.violations()),
           ...ends.filter((e) => e !== '').map((detail) => ({ kind: 'leaked-instance' as const, subject: cloud, detail })),
-          ...lost.map((id) => ({ kind: 'wrong-deletion' as const, subject: id, detail: `cluster alpha's instance ${id} was replaced while cluster beta ran` })),
+          ...lost.map((id) => ({
+            kind: 'wrong-deletion' as const,
+            subject: id,
+            detail: `cluster alpha's instance ${id} was replaced while cluster beta ran`,
+          })),
         ];
       } finally {
         for (const m of monitors) m.stop();

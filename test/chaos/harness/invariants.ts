@@ -52,7 +52,8 @@ export interface ObservedWorld {
   pods: ObservedPod[];
 }
 
-export type ViolationKind = 'pod-not-running' | 'duplicate-instance' | 'leaked-instance' | 'leaked-gpu' | 'wrong-deletion' | 'claim-not-ready';
+export type ViolationKind =
+  'pod-not-running' | 'duplicate-instance' | 'leaked-instance' | 'leaked-gpu' | 'wrong-deletion' | 'claim-not-ready';
 
 export interface Violation {
   kind: ViolationKind;
@@ -76,10 +77,23 @@ function groupBy<T>(items: readonly T[], key: (item: T) => string | undefined): 
 export function duplicates(world: ObservedWorld): Violation[] {
   const out: Violation[] = [];
   for (const [claim, instances] of groupBy(world.instances.filter(live), (i) => i.claimTag)) {
-    if (instances.length > 1) out.push({ kind: 'duplicate-instance', subject: claim, detail: `${instances.length} live instances carry nodeclaim ${claim}: ${instances.map((i) => i.id).join(', ')}` });
+    if (instances.length > 1)
+      out.push({
+        kind: 'duplicate-instance',
+        subject: claim,
+        detail: `${instances.length} live instances carry nodeclaim ${claim}: ${instances.map((i) => i.id).join(', ')}`,
+      });
   }
-  for (const [providerID, claims] of groupBy(world.claims.filter((c) => !c.deleting), (c) => c.providerID)) {
-    if (claims.length > 1) out.push({ kind: 'duplicate-instance', subject: providerID, detail: `${claims.length} live nodeclaims name ${providerID}: ${claims.map((c) => c.name).join(', ')}` });
+  for (const [providerID, claims] of groupBy(
+    world.claims.filter((c) => !c.deleting),
+    (c) => c.providerID,
+  )) {
+    if (claims.length > 1)
+      out.push({
+        kind: 'duplicate-instance',
+        subject: providerID,
+        detail: `${claims.length} live nodeclaims name ${providerID}: ${claims.map((c) => c.name).join(', ')}`,
+      });
   }
   return out;
 }
@@ -89,11 +103,19 @@ export function leaks(world: ObservedWorld): Violation[] {
   const named = new Set(world.claims.map((c) => c.providerID).filter((p): p is string => p !== undefined));
   const out: Violation[] = world.instances
     .filter((i) => live(i) && (i.providerID === undefined || !named.has(i.providerID)))
-    .map((i) => ({ kind: 'leaked-instance', subject: i.id, detail: `instance ${i.id} (${i.state}${i.claimTag ? `, tagged for ${i.claimTag}` : ''}) is named by no nodeclaim` }));
+    .map((i) => ({
+      kind: 'leaked-instance',
+      subject: i.id,
+      detail: `instance ${i.id} (${i.state}${i.claimTag ? `, tagged for ${i.claimTag}` : ''}) is named by no nodeclaim`,
+    }));
   const liveIds = new Set(world.instances.filter(live).map((i) => i.id));
   for (const gpu of world.gpus) {
     if (gpu.deleting || (gpu.vmId !== undefined && liveIds.has(gpu.vmId))) continue;
-    out.push({ kind: 'leaked-gpu', subject: gpu.id, detail: `gpu ${gpu.id} is ${gpu.vmId ? `linked to ${gpu.vmId}, which is not live` : 'linked to no instance'}` });
+    out.push({
+      kind: 'leaked-gpu',
+      subject: gpu.id,
+      detail: `gpu ${gpu.id} is ${gpu.vmId ? `linked to ${gpu.vmId}, which is not live` : 'linked to no instance'}`,
+    });
   }
   return out;
 }
@@ -110,7 +132,11 @@ export function unreadyClaims(world: ObservedWorld): Violation[] {
   return out;
 }
 
-function claimProblem(claim: ObservedClaim, instance: ObservedInstance | undefined, readyNodes: Set<string | undefined>): string | undefined {
+function claimProblem(
+  claim: ObservedClaim,
+  instance: ObservedInstance | undefined,
+  readyNodes: Set<string | undefined>,
+): string | undefined {
   if (!claim.providerID) return 'no providerID recorded';
   if (!instance) return `its instance ${claim.providerID} is not live`;
   if (instance.state !== 'running') return `its instance ${instance.id} is ${instance.state}, not running`;
@@ -121,7 +147,9 @@ function claimProblem(claim: ObservedClaim, instance: ObservedInstance | undefin
 }
 
 export function podsNotRunning(world: ObservedWorld): Violation[] {
-  return world.pods.filter((p) => p.phase !== 'Running').map((p) => ({ kind: 'pod-not-running', subject: p.name, detail: `pod ${p.name} is ${p.phase}` }));
+  return world.pods
+    .filter((p) => p.phase !== 'Running')
+    .map((p) => ({ kind: 'pod-not-running', subject: p.name, detail: `pod ${p.name} is ${p.phase}` }));
 }
 
 /**
@@ -137,7 +165,11 @@ export function wrongDeletions(before: ObservedWorld, after: ObservedWorld): Vio
     if (now && live(now)) continue;
     const owner = before.claims.find((c) => !c.deleting && c.providerID !== undefined && c.providerID === instance.providerID);
     if (!owner || !readyNodes.has(instance.providerID)) continue;
-    out.push({ kind: 'wrong-deletion', subject: instance.id, detail: `instance ${instance.id} was deleted while nodeclaim ${owner.name} was live and its node Ready` });
+    out.push({
+      kind: 'wrong-deletion',
+      subject: instance.id,
+      detail: `instance ${instance.id} was deleted while nodeclaim ${owner.name} was live and its node Ready`,
+    });
   }
   return out;
 }

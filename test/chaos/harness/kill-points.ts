@@ -4,7 +4,12 @@
  */
 import type { KillPoint } from './kill-scenario.js';
 
-const answer = (cloud: KillPoint['cloud'], phase: KillPoint['phase'], action: string, workload: KillPoint['workload'] = 'pods'): KillPoint => ({ cloud, action, phase, when: 'answer', workload });
+const answer = (
+  cloud: KillPoint['cloud'],
+  phase: KillPoint['phase'],
+  action: string,
+  workload: KillPoint['workload'] = 'pods',
+): KillPoint => ({ cloud, action, phase, when: 'answer', workload });
 
 export const KillPoints: readonly KillPoint[] = [
   answer('scaleway', 'launch', 'createServer'),

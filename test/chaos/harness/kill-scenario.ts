@@ -39,11 +39,19 @@ export async function runKillPoint(point: KillPoint): Promise<KillOutcome> {
   const monitor = new Monitor(world);
   let fired = false;
   const armKill = (): number =>
-    world.faults.add({ match: { action: point.action }, times: 1, fault: { kind: 'hook', then: point.when, run: async () => {
-      // Only once the process is gone: a restart before that would race it for its ports.
-      await world.killOperator();
-      fired = true;
-    } } });
+    world.faults.add({
+      match: { action: point.action },
+      times: 1,
+      fault: {
+        kind: 'hook',
+        then: point.when,
+        run: async () => {
+          // Only once the process is gone: a restart before that would race it for its ports.
+          await world.killOperator();
+          fired = true;
+        },
+      },
+    });
   try {
     await bringUp(world);
     monitor.start();

@@ -6,7 +6,15 @@ import type { ApiServer } from '../../../src/testbed/cluster/apiserver/index.js'
 import type { OutscaleEmulator } from '../../../src/testbed/emulators/outscale/index.js';
 import type { OvhcloudEmulator } from '../../../src/testbed/emulators/ovhcloud/index.js';
 import type { ScalewayEmulator } from '../../../src/testbed/emulators/scaleway/index.js';
-import type { InstanceState, ObservedClaim, ObservedGpu, ObservedInstance, ObservedNode, ObservedPod, ObservedWorld } from './invariants.js';
+import type {
+  InstanceState,
+  ObservedClaim,
+  ObservedGpu,
+  ObservedInstance,
+  ObservedNode,
+  ObservedPod,
+  ObservedWorld,
+} from './invariants.js';
 
 export type ChaosCloud = 'ovhcloud' | 'scaleway' | 'outscale';
 
@@ -60,7 +68,11 @@ export function outscaleSide(emulator: Pick<OutscaleEmulator, 'state'>): CloudSi
     hasUserData: Boolean(vm.userData),
     gpuIds: vm.flexibleGpuIds,
   }));
-  const gpus = state.flexibleGpus.map((g) => ({ id: g.id, ...(g.vmId ? { vmId: g.vmId } : {}), deleting: g.state === 'detaching' && g.deleteOnVmDeletion }));
+  const gpus = state.flexibleGpus.map((g) => ({
+    id: g.id,
+    ...(g.vmId ? { vmId: g.vmId } : {}),
+    deleting: g.state === 'detaching' && g.deleteOnVmDeletion,
+  }));
   return { instances, gpus };
 }
 
@@ -94,7 +106,11 @@ function objects<T>(apiServer: ApiServer, key: string): T[] {
   return [...apiServer.store.values(key)] as unknown as T[];
 }
 
-export function clusterSide(apiServer: ApiServer, cloud: ChaosCloud, podNamespace: string): Pick<ObservedWorld, 'claims' | 'nodes' | 'pods'> {
+export function clusterSide(
+  apiServer: ApiServer,
+  cloud: ChaosCloud,
+  podNamespace: string,
+): Pick<ObservedWorld, 'claims' | 'nodes' | 'pods'> {
   const claims: ObservedClaim[] = objects<Claim>(apiServer, 'karpenter.sh/nodeclaims').map((c) => ({
     name: c.metadata.name,
     ...(c.status?.providerID ? { providerID: c.status.providerID } : {}),

@@ -39,7 +39,6 @@ export interface SoakReport {
   violations: Violation[];
 }
 
-
 /** The calls that change the cloud during launches and deletions, where a kill hurts most. */
 export const MutatingActions: Readonly<Record<ChaosCloud, readonly string[]>> = {
   scaleway: ['createServer', 'setServerUserData', 'poweron', 'terminate', 'deleteVolume'],
@@ -71,7 +70,11 @@ class Chaos {
   lastRestartAt = Date.now();
   private readonly ruleIds: number[] = [];
 
-  constructor(private readonly world: ChaosWorld, private readonly random: () => number, private readonly say: (line: string) => void) {}
+  constructor(
+    private readonly world: ChaosWorld,
+    private readonly random: () => number,
+    private readonly say: (line: string) => void,
+  ) {}
 
   pick<T>(items: readonly T[]): T {
     return items[Math.floor(this.random() * items.length)] as T;
@@ -99,12 +102,22 @@ class Chaos {
       for (const id of ids.splice(0)) this.world.faults.remove(id);
     };
     for (const action of MutatingActions[this.world.cloud]) {
-      ids.push(this.world.faults.add({ match: { action }, times: 1, fault: { kind: 'hook', then, run: async (req) => {
-        disarm();
-        // Only once the process is gone: a restart before that would race it for its ports.
-        await this.world.killOperator();
-        firedAt = req.action;
-      } } }));
+      ids.push(
+        this.world.faults.add({
+          match: { action },
+          times: 1,
+          fault: {
+            kind: 'hook',
+            then,
+            run: async (req) => {
+              disarm();
+              // Only once the process is gone: a restart before that would race it for its ports.
+              await this.world.killOperator();
+              firedAt = req.action;
+            },
+          },
+        }),
+      );
     }
     await scaleDeployment(this.world, 'web', Math.floor(this.random() * 7)).catch(() => undefined);
     await eventually('a call that changes the cloud', () => firedAt !== undefined, 20_000).catch(() => undefined);
@@ -132,7 +145,8 @@ class Chaos {
 function faultCounts(world: ChaosWorld): Record<string, number> {
   const emulator = world.emulators[world.cloud];
   const counts: Record<string, number> = {};
-  for (const record of emulator?.calls.records ?? []) if (record.fault && record.fault !== 'hook') counts[record.fault] = (counts[record.fault] ?? 0) + 1;
+  for (const record of emulator?.calls.records ?? [])
+    if (record.fault && record.fault !== 'hook') counts[record.fault] = (counts[record.fault] ?? 0) + 1;
   return counts;
 }
 
@@ -165,10 +179,14 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     chaos.stopFaults();
     await scaleDeployment(world, 'web', 3);
     try {
-      await eventually('converged after the faults stopped', () => {
-        final = convergedViolations(world.observe());
-        return final.length === 0;
-      }, options.convergeTimeoutMs ?? 180_000);
+      await eventually(
+        'converged after the faults stopped',
+        () => {
+          final = convergedViolations(world.observe());
+          return final.length === 0;
+        },
+        options.convergeTimeoutMs ?? 180_000,
+      );
       convergedAfterLastKillMs = Date.now() - chaos.lastRestartAt;
     } catch {
       say(`  not converged (operator logs in ${world.logDir})`);

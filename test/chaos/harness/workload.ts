@@ -4,7 +4,11 @@ import { convergedViolations, type Violation } from './invariants.js';
 import type { ChaosCloud } from './observe.js';
 import { ChaosNamespace, type ChaosWorld, installExamples } from './world.js';
 
-export async function eventually<T>(what: string, check: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs: number): Promise<T> {
+export async function eventually<T>(
+  what: string,
+  check: () => Promise<T | undefined | false> | T | undefined | false,
+  timeoutMs: number,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   for (;;) {
@@ -14,7 +18,8 @@ export async function eventually<T>(what: string, check: () => Promise<T | undef
     } catch (error) {
       lastError = error;
     }
-    if (Date.now() > deadline) throw new Error(`${what}: not reached in ${timeoutMs / 1000}s${lastError ? ` (last error: ${String(lastError)})` : ''}`);
+    if (Date.now() > deadline)
+      throw new Error(`${what}: not reached in ${timeoutMs / 1000}s${lastError ? ` (last error: ${String(lastError)})` : ''}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
@@ -32,11 +37,15 @@ export async function bringUp(world: ChaosWorld): Promise<void> {
     });
   };
   start();
-  await eventually('the example NodeClass and NodePools admitted', async () => {
-    if (exited) start();
-    await installExamples(world);
-    return true;
-  }, 180_000);
+  await eventually(
+    'the example NodeClass and NodePools admitted',
+    async () => {
+      if (exited) start();
+      await installExamples(world);
+      return true;
+    },
+    180_000,
+  );
 }
 
 export function deployment(cloud: ChaosCloud, name: string, replicas: number): V1Deployment {
@@ -45,7 +54,17 @@ export function deployment(cloud: ChaosCloud, name: string, replicas: number): V
     apiVersion: 'apps/v1',
     kind: 'Deployment',
     metadata: { name, namespace: ChaosNamespace },
-    spec: { replicas, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { nodeSelector: { 'karpenter-eu.io/cloud': cloud }, containers: [{ name, image: 'nginx', resources: { requests: { cpu: '1500m', memory: '1Gi' } } }] } } },
+    spec: {
+      replicas,
+      selector: { matchLabels: labels },
+      template: {
+        metadata: { labels },
+        spec: {
+          nodeSelector: { 'karpenter-eu.io/cloud': cloud },
+          containers: [{ name, image: 'nginx', resources: { requests: { cpu: '1500m', memory: '1Gi' } } }],
+        },
+      },
+    },
   };
 }
 
@@ -59,7 +78,13 @@ export function gpuPod(cloud: ChaosCloud, name: string): V1Pod {
     spec: {
       nodeSelector: { 'karpenter-eu.io/instance-gpu-name': gpu },
       tolerations: [{ key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoSchedule' }],
-      containers: [{ name: 'cuda', image: 'cuda', resources: { requests: { cpu: '2', memory: '8Gi', 'nvidia.com/gpu': '1' }, limits: { 'nvidia.com/gpu': '1' } } }],
+      containers: [
+        {
+          name: 'cuda',
+          image: 'cuda',
+          resources: { requests: { cpu: '2', memory: '8Gi', 'nvidia.com/gpu': '1' }, limits: { 'nvidia.com/gpu': '1' } },
+        },
+      ],
     },
   };
 }
@@ -88,13 +113,19 @@ export async function converged(world: ChaosWorld, timeoutMs: number): Promise<n
   const started = Date.now();
   let last: Violation[] = [];
   try {
-    await eventually('converged', () => {
-      const world_ = world.observe();
-      last = convergedViolations(world_);
-      return last.length === 0 && world_.pods.length > 0;
-    }, timeoutMs);
+    await eventually(
+      'converged',
+      () => {
+        const world_ = world.observe();
+        last = convergedViolations(world_);
+        return last.length === 0 && world_.pods.length > 0;
+      },
+      timeoutMs,
+    );
   } catch {
-    throw new Error(`not converged in ${timeoutMs / 1000}s (operator logs in ${world.logDir}):\n${last.map((v) => `  ${v.kind}: ${v.detail}`).join('\n')}`);
+    throw new Error(
+      `not converged in ${timeoutMs / 1000}s (operator logs in ${world.logDir}):\n${last.map((v) => `  ${v.kind}: ${v.detail}`).join('\n')}`,
+    );
   }
   return Date.now() - started;
 }

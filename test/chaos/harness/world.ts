@@ -7,9 +7,23 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { KubernetesObject } from '@kubernetes/client-node';
-import { type CloudInstanceSource, outscaleInstanceSource, ovhcloudInstanceSource, scalewayInstanceSource, startSimulatedCluster, type SimulatedCluster } from '../../../src/testbed/cluster/index.js';
+import {
+  type CloudInstanceSource,
+  outscaleInstanceSource,
+  ovhcloudInstanceSource,
+  scalewayInstanceSource,
+  startSimulatedCluster,
+  type SimulatedCluster,
+} from '../../../src/testbed/cluster/index.js';
 import { nodeClassesFor, nodePoolsFor } from '../../../src/testbed/demo/demo-manifests.js';
-import { type DemoEnvironment, type Emulators, operatorEnvFor, seedSecrets, startEmulators, defaultTimings } from '../../../src/testbed/demo/environment.js';
+import {
+  type DemoEnvironment,
+  type Emulators,
+  operatorEnvFor,
+  seedSecrets,
+  startEmulators,
+  defaultTimings,
+} from '../../../src/testbed/demo/environment.js';
 import { freeLoopbackPort } from '../../../src/testbed/demo/free-port.js';
 import { applyObjects, installCrds, installWebhookConfigurations, projectFile } from '../../../src/testbed/demo/install.js';
 import type { FaultInjector } from '../../../src/testbed/emulators/faults.js';
@@ -71,7 +85,11 @@ interface Ports {
   metrics: number;
 }
 
-function operatorArgs(options: { clusterName: string; gcInterval: string }, ports: Ports, files: { kubeconfig: string; cert: string; key: string }): string[] {
+function operatorArgs(
+  options: { clusterName: string; gcInterval: string },
+  ports: Ports,
+  files: { kubeconfig: string; cert: string; key: string },
+): string[] {
   return [
     `--kubeconfig=${files.kubeconfig}`,
     `--cluster-name=${options.clusterName}`,
@@ -97,7 +115,12 @@ function operatorArgs(options: { clusterName: string; gcInterval: string }, port
   ];
 }
 
-async function writeFiles(dir: string, cluster: SimulatedCluster, certificate: { certPem: string; keyPem: string }, emulators: Emulators): Promise<{ kubeconfig: string; cert: string; key: string; ca?: string }> {
+async function writeFiles(
+  dir: string,
+  cluster: SimulatedCluster,
+  certificate: { certPem: string; keyPem: string },
+  emulators: Emulators,
+): Promise<{ kubeconfig: string; cert: string; key: string; ca?: string }> {
   const cert = join(dir, 'tls.crt');
   const key = join(dir, 'tls.key');
   await writeFile(cert, certificate.certPem);
@@ -127,13 +150,24 @@ export async function startChaosWorld(input: ChaosWorldOptions): Promise<ChaosWo
   const shared = input.sharedEmulators;
   // The kubelet and the invariants see only the instances not marked for another cluster (cluster-scope.ts).
   const scope = options.clusterName;
-  const emulators = shared ?? (await startEmulators({ clouds: [options.cloud], clock, logger: silentLogger, controllers: [] }, defaultTimings));
+  const emulators =
+    shared ?? (await startEmulators({ clouds: [options.cloud], clock, logger: silentLogger, controllers: [] }, defaultTimings));
   const ports: Ports = { webhook: await freeLoopbackPort(), extender: await freeLoopbackPort(), metrics: await freeLoopbackPort() };
   const cluster = await startSimulatedCluster({
     clock,
     cloudSources: scopedSources(emulators, scope),
-    extender: { urlPrefix: `http://127.0.0.1:${ports.extender}/scheduler`, filterVerb: 'filter', prioritizeVerb: 'prioritize', weight: 1, nodeCacheCapable: true, ignorable: true },
-    apiServer: { resolveService: (svc) => (svc.name === 'karpenter-eu' ? `https://127.0.0.1:${ports.webhook}${svc.path ?? '/'}` : undefined), kubeconfig: join(logDir, 'kubeconfig') },
+    extender: {
+      urlPrefix: `http://127.0.0.1:${ports.extender}/scheduler`,
+      filterVerb: 'filter',
+      prioritizeVerb: 'prioritize',
+      weight: 1,
+      nodeCacheCapable: true,
+      ignorable: true,
+    },
+    apiServer: {
+      resolveService: (svc) => (svc.name === 'karpenter-eu' ? `https://127.0.0.1:${ports.webhook}${svc.path ?? '/'}` : undefined),
+      kubeconfig: join(logDir, 'kubeconfig'),
+    },
     kubelet: { readyDelayMs: defaultTimings.readyMs, podStartDelayMs: 50, nodeRemovalDelayMs: defaultTimings.readyMs, pollIntervalMs: 100 },
   });
   const certificate = await createLoopbackCertificate();

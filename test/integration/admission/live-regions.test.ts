@@ -12,7 +12,12 @@ import { silentLogger } from '../../../src/util/logger.js';
 let env: DemoEnvironment;
 
 beforeAll(async () => {
-  env = await startDemoEnvironment({ clouds: ['scaleway', 'outscale'], clock: new SystemClock(), logger: silentLogger, controllers: defaultControllers });
+  env = await startDemoEnvironment({
+    clouds: ['scaleway', 'outscale'],
+    clock: new SystemClock(),
+    logger: silentLogger,
+    controllers: defaultControllers,
+  });
 });
 
 afterAll(async () => {
@@ -50,7 +55,13 @@ describe('live region lists at admission', () => {
           apiVersion: 'karpenter.outscale.sh/v1alpha1',
           kind: 'OutscaleNodeClass',
           metadata: { name: `nowhere-${++n}` },
-          spec: { region: 'eu-north-9', clusterId: 'c', imageId: 'ami-0a1b2c3d', subnets: [{ subregion: 'eu-north-9a', subnetId: 'subnet-0a1b2c3d' }], securityGroupIds: ['sg-0a1b2c3d'] },
+          spec: {
+            region: 'eu-north-9',
+            clusterId: 'c',
+            imageId: 'ami-0a1b2c3d',
+            subnets: [{ subregion: 'eu-north-9a', subnetId: 'subnet-0a1b2c3d' }],
+            securityGroupIds: ['sg-0a1b2c3d'],
+          },
         },
       }),
     );
@@ -58,7 +69,7 @@ describe('live region lists at admission', () => {
     expect(message).toMatch(/accepted: .*"eu-west-2".*"cloudgouv-eu-west-1"/);
   });
 
-  it("denies a Scaleway zone the Instance API does not serve, naming it and the zones it does", async () => {
+  it('denies a Scaleway zone the Instance API does not serve, naming it and the zones it does', async () => {
     const custom = env.cluster.kubeConfig.makeApiClient(CustomObjectsApi);
     let n = 0;
     const message = await denial(() =>
@@ -70,7 +81,12 @@ describe('live region lists at admission', () => {
           apiVersion: 'karpenter.scaleway.sh/v1alpha1',
           kind: 'ScalewayNodeClass',
           metadata: { name: `nowhere-${++n}` },
-          spec: { projectId: '11111111-2222-3333-4444-555555555555', zones: ['fr-par-9'], image: 'ubuntu_jammy', userData: '#cloud-config' },
+          spec: {
+            projectId: '11111111-2222-3333-4444-555555555555',
+            zones: ['fr-par-9'],
+            image: 'ubuntu_jammy',
+            userData: '#cloud-config',
+          },
         },
       }),
     );

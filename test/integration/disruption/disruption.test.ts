@@ -6,7 +6,15 @@ import { type ResourceKind, Resources } from '../../../src/kube/index.js';
 import { mondayAt, nodePool, startTestBed, testInstanceTypes, type TestBed } from './harness.js';
 
 /** Not in the controllers' Resources (they never write Deployments); the test does. */
-const DeploymentKind: ResourceKind = { kind: 'Deployment', api: 'AppsV1Api', group: 'apps', version: 'v1', plural: 'deployments', namespaced: true, status: true };
+const DeploymentKind: ResourceKind = {
+  kind: 'Deployment',
+  api: 'AppsV1Api',
+  group: 'apps',
+  version: 'v1',
+  plural: 'deployments',
+  namespaced: true,
+  status: true,
+};
 
 let bed: TestBed | undefined;
 afterEach(async () => {
@@ -20,7 +28,14 @@ function deployment(name: string, replicas: number, cpu: string): V1Deployment {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
     metadata: { name, namespace: 'default' },
-    spec: { replicas, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'c', image: 'app', resources: { requests: { cpu, memory: '256Mi' } } }] } } },
+    spec: {
+      replicas,
+      selector: { matchLabels: labels },
+      template: {
+        metadata: { labels },
+        spec: { containers: [{ name: 'c', image: 'app', resources: { requests: { cpu, memory: '256Mi' } } }] },
+      },
+    },
   };
 }
 
@@ -29,7 +44,10 @@ function claim(name: string, type: string, pool = 'default'): NodeClaim {
     apiVersion: 'karpenter.sh/v1',
     kind: 'NodeClaim',
     metadata: { name, labels: { 'karpenter.sh/nodepool': pool } },
-    spec: { nodeClassRef: { group: 'karpenter.test.sh', kind: 'TestNodeClass', name: 'default' }, requirements: [{ key: 'node.kubernetes.io/instance-type', operator: 'In', values: [type] }] },
+    spec: {
+      nodeClassRef: { group: 'karpenter.test.sh', kind: 'TestNodeClass', name: 'default' },
+      requirements: [{ key: 'node.kubernetes.io/instance-type', operator: 'In', values: [type] }],
+    },
   } as NodeClaim;
 }
 
@@ -66,7 +84,12 @@ describe('disruption on the simulated cluster', () => {
   it('scale 10 → 2 replicas: consolidation reaches the cheapest packing', async () => {
     bed = await startTestBed({ start: mondayAt(12) });
     const b = bed;
-    await setUp(b, nodePool('default', { consolidationPolicy: 'WhenEmptyOrUnderutilized', consolidateAfter: '0s', budgets: [{ nodes: '100%' }] }), ['a', 'b', 'c', 'd', 'e'].map((n) => claim(n, 'm-4')), deployment('web', 10, '1'));
+    await setUp(
+      b,
+      nodePool('default', { consolidationPolicy: 'WhenEmptyOrUnderutilized', consolidateAfter: '0s', budgets: [{ nodes: '100%' }] }),
+      ['a', 'b', 'c', 'd', 'e'].map((n) => claim(n, 'm-4')),
+      deployment('web', 10, '1'),
+    );
     await b.until('10 pods running', async () => (await runningPods(b, 'web')).length === 10);
     expect(b.pricePerHour()).toBeCloseTo(0.4);
 
@@ -76,7 +99,12 @@ describe('disruption on the simulated cluster', () => {
 
     const pods = await runningPods(b, 'web');
     expect(pods).toHaveLength(2);
-    const cheapest = solve({ pods: pods.map(unbound), nodePools: [{ name: 'default', nodeClassRef: { kind: 'TestNodeClass', name: 'default' }, requirements: [], instanceTypes: testInstanceTypes }] });
+    const cheapest = solve({
+      pods: pods.map(unbound),
+      nodePools: [
+        { name: 'default', nodeClassRef: { kind: 'TestNodeClass', name: 'default' }, requirements: [], instanceTypes: testInstanceTypes },
+      ],
+    });
     expect(b.pricePerHour()).toBeCloseTo(cheapest.totalPricePerHour);
     expect(commands.map((c) => c.reason)).toContain('Empty');
     for (const c of commands) if (c.reason === 'Underutilized') expect(c.pricePerHourAfter).toBeLessThan(c.pricePerHourBefore);
@@ -93,7 +121,12 @@ describe('disruption on the simulated cluster', () => {
     bed = await startTestBed({ start: mondayAt(10) });
     const b = bed;
     const budgets = [{ nodes: '0', schedule: '0 9 * * 1-5', duration: '8h' }, { nodes: '100%' }];
-    await setUp(b, nodePool('default', { consolidationPolicy: 'WhenEmptyOrUnderutilized', consolidateAfter: '0s', budgets }), ['a', 'b', 'c'].map((n) => claim(n, 'm-4')), deployment('web', 1, '1'));
+    await setUp(
+      b,
+      nodePool('default', { consolidationPolicy: 'WhenEmptyOrUnderutilized', consolidateAfter: '0s', budgets }),
+      ['a', 'b', 'c'].map((n) => claim(n, 'm-4')),
+      deployment('web', 1, '1'),
+    );
     await b.until('1 pod running', async () => (await runningPods(b, 'web')).length === 1);
 
     expect(await b.disruptOnce()).toBeUndefined();
@@ -108,7 +141,12 @@ describe('disruption on the simulated cluster', () => {
   it('a NodeClass image change (isDrifted) replaces nodes one budget at a time', async () => {
     bed = await startTestBed({ start: mondayAt(12) });
     const b = bed;
-    await setUp(b, nodePool('default', { consolidationPolicy: 'WhenEmpty', consolidateAfter: 'Never', budgets: [{ nodes: '1', reasons: ['Drifted'] }] }), ['a', 'b', 'c'].map((n) => claim(n, 'm-2')), deployment('web', 3, '1'));
+    await setUp(
+      b,
+      nodePool('default', { consolidationPolicy: 'WhenEmpty', consolidateAfter: 'Never', budgets: [{ nodes: '1', reasons: ['Drifted'] }] }),
+      ['a', 'b', 'c'].map((n) => claim(n, 'm-2')),
+      deployment('web', 3, '1'),
+    );
     await b.until('3 pods running', async () => (await runningPods(b, 'web')).length === 3);
     const old = b.nodeClaims().map((c) => c.status?.providerID ?? '');
     for (const id of old) b.provider.driftedProviderIDs.add(id);
@@ -121,7 +159,11 @@ describe('disruption on the simulated cluster', () => {
     // …and written on the NodeClaims waiting their turn, as upstream's Drifted condition.
     const waiting = old.filter((id) => !first.command.candidates.includes(b.state.nodeClaimByProvider(id)?.metadata?.name ?? ''));
     await b.until('Drifted conditions on the waiting NodeClaims', () =>
-      waiting.every((id) => b.state.nodeClaimByProvider(id)?.status?.conditions?.some((c) => c.type === 'Drifted' && c.status === 'True' && c.reason === 'ImageDrifted')),
+      waiting.every((id) =>
+        b.state
+          .nodeClaimByProvider(id)
+          ?.status?.conditions?.some((c) => c.type === 'Drifted' && c.status === 'True' && c.reason === 'ImageDrifted'),
+      ),
     );
     await b.until('disrupted nodes gone', () => b.state.stateNodes().every((n) => !n.markedForDeletion));
     const commands = [first.command, ...(await settle(b))];
@@ -134,19 +176,37 @@ describe('disruption on the simulated cluster', () => {
     expect(now).toHaveLength(3);
     expect(now.filter((id) => old.includes(id))).toEqual([]);
     // Each replacement was announced (the operator wires this to the lifecycle controller's queue).
-    expect(b.announcedReplacements.sort()).toEqual(b.nodeClaims().map((c) => c.metadata?.name ?? '').sort());
+    expect(b.announcedReplacements.sort()).toEqual(
+      b
+        .nodeClaims()
+        .map((c) => c.metadata?.name ?? '')
+        .sort(),
+    );
     await b.until('3 pods running again', async () => (await runningPods(b, 'web')).length === 3);
   });
 
   it('a PDB-protected pod delays the drain but is never violated', async () => {
     bed = await startTestBed({ start: mondayAt(12) });
     const b = bed;
-    await setUp(b, nodePool('default', { consolidationPolicy: 'WhenEmptyOrUnderutilized', consolidateAfter: '0s', budgets: [{ nodes: '100%' }] }), ['a', 'b', 'c'].map((n) => claim(n, 'm-8')), deployment('web', 3, '1'));
-    await b.kube.create(Resources.PodDisruptionBudget, { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'web', namespace: 'default' }, spec: { minAvailable: 2, selector: { matchLabels: { app: 'web' } } } });
+    await setUp(
+      b,
+      nodePool('default', { consolidationPolicy: 'WhenEmptyOrUnderutilized', consolidateAfter: '0s', budgets: [{ nodes: '100%' }] }),
+      ['a', 'b', 'c'].map((n) => claim(n, 'm-8')),
+      deployment('web', 3, '1'),
+    );
+    await b.kube.create(Resources.PodDisruptionBudget, {
+      apiVersion: 'policy/v1',
+      kind: 'PodDisruptionBudget',
+      metadata: { name: 'web', namespace: 'default' },
+      spec: { minAvailable: 2, selector: { matchLabels: { app: 'web' } } },
+    });
     await b.until('3 pods running', async () => (await runningPods(b, 'web')).length === 3);
     let minReady = 3;
     const watch = setInterval(() => {
-      void runningPods(b, 'web').then((p) => (minReady = Math.min(minReady, p.length)), () => undefined);
+      void runningPods(b, 'web').then(
+        (p) => (minReady = Math.min(minReady, p.length)),
+        () => undefined,
+      );
     }, 2);
     let commands;
     try {
@@ -178,17 +238,30 @@ describe('disruption on the simulated cluster', () => {
     await b.until('the expired NodeClaim gone', () => b.state.nodeClaim('old') === undefined);
     const disrupted = await b.metrics.registry.getSingleMetricAsString('karpenter_nodeclaims_disrupted_total');
     // Expiration is not consolidation: no policy; no terminationGracePeriod: graceful.
-    expect(disrupted).toMatch(/reason="expired",nodepool="default",capacity_type="[a-z-]*",consolidation_policy="",termination_mode="graceful"} 1/);
+    expect(disrupted).toMatch(
+      /reason="expired",nodepool="default",capacity_type="[a-z-]*",consolidation_policy="",termination_mode="graceful"} 1/,
+    );
   });
 
   it('removes a disrupted taint no command stands behind (a restart mid-command), and leaves unmanaged nodes alone', async () => {
     bed = await startTestBed({ start: mondayAt(12) });
     const b = bed;
-    await setUp(b, nodePool('default', { consolidationPolicy: 'WhenEmpty', consolidateAfter: 'Never' }), [claim('a', 'm-2')], deployment('web', 1, '1'));
+    await setUp(
+      b,
+      nodePool('default', { consolidationPolicy: 'WhenEmpty', consolidateAfter: 'Never' }),
+      [claim('a', 'm-2')],
+      deployment('web', 1, '1'),
+    );
     const managed = b.state.stateNodes().find((n) => n.managed && n.node)?.name ?? '';
     const disrupted = { key: 'karpenter.sh/disrupted', effect: 'NoSchedule' };
     await b.kube.patch(Resources.Node, { name: managed }, { type: 'merge', body: { spec: { taints: [disrupted] } } });
-    await b.kube.create(Resources.Node, { apiVersion: 'v1', kind: 'Node', metadata: { name: 'unmanaged' }, spec: { taints: [disrupted] }, status: { conditions: [{ type: 'Ready', status: 'True' }] } });
+    await b.kube.create(Resources.Node, {
+      apiVersion: 'v1',
+      kind: 'Node',
+      metadata: { name: 'unmanaged' },
+      spec: { taints: [disrupted] },
+      status: { conditions: [{ type: 'Ready', status: 'True' }] },
+    });
     await b.until('taints seen', () => b.state.stateNodes().filter((n) => n.node?.spec?.taints?.length).length === 2);
 
     await b.disruptOnce();

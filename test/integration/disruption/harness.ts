@@ -7,7 +7,16 @@
  */
 import { ApiextensionsV1Api, type V1CustomResourceDefinition, type V1Node, type V1Pod } from '@kubernetes/client-node';
 import { Registry } from 'prom-client';
-import { buildCrd, CrdDefinitions, FinalizerTermination, LabelNodeInitialized, LabelNodeRegistered, LabelTopologyZone, type NodeClaim, type NodePool } from '../../../src/apis/index.js';
+import {
+  buildCrd,
+  CrdDefinitions,
+  FinalizerTermination,
+  LabelNodeInitialized,
+  LabelNodeRegistered,
+  LabelTopologyZone,
+  type NodeClaim,
+  type NodePool,
+} from '../../../src/apis/index.js';
 import type { CloudProviderNodeClaim, DriftReason } from '../../../src/cloudprovider/types.js';
 import { FakeCloudProvider, fakeInstanceType } from '../../../src/cloudprovider/fake/index.js';
 import { createDisruptionController, type DisruptionController } from '../../../src/controllers/disruption/index.js';
@@ -65,14 +74,26 @@ export function nodePool(name: string, disruption: NodePool['spec']['disruption'
 
 function nodeFor(claim: NodeClaim, launched: Awaited<ReturnType<FakeCloudProvider['create']>>): V1Node {
   const name = claim.metadata?.name ?? '';
-  const allocatable = { cpu: `${launched.allocatable.cpu}m`, memory: String(launched.allocatable.memory), pods: String(launched.allocatable.pods ?? 110) };
+  const allocatable = {
+    cpu: `${launched.allocatable.cpu}m`,
+    memory: String(launched.allocatable.memory),
+    pods: String(launched.allocatable.pods ?? 110),
+  };
   return {
     apiVersion: 'v1',
     kind: 'Node',
     metadata: {
       name,
       finalizers: [FinalizerTermination],
-      labels: { ...launched.labels, ...(claim.metadata?.labels ?? {}), 'kubernetes.io/hostname': name, [LabelTopologyZone]: launched.zone, 'node.kubernetes.io/instance-type': launched.instanceType, [LabelNodeRegistered]: 'true', [LabelNodeInitialized]: 'true' },
+      labels: {
+        ...launched.labels,
+        ...(claim.metadata?.labels ?? {}),
+        'kubernetes.io/hostname': name,
+        [LabelTopologyZone]: launched.zone,
+        'node.kubernetes.io/instance-type': launched.instanceType,
+        [LabelNodeRegistered]: 'true',
+        [LabelNodeInitialized]: 'true',
+      },
     },
     spec: { providerID: launched.providerID },
     status: { allocatable, capacity: allocatable, conditions: [{ type: 'Ready', status: 'True' }] },
@@ -80,31 +101,72 @@ function nodeFor(claim: NodeClaim, launched: Awaited<ReturnType<FakeCloudProvide
 }
 
 async function launchNewClaims(kube: Kube, provider: FakeCloudProvider, now: string): Promise<void> {
-  const claims = (await kube.list<NodeClaim>(Resources.NodeClaim)).items.filter((c) => !c.status?.providerID && !c.metadata?.deletionTimestamp);
+  const claims = (await kube.list<NodeClaim>(Resources.NodeClaim)).items.filter(
+    (c) => !c.status?.providerID && !c.metadata?.deletionTimestamp,
+  );
   for (const claim of claims) {
     const launched = await provider.create(claim);
     const name = claim.metadata?.name ?? '';
-    await kube.patch(Resources.NodeClaim, { name }, { type: 'merge', body: { metadata: { finalizers: [FinalizerTermination], labels: { 'node.kubernetes.io/instance-type': launched.instanceType, [LabelTopologyZone]: launched.zone } } } });
+    await kube.patch(
+      Resources.NodeClaim,
+      { name },
+      {
+        type: 'merge',
+        body: {
+          metadata: {
+            finalizers: [FinalizerTermination],
+            labels: { 'node.kubernetes.io/instance-type': launched.instanceType, [LabelTopologyZone]: launched.zone },
+          },
+        },
+      },
+    );
     await kube.create(Resources.Node, nodeFor(claim, launched));
-    const conditions = ['Launched', 'Registered', 'Initialized'].map((type) => ({ type, status: 'True', reason: type, message: '', lastTransitionTime: now }));
+    const conditions = ['Launched', 'Registered', 'Initialized'].map((type) => ({
+      type,
+      status: 'True',
+      reason: type,
+      message: '',
+      lastTransitionTime: now,
+    }));
     const allocatable = { cpu: `${launched.allocatable.cpu}m`, memory: String(launched.allocatable.memory), pods: '110' };
-    await kube.patch(Resources.NodeClaim, { name }, { type: 'merge', body: { status: { providerID: launched.providerID, nodeName: name, allocatable, capacity: allocatable, conditions } } }, { status: true });
+    await kube.patch(
+      Resources.NodeClaim,
+      { name },
+      {
+        type: 'merge',
+        body: { status: { providerID: launched.providerID, nodeName: name, allocatable, capacity: allocatable, conditions } },
+      },
+      { status: true },
+    );
   }
 }
 
 async function markPodsReady(kube: Kube, now: string): Promise<void> {
-  const pods = (await kube.list<V1Pod>(Resources.Pod)).items.filter((p) => p.spec?.nodeName && p.status?.phase !== 'Running' && !p.metadata?.deletionTimestamp);
+  const pods = (await kube.list<V1Pod>(Resources.Pod)).items.filter(
+    (p) => p.spec?.nodeName && p.status?.phase !== 'Running' && !p.metadata?.deletionTimestamp,
+  );
   for (const p of pods) {
     const body = { status: { phase: 'Running', startTime: now, conditions: [{ type: 'Ready', status: 'True' }] } };
-    await kube.patch(Resources.Pod, { name: p.metadata?.name ?? '', namespace: p.metadata?.namespace ?? 'default' }, { type: 'merge', body }, { status: true }).catch(() => undefined);
+    await kube
+      .patch(
+        Resources.Pod,
+        { name: p.metadata?.name ?? '', namespace: p.metadata?.namespace ?? 'default' },
+        { type: 'merge', body },
+        { status: true },
+      )
+      .catch(() => undefined);
   }
 }
 
-export async function startTestBed(options: { start: number; disruption?: Parameters<typeof createDisruptionController>[0]['options'] }): Promise<TestBed> {
+export async function startTestBed(options: {
+  start: number;
+  disruption?: Parameters<typeof createDisruptionController>[0]['options'];
+}): Promise<TestBed> {
   const clock = new FakeClock(options.start);
   const cluster = await startSimulatedCluster({ clock, apiServer: { gracefulPodDeletion: false } });
   const ext = cluster.kubeConfig.makeApiClient(ApiextensionsV1Api);
-  for (const def of CrdDefinitions) await ext.createCustomResourceDefinition({ body: buildCrd(def) as unknown as V1CustomResourceDefinition });
+  for (const def of CrdDefinitions)
+    await ext.createCustomResourceDefinition({ body: buildCrd(def) as unknown as V1CustomResourceDefinition });
   await cluster.apiServer.settle();
   const kube = createKube(cluster.kubeConfig);
   const state = new ClusterState({ clock });
@@ -113,8 +175,27 @@ export async function startTestBed(options: { start: number; disruption?: Parame
   const metrics = createMetrics(new Registry());
   const recorder = new EventRecorder({ kube, clock, component: 'karpenter' });
   const announcedReplacements: string[] = [];
-  const disruption = createDisruptionController({ kube, state, cloudProvider: provider, clock, metrics, recorder, onNodeClaimCreated: (name) => announcedReplacements.push(name), options: { validationDelayMs: 15_000, driftCheckIntervalMs: 0, ...options.disruption } });
-  const termination = createTerminationController({ kube, state, cloudProvider: provider, clock, logger: silentLogger, metrics, events: recorder, random: () => 0.5, options: { pollIntervalMs: 1000 } });
+  const disruption = createDisruptionController({
+    kube,
+    state,
+    cloudProvider: provider,
+    clock,
+    metrics,
+    recorder,
+    onNodeClaimCreated: (name) => announcedReplacements.push(name),
+    options: { validationDelayMs: 15_000, driftCheckIntervalMs: 0, ...options.disruption },
+  });
+  const termination = createTerminationController({
+    kube,
+    state,
+    cloudProvider: provider,
+    clock,
+    logger: silentLogger,
+    metrics,
+    events: recorder,
+    random: () => 0.5,
+    options: { pollIntervalMs: 1000 },
+  });
   const abort = new AbortController();
   await informers.start();
   await informers.waitForSync();
@@ -131,7 +212,14 @@ export async function startTestBed(options: { start: number; disruption?: Parame
   };
 
   const bed: TestBed = {
-    cluster, kube, clock, state, provider, metrics, disruption, announcedReplacements,
+    cluster,
+    kube,
+    clock,
+    state,
+    provider,
+    metrics,
+    disruption,
+    announcedReplacements,
     async until(what, check, maxSteps = 2000) {
       for (let i = 0; i < maxSteps; i++) {
         await drive();
@@ -139,7 +227,9 @@ export async function startTestBed(options: { start: number; disruption?: Parame
         clock.step(1000);
         await new Promise((r) => setTimeout(r, 5));
       }
-      throw new Error(`waiting for ${what}: not reached after ${maxSteps} fake seconds${driverError ? ` (driver error: ${String(driverError)})` : ''}`);
+      throw new Error(
+        `waiting for ${what}: not reached after ${maxSteps} fake seconds${driverError ? ` (driver error: ${String(driverError)})` : ''}`,
+      );
     },
     async disruptOnce() {
       await drive();
@@ -150,7 +240,11 @@ export async function startTestBed(options: { start: number; disruption?: Parame
       await bed.until('the command to finish', () => disruption.inFlight() === 0, 1500);
       return decision;
     },
-    nodeClaims: () => state.stateNodes().filter((n) => n.nodeClaim && !n.nodeClaim.metadata?.deletionTimestamp).map((n) => n.nodeClaim as NodeClaim),
+    nodeClaims: () =>
+      state
+        .stateNodes()
+        .filter((n) => n.nodeClaim && !n.nodeClaim.metadata?.deletionTimestamp)
+        .map((n) => n.nodeClaim as NodeClaim),
     pricePerHour() {
       return bed.nodeClaims().reduce((sum, c) => {
         const type = testInstanceTypes.find((t) => t.name === c.metadata?.labels?.['node.kubernetes.io/instance-type']);

@@ -34,7 +34,14 @@ const knownNames = [
 function node(name: string, i: number): V1Node {
   const gpu: Record<string, string> = i % 7 === 3 ? { 'nvidia.com/gpu': '1' } : {};
   return {
-    metadata: { name, labels: { 'karpenter-eu.io/cloud': 'ovhcloud', 'node.kubernetes.io/instance-type': flavors[i % 4] as string, 'topology.kubernetes.io/zone': 'eu-west-par-a' } },
+    metadata: {
+      name,
+      labels: {
+        'karpenter-eu.io/cloud': 'ovhcloud',
+        'node.kubernetes.io/instance-type': flavors[i % 4] as string,
+        'topology.kubernetes.io/zone': 'eu-west-par-a',
+      },
+    },
     spec: { providerID: `openstack:///${name}` },
     status: { allocatable: { cpu: `${2 + (i % 3) * 2}`, memory: `${4 + (i % 5) * 4}Gi`, pods: '110', ...gpu } },
   };
@@ -42,7 +49,11 @@ function node(name: string, i: number): V1Node {
 
 function claim(name: string, deleting: boolean): NodeClaim {
   return {
-    metadata: { name: `claim-${name}`, labels: { 'karpenter.sh/nodepool': 'default' }, ...(deleting ? { deletionTimestamp: new Date(0).toISOString() } : {}) },
+    metadata: {
+      name: `claim-${name}`,
+      labels: { 'karpenter.sh/nodepool': 'default' },
+      ...(deleting ? { deletionTimestamp: new Date(0).toISOString() } : {}),
+    },
     spec: { nodeClassRef: { group: 'g', kind: 'K', name: 'n' }, requirements: [] },
     status: { providerID: `openstack:///${name}` },
   } as unknown as NodeClaim;
@@ -74,10 +85,23 @@ function cluster(): { state: ClusterState; view: ExtenderClusterView } {
 }
 
 const pods: Record<string, unknown> = {
-  plain: { metadata: { name: 'inflate-0', namespace: 'default' }, spec: { containers: [{ name: 'c', resources: { requests: { cpu: '500m', memory: '1Gi' } } }] } },
-  gpu: { metadata: { name: 'train-0', namespace: 'ml' }, spec: { containers: [{ name: 'c', resources: { requests: { cpu: '1', memory: '2Gi', 'nvidia.com/gpu': '1' } } }] } },
+  plain: {
+    metadata: { name: 'inflate-0', namespace: 'default' },
+    spec: { containers: [{ name: 'c', resources: { requests: { cpu: '500m', memory: '1Gi' } } }] },
+  },
+  gpu: {
+    metadata: { name: 'train-0', namespace: 'ml' },
+    spec: { containers: [{ name: 'c', resources: { requests: { cpu: '1', memory: '2Gi', 'nvidia.com/gpu': '1' } } }] },
+  },
   noRequests: { metadata: { name: 'idle', namespace: 'default' }, spec: { containers: [{ name: 'c' }] } },
-  daemonSet: { metadata: { name: 'ds-x', namespace: 'kube-system', ownerReferences: [{ kind: 'DaemonSet', name: 'ds', uid: 'u', apiVersion: 'apps/v1', controller: true }] }, spec: { containers: [{ name: 'c' }] } },
+  daemonSet: {
+    metadata: {
+      name: 'ds-x',
+      namespace: 'kube-system',
+      ownerReferences: [{ kind: 'DaemonSet', name: 'ds', uid: 'u', apiVersion: 'apps/v1', controller: true }],
+    },
+    spec: { containers: [{ name: 'c' }] },
+  },
   badQuantity: { metadata: { name: 'bad' }, spec: { containers: [{ name: 'c', resources: { requests: { cpu: 'lots' } } }] } },
   notAnObject: 'pod',
 };
@@ -100,7 +124,11 @@ function bodyText(b: { pod: string; names: string[]; key: string; nodes: 'null' 
   return JSON.stringify({ Pod: pods[b.pod], ...(b.nodes === 'null' ? { Nodes: null } : {}), [b.key]: b.names }, null, b.space);
 }
 
-async function answer(server: RunningExtenderServer, verb: string, body: Buffer): Promise<{ status: number; body: Buffer; type: string | null }> {
+async function answer(
+  server: RunningExtenderServer,
+  verb: string,
+  body: Buffer,
+): Promise<{ status: number; body: Buffer; type: string | null }> {
   const res = await fetch(`${server.url}/scheduler/${verb}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
   return { status: res.status, body: Buffer.from(await res.arrayBuffer()), type: res.headers.get('content-type') };
 }
@@ -110,7 +138,10 @@ async function servedTwice() {
   const { state, view } = cluster();
   const signals = { bytes: [] as string[], strings: [] as string[] };
   const onBytes = await createExtenderServer({ view, onNeedsCapacity: (key) => void signals.bytes.push(key) }).listen();
-  const onStrings = await createExtenderServer({ view: { get: (name) => view.get(name) }, onNeedsCapacity: (key) => void signals.strings.push(key) }).listen();
+  const onStrings = await createExtenderServer({
+    view: { get: (name) => view.get(name) },
+    onNeedsCapacity: (key) => void signals.strings.push(key),
+  }).listen();
   return {
     state,
     signals,
@@ -119,7 +150,12 @@ async function servedTwice() {
     async expectSameAnswers(body: Buffer): Promise<void> {
       for (const verb of ['filter', 'prioritize']) {
         const [fast, general] = await Promise.all([answer(onBytes, verb, body), answer(onStrings, verb, body)]);
-        expect({ verb, status: fast.status, type: fast.type, body: fast.body.toString('utf8') }).toEqual({ verb, status: general.status, type: general.type, body: general.body.toString('utf8') });
+        expect({ verb, status: fast.status, type: fast.type, body: fast.body.toString('utf8') }).toEqual({
+          verb,
+          status: general.status,
+          type: general.type,
+          body: general.body.toString('utf8'),
+        });
         expect(fast.body.equals(general.body)).toBe(true);
       }
     },
@@ -138,15 +174,24 @@ describe('extender NodeNames calls on the request bytes', () => {
   it('answers a recorded-shaped call over every known node as the general path does, with the scheduler-visible reasons', async () => {
     const body = Buffer.from(JSON.stringify({ Pod: pods.plain, Nodes: null, NodeNames: [...knownNames].reverse() }));
     await served.expectSameAnswers(body);
-    const filtered = (await (await fetch(`${served.onBytes.url}/scheduler/filter`, { method: 'POST', body })).json()) as { NodeNames: string[]; FailedNodes: Record<string, string>; FailedAndUnresolvableNodes: Record<string, string> };
+    const filtered = (await (await fetch(`${served.onBytes.url}/scheduler/filter`, { method: 'POST', body })).json()) as {
+      NodeNames: string[];
+      FailedNodes: Record<string, string>;
+      FailedAndUnresolvableNodes: Record<string, string>;
+    };
     expect(Object.values(filtered.FailedNodes)).toContain('node is being disrupted by karpenter-eu');
     expect(Object.values(filtered.FailedAndUnresolvableNodes)).toContain('node is being terminated by karpenter-eu');
-    expect(filtered.NodeNames.length + Object.keys(filtered.FailedNodes).length + Object.keys(filtered.FailedAndUnresolvableNodes).length).toBe(knownNames.length);
+    expect(
+      filtered.NodeNames.length + Object.keys(filtered.FailedNodes).length + Object.keys(filtered.FailedAndUnresolvableNodes).length,
+    ).toBe(knownNames.length);
   });
 
   it.each([
     ['no names', { Pod: pods.plain, NodeNames: [] }],
-    ['only nodes being taken away (the provisioner signal)', { Pod: pods.plain, NodeNames: knownNames.filter((_, i) => i % 6 === 4 || i % 6 === 5) }],
+    [
+      'only nodes being taken away (the provisioner signal)',
+      { Pod: pods.plain, NodeNames: knownNames.filter((_, i) => i % 6 === 4 || i % 6 === 5) },
+    ],
     ['an all-digit failed name and a duplicate', { Pod: pods.plain, NodeNames: ['12345', '0', knownNames[4], knownNames[4], 'abcd'] }],
     ['names the view does not know', { Pod: pods.plain, NodeNames: ['ghost-1', knownNames[0], 'ghost-2'] }],
     ['an escaped name that decodes to a known one', { Pod: pods.plain, NodeNames: ['__N1__'] }],

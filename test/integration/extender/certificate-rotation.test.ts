@@ -33,7 +33,11 @@ describe('the extender serves a rotated certificate like the webhooks (Secret vo
     const keyFile = join(dir, 'tls.key');
     writeFileSync(certFile, first.certPem);
     writeFileSync(keyFile, first.keyPem);
-    server = await createExtenderServer({ view: new Map(), onNeedsCapacity: () => undefined, tls: { certFile, keyFile, pollIntervalMs: 20 } }).listen(0);
+    server = await createExtenderServer({
+      view: new Map(),
+      onNeedsCapacity: () => undefined,
+      tls: { certFile, keyFile, pollIntervalMs: 20 },
+    }).listen(0);
     expect(server.url).toMatch(/^https:/);
     expect(await healthzTrusting(server, first.caPem)).toBe(200);
     writeFileSync(certFile, second.certPem);

@@ -4,9 +4,23 @@ import type { ExtenderNode } from '../../../src/domain/extender/index.js';
 import { createExtenderServer, ExtenderBodyLimit, type RunningExtenderServer, WalkedBodyLimit } from '../../../webhooks/extender/index.js';
 
 const GiB = 2 ** 30;
-const node = (overrides: Partial<ExtenderNode> = {}): ExtenderNode => ({ labels: {}, taints: [], allocatable: { cpu: 4000, memory: 8 * GiB, pods: 110 }, requested: {}, pricePerHour: 0.1, state: 'ok', ...overrides });
-const view = new Map<string, ExtenderNode>([['worker-1', node()], ['worker-2', node()]]);
-const pod = (requests: Record<string, string> = { cpu: '1' }) => ({ metadata: { name: 'p', namespace: 'default' }, spec: { containers: [{ name: 'c', resources: { requests } }] } });
+const node = (overrides: Partial<ExtenderNode> = {}): ExtenderNode => ({
+  labels: {},
+  taints: [],
+  allocatable: { cpu: 4000, memory: 8 * GiB, pods: 110 },
+  requested: {},
+  pricePerHour: 0.1,
+  state: 'ok',
+  ...overrides,
+});
+const view = new Map<string, ExtenderNode>([
+  ['worker-1', node()],
+  ['worker-2', node()],
+]);
+const pod = (requests: Record<string, string> = { cpu: '1' }) => ({
+  metadata: { name: 'p', namespace: 'default' },
+  spec: { containers: [{ name: 'c', resources: { requests } }] },
+});
 
 interface Answer {
   status: number;
@@ -61,7 +75,8 @@ describe('extender under hostile requests', () => {
     await server.close();
   });
 
-  const post = (path: string, body: string): Promise<Response> => fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+  const post = (path: string, body: string): Promise<Response> =>
+    fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
   const healthy = async (): Promise<void> => expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
 
   it('answers 413 to a declared 95 MB body before reading it, naming the limit, and stays healthy', async () => {
@@ -75,13 +90,19 @@ describe('extender under hostile requests', () => {
   it('answers 413 to a body without Content-Length once it passes 1 MiB, without waiting for the rest', async () => {
     const answer = await upload(`${server.url}/scheduler/prioritize`, undefined, ExtenderBodyLimit + 4 * 1024 * 1024);
     expect(answer.status).toBe(413);
-    expect(JSON.parse(answer.body)).toEqual({ Error: expect.stringContaining('sent without Content-Length, is larger than the 1048576 bytes accepted that way') as unknown });
+    expect(JSON.parse(answer.body)).toEqual({
+      Error: expect.stringContaining('sent without Content-Length, is larger than the 1048576 bytes accepted that way') as unknown,
+    });
     await healthy();
   });
 
   it('reads one maximum-size body at a time: another large one gets 503 meanwhile, NodeNames calls go on', async () => {
     // Holds a declared 10 MiB body open (1 MiB written) until torn down.
-    const held = http.request(`${server.url}/scheduler/filter`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': 10 * 1024 * 1024 }, agent: false });
+    const held = http.request(`${server.url}/scheduler/filter`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-length': 10 * 1024 * 1024 },
+      agent: false,
+    });
     held.on('error', () => undefined);
     held.write(Buffer.alloc(1024 * 1024, 0x20));
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -92,7 +113,10 @@ describe('extender under hostile requests', () => {
     expect(small.status).toBe(200);
     held.destroy();
     await new Promise((resolve) => setTimeout(resolve, 200));
-    const large = await post('/scheduler/prioritize', JSON.stringify({ Pod: pod(), NodeNames: ['worker-1'], pad: 'x'.repeat(2 * WalkedBodyLimit) }));
+    const large = await post(
+      '/scheduler/prioritize',
+      JSON.stringify({ Pod: pod(), NodeNames: ['worker-1'], pad: 'x'.repeat(2 * WalkedBodyLimit) }),
+    );
     expect(large.status).toBe(200);
   });
 
@@ -104,7 +128,10 @@ describe('extender under hostile requests', () => {
   });
 
   it('refuses a 1 MB cpu quantity on prioritize (the verb that reads requests) with 400 naming the resource and the cap', async () => {
-    const res = await post('/scheduler/prioritize', JSON.stringify({ Pod: pod({ cpu: '1'.repeat(1024 * 1024) }), NodeNames: ['worker-1'] }));
+    const res = await post(
+      '/scheduler/prioritize',
+      JSON.stringify({ Pod: pod({ cpu: '1'.repeat(1024 * 1024) }), NodeNames: ['worker-1'] }),
+    );
     expect(res.status).toBe(400);
     const { Error: message } = (await res.json()) as { Error: string };
     expect(message).toContain('parsing resource "cpu"');
@@ -115,8 +142,15 @@ describe('extender under hostile requests', () => {
 
   it.each([
     ['in the Pod of a NodeNames call', (deep: string) => `{"Pod":{"metadata":{"name":"p"},"spec":{"x":${deep}}},"NodeNames":["worker-1"]}`],
-    ['in a body the general parser reads', (deep: string) => `{"Pod":{"metadata":{"name":"p"},"spec":{"x":${deep}}},"NodeNames":["worker-\\u0031"]}`],
-    ['in a body above WalkedBodyLimit', (deep: string) => `{"Pod":{"metadata":{"name":"p"},"spec":{"x":${deep}}},"NodeNames":["worker-1"],"pad":"${'x'.repeat(WalkedBodyLimit)}"}`],
+    [
+      'in a body the general parser reads',
+      (deep: string) => `{"Pod":{"metadata":{"name":"p"},"spec":{"x":${deep}}},"NodeNames":["worker-\\u0031"]}`,
+    ],
+    [
+      'in a body above WalkedBodyLimit',
+      (deep: string) =>
+        `{"Pod":{"metadata":{"name":"p"},"spec":{"x":${deep}}},"NodeNames":["worker-1"],"pad":"${'x'.repeat(WalkedBodyLimit)}"}`,
+    ],
   ])('answers 400 to JSON nested 10,000 levels deep %s', async (_where, body) => {
     for (const path of ['/scheduler/filter', '/scheduler/prioritize']) {
       const res = await post(path, body(nested(10_000)));
@@ -128,7 +162,10 @@ describe('extender under hostile requests', () => {
   });
 
   it('still reads JSON nested 90 levels deep', async () => {
-    const res = await post('/scheduler/prioritize', `{"Pod":{"metadata":{"name":"p"},"spec":{"x":${nested(90)}}},"NodeNames":["worker-1"]}`);
+    const res = await post(
+      '/scheduler/prioritize',
+      `{"Pod":{"metadata":{"name":"p"},"spec":{"x":${nested(90)}}},"NodeNames":["worker-1"]}`,
+    );
     expect(res.status).toBe(200);
   });
 });

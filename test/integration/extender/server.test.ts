@@ -17,7 +17,15 @@ interface FilterBody {
 const filterBody = async (res: Response): Promise<FilterBody> => (await res.json()) as FilterBody;
 
 function viewNode(overrides: Partial<ExtenderNode>): ExtenderNode {
-  return { labels: {}, taints: [], allocatable: { cpu: 4000, memory: 8 * GiB, pods: 110 }, requested: {}, pricePerHour: 0.1, state: 'ok', ...overrides };
+  return {
+    labels: {},
+    taints: [],
+    allocatable: { cpu: 4000, memory: 8 * GiB, pods: 110 },
+    requested: {},
+    pricePerHour: 0.1,
+    state: 'ok',
+    ...overrides,
+  };
 }
 
 const view = new Map<string, ExtenderNode>([
@@ -44,7 +52,11 @@ describe('extender server over HTTP', () => {
   const errors: unknown[] = [];
 
   beforeAll(async () => {
-    server = await createExtenderServer({ view, onNeedsCapacity: (key) => void signals.push(key), onError: (e) => void errors.push(e) }).listen();
+    server = await createExtenderServer({
+      view,
+      onNeedsCapacity: (key) => void signals.push(key),
+      onError: (e) => void errors.push(e),
+    }).listen();
   });
   afterAll(async () => {
     await server.close();
@@ -60,7 +72,10 @@ describe('extender server over HTTP', () => {
   });
 
   it('filters NodeNames with capitalised result fields', async () => {
-    const res = await post('/scheduler/filter', JSON.stringify({ Pod: recordedPod, Nodes: null, NodeNames: ['worker-1', 'worker-2', 'worker-3', 'worker-4', 'worker-9'] }));
+    const res = await post(
+      '/scheduler/filter',
+      JSON.stringify({ Pod: recordedPod, Nodes: null, NodeNames: ['worker-1', 'worker-2', 'worker-3', 'worker-4', 'worker-9'] }),
+    );
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
     const body = await res.json();
@@ -87,8 +102,15 @@ describe('extender server over HTTP', () => {
       kind: 'NodeList',
       metadata: { resourceVersion: '42' },
       items: [
-        { metadata: { name: 'n-a', labels: { 'kubernetes.io/hostname': 'n-a' } }, status: { allocatable: { cpu: '3920m', memory: '7Gi', pods: '110' } } },
-        { metadata: { name: 'n-b' }, spec: { taints: [{ key: 'karpenter.sh/disrupted', effect: 'NoSchedule' }] }, status: { allocatable: { cpu: '4' } } },
+        {
+          metadata: { name: 'n-a', labels: { 'kubernetes.io/hostname': 'n-a' } },
+          status: { allocatable: { cpu: '3920m', memory: '7Gi', pods: '110' } },
+        },
+        {
+          metadata: { name: 'n-b' },
+          spec: { taints: [{ key: 'karpenter.sh/disrupted', effect: 'NoSchedule' }] },
+          status: { allocatable: { cpu: '4' } },
+        },
       ],
     };
     const res = await post('/scheduler/filter', JSON.stringify({ Pod: recordedPod, Nodes: nodes, NodeNames: null }));
@@ -100,7 +122,10 @@ describe('extender server over HTTP', () => {
   });
 
   it('prioritizes into a top-level HostPriorityList', async () => {
-    const res = await post('/scheduler/prioritize', JSON.stringify({ Pod: recordedPod, Nodes: null, NodeNames: ['worker-1', 'worker-2', 'ghost'] }));
+    const res = await post(
+      '/scheduler/prioritize',
+      JSON.stringify({ Pod: recordedPod, Nodes: null, NodeNames: ['worker-1', 'worker-2', 'ghost'] }),
+    );
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
     const list = (await res.json()) as { Host: string; Score: number }[];
@@ -110,7 +135,10 @@ describe('extender server over HTTP', () => {
   });
 
   it('passes a pod without requests through', async () => {
-    const res = await post('/scheduler/filter', JSON.stringify({ Pod: { metadata: { name: 'bare' }, spec: { containers: [{ name: 'c' }] } }, NodeNames: ['worker-2'] }));
+    const res = await post(
+      '/scheduler/filter',
+      JSON.stringify({ Pod: { metadata: { name: 'bare' }, spec: { containers: [{ name: 'c' }] } }, NodeNames: ['worker-2'] }),
+    );
     expect(res.status).toBe(200);
     expect((await filterBody(res)).NodeNames).toEqual(['worker-2']);
   });
@@ -174,7 +202,18 @@ describe('extender server over HTTP', () => {
         fc.oneof(
           fc.jsonValue().map((v) => JSON.stringify(v)),
           fc.record({ Pod: fc.jsonValue(), Nodes: fc.jsonValue(), NodeNames: fc.jsonValue() }).map((v) => JSON.stringify(v)),
-          fc.record({ Pod: fc.record({ spec: fc.record({ containers: fc.array(fc.record({ resources: fc.record({ requests: fc.dictionary(fc.constantFrom('cpu', 'memory', 'x'), fc.jsonValue()) }) })) }) }), NodeNames: fc.array(fc.string()) }).map((v) => JSON.stringify(v)),
+          fc
+            .record({
+              Pod: fc.record({
+                spec: fc.record({
+                  containers: fc.array(
+                    fc.record({ resources: fc.record({ requests: fc.dictionary(fc.constantFrom('cpu', 'memory', 'x'), fc.jsonValue()) }) }),
+                  ),
+                }),
+              }),
+              NodeNames: fc.array(fc.string()),
+            })
+            .map((v) => JSON.stringify(v)),
           fc.string(),
         ),
         fc.constantFrom('/scheduler/filter', '/scheduler/prioritize'),
@@ -199,7 +238,10 @@ describe('extender server with a failing provisioner signal', () => {
       onError: (e) => void errors.push(e),
     }).listen();
     try {
-      const res = await fetch(`${server.url}/scheduler/filter`, { method: 'POST', body: JSON.stringify({ Pod: recordedPod, NodeNames: ['worker-4'] }) });
+      const res = await fetch(`${server.url}/scheduler/filter`, {
+        method: 'POST',
+        body: JSON.stringify({ Pod: recordedPod, NodeNames: ['worker-4'] }),
+      });
       expect(res.status).toBe(200);
       expect(((await res.json()) as { NodeNames: string[] }).NodeNames).toEqual([]);
       await new Promise((resolve) => setImmediate(resolve));
@@ -213,16 +255,24 @@ describe('extender server with a failing provisioner signal', () => {
 describe('extender server over HTTPS', () => {
   it('serves filter with a loopback certificate', async () => {
     const cert = await createLoopbackCertificate();
-    const server = await createExtenderServer({ view, onNeedsCapacity: () => undefined, tls: { certPem: cert.certPem, keyPem: cert.keyPem } }).listen();
+    const server = await createExtenderServer({
+      view,
+      onNeedsCapacity: () => undefined,
+      tls: { certPem: cert.certPem, keyPem: cert.keyPem },
+    }).listen();
     try {
       expect(server.url.startsWith('https://127.0.0.1:')).toBe(true);
       const body = JSON.stringify({ Pod: recordedPod, Nodes: null, NodeNames: ['worker-2'] });
       const answer = await new Promise<{ status: number; text: string }>((resolve, reject) => {
-        const req = https.request(`${server.url}/scheduler/filter`, { method: 'POST', ca: cert.caPem, headers: { 'content-type': 'application/json' } }, (res) => {
-          let text = '';
-          res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-        });
+        const req = https.request(
+          `${server.url}/scheduler/filter`,
+          { method: 'POST', ca: cert.caPem, headers: { 'content-type': 'application/json' } },
+          (res) => {
+            let text = '';
+            res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+          },
+        );
         req.on('error', reject);
         req.end(body);
       });

@@ -8,7 +8,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createOutscaleClient, type OutscaleClient } from '../../../src/cloudprovider/outscale/client.js';
 import { TagGpuLaunchToken, TagGpuNodeClaim } from '../../../src/cloudprovider/outscale/gpu-claims.js';
 import { TagManagedBy } from '../../../src/cloudprovider/outscale/instances.js';
-import { createGarbageCollectionController, type GarbageCollectionController } from '../../../src/controllers/nodeclaim/garbagecollection/garbage-collection-controller.js';
+import {
+  createGarbageCollectionController,
+  type GarbageCollectionController,
+} from '../../../src/controllers/nodeclaim/garbagecollection/garbage-collection-controller.js';
 import { Resources } from '../../../src/kube/index.js';
 import { ClusterName, startOutscaleTestbed, type OutscaleTestbed } from '../../wire/cloudprovider/outscale-testbed.js';
 import { metricValue, nodeClaimManifest, startTerminationBed, type TerminationBed } from '../termination/termination-bed.js';
@@ -25,7 +28,13 @@ afterEach(async () => {
 
 function gcOf(b: TerminationBed, o: OutscaleTestbed): GarbageCollectionController {
   return createGarbageCollectionController({
-    kube: b.kube, state: b.state, cloudProvider: o.provider, clock: b.clock, logger: b.logger, metrics: b.metrics, events: b.events,
+    kube: b.kube,
+    state: b.state,
+    cloudProvider: o.provider,
+    clock: b.clock,
+    logger: b.logger,
+    metrics: b.metrics,
+    events: b.events,
     options: { gracePeriodMs: 30_000 },
   });
 }
@@ -43,14 +52,21 @@ async function allocatedGpu(o: OutscaleTestbed, tags?: { clusterName: string; no
   if (tags) {
     await client.createTags({
       ResourceIds: [id],
-      Tags: [{ Key: TagManagedBy, Value: tags.clusterName }, { Key: TagGpuNodeClaim, Value: tags.nodeClaim }, { Key: TagGpuLaunchToken, Value: `uid-of-${tags.nodeClaim}` }],
+      Tags: [
+        { Key: TagManagedBy, Value: tags.clusterName },
+        { Key: TagGpuNodeClaim, Value: tags.nodeClaim },
+        { Key: TagGpuLaunchToken, Value: `uid-of-${tags.nodeClaim}` },
+      ],
     });
   }
   return id;
 }
 
 function gpuIds(o: OutscaleTestbed): string[] {
-  return o.emulator.state().flexibleGpus.map((g) => g.id).sort();
+  return o.emulator
+    .state()
+    .flexibleGpus.map((g) => g.id)
+    .sort();
 }
 
 describe('garbage collection of flexible GPUs (Outscale emulator)', () => {
@@ -73,7 +89,12 @@ describe('garbage collection of flexible GPUs (Outscale emulator)', () => {
     expect(report.claimResourcesDeleted).toEqual([orphan]);
     expect(gpuIds(o)).toEqual([launching, otherCluster, untagged].sort());
     expect(b.logLines.some((l) => l.msg === 'deleted orphaned claim resource' && l.resource === orphan)).toBe(true);
-    expect(await metricValue(b.metrics, 'karpenter_eu_garbage_collection_claim_resources_deleted_total', { provider: 'outscale', kind: 'flexible-gpu' })).toBe(1);
+    expect(
+      await metricValue(b.metrics, 'karpenter_eu_garbage_collection_claim_resources_deleted_total', {
+        provider: 'outscale',
+        kind: 'flexible-gpu',
+      }),
+    ).toBe(1);
   });
 
   it('keeps a GPU linked to a VM even when its NodeClaim is gone: it goes with its VM', async () => {
@@ -83,8 +104,11 @@ describe('garbage collection of flexible GPUs (Outscale emulator)', () => {
     const client = clientOf(o);
     const subregion = o.emulator.subregions[0] as string;
     const { Vms } = await client.createVms({
-      ImageId: o.emulator.network.images.ubuntu, VmType: 'tinav5.c4r16p1', BootOnCreation: false,
-      Placement: { SubregionName: subregion }, SubnetId: o.emulator.network.subnets[subregion] as string,
+      ImageId: o.emulator.network.images.ubuntu,
+      VmType: 'tinav5.c4r16p1',
+      BootOnCreation: false,
+      Placement: { SubregionName: subregion },
+      SubnetId: o.emulator.network.subnets[subregion] as string,
     });
     o.settle();
     await client.linkFlexibleGpu({ FlexibleGpuId: gpu, VmId: Vms[0]?.VmId as string });

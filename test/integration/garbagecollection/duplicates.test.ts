@@ -51,33 +51,51 @@ async function launchTwice(b: TerminationBed, s: Testbed, name: string): Promise
   b.clock.step(DefaultListingConsistencyWindowMs);
   const patient = { baseDelayMs: 2_000, maxDelayMs: 2_000, maxAttempts: 150 };
   const recorded = await drive(b.clock, s.restartedProvider(patient).create(nodeClaim));
-  await b.kube.patch(Resources.NodeClaim, { name }, { type: 'merge', body: { status: { providerID: recorded.providerID } } }, { status: true });
+  await b.kube.patch(
+    Resources.NodeClaim,
+    { name },
+    { type: 'merge', body: { status: { providerID: recorded.providerID } } },
+    { status: true },
+  );
   return recorded.providerID;
 }
 
 describe('garbage collection of duplicates', () => {
-  it('collects the extra servers 2 NodeClaims got under a Scaleway listing lag longer than the launch waits, and keeps the recorded ones', { timeout: 30_000 }, async () => {
-    const b = (bed = await startTerminationBed());
-    const s = (scw = await startTestbed({ clock: b.clock, emulator: { consistencyDelayMs: ListingLagMs } }));
-    const recorded = [await launchTwice(b, s, 'web-a'), await launchTwice(b, s, 'web-b')];
-    expect(liveServers(s.emulator)).toHaveLength(4);
+  it(
+    'collects the extra servers 2 NodeClaims got under a Scaleway listing lag longer than the launch waits, and keeps the recorded ones',
+    { timeout: 30_000 },
+    async () => {
+      const b = (bed = await startTerminationBed());
+      const s = (scw = await startTestbed({ clock: b.clock, emulator: { consistencyDelayMs: ListingLagMs } }));
+      const recorded = [await launchTwice(b, s, 'web-a'), await launchTwice(b, s, 'web-b')];
+      expect(liveServers(s.emulator)).toHaveLength(4);
 
-    const gc = createGarbageCollectionController({
-      kube: b.kube, state: b.state, cloudProvider: s.provider, clock: b.clock, logger: b.logger, metrics: b.metrics, events: b.events,
-      options: { gracePeriodMs: 30_000 },
-    });
-    const deleted: string[] = [];
-    for (let pass = 0; pass < 5; pass++) { // 50 s of passes, 10 s apart
-      b.clock.step(10_000);
-      const report = await gc.reconcileOnce();
-      expect(report.skipped).toBeUndefined();
-      expect(report.nodeClaimsDeleted).toEqual([]);
-      deleted.push(...report.instancesDeleted);
-    }
-    expect(deleted).toHaveLength(2);
-    expect(deleted.some((id) => recorded.includes(id))).toBe(false);
-    s.settle();
-    const left = liveServers(s.emulator).map((i) => `scaleway://instance/${i.zone}/${i.id}`).sort();
-    expect(left).toEqual([...recorded].sort());
-  });
+      const gc = createGarbageCollectionController({
+        kube: b.kube,
+        state: b.state,
+        cloudProvider: s.provider,
+        clock: b.clock,
+        logger: b.logger,
+        metrics: b.metrics,
+        events: b.events,
+        options: { gracePeriodMs: 30_000 },
+      });
+      const deleted: string[] = [];
+      for (let pass = 0; pass < 5; pass++) {
+        // 50 s of passes, 10 s apart
+        b.clock.step(10_000);
+        const report = await gc.reconcileOnce();
+        expect(report.skipped).toBeUndefined();
+        expect(report.nodeClaimsDeleted).toEqual([]);
+        deleted.push(...report.instancesDeleted);
+      }
+      expect(deleted).toHaveLength(2);
+      expect(deleted.some((id) => recorded.includes(id))).toBe(false);
+      s.settle();
+      const left = liveServers(s.emulator)
+        .map((i) => `scaleway://instance/${i.zone}/${i.id}`)
+        .sort();
+      expect(left).toEqual([...recorded].sort());
+    },
+  );
 });

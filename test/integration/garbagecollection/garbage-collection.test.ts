@@ -2,11 +2,21 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { CoreV1Event } from '@kubernetes/client-node';
 import type { NodeClaim } from '../../../src/apis/v1/nodeclaim.js';
 import type { CloudNodeClaim } from '../../../src/cloudprovider/types.js';
-import { createGarbageCollectionController, type GarbageCollectionController } from '../../../src/controllers/nodeclaim/garbagecollection/garbage-collection-controller.js';
+import {
+  createGarbageCollectionController,
+  type GarbageCollectionController,
+} from '../../../src/controllers/nodeclaim/garbagecollection/garbage-collection-controller.js';
 import { createTerminationController } from '../../../src/controllers/termination/termination-controller.js';
 import { AnnotationDeletionReason } from '../../../src/apis/v1/deletion-reasons.js';
 import { isKubeNotFound, Resources } from '../../../src/kube/index.js';
-import { eventually, launchNodeClaim, metricValue, nodeClaimManifest, startTerminationBed, type TerminationBed } from '../termination/termination-bed.js';
+import {
+  eventually,
+  launchNodeClaim,
+  metricValue,
+  nodeClaimManifest,
+  startTerminationBed,
+  type TerminationBed,
+} from '../termination/termination-bed.js';
 
 let bed: TerminationBed | undefined;
 afterEach(async () => {
@@ -16,7 +26,13 @@ afterEach(async () => {
 
 function gcFor(b: TerminationBed, listTimeoutMs = 60_000): GarbageCollectionController {
   return createGarbageCollectionController({
-    kube: b.kube, state: b.state, cloudProvider: b.cloud, clock: b.clock, logger: b.logger, metrics: b.metrics, events: b.events,
+    kube: b.kube,
+    state: b.state,
+    cloudProvider: b.cloud,
+    clock: b.clock,
+    logger: b.logger,
+    metrics: b.metrics,
+    events: b.events,
     options: { gracePeriodMs: 30_000, listTimeoutMs },
   });
 }
@@ -27,7 +43,10 @@ async function leakInstance(b: TerminationBed, name: string): Promise<CloudNodeC
 }
 
 async function nodeClaimGone(b: TerminationBed, name: string): Promise<boolean> {
-  return b.kube.get<NodeClaim>(Resources.NodeClaim, { name }).then((c) => c.metadata?.deletionTimestamp !== undefined, (err: unknown) => isKubeNotFound(err));
+  return b.kube.get<NodeClaim>(Resources.NodeClaim, { name }).then(
+    (c) => c.metadata?.deletionTimestamp !== undefined,
+    (err: unknown) => isKubeNotFound(err),
+  );
 }
 
 describe('garbage collection on the simulated cluster', () => {
@@ -63,8 +82,21 @@ describe('garbage collection on the simulated cluster', () => {
   });
 
   it.each([
-    ['the list throws', (b: TerminationBed) => { b.cloud.listError = new Error('503 service unavailable'); }, 'list_failed'],
-    ['a page of the list fails (partial read)', (b: TerminationBed) => { b.cloud.listPageSize = 1; b.cloud.failListPage = 2; }, 'list_failed'],
+    [
+      'the list throws',
+      (b: TerminationBed) => {
+        b.cloud.listError = new Error('503 service unavailable');
+      },
+      'list_failed',
+    ],
+    [
+      'a page of the list fails (partial read)',
+      (b: TerminationBed) => {
+        b.cloud.listPageSize = 1;
+        b.cloud.failListPage = 2;
+      },
+      'list_failed',
+    ],
   ])('deletes NOTHING when %s', async (_what, breakList, skipReason) => {
     bed = await startTerminationBed();
     const b = bed;
@@ -94,7 +126,10 @@ describe('garbage collection on the simulated cluster', () => {
     await leakInstance(b, 'never-written');
     b.clock.step(600_000);
     const slowList = b.cloud.list.bind(b.cloud);
-    b.cloud.list = () => new Promise<CloudNodeClaim[]>((resolve) => { void b.clock.sleep(120_000).then(() => resolve(slowList())); });
+    b.cloud.list = () =>
+      new Promise<CloudNodeClaim[]>((resolve) => {
+        void b.clock.sleep(120_000).then(() => resolve(slowList()));
+      });
     const parked = b.clock.waiting; // the kubelet simulator's loop sleeps on this clock too
     const pass = gcFor(b, 60_000).reconcileOnce();
     await eventually(() => b.clock.waiting >= parked + 2);
@@ -132,11 +167,28 @@ describe('garbage collection on the simulated cluster', () => {
 
     await eventually(() => b.state.nodeClaim('vanished')?.metadata?.deletionTimestamp !== undefined);
     const termination = createTerminationController({
-      kube: b.kube, state: b.state, cloudProvider: b.cloud, clock: b.clock, logger: b.logger, metrics: b.metrics, events: b.events, random: () => 0.5,
+      kube: b.kube,
+      state: b.state,
+      cloudProvider: b.cloud,
+      clock: b.clock,
+      logger: b.logger,
+      metrics: b.metrics,
+      events: b.events,
+      random: () => 0.5,
     });
     await termination.reconcileOnce();
-    expect(await b.kube.get(Resources.NodeClaim, { name: 'vanished' }).then(() => 'present', (err: unknown) => (isKubeNotFound(err) ? 'gone' : 'error'))).toBe('gone');
-    expect(await metricValue(b.metrics, 'karpenter_eu_nodeclaims_terminated_by_reason_total', { reason: 'garbage_collected', nodepool: 'default' })).toBe(1);
+    expect(
+      await b.kube.get(Resources.NodeClaim, { name: 'vanished' }).then(
+        () => 'present',
+        (err: unknown) => (isKubeNotFound(err) ? 'gone' : 'error'),
+      ),
+    ).toBe('gone');
+    expect(
+      await metricValue(b.metrics, 'karpenter_eu_nodeclaims_terminated_by_reason_total', {
+        reason: 'garbage_collected',
+        nodepool: 'default',
+      }),
+    ).toBe(1);
   });
 
   it('runs periodically on the clock and stops when its signal aborts', async () => {
@@ -144,7 +196,13 @@ describe('garbage collection on the simulated cluster', () => {
     const b = bed;
     const leaked = await leakInstance(b, 'never-written');
     const gc = createGarbageCollectionController({
-      kube: b.kube, state: b.state, cloudProvider: b.cloud, clock: b.clock, logger: b.logger, metrics: b.metrics, events: b.events,
+      kube: b.kube,
+      state: b.state,
+      cloudProvider: b.cloud,
+      clock: b.clock,
+      logger: b.logger,
+      metrics: b.metrics,
+      events: b.events,
       options: { intervalMs: 10_000, gracePeriodMs: 30_000 },
     });
     const abort = new AbortController();

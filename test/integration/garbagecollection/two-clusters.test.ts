@@ -12,10 +12,18 @@ import { FinalizerTermination, LabelInstanceType, LabelNodePool } from '../../..
 import { NodeClaimApiVersion, NodeClaimKind, type NodeClaim } from '../../../src/apis/v1/nodeclaim.js';
 import type { CloudProvider } from '../../../src/cloudprovider/types.js';
 import { UnavailableOfferings } from '../../../src/cloudprovider/unavailable-offerings.js';
-import { createGarbageCollectionController, type GarbageCollectionController } from '../../../src/controllers/nodeclaim/garbagecollection/garbage-collection-controller.js';
+import {
+  createGarbageCollectionController,
+  type GarbageCollectionController,
+} from '../../../src/controllers/nodeclaim/garbagecollection/garbage-collection-controller.js';
 import { createKube, EventRecorder, Resources, type Kube } from '../../../src/kube/index.js';
 import { createMetrics } from '../../../src/metrics/registry.js';
-import { outscaleProviderFactory, ovhProviderFactory, scalewayProviderFactory, type CloudProviderDeps } from '../../../src/operator/cloud-providers.js';
+import {
+  outscaleProviderFactory,
+  ovhProviderFactory,
+  scalewayProviderFactory,
+  type CloudProviderDeps,
+} from '../../../src/operator/cloud-providers.js';
 import { ClusterState, createClusterStateInformers } from '../../../src/state/index.js';
 import { startSimulatedCluster, type SimulatedCluster } from '../../../src/testbed/cluster/index.js';
 import { startOutscaleEmulator, type OutscaleEmulator } from '../../../src/testbed/emulators/outscale/index.js';
@@ -57,9 +65,14 @@ interface ClusterBed {
 }
 
 async function startCluster(clock: FakeClock, clusterName: string, cloud: CloudSetup): Promise<ClusterBed> {
-  const cluster: SimulatedCluster = await startSimulatedCluster({ clock, cloudSources: [], kubelet: { readyDelayMs: 1_000, podStartDelayMs: 0, nodeRemovalDelayMs: 600_000 } });
+  const cluster: SimulatedCluster = await startSimulatedCluster({
+    clock,
+    cloudSources: [],
+    kubelet: { readyDelayMs: 1_000, podStartDelayMs: 0, nodeRemovalDelayMs: 600_000 },
+  });
   const ext = cluster.kubeConfig.makeApiClient(ApiextensionsV1Api);
-  for (const def of CrdDefinitions) await ext.createCustomResourceDefinition({ body: buildCrd(def) as unknown as V1CustomResourceDefinition });
+  for (const def of CrdDefinitions)
+    await ext.createCustomResourceDefinition({ body: buildCrd(def) as unknown as V1CustomResourceDefinition });
   await cluster.apiServer.settle();
   const kube = createKube(cluster.kubeConfig);
   const state = new ClusterState({ clock });
@@ -68,28 +81,59 @@ async function startCluster(clock: FakeClock, clusterName: string, cloud: CloudS
   await informers.waitForSync();
   for (const object of cloud.objects) await kube.create(resourceOf(object), object);
   await eventually(() => state.nodeClass(cloud.nodeClassRef.kind, cloud.nodeClassRef.name));
-  const provider = cloud.provider({ clusterName, kube, state, clock: autoAdvancing(clock), registry: new Registry(), unavailableOfferings: new UnavailableOfferings({ clock }), nodeClassSecrets: { namespaces: ['default'], label: NodeClassSecretLabel, forbidden: [] } });
+  const provider = cloud.provider({
+    clusterName,
+    kube,
+    state,
+    clock: autoAdvancing(clock),
+    registry: new Registry(),
+    unavailableOfferings: new UnavailableOfferings({ clock }),
+    nodeClassSecrets: { namespaces: ['default'], label: NodeClassSecretLabel, forbidden: [] },
+  });
   const metrics = createMetrics(new Registry());
   const events = new EventRecorder({ kube, clock, component: 'karpenter' });
-  const gc = createGarbageCollectionController({ kube, state, cloudProvider: provider, clock, logger: silentLogger, metrics, events, options: { gracePeriodMs: 30_000 } });
+  const gc = createGarbageCollectionController({
+    kube,
+    state,
+    cloudProvider: provider,
+    clock,
+    logger: silentLogger,
+    metrics,
+    events,
+    options: { gracePeriodMs: 30_000 },
+  });
   const manifest = (name: string): NodeClaim => ({
     apiVersion: NodeClaimApiVersion,
     kind: NodeClaimKind,
     metadata: { name, labels: { [LabelNodePool]: 'default' }, finalizers: [FinalizerTermination] },
-    spec: { nodeClassRef: cloud.nodeClassRef, requirements: [{ key: LabelInstanceType, operator: 'In', values: [cloud.instanceType] }], resources: { requests: { cpu: '100m' } } },
+    spec: {
+      nodeClassRef: cloud.nodeClassRef,
+      requirements: [{ key: LabelInstanceType, operator: 'In', values: [cloud.instanceType] }],
+      resources: { requests: { cpu: '100m' } },
+    },
   });
   return {
-    kube, provider, gc,
+    kube,
+    provider,
+    gc,
     async launch(name) {
       const created = await kube.create<NodeClaim>(Resources.NodeClaim, manifest(name));
       const launched = await provider.create(created);
-      await kube.patch(Resources.NodeClaim, { name }, { type: 'merge', body: { status: { providerID: launched.providerID } } }, { status: true });
+      await kube.patch(
+        Resources.NodeClaim,
+        { name },
+        { type: 'merge', body: { status: { providerID: launched.providerID } } },
+        { status: true },
+      );
       await eventually(() => state.nodeClaim(name)?.status?.providerID);
       return launched.providerID;
     },
     async leak(name) {
       // Launched, then its NodeClaim was removed without its finalizer (nothing deleted the instance).
-      const created = await kube.create<NodeClaim>(Resources.NodeClaim, { ...manifest(name), metadata: { name, labels: { [LabelNodePool]: 'default' } } });
+      const created = await kube.create<NodeClaim>(Resources.NodeClaim, {
+        ...manifest(name),
+        metadata: { name, labels: { [LabelNodePool]: 'default' } },
+      });
       const launched = await provider.create(created);
       await kube.delete(Resources.NodeClaim, { name });
       await eventually(() => state.nodeClaim(name) === undefined);
@@ -109,7 +153,12 @@ function resourceOf(object: KubernetesObject) {
 }
 
 function secret(name: string, data: Record<string, string>): KubernetesObject {
-  return { apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace: 'default', labels: { [NodeClassSecretLabel.key]: NodeClassSecretLabel.value } }, stringData: data } as KubernetesObject;
+  return {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name, namespace: 'default', labels: { [NodeClassSecretLabel.key]: NodeClassSecretLabel.value } },
+    stringData: data,
+  } as KubernetesObject;
 }
 
 const joinToken = secret('join', { token: 'abcdef.0123456789abcdef' });
@@ -118,8 +167,15 @@ async function scaleway(clock: FakeClock): Promise<{ setup: CloudSetup; close():
   const emulator: ScalewayEmulator = await startScalewayEmulator({ clock });
   const { accessKey, secretKey, projectId } = emulator.credentials;
   const nodeClass = {
-    apiVersion: 'karpenter.scaleway.sh/v1alpha1', kind: 'ScalewayNodeClass', metadata: { name: 'default' },
-    spec: { projectId, zones: ['fr-par-1'], image: 'ubuntu_jammy', join: { apiServerEndpoint: 'https://10.0.0.1:6443', tokenSecretRef: { name: 'join', namespace: 'default', key: 'token' } } },
+    apiVersion: 'karpenter.scaleway.sh/v1alpha1',
+    kind: 'ScalewayNodeClass',
+    metadata: { name: 'default' },
+    spec: {
+      projectId,
+      zones: ['fr-par-1'],
+      image: 'ubuntu_jammy',
+      join: { apiServerEndpoint: 'https://10.0.0.1:6443', tokenSecretRef: { name: 'join', namespace: 'default', key: 'token' } },
+    },
   };
   return {
     setup: {
@@ -127,7 +183,11 @@ async function scaleway(clock: FakeClock): Promise<{ setup: CloudSetup; close():
       objects: [joinToken, nodeClass],
       nodeClassRef: { group: 'karpenter.scaleway.sh', kind: 'ScalewayNodeClass', name: 'default' },
       instanceType: 'DEV1-S',
-      live: () => emulator.state().instances.filter((i) => i.state === 'running' || i.state === 'starting').map((i) => i.providerID),
+      live: () =>
+        emulator
+          .state()
+          .instances.filter((i) => i.state === 'running' || i.state === 'starting')
+          .map((i) => i.providerID),
     },
     close: () => emulator.close(),
   };
@@ -136,11 +196,17 @@ async function scaleway(clock: FakeClock): Promise<{ setup: CloudSetup; close():
 async function outscale(clock: FakeClock): Promise<{ setup: CloudSetup; close(): Promise<void> }> {
   const emulator: OutscaleEmulator = await startOutscaleEmulator({ clock });
   const nodeClass = {
-    apiVersion: 'karpenter.outscale.sh/v1alpha1', kind: 'OutscaleNodeClass', metadata: { name: 'default' },
+    apiVersion: 'karpenter.outscale.sh/v1alpha1',
+    kind: 'OutscaleNodeClass',
+    metadata: { name: 'default' },
     spec: {
-      region: emulator.region, clusterId: 'cluster-1', imageId: emulator.network.images.ubuntu, securityGroupIds: [emulator.network.securityGroups.worker],
+      region: emulator.region,
+      clusterId: 'cluster-1',
+      imageId: emulator.network.images.ubuntu,
+      securityGroupIds: [emulator.network.securityGroups.worker],
       subnets: Object.entries(emulator.network.subnets).map(([subregion, subnetId]) => ({ subregion, subnetId })),
-      keypairName: emulator.network.keypairName, userData: { format: 'CloudInit', content: '#cloud-config\nruncmd: [kubeadm join]\n' },
+      keypairName: emulator.network.keypairName,
+      userData: { format: 'CloudInit', content: '#cloud-config\nruncmd: [kubeadm join]\n' },
     },
   };
   return {
@@ -149,7 +215,11 @@ async function outscale(clock: FakeClock): Promise<{ setup: CloudSetup; close():
       objects: [nodeClass],
       nodeClassRef: { group: 'karpenter.outscale.sh', kind: 'OutscaleNodeClass', name: 'default' },
       instanceType: 'tinav7.c2r4p2',
-      live: () => emulator.state().instances.filter((i) => i.state === 'running' || i.state === 'pending').map((i) => i.providerID),
+      live: () =>
+        emulator
+          .state()
+          .instances.filter((i) => i.state === 'running' || i.state === 'pending')
+          .map((i) => i.providerID),
     },
     close: () => emulator.close(),
   };
@@ -162,15 +232,28 @@ async function ovhcloud(clock: FakeClock): Promise<{ setup: CloudSetup; close():
   https.globalAgent.options.ca = emulator.caPem;
   const { serviceName, kubeId } = emulator.cluster;
   const c = emulator.credentials;
-  const nodeClass = { apiVersion: 'karpenter.ovhcloud.sh/v1alpha1', kind: 'OVHNodeClass', metadata: { name: 'default' }, spec: { serviceName, kubeId } };
+  const nodeClass = {
+    apiVersion: 'karpenter.ovhcloud.sh/v1alpha1',
+    kind: 'OVHNodeClass',
+    metadata: { name: 'default' },
+    spec: { serviceName, kubeId },
+  };
   return {
     setup: {
       // Operator-wide credentials only: no OVH_SERVICE_NAME / OVH_KUBE_ID.
-      provider: (deps) => ovhProviderFactory({ endpoint: emulator.url, applicationKey: c.applicationKey, applicationSecret: c.applicationSecret, consumerKey: c.consumerKey }, deps),
+      provider: (deps) =>
+        ovhProviderFactory(
+          { endpoint: emulator.url, applicationKey: c.applicationKey, applicationSecret: c.applicationSecret, consumerKey: c.consumerKey },
+          deps,
+        ),
       objects: [nodeClass],
       nodeClassRef: { group: 'karpenter.ovhcloud.sh', kind: 'OVHNodeClass', name: 'default' },
       instanceType: 'b3-8',
-      live: () => emulator.state().instances.filter((i) => i.state === 'READY' || i.state === 'INSTALLING').flatMap((i) => (i.providerID ? [i.providerID] : [])),
+      live: () =>
+        emulator
+          .state()
+          .instances.filter((i) => i.state === 'READY' || i.state === 'INSTALLING')
+          .flatMap((i) => (i.providerID ? [i.providerID] : [])),
     },
     close: async () => {
       await emulator.close();
@@ -184,7 +267,7 @@ afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close().catch(() => undefined);
 });
 
-describe('two clusters in one cloud project: garbage collection never deletes the other cluster\'s instances', () => {
+describe("two clusters in one cloud project: garbage collection never deletes the other cluster's instances", () => {
   it.each([
     ['scaleway', scaleway],
     ['outscale', outscale],

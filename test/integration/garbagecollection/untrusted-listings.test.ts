@@ -8,7 +8,13 @@ import { isKubeNotFound, Resources } from '../../../src/kube/index.js';
 import type { Fault } from '../../../src/testbed/emulators/faults.js';
 import { startOutscaleTestbed, type OutscaleTestbed } from '../../wire/cloudprovider/outscale-testbed.js';
 import type { CloudNodeClaim } from '../../../src/cloudprovider/types.js';
-import { launchNodeClaim, metricValue, nodeClaimManifest, startTerminationBed, type TerminationBed } from '../termination/termination-bed.js';
+import {
+  launchNodeClaim,
+  metricValue,
+  nodeClaimManifest,
+  startTerminationBed,
+  type TerminationBed,
+} from '../termination/termination-bed.js';
 
 let bed: TerminationBed | undefined;
 let osc: OutscaleTestbed | undefined;
@@ -23,12 +29,20 @@ afterEach(async () => {
 async function launchedNotReady(b: TerminationBed, o: OutscaleTestbed, name: string): Promise<string> {
   const launched = await o.provider.create(o.nodeClaim(name));
   await b.kube.create<NodeClaim>(Resources.NodeClaim, nodeClaimManifest(name));
-  await b.kube.patch(Resources.NodeClaim, { name }, { type: 'merge', body: { status: { providerID: launched.providerID } } }, { status: true });
+  await b.kube.patch(
+    Resources.NodeClaim,
+    { name },
+    { type: 'merge', body: { status: { providerID: launched.providerID } } },
+    { status: true },
+  );
   return launched.providerID;
 }
 
 async function nodeClaimDeleted(b: TerminationBed, name: string): Promise<boolean> {
-  return b.kube.get<NodeClaim>(Resources.NodeClaim, { name }).then((c) => c.metadata?.deletionTimestamp !== undefined, (err: unknown) => isKubeNotFound(err));
+  return b.kube.get<NodeClaim>(Resources.NodeClaim, { name }).then(
+    (c) => c.metadata?.deletionTimestamp !== undefined,
+    (err: unknown) => isKubeNotFound(err),
+  );
 }
 
 describe('garbage collection when Outscale ReadVms answers 200 without Vms', () => {
@@ -41,7 +55,13 @@ describe('garbage collection when Outscale ReadVms answers 200 without Vms', () 
     const providerID = await launchedNotReady(b, o, 'not-ready');
     b.clock.step(60_000); // past the grace period; the VM is running
     const gc = createGarbageCollectionController({
-      kube: b.kube, state: b.state, cloudProvider: o.provider, clock: b.clock, logger: b.logger, metrics: b.metrics, events: b.events,
+      kube: b.kube,
+      state: b.state,
+      cloudProvider: o.provider,
+      clock: b.clock,
+      logger: b.logger,
+      metrics: b.metrics,
+      events: b.events,
       options: { gracePeriodMs: 30_000 },
     });
 
@@ -54,7 +74,9 @@ describe('garbage collection when Outscale ReadVms answers 200 without Vms', () 
     }
     expect(await nodeClaimDeleted(b, 'not-ready')).toBe(false);
     expect(o.emulator.calls.count({ action: 'DeleteVms' })).toBe(0);
-    expect(await metricValue(b.metrics, 'karpenter_eu_garbage_collection_skipped_total', { reason: 'list_partial', provider: 'outscale' })).toBe(4);
+    expect(
+      await metricValue(b.metrics, 'karpenter_eu_garbage_collection_skipped_total', { reason: 'list_partial', provider: 'outscale' }),
+    ).toBe(4);
 
     o.emulator.faults.remove(rule);
     const healed = await gc.reconcileOnce();
@@ -74,7 +96,13 @@ describe('garbage collection when the listing shrinks sharply', () => {
 
   function gcOf(b: TerminationBed) {
     return createGarbageCollectionController({
-      kube: b.kube, state: b.state, cloudProvider: b.cloud, clock: b.clock, logger: b.logger, metrics: b.metrics, events: b.events,
+      kube: b.kube,
+      state: b.state,
+      cloudProvider: b.cloud,
+      clock: b.clock,
+      logger: b.logger,
+      metrics: b.metrics,
+      events: b.events,
       options: { gracePeriodMs: 30_000 },
     });
   }
@@ -90,7 +118,9 @@ describe('garbage collection when the listing shrinks sharply', () => {
     const short = await gc.reconcileOnce();
     expect(short.skipped).toMatch(/^list_shrank: the listing lacks 5 of the 6 instances/);
     expect(short.nodeClaimsSuspected).toEqual([]);
-    expect(await metricValue(b.metrics, 'karpenter_eu_garbage_collection_skipped_total', { reason: 'list_shrank', provider: 'fake' })).toBe(1);
+    expect(await metricValue(b.metrics, 'karpenter_eu_garbage_collection_skipped_total', { reason: 'list_shrank', provider: 'fake' })).toBe(
+      1,
+    );
 
     b.cloud.list = fullList;
     const healed = await gc.reconcileOnce();
@@ -115,27 +145,37 @@ describe('garbage collection when the listing shrinks sharply', () => {
 });
 
 describe('garbage collection when Outscale ReadVms answers a short but well-formed page', () => {
-  it('Vms: [] for a cluster of 4 NotReady nodes waits for a confirming listing, and the next true one clears it', { timeout: 30_000 }, async () => {
-    const b = (bed = await startTerminationBed());
-    const o = (osc = await startOutscaleTestbed({ clock: b.clock }));
-    for (const name of ['w-0', 'w-1', 'w-2', 'w-3']) await launchedNotReady(b, o, name);
-    b.clock.step(60_000);
-    const gc = createGarbageCollectionController({
-      kube: b.kube, state: b.state, cloudProvider: o.provider, clock: b.clock, logger: b.logger, metrics: b.metrics, events: b.events,
-      options: { gracePeriodMs: 30_000 },
-    });
-    expect((await gc.reconcileOnce()).skipped).toBeUndefined();
+  it(
+    'Vms: [] for a cluster of 4 NotReady nodes waits for a confirming listing, and the next true one clears it',
+    { timeout: 30_000 },
+    async () => {
+      const b = (bed = await startTerminationBed());
+      const o = (osc = await startOutscaleTestbed({ clock: b.clock }));
+      for (const name of ['w-0', 'w-1', 'w-2', 'w-3']) await launchedNotReady(b, o, name);
+      b.clock.step(60_000);
+      const gc = createGarbageCollectionController({
+        kube: b.kube,
+        state: b.state,
+        cloudProvider: o.provider,
+        clock: b.clock,
+        logger: b.logger,
+        metrics: b.metrics,
+        events: b.events,
+        options: { gracePeriodMs: 30_000 },
+      });
+      expect((await gc.reconcileOnce()).skipped).toBeUndefined();
 
-    // Nothing in the answer betrays it: only the next listing can.
-    o.emulator.faults.add({ match: { action: 'ReadVms' }, fault: { kind: 'short-page' }, times: 1 });
-    const short = await gc.reconcileOnce();
-    expect(short.skipped).toMatch(/^list_shrank: the listing lacks 4 of the 4 instances/);
-    expect(short.nodeClaimsSuspected).toEqual([]);
+      // Nothing in the answer betrays it: only the next listing can.
+      o.emulator.faults.add({ match: { action: 'ReadVms' }, fault: { kind: 'short-page' }, times: 1 });
+      const short = await gc.reconcileOnce();
+      expect(short.skipped).toMatch(/^list_shrank: the listing lacks 4 of the 4 instances/);
+      expect(short.nodeClaimsSuspected).toEqual([]);
 
-    const next = await gc.reconcileOnce();
-    expect(next.skipped).toBeUndefined();
-    expect(next.nodeClaimsSuspected).toEqual([]);
-    expect(o.liveVms()).toHaveLength(4);
-    expect(o.emulator.calls.count({ action: 'DeleteVms' })).toBe(0);
-  });
+      const next = await gc.reconcileOnce();
+      expect(next.skipped).toBeUndefined();
+      expect(next.nodeClaimsSuspected).toEqual([]);
+      expect(o.liveVms()).toHaveLength(4);
+      expect(o.emulator.calls.count({ action: 'DeleteVms' })).toBe(0);
+    },
+  );
 });

@@ -30,13 +30,21 @@ describe('NodeClaim lifecycle', () => {
     const name = claim.metadata?.name ?? '';
     // The previous process wrote its intent, called create, and died before recording the result: what the
     // cloud holds may be half launched (stopped, no user data, no GPU); only create() knows how to finish it.
-    await b.kube.patch(Resources.NodeClaim, { name }, { type: 'merge', body: { metadata: { annotations: { [AnnotationLaunchRequested]: new Date().toISOString() } } } });
+    await b.kube.patch(
+      Resources.NodeClaim,
+      { name },
+      { type: 'merge', body: { metadata: { annotations: { [AnnotationLaunchRequested]: new Date().toISOString() } } } },
+    );
     const first = await b.provider.create(claim);
     b.startControllers();
-    const launched = await b.until('the claim initialized', async () => {
-      const c = await b.kube.get<NodeClaim>(Resources.NodeClaim, { name });
-      return c.status?.conditions?.find((x) => x.type === 'Initialized')?.status === 'True' && c;
-    }, 20_000);
+    const launched = await b.until(
+      'the claim initialized',
+      async () => {
+        const c = await b.kube.get<NodeClaim>(Resources.NodeClaim, { name });
+        return c.status?.conditions?.find((x) => x.type === 'Initialized')?.status === 'True' && c;
+      },
+      20_000,
+    );
     expect(launched.status?.providerID).toBe(first.providerID);
     expect(b.provider.createCalls.map((c) => c.metadata?.name)).toEqual([name, name]);
     expect(b.provider.listCalls).toBe(0);
@@ -50,7 +58,10 @@ describe('NodeClaim lifecycle', () => {
     b.provider.nextCreateError = new TransientCloudError('creating server: 503 service unavailable');
     const claim = await pendingClaim(b);
     b.startControllers();
-    await b.until('the claim launched', async () => (await b.kube.get<NodeClaim>(Resources.NodeClaim, { name: claim.metadata?.name ?? '' })).status?.providerID);
+    await b.until(
+      'the claim launched',
+      async () => (await b.kube.get<NodeClaim>(Resources.NodeClaim, { name: claim.metadata?.name ?? '' })).status?.providerID,
+    );
     expect(b.provider.createCalls).toHaveLength(2);
     expect(b.provider.instances.size).toBe(1);
     const failed = await b.until('a LaunchFailed event', async () => (await b.events('LaunchFailed'))[0]);
@@ -60,7 +71,10 @@ describe('NodeClaim lifecycle', () => {
   it('a create told to wait for the listing is asked again after its wait, shown as a condition, not as a failure', async () => {
     bed = await startProvisioningBed({ manual: true });
     const b = bed;
-    b.provider.nextCreateError = new CreatePendingError('launching nodeclaim: an earlier create may have made a server the listing does not show yet', 400);
+    b.provider.nextCreateError = new CreatePendingError(
+      'launching nodeclaim: an earlier create may have made a server the listing does not show yet',
+      400,
+    );
     const claim = await pendingClaim(b);
     const name = claim.metadata?.name ?? '';
     b.startControllers();
@@ -102,7 +116,11 @@ describe('NodeClaim lifecycle', () => {
     const b = bed;
     const claim = await pendingClaim(b);
     const name = claim.metadata?.name ?? '';
-    await b.kube.patch(Resources.NodeClaim, { name }, { type: 'merge', body: { metadata: { annotations: { [AnnotationLaunchRequested]: new Date().toISOString() } } } });
+    await b.kube.patch(
+      Resources.NodeClaim,
+      { name },
+      { type: 'merge', body: { metadata: { annotations: { [AnnotationLaunchRequested]: new Date().toISOString() } } } },
+    );
     b.provider.nextCreateError = new TransientCloudError('listing servers: 503 service unavailable');
     const outcome = await b.lifecycle.reconcile(name);
     expect(outcome.kind).toBe('retry');

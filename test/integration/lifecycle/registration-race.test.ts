@@ -23,7 +23,11 @@ const claim = {
   apiVersion: 'karpenter.sh/v1',
   kind: 'NodeClaim',
   metadata: { name: 'default-abcde', labels: { [LabelNodePool]: 'default' } },
-  spec: { nodeClassRef: { group: 'karpenter.test.sh', kind: 'TestNodeClass', name: 'default' }, requirements: [], taints: [{ key: 'dedicated', value: 'web', effect: 'NoSchedule' }] },
+  spec: {
+    nodeClassRef: { group: 'karpenter.test.sh', kind: 'TestNodeClass', name: 'default' },
+    requirements: [],
+    taints: [{ key: 'dedicated', value: 'web', effect: 'NoSchedule' }],
+  },
 } as unknown as NodeClaim;
 
 async function joinedNode(kube: Kube): Promise<V1Node> {
@@ -42,7 +46,11 @@ describe('registration writes the Node from a current copy', () => {
     const kube = createKube(cluster.kubeConfig);
     const stale = await joinedNode(kube);
     // The node lifecycle controller: Ready now, the not-ready taint goes.
-    await kube.patch(Resources.Node, { name: 'node-1' }, { type: 'merge', body: { spec: { taints: [{ key: TaintUnregistered.key, effect: TaintUnregistered.effect }] } } });
+    await kube.patch(
+      Resources.Node,
+      { name: 'node-1' },
+      { type: 'merge', body: { spec: { taints: [{ key: TaintUnregistered.key, effect: TaintUnregistered.effect }] } } },
+    );
     await syncNode(kube, stale, claim);
     const node = await kube.get<V1Node>(Resources.Node, { name: 'node-1' });
     const taints = (node.spec?.taints ?? []).map((t) => t.key);

@@ -7,7 +7,10 @@ import { FinalizerNodeClassInUse } from '../../../src/apis/v1/labels.js';
 import { NodeClaimApiVersion, NodeClaimKind, type NodeClaim } from '../../../src/apis/v1/nodeclaim.js';
 import { ScalewayNodeClassGroup, ScalewayNodeClassKind, ScalewayNodeClassVersion } from '../../../src/apis/v1alpha1/scaleway-nodeclass.js';
 import { OVHNodeClassGroup, OVHNodeClassKind, OVHNodeClassVersion } from '../../../src/apis/v1alpha1/ovh-nodeclass.js';
-import { createNodeClassFinalizerController, type NodeClassFinalizerController } from '../../../src/controllers/nodeclass/finalizer-controller.js';
+import {
+  createNodeClassFinalizerController,
+  type NodeClassFinalizerController,
+} from '../../../src/controllers/nodeclass/finalizer-controller.js';
 import { isKubeNotFound, Resources } from '../../../src/kube/index.js';
 import { stateNodeClassResolver } from '../../../src/views/nodeclass-resolver.js';
 import { eventually, startTerminationBed, type TerminationBed } from '../termination/termination-bed.js';
@@ -46,7 +49,9 @@ function controllerFor(b: TerminationBed): NodeClassFinalizerController {
 }
 
 async function readNodeClass(b: TerminationBed): Promise<KubernetesObject | undefined> {
-  return b.kube.get<KubernetesObject>(Resources.ScalewayNodeClass, { name: 'team' }).catch((err: unknown) => (isKubeNotFound(err) ? undefined : Promise.reject(err)));
+  return b.kube
+    .get<KubernetesObject>(Resources.ScalewayNodeClass, { name: 'team' })
+    .catch((err: unknown) => (isKubeNotFound(err) ? undefined : Promise.reject(err)));
 }
 
 describe('NodeClass in-use finalizer on the simulated cluster', () => {
@@ -61,10 +66,18 @@ describe('NodeClass in-use finalizer on the simulated cluster', () => {
 
     await b.kube.create(Resources.NodeClaim, claimOf('team'));
     await b.kube.delete(Resources.ScalewayNodeClass, { name: 'team' });
-    await eventually(() => (b.state.nodeClass(ScalewayNodeClassKind, 'team')?.object.metadata as { deletionTimestamp?: string } | undefined)?.deletionTimestamp);
+    await eventually(
+      () =>
+        (b.state.nodeClass(ScalewayNodeClassKind, 'team')?.object.metadata as { deletionTimestamp?: string } | undefined)
+          ?.deletionTimestamp,
+    );
     expect(await controller.reconcile()).toEqual([]);
     expect((await readNodeClass(b))?.metadata?.deletionTimestamp).toBeDefined();
-    const listed = await stateNodeClassResolver<{ metadata: { name: string } }>(b.state, b.kube, ScalewayNodeClassKind, { namespaces: ['karpenter'], label: NodeClassSecretLabel, forbidden: [] }).listNodeClasses?.();
+    const listed = await stateNodeClassResolver<{ metadata: { name: string } }>(b.state, b.kube, ScalewayNodeClassKind, {
+      namespaces: ['karpenter'],
+      label: NodeClassSecretLabel,
+      forbidden: [],
+    }).listNodeClasses?.();
     expect(listed?.map((n) => n.metadata.name)).toEqual(['team']);
 
     await b.kube.delete(Resources.NodeClaim, { name: 'team-1' });
@@ -75,7 +88,12 @@ describe('NodeClass in-use finalizer on the simulated cluster', () => {
   it('leaves the NodeClasses of clouds this service does not run alone', async () => {
     bed = await startTerminationBed();
     const b = bed;
-    const ovh = { apiVersion: `${OVHNodeClassGroup}/${OVHNodeClassVersion}`, kind: OVHNodeClassKind, metadata: { name: 'mks' }, spec: { serviceName: '0123456789abcdef0123456789abcdef', kubeId: '6f1c9a52-3b7e-4d0a-9c51-2e8f4b7a1d03' } };
+    const ovh = {
+      apiVersion: `${OVHNodeClassGroup}/${OVHNodeClassVersion}`,
+      kind: OVHNodeClassKind,
+      metadata: { name: 'mks' },
+      spec: { serviceName: '0123456789abcdef0123456789abcdef', kubeId: '6f1c9a52-3b7e-4d0a-9c51-2e8f4b7a1d03' },
+    };
     await b.kube.create(Resources.OVHNodeClass, ovh);
     await eventually(() => b.state.nodeClass(OVHNodeClassKind, 'mks'));
     expect(await controllerFor(b).reconcile()).toEqual([]);

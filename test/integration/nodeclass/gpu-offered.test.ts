@@ -13,7 +13,12 @@ import { silentLogger } from '../../../src/util/logger.js';
 let env: DemoEnvironment;
 
 beforeAll(async () => {
-  env = await startDemoEnvironment({ clouds: ['scaleway'], clock: new SystemClock(), logger: silentLogger, controllers: defaultControllers });
+  env = await startDemoEnvironment({
+    clouds: ['scaleway'],
+    clock: new SystemClock(),
+    logger: silentLogger,
+    controllers: defaultControllers,
+  });
 });
 
 afterAll(async () => {
@@ -39,17 +44,29 @@ describe('NodeClass Ready and the GPUs its NodePools ask for', () => {
       metadata: { name: 'wants-l4' },
       spec: {
         limits: { cpu: '100' },
-        template: { spec: { nodeClassRef: { group: 'karpenter.scaleway.sh', kind: 'ScalewayNodeClass', name: 'par1-only' }, requirements: [{ key: 'karpenter-eu.io/instance-gpu-name', operator: 'In', values: ['l4'] }] } },
+        template: {
+          spec: {
+            nodeClassRef: { group: 'karpenter.scaleway.sh', kind: 'ScalewayNodeClass', name: 'par1-only' },
+            requirements: [{ key: 'karpenter-eu.io/instance-gpu-name', operator: 'In', values: ['l4'] }],
+          },
+        },
       },
     };
     await applyObjects(env.cluster.kubeConfig, [nodeClass, pool] as unknown as KubernetesObject[]);
     const custom = env.cluster.kubeConfig.makeApiClient(CustomObjectsApi);
     const ready = await eventually(async () => {
-      const object = (await custom.getClusterCustomObject({ group: 'karpenter.scaleway.sh', version: 'v1alpha1', plural: 'scalewaynodeclasses', name: 'par1-only' })) as { status?: { conditions?: { type: string; status: string; reason?: string; message?: string }[] } };
+      const object = (await custom.getClusterCustomObject({
+        group: 'karpenter.scaleway.sh',
+        version: 'v1alpha1',
+        plural: 'scalewaynodeclasses',
+        name: 'par1-only',
+      })) as { status?: { conditions?: { type: string; status: string; reason?: string; message?: string }[] } };
       const condition = object.status?.conditions?.find((c) => c.type === 'Ready');
       return condition?.reason === 'GpuNotOffered' ? condition : undefined;
     }, 'GpuNotOffered');
     expect(ready.status).toBe('False');
-    expect(ready.message).toContain('NodePool wants-l4 asks for GPU "l4", which no zone of this class offers; GPUs its zones offer: p100 (fr-par-1)');
+    expect(ready.message).toContain(
+      'NodePool wants-l4 asks for GPU "l4", which no zone of this class offers; GPUs its zones offer: p100 (fr-par-1)',
+    );
   });
 });

@@ -13,7 +13,12 @@ import { silentLogger } from '../../../src/util/logger.js';
 
 let env: DemoEnvironment;
 const api = { group: 'karpenter.outscale.sh', version: 'v1alpha1', plural: 'outscalenodeclasses' };
-type Status = { conditions?: { type: string; status: string; reason?: string; message?: string }[]; images?: unknown; subnets?: unknown; securityGroups?: unknown };
+type Status = {
+  conditions?: { type: string; status: string; reason?: string; message?: string }[];
+  images?: unknown;
+  subnets?: unknown;
+  securityGroups?: unknown;
+};
 
 async function eventually<T>(check: () => Promise<T | undefined>, what: string, attempts = 200): Promise<T> {
   for (let i = 0; i < attempts; i++) {
@@ -25,7 +30,12 @@ async function eventually<T>(check: () => Promise<T | undefined>, what: string, 
 }
 
 beforeAll(async () => {
-  env = await startDemoEnvironment({ clouds: ['outscale'], clock: new SystemClock(), logger: silentLogger, controllers: defaultControllers });
+  env = await startDemoEnvironment({
+    clouds: ['outscale'],
+    clock: new SystemClock(),
+    logger: silentLogger,
+    controllers: defaultControllers,
+  });
 });
 
 afterAll(async () => {
@@ -57,10 +67,16 @@ describe('OutscaleNodeClass status from the cloud', () => {
     const broken = { ...demo, metadata: { name: 'broken-image' }, spec: { ...demo?.spec, imageId: 'ami-00000000' } };
     await applyObjects(env.cluster.kubeConfig, [broken as unknown as KubernetesObject]);
     const notReady = await eventually(() => readyOf('broken-image', 'ImageNotFound'), 'broken-image ImageNotFound');
-    expect(notReady).toMatchObject({ status: 'False', message: expect.stringContaining('spec.imageId "ami-00000000": no such image in eu-west-2') as unknown });
+    expect(notReady).toMatchObject({
+      status: 'False',
+      message: expect.stringContaining('spec.imageId "ami-00000000": no such image in eu-west-2') as unknown,
+    });
     expect((await statusOf('broken-image'))?.images).toBeUndefined();
     const custom = env.cluster.kubeConfig.makeApiClient(CustomObjectsApi);
-    await custom.patchClusterCustomObject({ ...api, name: 'broken-image', body: { spec: { imageId: env.outscale?.network.images.talos } } }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch));
+    await custom.patchClusterCustomObject(
+      { ...api, name: 'broken-image', body: { spec: { imageId: env.outscale?.network.images.talos } } },
+      setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+    );
     await eventually(() => readyOf('broken-image', 'Ready'), 'broken-image Ready after the fix');
     expect((await statusOf('broken-image'))?.images).toEqual([{ id: env.outscale?.network.images.talos, name: 'talos-v1.9.0-amd64' }]);
   });

@@ -32,21 +32,49 @@ const broken = {
   apiVersion: 'karpenter.ovhcloud.sh/v1alpha1',
   kind: 'OVHNodeClass',
   metadata: { name: 'broken' },
-  spec: { serviceName: '0123456789abcdef0123456789abcdef', region: 'EU-WEST-PAR', credentialsSecretRef: { name: 'no-such-secret', namespace: 'karpenter' } },
+  spec: {
+    serviceName: '0123456789abcdef0123456789abcdef',
+    region: 'EU-WEST-PAR',
+    credentialsSecretRef: { name: 'no-such-secret', namespace: 'karpenter' },
+  },
 };
 /** The seed's `kubectl create secret generic … -n karpenter` as written: the keys, not the NodeClass label. */
-const unlabelledSecret = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'unlabelled-credentials', namespace: 'karpenter' }, stringData: { applicationKey: 'k', applicationSecret: 's', consumerKey: 'c' } };
-const unlabelled = { ...broken, metadata: { name: 'unlabelled' }, spec: { ...broken.spec, credentialsSecretRef: { name: 'unlabelled-credentials', namespace: 'karpenter' } } };
+const unlabelledSecret = {
+  apiVersion: 'v1',
+  kind: 'Secret',
+  metadata: { name: 'unlabelled-credentials', namespace: 'karpenter' },
+  stringData: { applicationKey: 'k', applicationSecret: 's', consumerKey: 'c' },
+};
+const unlabelled = {
+  ...broken,
+  metadata: { name: 'unlabelled' },
+  spec: { ...broken.spec, credentialsSecretRef: { name: 'unlabelled-credentials', namespace: 'karpenter' } },
+};
 const brokenPool = {
   apiVersion: 'karpenter.sh/v1',
   kind: 'NodePool',
   metadata: { name: 'on-broken' },
-  spec: { limits: { cpu: '10' }, template: { spec: { nodeClassRef: { group: 'karpenter.ovhcloud.sh', kind: 'OVHNodeClass', name: 'broken' }, requirements: [] } } },
+  spec: {
+    limits: { cpu: '10' },
+    template: { spec: { nodeClassRef: { group: 'karpenter.ovhcloud.sh', kind: 'OVHNodeClass', name: 'broken' }, requirements: [] } },
+  },
 };
 
 beforeAll(async () => {
-  env = await startDemoEnvironment({ clouds: ['ovhcloud'], clock: new SystemClock(), logger: silentLogger, controllers: defaultControllers, kubeconfig: true });
-  await applyObjects(env.cluster.kubeConfig, [...readManifest('manifests/examples/ovhcloud/nodeclass.yaml'), broken as KubernetesObject, brokenPool as KubernetesObject, unlabelledSecret as KubernetesObject, unlabelled as KubernetesObject]);
+  env = await startDemoEnvironment({
+    clouds: ['ovhcloud'],
+    clock: new SystemClock(),
+    logger: silentLogger,
+    controllers: defaultControllers,
+    kubeconfig: true,
+  });
+  await applyObjects(env.cluster.kubeConfig, [
+    ...readManifest('manifests/examples/ovhcloud/nodeclass.yaml'),
+    broken as KubernetesObject,
+    brokenPool as KubernetesObject,
+    unlabelledSecret as KubernetesObject,
+    unlabelled as KubernetesObject,
+  ]);
 });
 
 afterAll(async () => {
@@ -63,7 +91,9 @@ function getTable(path: string): Promise<{ columnDefinitions: { name: string }[]
       res.on('data', (chunk: Buffer) => (body += chunk.toString()));
       res.on('end', () => resolve(JSON.parse(body) as never));
     };
-    const request = server.startsWith('https:') ? httpsGet(`${server}${path}`, { headers, rejectUnauthorized: false }, onResponse) : httpGet(`${server}${path}`, { headers }, onResponse);
+    const request = server.startsWith('https:')
+      ? httpsGet(`${server}${path}`, { headers, rejectUnauthorized: false }, onResponse)
+      : httpGet(`${server}${path}`, { headers }, onResponse);
     request.on('error', reject);
   });
 }
@@ -78,13 +108,21 @@ describe('NodeClass status on the simulated cluster', () => {
   it("marks the demo's OVH classes Ready", async () => {
     for (const name of ['default', 'monthly', 'anti-affinity']) {
       const condition = await eventually(async () => ready('ovhnodeclasses', name), `${name} Ready written`);
-      expect(condition, name).toMatchObject({ status: 'True', reason: 'Ready', message: 'credentials from Secret karpenter/ovh-nodeclass-credentials' });
+      expect(condition, name).toMatchObject({
+        status: 'True',
+        reason: 'Ready',
+        message: 'credentials from Secret karpenter/ovh-nodeclass-credentials',
+      });
     }
   });
 
   it('marks a class whose credentials Secret is missing not Ready, naming the Secret and the keys, and its NodePool NodeClassReady False', async () => {
     const condition = await eventually(async () => ready('ovhnodeclasses', 'broken'), 'broken Ready written');
-    expect(condition).toMatchObject({ status: 'False', reason: 'CredentialsSecretNotFound', message: 'Secret karpenter/no-such-secret does not exist: create it with keys applicationKey, applicationSecret, consumerKey' });
+    expect(condition).toMatchObject({
+      status: 'False',
+      reason: 'CredentialsSecretNotFound',
+      message: 'Secret karpenter/no-such-secret does not exist: create it with keys applicationKey, applicationSecret, consumerKey',
+    });
     const pool = await eventually(async () => {
       const c = await ready('nodepools', 'on-broken', 'karpenter.sh', 'v1');
       return c?.status === 'False' ? c : undefined;
@@ -97,7 +135,9 @@ describe('NodeClass status on the simulated cluster', () => {
     expect(condition).toMatchObject({
       status: 'False',
       reason: 'CredentialsSecretNotAllowed',
-      message: expect.stringContaining('kubectl label secret -n karpenter unlabelled-credentials karpenter-eu.io/nodeclass-secret=true') as unknown,
+      message: expect.stringContaining(
+        'kubectl label secret -n karpenter unlabelled-credentials karpenter-eu.io/nodeclass-secret=true',
+      ) as unknown,
     });
   });
 
@@ -116,7 +156,10 @@ describe('NodeClass status on the simulated cluster', () => {
     const kubeconfig = env.kubeconfigPath ?? '';
     expect(kubeconfig).not.toBe('');
     // Asynchronously: the simulated API server answers from this process.
-    const kubectl = (...args: string[]) => promisify(execFile)(ensureRealBinaries().kubectl, ['--kubeconfig', kubeconfig, ...args], { encoding: 'utf8', timeout: 30_000 }).then((r) => r.stdout);
+    const kubectl = (...args: string[]) =>
+      promisify(execFile)(ensureRealBinaries().kubectl, ['--kubeconfig', kubeconfig, ...args], { encoding: 'utf8', timeout: 30_000 }).then(
+        (r) => r.stdout,
+      );
     const out = await kubectl('get', 'ovhnodeclasses');
     const [header, ...lines] = out.trim().split('\n');
     expect(header?.split(/\s+/)).toEqual(['NAME', 'REGION', 'MONTHLY', 'READY', 'AGE']);

@@ -26,14 +26,23 @@ describe('NodePool status', () => {
     expect(await controller.reconcile()).toEqual(['ovh']);
     const broken = await b.kube.get<NodePool>(Resources.NodePool, { name: 'ovh' });
     const ready = broken.status?.conditions?.find((c) => c.type === 'Ready');
-    expect(ready).toMatchObject({ status: 'False', reason: 'NodeClassNotFound', message: 'OVHNodeClass "default" does not exist; create it or fix spec.template.spec.nodeClassRef' });
+    expect(ready).toMatchObject({
+      status: 'False',
+      reason: 'NodeClassNotFound',
+      message: 'OVHNodeClass "default" does not exist; create it or fix spec.template.spec.nodeClassRef',
+    });
     expect(broken.status?.nodes).toBe(0);
 
     // Nothing changed: nothing written.
     await b.until('state sees the status', () => b.state.nodePool('ovh')?.status?.conditions !== undefined);
     expect(await controller.reconcile()).toEqual([]);
 
-    await b.kube.create(Resources.OVHNodeClass, { apiVersion: 'karpenter.ovhcloud.sh/v1alpha1', kind: 'OVHNodeClass', metadata: { name: 'default' }, spec: { serviceName: '0123456789abcdef0123456789abcdef', kubeId: '6f1c9a52-3b7e-4d0a-9c51-2e8f4b7a1d03', region: 'EU-WEST-PAR' } });
+    await b.kube.create(Resources.OVHNodeClass, {
+      apiVersion: 'karpenter.ovhcloud.sh/v1alpha1',
+      kind: 'OVHNodeClass',
+      metadata: { name: 'default' },
+      spec: { serviceName: '0123456789abcdef0123456789abcdef', kubeId: '6f1c9a52-3b7e-4d0a-9c51-2e8f4b7a1d03', region: 'EU-WEST-PAR' },
+    });
     await b.until('state sees the NodeClass', () => b.state.nodeClass('OVHNodeClass', 'default') !== undefined);
     expect(await controller.reconcile()).toEqual(['ovh']);
     const fixed = await b.kube.get<NodePool>(Resources.NodePool, { name: 'ovh' });

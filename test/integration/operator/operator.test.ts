@@ -39,7 +39,12 @@ async function placeWebPod(core: CoreV1Api): Promise<void> {
 }
 
 beforeAll(async () => {
-  env = await startDemoEnvironment({ clouds: ['scaleway'], clock: new SystemClock(), logger: silentLogger, controllers: defaultControllers });
+  env = await startDemoEnvironment({
+    clouds: ['scaleway'],
+    clock: new SystemClock(),
+    logger: silentLogger,
+    controllers: defaultControllers,
+  });
   await applyObjects(env.cluster.kubeConfig, [...nodeClassesFor('scaleway', env), ...nodePoolsFor('scaleway')]);
 });
 
@@ -55,7 +60,9 @@ describe('operator against the simulated cluster and the Scaleway emulator', () 
     const metrics = await (await fetch(`${env.operator.metricsUrl}/metrics`)).text();
     expect(metrics).toContain('karpenter_nodeclaims_created_total');
     expect(metrics).toContain('karpenter_cluster_state_synced 1');
-    const lease = await env.cluster.kubeConfig.makeApiClient(CoordinationV1Api).readNamespacedLease({ name: 'karpenter-eu-leader-election', namespace: 'karpenter' });
+    const lease = await env.cluster.kubeConfig
+      .makeApiClient(CoordinationV1Api)
+      .readNamespacedLease({ name: 'karpenter-eu-leader-election', namespace: 'karpenter' });
     expect(lease.spec?.holderIdentity).toBe('karpenter-eu-demo');
   });
 
@@ -63,8 +70,14 @@ describe('operator against the simulated cluster and the Scaleway emulator', () 
     const custom = env.cluster.kubeConfig.makeApiClient(CustomObjectsApi);
     type Listed = { items: { metadata: { name: string; finalizers?: string[] } }[] };
     const held = await eventually(async () => {
-      const list = (await custom.listClusterCustomObject({ group: 'karpenter.scaleway.sh', version: 'v1alpha1', plural: 'scalewaynodeclasses' })) as Listed;
-      return list.items.length > 0 && list.items.every((n) => n.metadata.finalizers?.includes('karpenter-eu.io/nodeclass-in-use')) ? list.items : undefined;
+      const list = (await custom.listClusterCustomObject({
+        group: 'karpenter.scaleway.sh',
+        version: 'v1alpha1',
+        plural: 'scalewaynodeclasses',
+      })) as Listed;
+      return list.items.length > 0 && list.items.every((n) => n.metadata.finalizers?.includes('karpenter-eu.io/nodeclass-in-use'))
+        ? list.items
+        : undefined;
     }, 'nodeclass finalizers');
     expect(held.length).toBeGreaterThan(0);
   });
@@ -72,13 +85,22 @@ describe('operator against the simulated cluster and the Scaleway emulator', () 
   it('exports the Node.js process metrics and the request latency of the webhooks and the extender', async () => {
     // The calls kube-scheduler makes (ExtenderArgs, nodeCacheCapable); the webhooks were called when beforeAll applied
     // the NodeClasses and NodePools.
-    const args = JSON.stringify({ Pod: { ...pod, metadata: { name: 'probe', namespace: 'default', uid: 'u-probe' } }, Nodes: null, NodeNames: [] });
+    const args = JSON.stringify({
+      Pod: { ...pod, metadata: { name: 'probe', namespace: 'default', uid: 'u-probe' } },
+      Nodes: null,
+      NodeNames: [],
+    });
     for (const verb of ['filter', 'prioritize']) {
-      const res = await fetch(`${env.operator.extenderUrl}/scheduler/${verb}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: args });
+      const res = await fetch(`${env.operator.extenderUrl}/scheduler/${verb}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: args,
+      });
       expect(res.status, verb).toBe(200);
     }
     const text = await (await fetch(`${env.operator.metricsUrl}/metrics`)).text();
-    const count = (path: string): number => Number(new RegExp(`^karpenter_eu_request_duration_seconds_count\\{path="${path}",code="200"\\} (\\d+)`, 'm').exec(text)?.[1] ?? 0);
+    const count = (path: string): number =>
+      Number(new RegExp(`^karpenter_eu_request_duration_seconds_count\\{path="${path}",code="200"\\} (\\d+)`, 'm').exec(text)?.[1] ?? 0);
     for (const path of ['/validate', '/mutate', '/scheduler/filter', '/scheduler/prioritize']) expect(count(path), path).toBeGreaterThan(0);
     expect(text).toContain('# TYPE karpenter_eu_request_duration_seconds histogram');
     expect(text).toMatch(/^process_resident_memory_bytes \d/m);
@@ -92,7 +114,9 @@ describe('operator against the simulated cluster and the Scaleway emulator', () 
     await placeWebPod(core);
     type Claim = { metadata: { name: string; labels?: Record<string, string> }; status?: { providerID?: string; nodeName?: string } };
     const claim = await eventually(async () => {
-      const list = (await custom.listClusterCustomObject({ group: 'karpenter.sh', version: 'v1', plural: 'nodeclaims' })) as { items: Claim[] };
+      const list = (await custom.listClusterCustomObject({ group: 'karpenter.sh', version: 'v1', plural: 'nodeclaims' })) as {
+        items: Claim[];
+      };
       return list.items.find((c) => c.status?.nodeName);
     }, 'nodeclaim registered');
     expect(claim.metadata.labels?.['karpenter.sh/nodepool']).toBe('scaleway-default');
@@ -119,12 +143,18 @@ describe('operator against the simulated cluster and the Scaleway emulator', () 
     const daemon: V1Pod = {
       apiVersion: 'v1',
       kind: 'Pod',
-      metadata: { name: 'agent-1', namespace: 'default', ownerReferences: [{ apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'agent', uid: 'agent-uid', controller: true }] },
+      metadata: {
+        name: 'agent-1',
+        namespace: 'default',
+        ownerReferences: [{ apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'agent', uid: 'agent-uid', controller: true }],
+      },
       spec: { nodeName, containers: [{ name: 'agent', image: 'agent', resources: { requests: { cpu: '250m', memory: '64Mi' } } }] },
     };
     await core.createNamespacedPod({ namespace: 'default', body: daemon });
     const series = (text: string, name: string, resource: string): string | undefined =>
-      text.split('\n').find((l) => l.startsWith(`${name}{`) && l.includes(`node_name="${nodeName}"`) && l.includes(`resource_type="${resource}"`));
+      text
+        .split('\n')
+        .find((l) => l.startsWith(`${name}{`) && l.includes(`node_name="${nodeName}"`) && l.includes(`resource_type="${resource}"`));
     const text = await eventually(async () => {
       const body = await (await fetch(`${env.operator.metricsUrl}/metrics`)).text();
       return series(body, 'karpenter_nodes_total_daemon_requests', 'cpu') ? body : undefined;
@@ -135,13 +165,32 @@ describe('operator against the simulated cluster and the Scaleway emulator', () 
     expect(series(text, 'karpenter_nodes_total_pod_requests', 'cpu')).toMatch(/ 1\.25$/);
     const allocatable = series(text, 'karpenter_nodes_allocatable', 'cpu') ?? '';
     expect(Number(allocatable.split(' ').pop())).toBeGreaterThanOrEqual(1.25);
-    for (const label of ['nodepool="scaleway-default"', 'managed="true"', 'zone="fr-par-', 'instance_type="', 'capacity_type="', 'arch="', 'os="', 'region="', 'windows_build=""', 'phase="']) {
+    for (const label of [
+      'nodepool="scaleway-default"',
+      'managed="true"',
+      'zone="fr-par-',
+      'instance_type="',
+      'capacity_type="',
+      'arch="',
+      'os="',
+      'region="',
+      'windows_build=""',
+      'phase="',
+    ]) {
       expect(allocatable).toContain(label);
     }
   }, 90_000);
 
   it('runs a second replica that serves webhooks and metrics but does not lead', async () => {
-    const args = ['--cluster-name=karpenter-eu-demo', '--bind-address=127.0.0.1', '--webhook-port=0', '--extender-port=0', '--metrics-port=0', '--leader-election-namespace=karpenter', '--leader-election-identity=replica-2'];
+    const args = [
+      '--cluster-name=karpenter-eu-demo',
+      '--bind-address=127.0.0.1',
+      '--webhook-port=0',
+      '--extender-port=0',
+      '--metrics-port=0',
+      '--leader-election-namespace=karpenter',
+      '--leader-election-identity=replica-2',
+    ];
     const timing = ['--leader-election-lease-duration=3s', '--leader-election-renew-deadline=2s', '--leader-election-retry-period=200ms'];
     const second = await startOperator({
       config: parseOperatorOptions([...args, ...timing], env.operatorEnv),
@@ -158,7 +207,10 @@ describe('operator against the simulated cluster and the Scaleway emulator', () 
       expect((await fetch(`${second.metricsUrl}/readyz`)).status).toBe(200);
       // Per-node series come from the leader only, so a sum over replicas counts each node once.
       expect(await (await fetch(`${second.metricsUrl}/metrics`)).text()).not.toMatch(/^karpenter_nodes_allocatable\{/m);
-      const review = await fetch(`${second.extenderUrl}/scheduler/filter`, { method: 'POST', body: JSON.stringify({ Pod: pod, Nodes: null, NodeNames: [] }) });
+      const review = await fetch(`${second.extenderUrl}/scheduler/filter`, {
+        method: 'POST',
+        body: JSON.stringify({ Pod: pod, Nodes: null, NodeNames: [] }),
+      });
       expect(review.status).toBe(200);
     } finally {
       await second.stop();

@@ -31,7 +31,12 @@ export class LaunchRecordingProvider extends FakeCloudProvider {
     const instance = await super.create(nodeClaim);
     if (!this.launches.some((l) => l.providerID === instance.providerID)) {
       const offering = this.instanceTypes.find((t) => t.name === instance.instanceType)?.offerings.find((o) => o.zone === instance.zone);
-      this.launches.push({ providerID: instance.providerID, instanceType: instance.instanceType, zone: instance.zone, pricePerHour: offering?.pricePerHour ?? Number.NaN });
+      this.launches.push({
+        providerID: instance.providerID,
+        instanceType: instance.instanceType,
+        zone: instance.zone,
+        pricePerHour: offering?.pricePerHour ?? Number.NaN,
+      });
     }
     return instance;
   }
@@ -68,17 +73,24 @@ export interface FakeClockBed {
 
 export async function startFakeClockBed(options: FakeClockBedOptions): Promise<FakeClockBed> {
   const clock = new FakeClock(Date.UTC(2026, 0, 5, 9));
-  const provider = new LaunchRecordingProvider({ instanceTypes: options.instanceTypes, clock, ...(options.repairPolicies ? { repairPolicies: options.repairPolicies } : {}) });
+  const provider = new LaunchRecordingProvider({
+    instanceTypes: options.instanceTypes,
+    clock,
+    ...(options.repairPolicies ? { repairPolicies: options.repairPolicies } : {}),
+  });
   const booted = fakeInstanceSource(provider, (i) => clock.now() >= i.createdAt + options.bootDelayMs(i.providerID));
   const cluster = await startSimulatedCluster({
     clock,
     apiServer: { gracefulPodDeletion: false },
     cloudSources: [booted],
     kubelet: { readyDelayMs: 1_000, pollIntervalMs: 500, podStartDelayMs: 500 },
-    scheduler: { queueTimings: { initialBackoffMs: options.schedulerBackoffMs, maxBackoffMs: options.schedulerBackoffMs, maxUnschedulableMs: 60_000 } },
+    scheduler: {
+      queueTimings: { initialBackoffMs: options.schedulerBackoffMs, maxBackoffMs: options.schedulerBackoffMs, maxUnschedulableMs: 60_000 },
+    },
   });
   const ext = cluster.kubeConfig.makeApiClient(ApiextensionsV1Api);
-  for (const def of CrdDefinitions) await ext.createCustomResourceDefinition({ body: buildCrd(def) as unknown as V1CustomResourceDefinition });
+  for (const def of CrdDefinitions)
+    await ext.createCustomResourceDefinition({ body: buildCrd(def) as unknown as V1CustomResourceDefinition });
   await cluster.apiServer.settle();
   const kube = createKube(cluster.kubeConfig);
   const state = new ClusterState({ clock });
@@ -94,10 +106,44 @@ export async function startFakeClockBed(options: FakeClockBedOptions): Promise<F
     for (const c of state.nodeClaimList()) claimsEver.set(c.metadata?.name ?? '', c);
   });
 
-  const lifecycle = createLifecycleController({ kube, state, cloudProvider: provider, clock, metrics, events, unavailableOfferings: provider.unavailableOfferings });
-  const provisioner = createProvisioningController({ kube, state, cloudProvider: provider, clock, metrics, events, pendingPods, onNodeClaimCreated: (c) => lifecycle.enqueue(c.metadata?.name ?? '') });
-  const termination = createTerminationController({ kube, state, cloudProvider: provider, clock, logger: silentLogger, metrics, events, random: () => 0.5 });
-  const disruption = createDisruptionController({ kube, state, cloudProvider: provider, clock, metrics, recorder: events, options: { driftCheckIntervalMs: 0 } });
+  const lifecycle = createLifecycleController({
+    kube,
+    state,
+    cloudProvider: provider,
+    clock,
+    metrics,
+    events,
+    unavailableOfferings: provider.unavailableOfferings,
+  });
+  const provisioner = createProvisioningController({
+    kube,
+    state,
+    cloudProvider: provider,
+    clock,
+    metrics,
+    events,
+    pendingPods,
+    onNodeClaimCreated: (c) => lifecycle.enqueue(c.metadata?.name ?? ''),
+  });
+  const termination = createTerminationController({
+    kube,
+    state,
+    cloudProvider: provider,
+    clock,
+    logger: silentLogger,
+    metrics,
+    events,
+    random: () => 0.5,
+  });
+  const disruption = createDisruptionController({
+    kube,
+    state,
+    cloudProvider: provider,
+    clock,
+    metrics,
+    recorder: events,
+    options: { driftCheckIntervalMs: 0 },
+  });
   const abort = new AbortController();
   const health = options.nodeRepair ? [createNodeHealthController({ kube, state, cloudProvider: provider, clock, metrics, events })] : [];
   const running = Promise.all([provisioner, lifecycle, termination, disruption, ...health].map((c) => c.start(abort.signal)));
@@ -120,7 +166,15 @@ export async function startFakeClockBed(options: FakeClockBedOptions): Promise<F
   };
 
   return {
-    clock, cluster, kube, state, provider, metrics, events, claimsEver, nominations,
+    clock,
+    cluster,
+    kube,
+    state,
+    provider,
+    metrics,
+    events,
+    claimsEver,
+    nominations,
     async run(check, maxFakeMs, stepMs = 250) {
       for (let elapsed = 0; elapsed <= maxFakeMs; elapsed += stepMs) {
         await recordClaims();

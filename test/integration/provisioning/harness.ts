@@ -10,13 +10,28 @@ import { buildCrd, CrdDefinitions, type NodeClaim, type NodePool, TaintUnregiste
 import { FakeCloudProvider, FakeRegion, fakeInstanceType } from '../../../src/cloudprovider/fake/index.js';
 import type { CloudNodeClaim } from '../../../src/cloudprovider/types.js';
 import { createTerminationController } from '../../../src/controllers/termination/termination-controller.js';
-import { createLifecycleController, type LifecycleController, type LifecycleOptions } from '../../../src/controllers/nodeclaim/lifecycle/index.js';
-import { createPendingPodInformer, createProvisioningController, type PendingPodSource, type ProvisioningController, type ProvisioningOptions } from '../../../src/controllers/provisioning/index.js';
+import {
+  createLifecycleController,
+  type LifecycleController,
+  type LifecycleOptions,
+} from '../../../src/controllers/nodeclaim/lifecycle/index.js';
+import {
+  createPendingPodInformer,
+  createProvisioningController,
+  type PendingPodSource,
+  type ProvisioningController,
+  type ProvisioningOptions,
+} from '../../../src/controllers/provisioning/index.js';
 import { formatResourceList } from '../../../src/domain/quantity/index.js';
 import { createKube, EventRecorder, type Kube, Resources } from '../../../src/kube/index.js';
 import { createMetrics, type Metrics } from '../../../src/metrics/registry.js';
 import { ClusterState, createClusterStateInformers, type ClusterStateInformers } from '../../../src/state/index.js';
-import { type CloudInstance, type CloudInstanceSource, startSimulatedCluster, type SimulatedCluster } from '../../../src/testbed/cluster/index.js';
+import {
+  type CloudInstance,
+  type CloudInstanceSource,
+  startSimulatedCluster,
+  type SimulatedCluster,
+} from '../../../src/testbed/cluster/index.js';
 import { SystemClock } from '../../../src/util/clock.js';
 import { silentLogger } from '../../../src/util/logger.js';
 import { clusterStateExtenderView } from '../../../src/views/extender-view.js';
@@ -32,23 +47,28 @@ export const testInstanceTypes = [
 ];
 
 /** The fake cloud's running instances as machines the kubelet simulator boots. */
-export function fakeInstanceSource(provider: FakeCloudProvider, boots: (instance: CloudNodeClaim) => boolean = () => true): CloudInstanceSource {
+export function fakeInstanceSource(
+  provider: FakeCloudProvider,
+  boots: (instance: CloudNodeClaim) => boolean = () => true,
+): CloudInstanceSource {
   return {
     cloud: 'ovhcloud',
     running: (): CloudInstance[] =>
-      [...provider.instances.values()].filter((i) => boots(i)).map((i) => ({
-        cloud: 'ovhcloud',
-        nodeName: `node-${i.providerID.split('/').pop() ?? ''}`,
-        providerID: i.providerID,
-        instanceType: i.instanceType,
-        region: FakeRegion,
-        zone: i.zone,
-        arch: 'amd64',
-        capacity: formatResourceList(i.capacity),
-        labels: {},
-        taints: [{ key: TaintUnregistered.key, effect: TaintUnregistered.effect }],
-        bootedAt: i.createdAt,
-      })),
+      [...provider.instances.values()]
+        .filter((i) => boots(i))
+        .map((i) => ({
+          cloud: 'ovhcloud',
+          nodeName: `node-${i.providerID.split('/').pop() ?? ''}`,
+          providerID: i.providerID,
+          instanceType: i.instanceType,
+          region: FakeRegion,
+          zone: i.zone,
+          arch: 'amd64',
+          capacity: formatResourceList(i.capacity),
+          labels: {},
+          taints: [{ key: TaintUnregistered.key, effect: TaintUnregistered.effect }],
+          bootedAt: i.createdAt,
+        })),
   };
 }
 
@@ -64,7 +84,10 @@ export function deployment(name: string, replicas: number, cpu: string): object 
     spec: {
       replicas,
       selector: { matchLabels: { app: name } },
-      template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'app', image: 'app', resources: { requests: { cpu, memory: '256Mi' } } }] } },
+      template: {
+        metadata: { labels: { app: name } },
+        spec: { containers: [{ name: 'app', image: 'app', resources: { requests: { cpu, memory: '256Mi' } } }] },
+      },
     },
   };
 }
@@ -108,7 +131,11 @@ export interface BedOptions {
 }
 
 /** The extender server over ClusterState, its signal forwarded to whatever provisioner runs now. */
-async function startBedExtender(state: ClusterState, options: NonNullable<BedOptions['extender']>, trigger: (podKey: string) => void): Promise<RunningExtenderServer> {
+async function startBedExtender(
+  state: ClusterState,
+  options: NonNullable<BedOptions['extender']>,
+  trigger: (podKey: string) => void,
+): Promise<RunningExtenderServer> {
   return createExtenderServer({
     view: clusterStateExtenderView(state, new CatalogPriceBook({})),
     onNeedsCapacity: (podKey) => {
@@ -135,14 +162,29 @@ export async function startProvisioningBed(options: BedOptions = {}): Promise<Pr
     cloudSources: [fakeInstanceSource(provider, () => knobs.bootNodes)],
     kubelet: { readyDelayMs: 100, pollIntervalMs: 50, podStartDelayMs: 50 },
     scheduler: { queueTimings: { initialBackoffMs: 100, maxBackoffMs: 200, maxUnschedulableMs: 500 } },
-    ...(extender ? { extender: { urlPrefix: `${extender.url}/scheduler`, filterVerb: 'filter', prioritizeVerb: 'prioritize', weight: 1, nodeCacheCapable: true, ignorable: true } } : {}),
+    ...(extender
+      ? {
+          extender: {
+            urlPrefix: `${extender.url}/scheduler`,
+            filterVerb: 'filter',
+            prioritizeVerb: 'prioritize',
+            weight: 1,
+            nodeCacheCapable: true,
+            ignorable: true,
+          },
+        }
+      : {}),
   });
   const ext = cluster.kubeConfig.makeApiClient(ApiextensionsV1Api);
-  for (const def of CrdDefinitions) await ext.createCustomResourceDefinition({ body: buildCrd(def) as unknown as V1CustomResourceDefinition });
+  for (const def of CrdDefinitions)
+    await ext.createCustomResourceDefinition({ body: buildCrd(def) as unknown as V1CustomResourceDefinition });
   await cluster.apiServer.settle();
   const kube = createKube(cluster.kubeConfig);
   const informers: ClusterStateInformers = createClusterStateInformers({ kubeConfig: cluster.kubeConfig, kube, clock, state });
-  const pendingPods: PendingPodSource = observed(createPendingPodInformer({ kubeConfig: cluster.kubeConfig, kube, clock }), options.onPendingPodDelivered);
+  const pendingPods: PendingPodSource = observed(
+    createPendingPodInformer({ kubeConfig: cluster.kubeConfig, kube, clock }),
+    options.onPendingPodDelivered,
+  );
   const metrics = createMetrics(new Registry());
   const events = new EventRecorder({ kube, clock, component: 'karpenter' });
   await informers.start();
@@ -153,17 +195,38 @@ export async function startProvisioningBed(options: BedOptions = {}): Promise<Pr
   let running: Promise<unknown> = Promise.resolve();
   const make = () => {
     const lifecycle = createLifecycleController({
-      kube, state, cloudProvider: provider, clock, metrics, events,
+      kube,
+      state,
+      cloudProvider: provider,
+      clock,
+      metrics,
+      events,
       unavailableOfferings: provider.unavailableOfferings,
       onCapacityShortage: () => provisioner.trigger('capacity-shortage'),
       options: { resyncIntervalMs: 50, retryBackoff: { baseDelayMs: 20, maxDelayMs: 200 }, ...options.lifecycle },
     });
     const provisioner = createProvisioningController({
-      kube, state, cloudProvider: provider, clock, metrics, events, pendingPods,
+      kube,
+      state,
+      cloudProvider: provider,
+      clock,
+      metrics,
+      events,
+      pendingPods,
       onNodeClaimCreated: (c) => lifecycle.enqueue(c.metadata?.name ?? ''),
       options: { idleMs: 100, maxMs: 1_000, resyncIntervalMs: 500, ...options.provisioning },
     });
-    const termination = createTerminationController({ kube, state, cloudProvider: provider, clock, logger: silentLogger, metrics, events, random: () => 0.5, options: { pollIntervalMs: 50, cloudDeleteBackoff: { baseDelayMs: 20, maxDelayMs: 200 } } });
+    const termination = createTerminationController({
+      kube,
+      state,
+      cloudProvider: provider,
+      clock,
+      logger: silentLogger,
+      metrics,
+      events,
+      random: () => 0.5,
+      options: { pollIntervalMs: 50, cloudDeleteBackoff: { baseDelayMs: 20, maxDelayMs: 200 } },
+    });
     return { lifecycle, provisioner, termination };
   };
   let controllers = make();
@@ -176,7 +239,11 @@ export async function startProvisioningBed(options: BedOptions = {}): Promise<Pr
     set bootNodes(value: boolean) {
       knobs.bootNodes = value;
     },
-    cluster, kube, state, provider, metrics,
+    cluster,
+    kube,
+    state,
+    provider,
+    metrics,
     get provisioner() {
       return controllers.provisioner;
     },
@@ -190,7 +257,11 @@ export async function startProvisioningBed(options: BedOptions = {}): Promise<Pr
     startControllers() {
       abort = new AbortController();
       controllers = make();
-      running = Promise.all([controllers.provisioner.start(abort.signal), controllers.lifecycle.start(abort.signal), controllers.termination.start(abort.signal)]);
+      running = Promise.all([
+        controllers.provisioner.start(abort.signal),
+        controllers.lifecycle.start(abort.signal),
+        controllers.termination.start(abort.signal),
+      ]);
     },
     async until(what, check, timeoutMs = 15_000) {
       const deadline = Date.now() + timeoutMs;
@@ -203,7 +274,10 @@ export async function startProvisioningBed(options: BedOptions = {}): Promise<Pr
     },
     nodeClaims: async () => (await kube.list<NodeClaim>(Resources.NodeClaim)).items,
     pods: async () => (await kube.list<V1Pod>(Resources.Pod, { namespace: 'default' })).items,
-    events: async (reason) => (await kube.list<{ reason?: string; involvedObject?: { name?: string }; message?: string; metadata?: object }>(Resources.Event)).items.filter((e) => e.reason === reason),
+    events: async (reason) =>
+      (
+        await kube.list<{ reason?: string; involvedObject?: { name?: string }; message?: string; metadata?: object }>(Resources.Event)
+      ).items.filter((e) => e.reason === reason),
     async close() {
       await bed.stopControllers();
       await pendingPods.stop();

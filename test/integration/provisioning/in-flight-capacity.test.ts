@@ -24,7 +24,10 @@ function cloudPod(name: string, cpu: string): V1Pod {
     apiVersion: 'v1',
     kind: 'Pod',
     metadata: { name, namespace: 'default', labels: { app: name } },
-    spec: { nodeSelector: { [LabelCloud]: 'ovhcloud' }, containers: [{ name: 'app', image: 'app', resources: { requests: { cpu, memory: '256Mi' } } }] },
+    spec: {
+      nodeSelector: { [LabelCloud]: 'ovhcloud' },
+      containers: [{ name: 'app', image: 'app', resources: { requests: { cpu, memory: '256Mi' } } }],
+    },
   };
 }
 
@@ -37,7 +40,12 @@ async function launchOnly(b: ProvisioningBed, claim: NodeClaim): Promise<string>
   const name = claim.metadata?.name ?? '';
   const instance = await b.provider.create(claim);
   await b.kube.patch(Resources.NodeClaim, { name }, { type: 'merge', body: { metadata: { labels: { ...instance.labels } } } });
-  const status = { providerID: instance.providerID, capacity: formatResourceList(instance.capacity), allocatable: formatResourceList(instance.allocatable), conditions: [{ type: 'Launched', status: 'True', reason: 'Launched', message: '', lastTransitionTime: new Date().toISOString() }] };
+  const status = {
+    providerID: instance.providerID,
+    capacity: formatResourceList(instance.capacity),
+    allocatable: formatResourceList(instance.allocatable),
+    conditions: [{ type: 'Launched', status: 'True', reason: 'Launched', message: '', lastTransitionTime: new Date().toISOString() }],
+  };
   await b.kube.patch(Resources.NodeClaim, { name }, { type: 'merge', body: { status } }, { status: true });
   return instance.providerID;
 }
@@ -70,7 +78,9 @@ describe('in-flight NodeClaims count as capacity for the next provisioning pass'
     expect(first.created).toHaveLength(1);
     await b.until('the claim in state', () => b.state.nodeClaimList().length === 1);
     const providerID = await launchOnly(b, b.state.nodeClaimList()[0] as NodeClaim);
-    await b.until('the kubelet\'s Node in state, joined to its claim', () => b.state.stateNodes().some((n) => n.node && n.providerID === providerID && n.nodeClaim));
+    await b.until("the kubelet's Node in state, joined to its claim", () =>
+      b.state.stateNodes().some((n) => n.node && n.providerID === providerID && n.nodeClaim),
+    );
     const node = b.state.stateNodes().find((n) => n.providerID === providerID)?.node;
     expect(node?.metadata?.labels?.[LabelCloud]).toBeUndefined();
     const second = await b.provisioner.provision();
@@ -115,14 +125,19 @@ describe('in-flight NodeClaims count as capacity for the next provisioning pass'
 
 describe('a launched NodeClaim removed without ever running a workload is reported as waste', () => {
   const unusedTotal = async (b: ProvisioningBed): Promise<number> =>
-    ((await b.metrics.registry.getSingleMetric('karpenter_eu_nodeclaims_terminated_unused_total')?.get())?.values ?? []).reduce((s, v) => s + v.value, 0);
+    ((await b.metrics.registry.getSingleMetric('karpenter_eu_nodeclaims_terminated_unused_total')?.get())?.values ?? []).reduce(
+      (s, v) => s + v.value,
+      0,
+    );
 
   it('marks the NodeClaim once a workload pod is bound, and its termination counts as used', async () => {
     bed = await startProvisioningBed();
     const b = bed;
     await b.kube.create(Resources.NodePool, nodePool('default'));
     await b.kube.create(Resources.Pod, cloudPod('a', '1'));
-    const claim = await b.until('the claim marked as used', async () => (await b.nodeClaims()).find((c) => c.metadata?.annotations?.[AnnotationWorkloadBound]));
+    const claim = await b.until('the claim marked as used', async () =>
+      (await b.nodeClaims()).find((c) => c.metadata?.annotations?.[AnnotationWorkloadBound]),
+    );
     await b.kube.delete(Resources.Pod, { name: 'a', namespace: 'default' }, { gracePeriodSeconds: 0 });
     await b.until('the pod gone', async () => (await b.pods()).length === 0);
     await b.kube.delete(Resources.NodeClaim, { name: claim.metadata?.name ?? '' });

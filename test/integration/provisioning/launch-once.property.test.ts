@@ -24,7 +24,13 @@ const instanceTypes = [
   fakeInstanceType({ name: 'm-2', cpu: 2, memoryMiB: 8192, pricePerHour: 0.04 }),
   fakeInstanceType({ name: 'm-4', cpu: 4, memoryMiB: 16384, pricePerHour: 0.08 }),
   fakeInstanceType({ name: 'm-8', cpu: 8, memoryMiB: 32768, pricePerHour: 0.16 }),
-  fakeInstanceType({ name: 'g-8', cpu: 8, memoryMiB: 32768, pricePerHour: 0.75, gpu: { count: 1, name: 'l4', memoryMiB: 24576, manufacturer: 'nvidia' } }),
+  fakeInstanceType({
+    name: 'g-8',
+    cpu: 8,
+    memoryMiB: 32768,
+    pricePerHour: 0.75,
+    gpu: { count: 1, name: 'l4', memoryMiB: 24576, manufacturer: 'nvidia' },
+  }),
 ];
 
 const pool: NodePool = {
@@ -33,7 +39,13 @@ const pool: NodePool = {
   metadata: { name: 'default' },
   spec: {
     disruption: { consolidationPolicy: 'WhenEmpty', consolidateAfter: '30s' },
-    template: { spec: { nodeClassRef: { group: 'karpenter.test.sh', kind: 'TestNodeClass', name: 'default' }, requirements: [], expireAfter: 'Never' } },
+    template: {
+      spec: {
+        nodeClassRef: { group: 'karpenter.test.sh', kind: 'TestNodeClass', name: 'default' },
+        requirements: [],
+        expireAfter: 'Never',
+      },
+    },
   },
 } as NodePool;
 
@@ -71,25 +83,43 @@ const scenario: fc.Arbitrary<Scenario> = fc.record({
 function podsOf(w: Workload, index: number): V1Pod[] {
   const app = `w${index}`;
   const selector = { matchLabels: { app } };
-  const spec: NonNullable<V1Pod['spec']> = { containers: [{ name: 'app', image: 'app', resources: { requests: { cpu: w.cpu, memory: '256Mi' } } }] };
+  const spec: NonNullable<V1Pod['spec']> = {
+    containers: [{ name: 'app', image: 'app', resources: { requests: { cpu: w.cpu, memory: '256Mi' } } }],
+  };
   if (w.kind === 'zone-spread' || w.kind === 'hostname-spread') {
     const topologyKey = w.kind === 'zone-spread' ? 'topology.kubernetes.io/zone' : 'kubernetes.io/hostname';
     spec.topologySpreadConstraints = [{ maxSkew: 1, topologyKey, whenUnsatisfiable: 'DoNotSchedule', labelSelector: selector }];
   }
   if (w.kind === 'zone-affinity') spec.nodeSelector = { 'topology.kubernetes.io/zone': 'test-zone-b' };
-  if (w.kind === 'hostname-anti-affinity') spec.affinity = { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: 'kubernetes.io/hostname', labelSelector: selector }] } };
+  if (w.kind === 'hostname-anti-affinity')
+    spec.affinity = {
+      podAntiAffinity: {
+        requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: 'kubernetes.io/hostname', labelSelector: selector }],
+      },
+    };
   if (w.kind === 'gpu') {
     spec.containers[0]!.resources = { requests: { cpu: w.cpu, memory: '1Gi', 'nvidia.com/gpu': '1' }, limits: { 'nvidia.com/gpu': '1' } };
     spec.nodeSelector = { 'karpenter-eu.io/instance-gpu-name': 'l4' };
   }
-  return Array.from({ length: w.replicas }, (_, i) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: `${app}-${i}`, namespace: 'default', labels: { app } }, spec: structuredClone(spec) }));
+  return Array.from({ length: w.replicas }, (_, i) => ({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: `${app}-${i}`, namespace: 'default', labels: { app } },
+    spec: structuredClone(spec),
+  }));
 }
 
 const daemonSet: V1DaemonSet = {
   apiVersion: 'apps/v1',
   kind: 'DaemonSet',
   metadata: { name: 'node-agent', namespace: 'default' },
-  spec: { selector: { matchLabels: { app: 'node-agent' } }, template: { metadata: { labels: { app: 'node-agent' } }, spec: { containers: [{ name: 'agent', image: 'agent', resources: { requests: { cpu: '100m', memory: '128Mi' } } }] } } },
+  spec: {
+    selector: { matchLabels: { app: 'node-agent' } },
+    template: {
+      metadata: { labels: { app: 'node-agent' } },
+      spec: { containers: [{ name: 'agent', image: 'agent', resources: { requests: { cpu: '100m', memory: '128Mi' } } }] },
+    },
+  },
 };
 
 /** One solve() of every pod on an empty cluster: the plan the live loop must not exceed. */
@@ -100,7 +130,13 @@ function planOf(pods: readonly V1Pod[], withDaemonSet: boolean): { price: number
   return { price: result.totalPricePerHour, count: result.newNodeClaims.length };
 }
 
-type EventLike = { reason?: string; message?: string; involvedObject?: { name?: string }; firstTimestamp?: string | Date; metadata?: object };
+type EventLike = {
+  reason?: string;
+  message?: string;
+  involvedObject?: { name?: string };
+  firstTimestamp?: string | Date;
+  metadata?: object;
+};
 
 /**
  * Pods kube-scheduler bound to a node the provisioner never nominated them to (it took another pod's planned
@@ -128,7 +164,9 @@ function launchedPrice(bed: FakeClockBed): number {
 }
 
 async function allRunning(bed: FakeClockBed, count: number): Promise<boolean> {
-  const pods = (await bed.kube.list<V1Pod>(Resources.Pod, { namespace: 'default' })).items.filter((p) => !p.metadata?.ownerReferences?.length);
+  const pods = (await bed.kube.list<V1Pod>(Resources.Pod, { namespace: 'default' })).items.filter(
+    (p) => !p.metadata?.ownerReferences?.length,
+  );
   return pods.length === count && pods.every((p) => p.status?.phase === 'Running');
 }
 
@@ -217,7 +255,13 @@ describe('the live loop launches what one solve() needs, once (property, simulat
           bed = undefined;
         }
       }),
-      { numRuns: runs, endOnFailure: true, ...(process.env.KARPENTER_EU_PROPERTY_SEED ? { seed: Number(process.env.KARPENTER_EU_PROPERTY_SEED), path: process.env.KARPENTER_EU_PROPERTY_PATH } : {}) },
+      {
+        numRuns: runs,
+        endOnFailure: true,
+        ...(process.env.KARPENTER_EU_PROPERTY_SEED
+          ? { seed: Number(process.env.KARPENTER_EU_PROPERTY_SEED), path: process.env.KARPENTER_EU_PROPERTY_PATH }
+          : {}),
+      },
     );
   }, 600_000);
 });

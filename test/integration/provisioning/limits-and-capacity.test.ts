@@ -33,7 +33,9 @@ describe('NodePool limits and insufficient capacity', () => {
     expect([...first.created, ...second.created, ...third.created]).toHaveLength(1);
     const refused = [...second.unschedulable, ...second.failed, ...third.unschedulable, ...third.failed];
     expect(refused.length).toBeGreaterThan(0);
-    const failed = await b.until('a FailedScheduling event on a pod left out', async () => (await b.events('FailedScheduling')).find((e) => e.message?.includes('limit')));
+    const failed = await b.until('a FailedScheduling event on a pod left out', async () =>
+      (await b.events('FailedScheduling')).find((e) => e.message?.includes('limit')),
+    );
     expect(failed.message).toMatch(/limit/);
   }, 20_000);
 
@@ -47,7 +49,9 @@ describe('NodePool limits and insufficient capacity', () => {
     const launched = [...b.provider.instances.values()];
     expect(launched.map((i) => i.instanceType)).toEqual(['m-4']);
     expect(running.spec?.nodeName).toBe(`node-${launched[0]?.providerID.split('/').pop()}`);
-    expect(b.provider.unavailableOfferings.isUnavailable({ instanceType: 'm-2', zone: 'test-zone-a', capacityType: 'on-demand' })).toBe(true);
+    expect(b.provider.unavailableOfferings.isUnavailable({ instanceType: 'm-2', zone: 'test-zone-a', capacityType: 'on-demand' })).toBe(
+      true,
+    );
     // One create per out-of-stock zone tried, then the m-4 one; the deleted NodeClaims are gone.
     expect(b.provider.createCalls.length).toBeGreaterThanOrEqual(2);
     expect(await b.nodeClaims()).toHaveLength(1);

@@ -33,7 +33,12 @@ async function eventually<T>(check: () => Promise<T | undefined>, what: string, 
 }
 
 beforeAll(async () => {
-  env = await startDemoEnvironment({ clouds: ['ovhcloud'], clock: new SystemClock(), logger: silentLogger, controllers: defaultControllers });
+  env = await startDemoEnvironment({
+    clouds: ['ovhcloud'],
+    clock: new SystemClock(),
+    logger: silentLogger,
+    controllers: defaultControllers,
+  });
 });
 
 afterAll(async () => {
@@ -41,7 +46,7 @@ afterAll(async () => {
 });
 
 describe("seed 002's quick start on the simulated cluster", () => {
-  it('is admitted as written, its unlabelled Secret the controller\'s own, and runs the 5 inflate pods on b3 flavors', async () => {
+  it("is admitted as written, its unlabelled Secret the controller's own, and runs the 5 inflate pods on b3 flavors", async () => {
     const { objects, errors } = readManifestPaths(['test/fixtures/seeds/002-ovhcloud-provider-readme.yaml']);
     expect(errors).toEqual([]);
     await applyObjects(env.cluster.kubeConfig, [seedCredentialsSecret(), ...objects.map((o) => o.object as KubernetesObject)]);
@@ -51,7 +56,11 @@ describe("seed 002's quick start on the simulated cluster", () => {
       return list.length === 5 && list.every((p) => p.status?.phase === 'Running') ? list : undefined;
     }, '5 inflate pods running');
     const custom = env.cluster.kubeConfig.makeApiClient(CustomObjectsApi);
-    const claims = ((await custom.listClusterCustomObject({ group: 'karpenter.sh', version: 'v1', plural: 'nodeclaims' })) as { items: { metadata: { labels?: Record<string, string> } }[] }).items;
+    const claims = (
+      (await custom.listClusterCustomObject({ group: 'karpenter.sh', version: 'v1', plural: 'nodeclaims' })) as {
+        items: { metadata: { labels?: Record<string, string> } }[];
+      }
+    ).items;
     expect(claims.length).toBeGreaterThan(0);
     for (const claim of claims) {
       expect(claim.metadata.labels?.['karpenter.sh/nodepool']).toBe('default');
@@ -59,9 +68,19 @@ describe("seed 002's quick start on the simulated cluster", () => {
     }
     expect(new Set(pods.map((p) => p.spec?.nodeName)).size).toBe(claims.length);
     const ready = await eventually(async () => {
-      const nodeClass = (await custom.getClusterCustomObject({ group: 'karpenter.ovhcloud.sh', version: 'v1alpha1', plural: 'ovhnodeclasses', name: 'default' })) as { status?: { conditions?: { type: string; status: string; message?: string }[] } };
+      const nodeClass = (await custom.getClusterCustomObject({
+        group: 'karpenter.ovhcloud.sh',
+        version: 'v1alpha1',
+        plural: 'ovhnodeclasses',
+        name: 'default',
+      })) as { status?: { conditions?: { type: string; status: string; message?: string }[] } };
       return nodeClass.status?.conditions?.find((c) => c.type === 'Ready');
     }, 'OVHNodeClass default Ready written');
-    expect(ready).toMatchObject({ status: 'True', message: expect.stringContaining("using the service's credentials (credentialsSecretRef names its own Secret karpenter/ovh-credentials)") as unknown });
+    expect(ready).toMatchObject({
+      status: 'True',
+      message: expect.stringContaining(
+        "using the service's credentials (credentialsSecretRef names its own Secret karpenter/ovh-credentials)",
+      ) as unknown,
+    });
   });
 });

@@ -12,7 +12,12 @@ import { FakeCloudProvider, FakeNodeClass, fakeInstanceTypes } from '../../../sr
 import { createKube, EventRecorder, Resources, type Kube } from '../../../src/kube/index.js';
 import { createMetrics, type Metrics } from '../../../src/metrics/registry.js';
 import { ClusterState, createClusterStateInformers, type ClusterStateInformers } from '../../../src/state/index.js';
-import { startSimulatedCluster, type CloudInstance, type CloudInstanceSource, type SimulatedCluster } from '../../../src/testbed/cluster/index.js';
+import {
+  startSimulatedCluster,
+  type CloudInstance,
+  type CloudInstanceSource,
+  type SimulatedCluster,
+} from '../../../src/testbed/cluster/index.js';
 import { FakeClock } from '../../../src/util/clock.js';
 import { createLogger, type Logger } from '../../../src/util/logger.js';
 
@@ -73,7 +78,8 @@ export async function startTerminationBed(cloud?: (clock: FakeClock) => FakeClou
     kubelet: { readyDelayMs: 1_000, podStartDelayMs: 0, nodeRemovalDelayMs: 600_000 },
   });
   const ext = cluster.kubeConfig.makeApiClient(ApiextensionsV1Api);
-  for (const def of CrdDefinitions) await ext.createCustomResourceDefinition({ body: buildCrd(def) as unknown as V1CustomResourceDefinition });
+  for (const def of CrdDefinitions)
+    await ext.createCustomResourceDefinition({ body: buildCrd(def) as unknown as V1CustomResourceDefinition });
   await cluster.apiServer.settle();
   const kube = createKube(cluster.kubeConfig);
   const state = new ClusterState({ clock });
@@ -84,7 +90,15 @@ export async function startTerminationBed(cloud?: (clock: FakeClock) => FakeClou
   const logger = createLogger({ clock, sink: (line) => logLines.push(JSON.parse(line) as Record<string, unknown>), level: 'debug' });
   const events = new EventRecorder({ kube, clock, component: 'karpenter' });
   return {
-    clock, cloud: provider, cluster, kube, state, metrics: createMetrics(new Registry()), events, logger, logLines,
+    clock,
+    cloud: provider,
+    cluster,
+    kube,
+    state,
+    metrics: createMetrics(new Registry()),
+    events,
+    logger,
+    logLines,
     async close() {
       await informers.stop();
       await cluster.close();
@@ -92,7 +106,11 @@ export async function startTerminationBed(cloud?: (clock: FakeClock) => FakeClou
   };
 }
 
-export function nodeClaimManifest(name: string, annotations: Record<string, string> = {}, spec: Partial<NodeClaim['spec']> = {}): NodeClaim {
+export function nodeClaimManifest(
+  name: string,
+  annotations: Record<string, string> = {},
+  spec: Partial<NodeClaim['spec']> = {},
+): NodeClaim {
   return {
     apiVersion: NodeClaimApiVersion,
     kind: NodeClaimKind,
@@ -109,7 +127,12 @@ export function nodeClaimManifest(name: string, annotations: Record<string, stri
 export async function launchNodeClaim(bed: TerminationBed, manifest: NodeClaim): Promise<{ nodeClaim: NodeClaim; providerID: string }> {
   const created = await bed.kube.create<NodeClaim>(Resources.NodeClaim, manifest);
   const launched = await bed.cloud.create(created);
-  const nodeClaim = await bed.kube.patch<NodeClaim>(Resources.NodeClaim, { name: manifest.metadata?.name ?? '' }, { type: 'merge', body: { status: { providerID: launched.providerID } } }, { status: true });
+  const nodeClaim = await bed.kube.patch<NodeClaim>(
+    Resources.NodeClaim,
+    { name: manifest.metadata?.name ?? '' },
+    { type: 'merge', body: { status: { providerID: launched.providerID } } },
+    { status: true },
+  );
   return { nodeClaim, providerID: launched.providerID };
 }
 
@@ -123,7 +146,11 @@ export async function registerNode(bed: TerminationBed, providerID: string): Pro
   await bed.kube.patch(Resources.Node, { name }, { type: 'merge', body: { metadata: { finalizers: [FinalizerTermination] } } });
   await eventually(() => {
     const node = bed.state.node(name);
-    return isReady(node) && (node?.metadata?.finalizers ?? []).includes(FinalizerTermination) && bed.state.nodeClaimByProvider(providerID) !== undefined;
+    return (
+      isReady(node) &&
+      (node?.metadata?.finalizers ?? []).includes(FinalizerTermination) &&
+      bed.state.nodeClaimByProvider(providerID) !== undefined
+    );
   });
   return name;
 }

@@ -9,7 +9,14 @@ import { createTerminationController, type TerminationController } from '../../.
 import { AnnotationDeletionReason } from '../../../src/apis/v1/deletion-reasons.js';
 import { isKubeNotFound, Resources } from '../../../src/kube/index.js';
 import {
-  eventually, isReady, launchNodeClaim, metricValue, nodeClaimManifest, registerNode, startTerminationBed, type TerminationBed,
+  eventually,
+  isReady,
+  launchNodeClaim,
+  metricValue,
+  nodeClaimManifest,
+  registerNode,
+  startTerminationBed,
+  type TerminationBed,
 } from './termination-bed.js';
 
 let bed: TerminationBed | undefined;
@@ -20,8 +27,15 @@ afterEach(async () => {
 
 function controllerFor(b: TerminationBed): TerminationController {
   return createTerminationController({
-    kube: b.kube, state: b.state, cloudProvider: b.cloud, clock: b.clock, logger: b.logger, metrics: b.metrics, events: b.events,
-    random: () => 0.5, options: { cloudDeleteBackoff: { baseDelayMs: 1_000, maxDelayMs: 1_000 } },
+    kube: b.kube,
+    state: b.state,
+    cloudProvider: b.cloud,
+    clock: b.clock,
+    logger: b.logger,
+    metrics: b.metrics,
+    events: b.events,
+    random: () => 0.5,
+    options: { cloudDeleteBackoff: { baseDelayMs: 1_000, maxDelayMs: 1_000 } },
   });
 }
 
@@ -33,26 +47,41 @@ function webPod(name: string, nodeName: string, extra: Partial<V1Pod['spec']> = 
 }
 
 async function exists(b: TerminationBed, resource: typeof Resources.Node | typeof Resources.NodeClaim, name: string): Promise<boolean> {
-  return b.kube.get(resource, { name }).then(() => true, (err: unknown) => (isKubeNotFound(err) ? false : Promise.reject(err)));
+  return b.kube.get(resource, { name }).then(
+    () => true,
+    (err: unknown) => (isKubeNotFound(err) ? false : Promise.reject(err)),
+  );
 }
 
 async function podReady(b: TerminationBed, name: string): Promise<boolean> {
   const pod = await b.kube.get<V1Pod>(Resources.Pod, { namespace: 'default', name }).catch(() => undefined);
-  return pod?.metadata?.deletionTimestamp === undefined && (pod?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false);
+  return (
+    pod?.metadata?.deletionTimestamp === undefined &&
+    (pod?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false)
+  );
 }
 
 async function readyWebPods(b: TerminationBed): Promise<number> {
   const pods = (await b.kube.list<V1Pod>(Resources.Pod, { namespace: 'default', labelSelector: 'app=web' })).items;
-  return pods.filter((p) => p.metadata?.deletionTimestamp === undefined && p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')).length;
+  return pods.filter(
+    (p) => p.metadata?.deletionTimestamp === undefined && p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'),
+  ).length;
 }
 
 async function eventReasons(b: TerminationBed): Promise<string[]> {
-  return (await b.kube.list<CoreV1Event>(Resources.Event, { namespace: 'default' })).items.map((e) => `${e.involvedObject.kind}/${e.reason ?? ''}`);
+  return (await b.kube.list<CoreV1Event>(Resources.Event, { namespace: 'default' })).items.map(
+    (e) => `${e.involvedObject.kind}/${e.reason ?? ''}`,
+  );
 }
 
 /** Deletes the NodeClaim as disruption would, and waits until ClusterState sees the deletionTimestamp. */
 async function deleteNodeClaim(b: TerminationBed, name: string, reason?: string): Promise<void> {
-  if (reason) await b.kube.patch(Resources.NodeClaim, { name }, { type: 'merge', body: { metadata: { annotations: { [AnnotationDeletionReason]: reason } } } });
+  if (reason)
+    await b.kube.patch(
+      Resources.NodeClaim,
+      { name },
+      { type: 'merge', body: { metadata: { annotations: { [AnnotationDeletionReason]: reason } } } },
+    );
   await b.kube.delete(Resources.NodeClaim, { name });
   await eventually(() => b.state.nodeClaim(name)?.metadata?.deletionTimestamp !== undefined);
 }
@@ -80,8 +109,18 @@ describe('termination on the simulated cluster', () => {
     const other = await launchNodeClaim(b, nodeClaimManifest('nc-b'));
     const nodeA = await registerNode(b, a.providerID);
     const nodeB = await registerNode(b, other.providerID);
-    for (const [name, node] of [['web-0', nodeA], ['web-1', nodeA], ['web-2', nodeB]] as const) await b.kube.create(Resources.Pod, webPod(name, node));
-    await b.kube.create(Resources.PodDisruptionBudget, { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'web', namespace: 'default' }, spec: { minAvailable: 2, selector: { matchLabels: { app: 'web' } } } });
+    for (const [name, node] of [
+      ['web-0', nodeA],
+      ['web-1', nodeA],
+      ['web-2', nodeB],
+    ] as const)
+      await b.kube.create(Resources.Pod, webPod(name, node));
+    await b.kube.create(Resources.PodDisruptionBudget, {
+      apiVersion: 'policy/v1',
+      kind: 'PodDisruptionBudget',
+      metadata: { name: 'web', namespace: 'default' },
+      spec: { minAvailable: 2, selector: { matchLabels: { app: 'web' } } },
+    });
     await untilKubelet(b, async () => (await readyWebPods(b)) === 3 && b.state.podsOnNode(nodeA).length === 2);
     await b.cluster.apiServer.settle();
 
@@ -121,7 +160,9 @@ describe('termination on the simulated cluster', () => {
     expect(await exists(b, Resources.NodeClaim, 'nc-b')).toBe(true);
     expect(b.cloud.instances.has(other.providerID)).toBe(true);
 
-    expect(await metricValue(b.metrics, 'karpenter_eu_nodeclaims_terminated_by_reason_total', { reason: 'underutilized', nodepool: 'default' })).toBe(1);
+    expect(
+      await metricValue(b.metrics, 'karpenter_eu_nodeclaims_terminated_by_reason_total', { reason: 'underutilized', nodepool: 'default' }),
+    ).toBe(1);
     expect(await metricValue(b.metrics, 'karpenter_nodes_terminated_total', { nodepool: 'default' })).toBe(1);
     expect(b.logLines.some((l) => l.msg === 'terminated nodeclaim' && l.reason === 'underutilized' && l.nodeClaim === 'nc-a')).toBe(true);
     const reasons = await eventReasons(b);
@@ -129,7 +170,9 @@ describe('termination on the simulated cluster', () => {
 
     // Reported once: a later pass over stale state counts nothing again.
     await controller.reconcileOnce();
-    expect(await metricValue(b.metrics, 'karpenter_eu_nodeclaims_terminated_by_reason_total', { reason: 'underutilized', nodepool: 'default' })).toBe(1);
+    expect(
+      await metricValue(b.metrics, 'karpenter_eu_nodeclaims_terminated_by_reason_total', { reason: 'underutilized', nodepool: 'default' }),
+    ).toBe(1);
   });
 
   it('holds a do-not-disrupt pod until the terminationGracePeriod deadline, then deletes it', async () => {
@@ -137,7 +180,10 @@ describe('termination on the simulated cluster', () => {
     const b = bed;
     const a = await launchNodeClaim(b, nodeClaimManifest('nc-tgp', {}, { terminationGracePeriod: '10m' }));
     const node = await registerNode(b, a.providerID);
-    await b.kube.create(Resources.Pod, webPod('precious', node, { terminationGracePeriodSeconds: 30 }, { 'karpenter.sh/do-not-disrupt': 'true' }));
+    await b.kube.create(
+      Resources.Pod,
+      webPod('precious', node, { terminationGracePeriodSeconds: 30 }, { 'karpenter.sh/do-not-disrupt': 'true' }),
+    );
     await untilKubelet(b, async () => (await podReady(b, 'precious')) && b.state.podsOnNode(node).length === 1);
 
     await deleteNodeClaim(b, 'nc-tgp', 'drifted');
@@ -156,19 +202,37 @@ describe('termination on the simulated cluster', () => {
     await controller.reconcileOnce();
     await controller.reconcileOnce();
     expect(await exists(b, Resources.NodeClaim, 'nc-tgp')).toBe(false);
-    expect(await metricValue(b.metrics, 'karpenter_eu_nodeclaims_terminated_by_reason_total', { reason: 'drifted', nodepool: 'default' })).toBe(1);
+    expect(
+      await metricValue(b.metrics, 'karpenter_eu_nodeclaims_terminated_by_reason_total', { reason: 'drifted', nodepool: 'default' }),
+    ).toBe(1);
   });
 
-  it('waits for the drained node\'s volumes to detach before deleting the instance, except volumes of pods that stay', async () => {
+  it("waits for the drained node's volumes to detach before deleting the instance, except volumes of pods that stay", async () => {
     bed = await startTerminationBed();
     const b = bed;
     const a = await launchNodeClaim(b, nodeClaimManifest('nc-vol'));
     const node = await registerNode(b, a.providerID);
     // A log agent that tolerates the disrupted taint stays on the node: its volume never detaches.
-    await b.kube.create(Resources.PersistentVolumeClaim, { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'logs', namespace: 'default' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, volumeName: 'pv-logs' } });
-    await b.kube.create(Resources.Pod, webPod('log-agent', node, { tolerations: [{ key: TaintDisrupted.key, operator: 'Exists' }], volumes: [{ name: 'logs', persistentVolumeClaim: { claimName: 'logs' } }] }));
+    await b.kube.create(Resources.PersistentVolumeClaim, {
+      apiVersion: 'v1',
+      kind: 'PersistentVolumeClaim',
+      metadata: { name: 'logs', namespace: 'default' },
+      spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, volumeName: 'pv-logs' },
+    });
+    await b.kube.create(
+      Resources.Pod,
+      webPod('log-agent', node, {
+        tolerations: [{ key: TaintDisrupted.key, operator: 'Exists' }],
+        volumes: [{ name: 'logs', persistentVolumeClaim: { claimName: 'logs' } }],
+      }),
+    );
     await untilKubelet(b, async () => (await podReady(b, 'log-agent')) && b.state.podsOnNode(node).length === 1);
-    const attachment = (name: string, pv: string) => ({ apiVersion: 'storage.k8s.io/v1', kind: 'VolumeAttachment', metadata: { name }, spec: { attacher: 'csi.test', nodeName: node, source: { persistentVolumeName: pv } } });
+    const attachment = (name: string, pv: string) => ({
+      apiVersion: 'storage.k8s.io/v1',
+      kind: 'VolumeAttachment',
+      metadata: { name },
+      spec: { attacher: 'csi.test', nodeName: node, source: { persistentVolumeName: pv } },
+    });
     await b.kube.create(Resources.VolumeAttachment, attachment('va-data', 'pv-data'));
     await b.kube.create(Resources.VolumeAttachment, attachment('va-logs', 'pv-logs'));
 
@@ -180,7 +244,9 @@ describe('termination on the simulated cluster', () => {
     expect(b.cloud.deleteCalls).toHaveLength(0);
     expect(await eventReasons(b)).toContain('Node/AwaitingVolumeDetachment');
     expect(b.logLines.filter((l) => l.msg === 'waiting for volumes to detach before deleting the instance')).toHaveLength(1);
-    expect(b.logLines.find((l) => l.msg === 'waiting for volumes to detach before deleting the instance')?.volumeAttachments).toEqual(['va-data']);
+    expect(b.logLines.find((l) => l.msg === 'waiting for volumes to detach before deleting the instance')?.volumeAttachments).toEqual([
+      'va-data',
+    ]);
 
     // The CSI driver detaches pv-data: only the agent's volume is left, which is not waited for.
     await b.kube.delete(Resources.VolumeAttachment, { name: 'va-data' });
@@ -194,7 +260,12 @@ describe('termination on the simulated cluster', () => {
     const b = bed;
     const a = await launchNodeClaim(b, nodeClaimManifest('nc-stuck', {}, { terminationGracePeriod: '5m' }));
     const node = await registerNode(b, a.providerID);
-    await b.kube.create(Resources.VolumeAttachment, { apiVersion: 'storage.k8s.io/v1', kind: 'VolumeAttachment', metadata: { name: 'va-stuck' }, spec: { attacher: 'csi.test', nodeName: node, source: { persistentVolumeName: 'pv-stuck' } } });
+    await b.kube.create(Resources.VolumeAttachment, {
+      apiVersion: 'storage.k8s.io/v1',
+      kind: 'VolumeAttachment',
+      metadata: { name: 'va-stuck' },
+      spec: { attacher: 'csi.test', nodeName: node, source: { persistentVolumeName: 'pv-stuck' } },
+    });
     await deleteNodeClaim(b, 'nc-stuck', 'expired');
     const controller = controllerFor(b);
     await controller.reconcileOnce();
@@ -243,7 +314,9 @@ describe('termination on the simulated cluster', () => {
     expect(b.cloud.deleteCalls).toHaveLength(4);
     expect(await exists(b, Resources.NodeClaim, 'nc-flaky')).toBe(false);
     expect(await eventReasons(b)).toContain('NodeClaim/FailedTerminating');
-    expect(await metricValue(b.metrics, 'karpenter_eu_nodeclaims_terminated_by_reason_total', { reason: 'expired', nodepool: 'default' })).toBe(1);
+    expect(
+      await metricValue(b.metrics, 'karpenter_eu_nodeclaims_terminated_by_reason_total', { reason: 'expired', nodepool: 'default' }),
+    ).toBe(1);
   });
 
   it('deletes the NodeClaim (reason user) when its Node is deleted directly', async () => {
@@ -280,7 +353,9 @@ describe('termination on the simulated cluster', () => {
     await controller.reconcileOnce();
     expect(await exists(b, Resources.NodeClaim, 'nc-lost')).toBe(false);
     expect(await exists(b, Resources.Node, node)).toBe(false);
-    expect(await metricValue(b.metrics, 'karpenter_eu_nodeclaims_terminated_by_reason_total', { reason: 'unhealthy', nodepool: 'default' })).toBe(1);
+    expect(
+      await metricValue(b.metrics, 'karpenter_eu_nodeclaims_terminated_by_reason_total', { reason: 'unhealthy', nodepool: 'default' }),
+    ).toBe(1);
     expect(await metricValue(b.metrics, 'karpenter_nodes_terminated_total', { nodepool: 'default' })).toBe(1);
   });
 });

@@ -13,20 +13,26 @@ let apiServer: ApiServer;
 let webhooks: RunningAdmissionServer;
 let custom: k8s.CustomObjectsApi;
 
-const yamlDocs = (file: string): Record<string, unknown>[] => parseAllDocuments(readFileSync(file, 'utf8')).map((d) => d.toJS() as Record<string, unknown>);
+const yamlDocs = (file: string): Record<string, unknown>[] =>
+  parseAllDocuments(readFileSync(file, 'utf8')).map((d) => d.toJS() as Record<string, unknown>);
 const statusOf = (err: unknown): { code?: number; message?: string } => {
   const body = (err as { body?: unknown }).body;
-  return typeof body === 'string' ? (JSON.parse(body) as { code?: number; message?: string }) : ((body as { code?: number; message?: string }) ?? {});
+  return typeof body === 'string'
+    ? (JSON.parse(body) as { code?: number; message?: string })
+    : ((body as { code?: number; message?: string }) ?? {});
 };
 
 beforeAll(async () => {
   const cert = await createLoopbackCertificate();
   const contextProvider = new InMemoryContextProvider({ objects: [ovhClass('default')], catalogs, defaults });
   webhooks = await createAdmissionServer({ tls: cert, contextProvider }).listen(0);
-  apiServer = await startApiServer({ resolveService: (svc) => (svc.name === 'karpenter-eu' ? `${webhooks.url}${svc.path ?? '/'}` : undefined) });
+  apiServer = await startApiServer({
+    resolveService: (svc) => (svc.name === 'karpenter-eu' ? `${webhooks.url}${svc.path ?? '/'}` : undefined),
+  });
   custom = apiServer.kubeConfig.makeApiClient(k8s.CustomObjectsApi);
   for (const file of ['manifests/crds/karpenter.sh_nodepools.yaml', 'manifests/crds/karpenter.ovhcloud.sh_ovhnodeclasses.yaml']) {
-    for (const body of yamlDocs(file)) await custom.createClusterCustomObject({ group: 'apiextensions.k8s.io', version: 'v1', plural: 'customresourcedefinitions', body });
+    for (const body of yamlDocs(file))
+      await custom.createClusterCustomObject({ group: 'apiextensions.k8s.io', version: 'v1', plural: 'customresourcedefinitions', body });
   }
   const caBundle = Buffer.from(cert.caPem).toString('base64');
   for (const config of yamlDocs('manifests/webhooks/webhook-configurations.yaml')) {
@@ -44,15 +50,33 @@ afterAll(async () => {
 describe('kubectl apply through the simulated API server', () => {
   it('rejects an invalid NodePool with the kube-apiserver denial text', async () => {
     const body = nodePool('bad-zone', { requirements: [req('topology.kubernetes.io/zone', 'In', 'eu-west-par-d')] });
-    const err = statusOf(await custom.createClusterCustomObject({ group: 'karpenter.sh', version: 'v1', plural: 'nodepools', body }).then(() => ({}), (e: unknown) => e));
+    const err = statusOf(
+      await custom.createClusterCustomObject({ group: 'karpenter.sh', version: 'v1', plural: 'nodepools', body }).then(
+        () => ({}),
+        (e: unknown) => e,
+      ),
+    );
     expect(err.code).toBe(403);
-    expect(err.message).toContain('admission webhook "validation.karpenter-eu.io" denied the request: spec.template.spec.requirements[0].values[0]: Unsupported value: "eu-west-par-d"');
+    expect(err.message).toContain(
+      'admission webhook "validation.karpenter-eu.io" denied the request: spec.template.spec.requirements[0].values[0]: Unsupported value: "eu-west-par-d"',
+    );
     expect(err.message).toContain('did you mean "eu-west-par-a"');
   });
 
   it('stores a valid NodePool with the defaults filled in', async () => {
-    await custom.createClusterCustomObject({ group: 'karpenter.sh', version: 'v1', plural: 'nodepools', body: nodePool('good', { requirements: [req('node.kubernetes.io/instance-type', 'In', 'B3-8')] }) });
-    const stored = (await custom.getClusterCustomObject({ group: 'karpenter.sh', version: 'v1', plural: 'nodepools', name: 'good' })) as { spec: { template: { spec: { requirements: unknown[] } } } };
-    expect(stored.spec.template.spec.requirements).toEqual([req('node.kubernetes.io/instance-type', 'In', 'b3-8'), req('karpenter.sh/capacity-type', 'In', 'on-demand'), req('kubernetes.io/arch', 'In', 'amd64')]);
+    await custom.createClusterCustomObject({
+      group: 'karpenter.sh',
+      version: 'v1',
+      plural: 'nodepools',
+      body: nodePool('good', { requirements: [req('node.kubernetes.io/instance-type', 'In', 'B3-8')] }),
+    });
+    const stored = (await custom.getClusterCustomObject({ group: 'karpenter.sh', version: 'v1', plural: 'nodepools', name: 'good' })) as {
+      spec: { template: { spec: { requirements: unknown[] } } };
+    };
+    expect(stored.spec.template.spec.requirements).toEqual([
+      req('node.kubernetes.io/instance-type', 'In', 'b3-8'),
+      req('karpenter.sh/capacity-type', 'In', 'on-demand'),
+      req('kubernetes.io/arch', 'In', 'amd64'),
+    ]);
   });
 });

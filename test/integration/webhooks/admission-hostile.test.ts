@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import https from 'node:https';
 import { createLoopbackCertificate, type ServingCertificate } from '../../../src/util/tls.js';
-import { AdmissionBodyLimit, createAdmissionServer, InMemoryContextProvider, type RunningAdmissionServer } from '../../../webhooks/admission/index.js';
+import {
+  AdmissionBodyLimit,
+  createAdmissionServer,
+  InMemoryContextProvider,
+  type RunningAdmissionServer,
+} from '../../../webhooks/admission/index.js';
 import { catalogs, defaults, nodePool, ovhClass } from '../../unit/domain/admission/fixtures.js';
 
 interface Reply {
@@ -31,7 +36,11 @@ function post(server: RunningAdmissionServer, ca: string, path: string, body: st
 }
 
 const review = (object: unknown): string =>
-  JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request: { uid: 'u-1', operation: 'CREATE', kind: { group: 'karpenter.sh', version: 'v1', kind: 'NodePool' }, object } });
+  JSON.stringify({
+    apiVersion: 'admission.k8s.io/v1',
+    kind: 'AdmissionReview',
+    request: { uid: 'u-1', operation: 'CREATE', kind: { group: 'karpenter.sh', version: 'v1', kind: 'NodePool' }, object },
+  });
 
 const denial = (reply: Reply): string => {
   const response = (JSON.parse(reply.body) as { response: { allowed: boolean; status?: { message: string } } }).response;
@@ -54,20 +63,34 @@ describe('admission webhooks under hostile requests', () => {
   });
 
   const healthy = async (): Promise<void> => {
-    const reply = await new Promise<number>((resolve, reject) => https.get(`${server.url}/healthz`, { ca: cert.caPem, agent: false }, (res) => resolve(res.statusCode ?? 0)).on('error', reject));
+    const reply = await new Promise<number>((resolve, reject) =>
+      https.get(`${server.url}/healthz`, { ca: cert.caPem, agent: false }, (res) => resolve(res.statusCode ?? 0)).on('error', reject),
+    );
     expect(reply).toBe(200);
   };
 
   it('answers 413 to a declared 100 MB AdmissionReview without waiting for its body', async () => {
     const reply = await post(server, cert.caPem, '/validate', '{"apiVersion":', 100 * 1000 * 1000);
     expect(reply.status).toBe(413);
-    expect(reply.body).toBe(`decoding AdmissionReview: the body is 100000000 bytes, over the ${AdmissionBodyLimit}-byte limit of this endpoint; accepted: at most ${AdmissionBodyLimit} bytes`);
+    expect(reply.body).toBe(
+      `decoding AdmissionReview: the body is 100000000 bytes, over the ${AdmissionBodyLimit}-byte limit of this endpoint; accepted: at most ${AdmissionBodyLimit} bytes`,
+    );
     await healthy();
   });
 
   it('takes an UPDATE review of two 3 MiB objects (the API server limit per object)', async () => {
     const big = { ...nodePool('np'), metadata: { name: 'np', annotations: { a: 'x'.repeat(3 * 1024 * 1024 - 1024) } } };
-    const body = JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request: { uid: 'u-2', operation: 'UPDATE', kind: { group: 'karpenter.sh', version: 'v1', kind: 'NodePool' }, object: big, oldObject: big } });
+    const body = JSON.stringify({
+      apiVersion: 'admission.k8s.io/v1',
+      kind: 'AdmissionReview',
+      request: {
+        uid: 'u-2',
+        operation: 'UPDATE',
+        kind: { group: 'karpenter.sh', version: 'v1', kind: 'NodePool' },
+        object: big,
+        oldObject: big,
+      },
+    });
     expect(body.length).toBeGreaterThan(2 * 3 * 1024 * 1024 - 4096);
     expect((await post(server, cert.caPem, '/validate', body)).status).toBe(200);
   });
@@ -75,7 +98,12 @@ describe('admission webhooks under hostile requests', () => {
   it('answers 400 to JSON nested 10,000 levels deep, naming the limit', async () => {
     const deep = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
     for (const path of ['/validate', '/mutate']) {
-      const reply = await post(server, cert.caPem, path, `{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":"u","object":${deep}}}`);
+      const reply = await post(
+        server,
+        cert.caPem,
+        path,
+        `{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":"u","object":${deep}}}`,
+      );
       expect(reply.status).toBe(400);
       expect(reply.body).toContain('nests deeper than 100 levels');
     }
@@ -85,14 +113,24 @@ describe('admission webhooks under hostile requests', () => {
 
   it('denies a budget schedule of 655 bytes of backtracking bait for its length, at once', async () => {
     const schedule = `${' '.repeat(654)}\n`;
-    const reply = await post(server, cert.caPem, '/validate', review(nodePool('np', { extra: { disruption: { budgets: [{ nodes: '10%', schedule, duration: '1h' }] } } })));
+    const reply = await post(
+      server,
+      cert.caPem,
+      '/validate',
+      review(nodePool('np', { extra: { disruption: { budgets: [{ nodes: '10%', schedule, duration: '1h' }] } } })),
+    );
     expect(denial(reply)).toContain('spec.disruption.budgets[0].schedule: Too long: may not be more than 256 bytes');
     await healthy();
   });
 
   it('denies the worst budget schedule of its maximum length by its pattern, at once', async () => {
     const schedule = `${' '.repeat(255)}\n`;
-    const reply = await post(server, cert.caPem, '/validate', review(nodePool('np', { extra: { disruption: { budgets: [{ nodes: '10%', schedule, duration: '1h' }] } } })));
+    const reply = await post(
+      server,
+      cert.caPem,
+      '/validate',
+      review(nodePool('np', { extra: { disruption: { budgets: [{ nodes: '10%', schedule, duration: '1h' }] } } })),
+    );
     expect(denial(reply)).toContain('spec.disruption.budgets[0].schedule: Invalid value');
   });
 

@@ -16,23 +16,44 @@ interface Reply {
 
 const agent = new https.Agent({ keepAlive: true, maxSockets: 4 });
 
-function send(server: RunningAdmissionServer, ca: string, method: string, path: string, body?: string | Buffer, contentType = 'application/json'): Promise<Reply> {
+function send(
+  server: RunningAdmissionServer,
+  ca: string,
+  method: string,
+  path: string,
+  body?: string | Buffer,
+  contentType = 'application/json',
+): Promise<Reply> {
   return new Promise((resolve, reject) => {
-    const request = https.request(`${server.url}${path}`, { method, ca, agent, headers: body === undefined ? {} : { 'content-type': contentType } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        resolve({ status: res.statusCode ?? 0, body: text, json: () => JSON.parse(text) });
-      });
-    });
+    const request = https.request(
+      `${server.url}${path}`,
+      { method, ca, agent, headers: body === undefined ? {} : { 'content-type': contentType } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          resolve({ status: res.statusCode ?? 0, body: text, json: () => JSON.parse(text) });
+        });
+      },
+    );
     request.on('error', reject);
     request.end(body);
   });
 }
 
 const review = (object: unknown, extra: Record<string, unknown> = {}) =>
-  JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request: { uid: 'a1b2-c3', operation: 'CREATE', kind: { group: 'karpenter.sh', version: 'v1', kind: (object as { kind?: string }).kind }, object, ...extra } });
+  JSON.stringify({
+    apiVersion: 'admission.k8s.io/v1',
+    kind: 'AdmissionReview',
+    request: {
+      uid: 'a1b2-c3',
+      operation: 'CREATE',
+      kind: { group: 'karpenter.sh', version: 'v1', kind: (object as { kind?: string }).kind },
+      object,
+      ...extra,
+    },
+  });
 
 describe('admission webhook server over HTTPS', () => {
   let cert: ServingCertificate;
@@ -55,7 +76,13 @@ describe('admission webhook server over HTTPS', () => {
   });
 
   it('denies an invalid NodePool as the API server shows it: uid echoed, 403 status with field, value and fix', async () => {
-    const reply = await send(server, cert.caPem, 'POST', '/validate', review(nodePool('np', { requirements: [req('topology.kubernetes.io/zone', 'In', 'eu-west-par-d')] })));
+    const reply = await send(
+      server,
+      cert.caPem,
+      'POST',
+      '/validate',
+      review(nodePool('np', { requirements: [req('topology.kubernetes.io/zone', 'In', 'eu-west-par-d')] })),
+    );
     expect(reply.status).toBe(200);
     const body = reply.json();
     expect(body.apiVersion).toBe('admission.k8s.io/v1');
@@ -69,17 +96,41 @@ describe('admission webhook server over HTTPS', () => {
   });
 
   it('admits a valid NodePool with warnings and no patch from /validate', async () => {
-    const body = (await send(server, cert.caPem, 'POST', '/validate', review(nodePool('np', { nodeClass: 'missing', limits: { cpu: '64' } })))).json();
+    const body = (
+      await send(server, cert.caPem, 'POST', '/validate', review(nodePool('np', { nodeClass: 'missing', limits: { cpu: '64' } })))
+    ).json();
     expect(body.response).toMatchObject({ uid: 'a1b2-c3', allowed: true });
     expect(body.response.warnings).toEqual([expect.stringContaining('does not exist yet')]);
     expect(body.response).not.toHaveProperty('patch');
   });
 
   it('returns the defaults from /mutate as a base64 JSONPatch', async () => {
-    const body = (await send(server, cert.caPem, 'POST', '/mutate', review(nodePool('np', { requirements: [req('node.kubernetes.io/instance-type', 'In', 'b3-8')] })))).json();
+    const body = (
+      await send(
+        server,
+        cert.caPem,
+        'POST',
+        '/mutate',
+        review(nodePool('np', { requirements: [req('node.kubernetes.io/instance-type', 'In', 'b3-8')] })),
+      )
+    ).json();
     expect(body.response).toMatchObject({ uid: 'a1b2-c3', allowed: true, patchType: 'JSONPatch' });
-    const patch = JSON.parse(Buffer.from(body.response.patch as string, 'base64').toString('utf8')) as { op: string; path: string; value: unknown }[];
-    expect(patch).toEqual([{ op: 'replace', path: '/spec/template/spec/requirements', value: [req('node.kubernetes.io/instance-type', 'In', 'b3-8'), req('karpenter.sh/capacity-type', 'In', 'on-demand'), req('kubernetes.io/arch', 'In', 'amd64')] }]);
+    const patch = JSON.parse(Buffer.from(body.response.patch as string, 'base64').toString('utf8')) as {
+      op: string;
+      path: string;
+      value: unknown;
+    }[];
+    expect(patch).toEqual([
+      {
+        op: 'replace',
+        path: '/spec/template/spec/requirements',
+        value: [
+          req('node.kubernetes.io/instance-type', 'In', 'b3-8'),
+          req('karpenter.sh/capacity-type', 'In', 'on-demand'),
+          req('kubernetes.io/arch', 'In', 'amd64'),
+        ],
+      },
+    ]);
     expect(body.response.warnings).toHaveLength(2);
   });
 
@@ -93,10 +144,22 @@ describe('admission webhook server over HTTPS', () => {
 
   it.each([
     ['malformed JSON', '{"apiVersion":', 'malformed JSON'],
-    ['a review of the wrong kind', JSON.stringify({ apiVersion: 'admission.k8s.io/v1beta1', kind: 'AdmissionReview', request: { uid: 'x' } }), 'accepted: "admission.k8s.io/v1/AdmissionReview"'],
-    ['no uid', JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request: { operation: 'CREATE', object: {} } }), 'request.uid is required'],
+    [
+      'a review of the wrong kind',
+      JSON.stringify({ apiVersion: 'admission.k8s.io/v1beta1', kind: 'AdmissionReview', request: { uid: 'x' } }),
+      'accepted: "admission.k8s.io/v1/AdmissionReview"',
+    ],
+    [
+      'no uid',
+      JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request: { operation: 'CREATE', object: {} } }),
+      'request.uid is required',
+    ],
     ['no request', JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview' }), 'request is required'],
-    ['an unknown operation', JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request: { uid: 'u', operation: 'PATCH', object: {} } }), 'accepted: CREATE, UPDATE, DELETE, CONNECT'],
+    [
+      'an unknown operation',
+      JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request: { uid: 'u', operation: 'PATCH', object: {} } }),
+      'accepted: CREATE, UPDATE, DELETE, CONNECT',
+    ],
   ])('answers 400 with a clear message for %s', async (_name, body, message) => {
     const reply = await send(server, cert.caPem, 'POST', '/validate', body);
     expect(reply.status).toBe(400);
@@ -113,9 +176,24 @@ describe('admission webhook server over HTTPS', () => {
     const bodies = fc.oneof(
       fc.string().map((s) => Buffer.from(s)),
       fc.jsonValue().map((v) => Buffer.from(JSON.stringify(v))),
-      fc.record({ uid: fc.string(), operation: fc.constantFrom('CREATE', 'UPDATE', 'DELETE', 'CONNECT', 'X'), object: fc.jsonValue(), oldObject: fc.jsonValue(), kind: fc.record({ kind: fc.constantFrom('NodePool', 'OVHNodeClass', 'NodeClaim', 'Pod', 'ScalewayNodeClass', 'OutscaleNodeClass') }) })
+      fc
+        .record({
+          uid: fc.string(),
+          operation: fc.constantFrom('CREATE', 'UPDATE', 'DELETE', 'CONNECT', 'X'),
+          object: fc.jsonValue(),
+          oldObject: fc.jsonValue(),
+          kind: fc.record({
+            kind: fc.constantFrom('NodePool', 'OVHNodeClass', 'NodeClaim', 'Pod', 'ScalewayNodeClass', 'OutscaleNodeClass'),
+          }),
+        })
         .map((request) => Buffer.from(JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request }))),
-      fc.record({ spec: fc.jsonValue(), kind: fc.constantFrom('NodePool', 'OVHNodeClass'), apiVersion: fc.constantFrom('karpenter.sh/v1', 'karpenter.ovhcloud.sh/v1alpha1') }).map((object) => Buffer.from(review(object))),
+      fc
+        .record({
+          spec: fc.jsonValue(),
+          kind: fc.constantFrom('NodePool', 'OVHNodeClass'),
+          apiVersion: fc.constantFrom('karpenter.sh/v1', 'karpenter.ovhcloud.sh/v1alpha1'),
+        })
+        .map((object) => Buffer.from(review(object))),
     );
     await fc.assert(
       fc.asyncProperty(bodies, fc.constantFrom('/validate', '/mutate'), async (body, path) => {
@@ -142,9 +220,15 @@ describe('certificate reload without restart', () => {
       const contextProvider = new InMemoryContextProvider({ catalogs, defaults });
       const server = await createAdmissionServer({ tls: { certFile, keyFile, pollIntervalMs: 60_000 }, contextProvider }).listen(0);
       try {
-        const fresh = (ca: string) => new Promise<number>((resolve, reject) => {
-          https.get(`${server.url}/healthz`, { ca, agent: false }, (res) => { res.resume(); resolve(res.statusCode ?? 0); }).on('error', reject);
-        });
+        const fresh = (ca: string) =>
+          new Promise<number>((resolve, reject) => {
+            https
+              .get(`${server.url}/healthz`, { ca, agent: false }, (res) => {
+                res.resume();
+                resolve(res.statusCode ?? 0);
+              })
+              .on('error', reject);
+          });
         expect(await fresh(first.caPem)).toBe(200);
         writeFileSync(certFile, second.certPem);
         writeFileSync(keyFile, second.keyPem);

@@ -19,15 +19,31 @@ describe('TypeScript types derived from the schemas', () => {
       kind: 'NodePool',
       metadata: { name: 'default' },
       spec: {
-        template: { spec: { nodeClassRef: { group: 'karpenter.ovhcloud.sh', kind: 'OVHNodeClass', name: 'default' }, requirements: [{ key: 'kubernetes.io/arch', operator: 'In', values: ['amd64'] }] } },
+        template: {
+          spec: {
+            nodeClassRef: { group: 'karpenter.ovhcloud.sh', kind: 'OVHNodeClass', name: 'default' },
+            requirements: [{ key: 'kubernetes.io/arch', operator: 'In', values: ['amd64'] }],
+          },
+        },
         disruption: { consolidationPolicy: 'WhenEmpty', budgets: [{ nodes: '10%', reasons: ['Empty'] }] },
         limits: { cpu: 100, memory: '200Gi' },
       },
     };
     const claim: NodeClaim = { apiVersion: NodeClaimApiVersion, kind: 'NodeClaim', metadata: { name: 'c' }, spec: pool.spec.template.spec };
     const ovh: OVHNodeClassSpec = { serviceName: '0123456789abcdef0123456789abcdef', monthlyBilled: true };
-    const scw: ScalewayNodeClassSpec = { projectId: '11111111-2222-3333-4444-555555555555', zones: ['fr-par-2'], image: 'ubuntu_jammy', userData: '#cloud-config' };
-    const osc: OutscaleNodeClass['spec'] = { region: 'eu-west-2', clusterId: 'c', imageId: 'ami-0123abcd', subnets: [{ subregion: 'eu-west-2a', subnetId: 'subnet-0123abcd' }], securityGroupIds: ['sg-0123abcd'] };
+    const scw: ScalewayNodeClassSpec = {
+      projectId: '11111111-2222-3333-4444-555555555555',
+      zones: ['fr-par-2'],
+      image: 'ubuntu_jammy',
+      userData: '#cloud-config',
+    };
+    const osc: OutscaleNodeClass['spec'] = {
+      region: 'eu-west-2',
+      clusterId: 'c',
+      imageId: 'ami-0123abcd',
+      subnets: [{ subregion: 'eu-west-2a', subnetId: 'subnet-0123abcd' }],
+      securityGroupIds: ['sg-0123abcd'],
+    };
     expect(validateObject(pool)).toEqual([]);
     expect(validateObject(claim)).toEqual([]);
     expect(validateObject({ apiVersion: OVHNodeClassApiVersion, kind: 'OVHNodeClass', spec: ovh })).toEqual([]);

@@ -45,9 +45,12 @@ function withoutAddedLengthCaps(ours: unknown, theirs: unknown): unknown {
 }
 
 describe('generated CRDs', () => {
-  it.each(CrdDefinitions.map((def) => [crdFileName(def), def] as const))('%s is checked in and up to date (run `npm run gen:crds`)', (file, def) => {
-    expect(readFileSync(join(crdDir, file), 'utf8')).toBe(renderCrd(def));
-  });
+  it.each(CrdDefinitions.map((def) => [crdFileName(def), def] as const))(
+    '%s is checked in and up to date (run `npm run gen:crds`)',
+    (file, def) => {
+      expect(readFileSync(join(crdDir, file), 'utf8')).toBe(renderCrd(def));
+    },
+  );
 
   it('writes valid CRD YAML whose name is plural.group and whose schema round-trips', () => {
     for (const def of CrdDefinitions) {

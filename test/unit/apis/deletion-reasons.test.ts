@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { AnnotationDeletionReason, DeletionReasons, deletionReasonOf, deletionReasonOfDisruption, DisruptionReasons } from '../../../src/apis/index.js';
+import {
+  AnnotationDeletionReason,
+  DeletionReasons,
+  deletionReasonOf,
+  deletionReasonOfDisruption,
+  DisruptionReasons,
+} from '../../../src/apis/index.js';
 import type { NodeClaim } from '../../../src/apis/v1/nodeclaim.js';
 import { MetricReasons } from '../../../src/metrics/registry.js';
 

@@ -19,7 +19,8 @@ function patternFields(schema: OpenApiSchema, path: string, out: PatternField[])
   if (schema.pattern !== undefined) out.push({ path, pattern: schema.pattern, maxLength: schema.maxLength });
   for (const [key, child] of Object.entries(schema.properties ?? {})) patternFields(child, `${path}.${key}`, out);
   if (schema.items) patternFields(schema.items as OpenApiSchema, `${path}[]`, out);
-  if (schema.additionalProperties && typeof schema.additionalProperties === 'object') patternFields(schema.additionalProperties, `${path}{}`, out);
+  if (schema.additionalProperties && typeof schema.additionalProperties === 'object')
+    patternFields(schema.additionalProperties, `${path}{}`, out);
   return out;
 }
 
@@ -49,18 +50,24 @@ describe('pattern-checked strings: length caps and linear-time patterns', () => 
     for (const { pattern, maxLength } of fields) {
       if (pattern === BudgetSchedulePattern) continue; // its regex takes minutes at this length: checked below
       const regex = new RegExp(pattern, 'u');
-      for (const value of adversarial(maxLength as number)) expect(validatorAccepts(pattern, value), `${pattern} on ${JSON.stringify(value.slice(0, 12))}…`).toBe(regex.test(value));
+      for (const value of adversarial(maxLength as number))
+        expect(validatorAccepts(pattern, value), `${pattern} on ${JSON.stringify(value.slice(0, 12))}…`).toBe(regex.test(value));
     }
   });
 
-  it('the budget schedule check accepts and refuses what upstream\'s regex does (short strings, where the regex is quick)', () => {
+  it("the budget schedule check accepts and refuses what upstream's regex does (short strings, where the regex is quick)", () => {
     const regex = new RegExp(BudgetSchedulePattern, 'u');
     const character = fc.constantFrom('a', '*', '1', ',', '/', '@', ' ', '\t', '\n', '\r', '\u2028', '\u00a0', '\ufeff', '😀');
     const text = fc.oneof(
       fc.array(character, { maxLength: 14 }).map((cs) => cs.join('')),
-      fc.tuple(fc.constantFrom('@hourly', '@daily', '@yearly', '@', 'hourly', '@HOURLY'), fc.array(character, { maxLength: 4 })).map(([m, cs]) => m + cs.join('')),
+      fc
+        .tuple(fc.constantFrom('@hourly', '@daily', '@yearly', '@', 'hourly', '@HOURLY'), fc.array(character, { maxLength: 4 }))
+        .map(([m, cs]) => m + cs.join('')),
     );
-    fc.assert(fc.property(text, (value) => validatorAccepts(BudgetSchedulePattern, value) === regex.test(value)), { numRuns: 3000 });
+    fc.assert(
+      fc.property(text, (value) => validatorAccepts(BudgetSchedulePattern, value) === regex.test(value)),
+      { numRuns: 3000 },
+    );
   });
 
   it.each([
@@ -79,6 +86,9 @@ describe('pattern-checked strings: length caps and linear-time patterns', () => 
   it('the OVH region pattern takes the strings it took before it was made unambiguous', () => {
     const before = /^[A-Z]+[A-Z0-9]*(-[A-Z0-9]+)*$/u;
     const region = fc.array(fc.constantFrom('A', 'Z', '0', '9', '-', 'a', ' '), { maxLength: 16 }).map((cs) => cs.join(''));
-    fc.assert(fc.property(region, (value) => new RegExp(OVHRegionPattern, 'u').test(value) === before.test(value)), { numRuns: 2000 });
+    fc.assert(
+      fc.property(region, (value) => new RegExp(OVHRegionPattern, 'u').test(value) === before.test(value)),
+      { numRuns: 2000 },
+    );
   });
 });

@@ -30,7 +30,16 @@ describe('string lengths count runes, as the API server does', () => {
 });
 
 describe('pruneUnknownFields', () => {
-  const schema: OpenApiSchema = { type: 'object', properties: { metadata: { type: 'object' }, spec: { type: 'object', properties: { a: { type: 'string' }, list: { type: 'array', items: { type: 'object', properties: { k: { type: 'string' } } } } } } } };
+  const schema: OpenApiSchema = {
+    type: 'object',
+    properties: {
+      metadata: { type: 'object' },
+      spec: {
+        type: 'object',
+        properties: { a: { type: 'string' }, list: { type: 'array', items: { type: 'object', properties: { k: { type: 'string' } } } } },
+      },
+    },
+  };
 
   it('returns the value itself when nothing is unknown (no copy)', () => {
     const value = { metadata: { name: 'x', anything: 1 }, spec: { a: 'b', list: [{ k: 'v' }] } };
@@ -52,10 +61,20 @@ describe('CEL rules at several depths are all evaluated against the typed, prune
     properties: {
       spec: {
         type: 'object',
-        'x-kubernetes-validations': [{ rule: '!has(self.unknown)', message: 'unknown fields are pruned before CEL' }, { rule: 'self.n > 1', message: 'n must exceed 1' }],
+        'x-kubernetes-validations': [
+          { rule: '!has(self.unknown)', message: 'unknown fields are pruned before CEL' },
+          { rule: 'self.n > 1', message: 'n must exceed 1' },
+        ],
         properties: {
           n: { type: 'integer' },
-          items: { type: 'array', items: { type: 'object', 'x-kubernetes-validations': [{ rule: 'self.v.startsWith("ok")', message: 'v must start with ok' }], properties: { v: { type: 'string' } } } },
+          items: {
+            type: 'array',
+            items: {
+              type: 'object',
+              'x-kubernetes-validations': [{ rule: 'self.v.startsWith("ok")', message: 'v must start with ok' }],
+              properties: { v: { type: 'string' } },
+            },
+          },
         },
       },
     },

@@ -3,7 +3,13 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
-import { type CrdDefinition, type OpenApiSchema, NodeClaimDefinition, NodePoolDefinition, openApiSchemaOf } from '../../../src/apis/index.js';
+import {
+  type CrdDefinition,
+  type OpenApiSchema,
+  NodeClaimDefinition,
+  NodePoolDefinition,
+  openApiSchemaOf,
+} from '../../../src/apis/index.js';
 import { type FieldError, SchemaValidator } from '../../../src/apis/validation/index.js';
 
 const fixtures = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'upstream-crds');
@@ -13,7 +19,12 @@ export interface UpstreamCrd {
     group: string;
     scope: string;
     names: Record<string, unknown>;
-    versions: Array<{ name: string; schema: { openAPIV3Schema: OpenApiSchema }; additionalPrinterColumns?: unknown[]; subresources?: unknown }>;
+    versions: Array<{
+      name: string;
+      schema: { openAPIV3Schema: OpenApiSchema };
+      additionalPrinterColumns?: unknown[];
+      subresources?: unknown;
+    }>;
   };
 }
 
@@ -60,7 +71,11 @@ export function withoutDescriptions(value: unknown): unknown {
   return value;
 }
 
-export function nodePool(spec: Record<string, unknown> = {}, templateSpec: Record<string, unknown> = {}, templateMetadata?: Record<string, unknown>): Record<string, unknown> {
+export function nodePool(
+  spec: Record<string, unknown> = {},
+  templateSpec: Record<string, unknown> = {},
+  templateMetadata?: Record<string, unknown>,
+): Record<string, unknown> {
   const template: Record<string, unknown> = {
     spec: {
       nodeClassRef: { group: 'karpenter.ovhcloud.sh', kind: 'OVHNodeClass', name: 'default' },

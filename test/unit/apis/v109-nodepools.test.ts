@@ -94,8 +94,11 @@ const pools = parseAllDocuments(manifests).map((doc) => doc.toJS() as Record<str
 describe('NodePools written for v1.0.9', () => {
   const v109 = oracle.nodePoolV109();
 
-  it.each(pools.map((p) => [(p.metadata as { name: string }).name, p] as const))('%s: v1.0.9 admits it and so does karpenter-eu', (_name, pool) => {
-    expect(formatFieldErrors(admissionErrors(v109, pool))).toBe('');
-    expect(formatFieldErrors(validateObject(applyDefaults(pool)))).toBe('');
-  });
+  it.each(pools.map((p) => [(p.metadata as { name: string }).name, p] as const))(
+    '%s: v1.0.9 admits it and so does karpenter-eu',
+    (_name, pool) => {
+      expect(formatFieldErrors(admissionErrors(v109, pool))).toBe('');
+      expect(formatFieldErrors(validateObject(applyDefaults(pool)))).toBe('');
+    },
+  );
 });

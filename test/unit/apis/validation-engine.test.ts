@@ -33,7 +33,8 @@ const schema: OpenApiSchema = {
   },
 };
 const validator = new SchemaValidator(schema);
-const messages = (object: unknown, oldObject?: unknown) => formatFieldErrors(validator.validate(object, oldObject === undefined ? {} : { oldObject }));
+const messages = (object: unknown, oldObject?: unknown) =>
+  formatFieldErrors(validator.validate(object, oldObject === undefined ? {} : { oldObject }));
 
 describe('structural validation', () => {
   it.each([
@@ -42,7 +43,10 @@ describe('structural validation', () => {
     [{ spec: { name: '' } }, 'spec.name: Invalid value: "": spec.name in body should be at least 1 chars long'],
     [{ spec: { name: 'toolong' } }, 'spec.name: Too long: may not be more than 5 bytes'],
     [{ spec: { name: 'a', count: -1 } }, 'spec.count: Invalid value: -1: spec.count in body should be greater than or equal to 0'],
-    [{ spec: { name: 'a', count: 2 ** 31 } }, 'spec.count: Invalid value: 2147483648: spec.count in body must be of type int32: "2147483648"'],
+    [
+      { spec: { name: 'a', count: 2 ** 31 } },
+      'spec.count: Invalid value: 2147483648: spec.count in body must be of type int32: "2147483648"',
+    ],
     [{ spec: { name: 'a', count: 1.5 } }, 'spec.count: Invalid value: 1.5: spec.count in body must be of type integer: "number"'],
     [{ spec: { name: 'a', ratio: 2 } }, 'spec.ratio: Invalid value: 2: spec.ratio in body should be less than or equal to 1'],
     [{ spec: { name: 'a', size: '10G' } }, `spec.size: Invalid value: "10G": spec.size in body should match '^[0-9]+Gi$'`],
@@ -60,7 +64,9 @@ describe('structural validation', () => {
     expect(messages({ spec: { name: 'bad', mode: 'c' } })).toBe(
       'spec.mode: Unsupported value: "c": supported values: "a", "b"; : Invalid value: null: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation',
     );
-    expect(messages({ spec: { name: 'bad', count: -1 } })).toBe('spec.count: Invalid value: -1: spec.count in body should be greater than or equal to 0; spec: Invalid value: "object": name may not be bad');
+    expect(messages({ spec: { name: 'bad', count: -1 } })).toBe(
+      'spec.count: Invalid value: -1: spec.count in body should be greater than or equal to 0; spec: Invalid value: "object": name may not be bad',
+    );
   });
 
   it('accepts valid values, integers in int-or-string and anything under preserve-unknown-fields', () => {
@@ -70,7 +76,9 @@ describe('structural validation', () => {
   it('reports unknown fields only when asked, and prunes them', () => {
     const object = { spec: { name: 'a', extra: 1, free: { kept: 1 } }, other: true };
     expect(validator.validate(object)).toEqual([]);
-    expect(formatFieldErrors(validator.validate(object, { rejectUnknownFields: true }))).toBe('spec.extra: unknown field "spec.extra"; other: unknown field "other"');
+    expect(formatFieldErrors(validator.validate(object, { rejectUnknownFields: true }))).toBe(
+      'spec.extra: unknown field "spec.extra"; other: unknown field "other"',
+    );
     expect(findUnknownFields(schema, object)).toEqual(['spec.extra', 'other']);
     expect(pruneUnknownFields(schema, object)).toEqual({ spec: { name: 'a', free: { kept: 1 } } });
     expect(object.spec.extra).toBe(1);
@@ -85,14 +93,31 @@ describe('transition rules', () => {
   });
 
   it('see the old item of a map-list by its key', () => {
-    expect(messages({ spec: { name: 'a', items: [{ id: 'x', value: 4 }] } }, stored)).toBe('spec.items[0]: Invalid value: "object": value may not decrease');
-    expect(messages({ spec: { name: 'a', items: [{ id: 'y', value: 1 }, { id: 'x', value: 6 }] } }, stored)).toBe('');
+    expect(messages({ spec: { name: 'a', items: [{ id: 'x', value: 4 }] } }, stored)).toBe(
+      'spec.items[0]: Invalid value: "object": value may not decrease',
+    );
+    expect(
+      messages(
+        {
+          spec: {
+            name: 'a',
+            items: [
+              { id: 'y', value: 1 },
+              { id: 'x', value: 6 },
+            ],
+          },
+        },
+        stored,
+      ),
+    ).toBe('');
   });
 });
 
 describe('defaults', () => {
   it('fill missing and null fields, then continue inside the defaulted value', () => {
-    expect(validator.applyDefaults({ spec: { name: 'a', mode: null } })).toEqual({ spec: { name: 'a', mode: 'a', nested: { inner: 'x' } } });
+    expect(validator.applyDefaults({ spec: { name: 'a', mode: null } })).toEqual({
+      spec: { name: 'a', mode: 'a', nested: { inner: 'x' } },
+    });
   });
 
   it('drop nulls without a default, keep what is set, and never change the input', () => {
@@ -102,7 +127,16 @@ describe('defaults', () => {
   });
 
   it('are idempotent', () => {
-    const objectArb = fc.record({ spec: fc.record({ name: fc.string(), mode: fc.constantFrom('a', 'b', null), nested: fc.option(fc.record({ inner: fc.string() }), { nil: undefined }) }, { requiredKeys: ['name'] }) });
+    const objectArb = fc.record({
+      spec: fc.record(
+        {
+          name: fc.string(),
+          mode: fc.constantFrom('a', 'b', null),
+          nested: fc.option(fc.record({ inner: fc.string() }), { nil: undefined }),
+        },
+        { requiredKeys: ['name'] },
+      ),
+    });
     fc.assert(
       fc.property(objectArb, (object) => {
         const once = validator.applyDefaults(object);
@@ -117,7 +151,11 @@ describe('messageExpression', () => {
     new SchemaValidator({
       type: 'object',
       properties: {
-        tags: { type: 'array', items: { type: 'string' }, 'x-kubernetes-validations': [{ rule: "self.all(t, t != 'x')", message: "no tag may be 'x'", messageExpression }] },
+        tags: {
+          type: 'array',
+          items: { type: 'string' },
+          'x-kubernetes-validations': [{ rule: "self.all(t, t != 'x')", message: "no tag may be 'x'", messageExpression }],
+        },
       },
     });
   const denial = (messageExpression: string) => formatFieldErrors(withMessageExpression(messageExpression).validate({ tags: ['a', 'x'] }));

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { type ExtenderFilterResult, failedNodeMaps, ReasonNodeDisrupting, ReasonNodeTerminating, Verdict } from '../../../src/domain/extender/index.js';
+import {
+  type ExtenderFilterResult,
+  failedNodeMaps,
+  ReasonNodeDisrupting,
+  ReasonNodeTerminating,
+  Verdict,
+} from '../../../src/domain/extender/index.js';
 import type { NameSpans } from '../../../src/byte-path/index.js';
 import { encodeFilterResult, encodeHostPriorityList } from '../../../webhooks/extender/encode.js';
 import { encodeFilterOfNames, encodeScoresOfNames, failedNamesInInputOrder } from '../../../src/byte-path/index.js';
@@ -27,7 +33,13 @@ function slotsOf(names: readonly string[]): Int32Array {
 /** The answer the general path sends for the same verdicts, names as strings. */
 function filterResult(names: readonly string[], verdicts: Uint8Array): ExtenderFilterResult {
   const { failed, unresolvable } = failedNodeMaps(verdicts, (i) => names[i] as string);
-  return { Nodes: null, NodeNames: names.filter((_, i) => verdicts[i] === Verdict.Keep), FailedNodes: failed, FailedAndUnresolvableNodes: unresolvable, Error: '' };
+  return {
+    Nodes: null,
+    NodeNames: names.filter((_, i) => verdicts[i] === Verdict.Keep),
+    FailedNodes: failed,
+    FailedAndUnresolvableNodes: unresolvable,
+    Error: '',
+  };
 }
 
 /** The condition the fast filter answer relies on: no failed name is all digits (vacuously: the empty name), none fails twice. */
@@ -69,7 +81,9 @@ describe('encodeScoresOfNames', () => {
   it('writes any plain names and scores 0..10 exactly as encodeHostPriorityList (property)', () => {
     fc.assert(
       fc.property(
-        nameList.chain((names) => fc.tuple(fc.constant(names), fc.array(fc.integer({ min: 0, max: 10 }), { minLength: names.length, maxLength: names.length }))),
+        nameList.chain((names) =>
+          fc.tuple(fc.constant(names), fc.array(fc.integer({ min: 0, max: 10 }), { minLength: names.length, maxLength: names.length })),
+        ),
         layout,
         ([names, scores], { offset, space }) => {
           const list = names.map((Host, i) => ({ Host, Score: scores[i] as number }));
@@ -105,7 +119,13 @@ describe('failedNamesInInputOrder and encodeFilterOfNames', () => {
 
   it('spells the reasons of filter.ts', () => {
     const encoded = encodeFilterOfNames(spansOf(['a', 'b', 'c']), Uint8Array.of(Keep, Failed, Unresolvable));
-    expect(JSON.parse(encoded.toString('latin1'))).toEqual({ Nodes: null, NodeNames: ['a'], FailedNodes: { b: ReasonNodeDisrupting }, FailedAndUnresolvableNodes: { c: ReasonNodeTerminating }, Error: '' });
+    expect(JSON.parse(encoded.toString('latin1'))).toEqual({
+      Nodes: null,
+      NodeNames: ['a'],
+      FailedNodes: { b: ReasonNodeDisrupting },
+      FailedAndUnresolvableNodes: { c: ReasonNodeTerminating },
+      Error: '',
+    });
   });
 
   it.each<[string, string[], number[]]>([
@@ -150,10 +170,18 @@ describe('failedNamesInInputOrder and encodeFilterOfNames', () => {
 
   it('where input order is accepted, the fast answer is what JSON.stringify writes of the general answer (property)', () => {
     // Few failed names, none all digits, each failing once: the case the fast path serves.
-    const distinctNames = fc.uniqueArray(plainName.filter((name) => !/^[0-9]*$/.test(name)), { maxLength: 40 });
+    const distinctNames = fc.uniqueArray(
+      plainName.filter((name) => !/^[0-9]*$/.test(name)),
+      { maxLength: 40 },
+    );
     fc.assert(
       fc.property(
-        distinctNames.chain((names) => fc.tuple(fc.constant(names), fc.array(fc.constantFrom(Keep, Keep, Keep, Failed, Unresolvable), { minLength: names.length, maxLength: names.length }))),
+        distinctNames.chain((names) =>
+          fc.tuple(
+            fc.constant(names),
+            fc.array(fc.constantFrom(Keep, Keep, Keep, Failed, Unresolvable), { minLength: names.length, maxLength: names.length }),
+          ),
+        ),
         ([names, verdictList]) => {
           const verdicts = Uint8Array.from(verdictList);
           const spans = spansOf(names);

@@ -72,7 +72,7 @@ describe('ByteNameIndex', () => {
   });
 
   it.each([
-    ['space and punctuation', ' !#$%&\'()*+,-./:;<=>?@[]^_`{|}~'],
+    ['space and punctuation', " !#$%&'()*+,-./:;<=>?@[]^_`{|}~"],
     ['digits and letters', '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'],
     ['an MKS node name', 'karpenter-b3-8-eu-west-par-a-node-1f2e3d'],
   ])('takes a name of %s (printable ASCII but quote and backslash)', (_label, name) => {
@@ -198,7 +198,9 @@ describe('ByteNameIndex', () => {
     for (const name of readded) index.add(name);
     expect(index.size).toBe(750);
     expect(index.slotLimit).toBe(1_000);
-    const missing = names.filter((name, i) => findAt(index, name, i % 8) !== (i % 4 === 0 ? i : -1) || index.slotOf(name) !== (i % 4 === 0 ? i : -1));
+    const missing = names.filter(
+      (name, i) => findAt(index, name, i % 8) !== (i % 4 === 0 ? i : -1) || index.slotOf(name) !== (i % 4 === 0 ? i : -1),
+    );
     expect(missing).toEqual([]);
     expect(readded.filter((name) => findAt(index, name) !== index.slotOf(name) || index.nameOf(index.slotOf(name)) !== name)).toEqual([]);
   });
@@ -244,7 +246,11 @@ describe('ByteNameIndex', () => {
       alphabet: fc.constant(alphabet),
       // First more than 128 distinct names (two table growths past 64 slots), then mostly removals (compactions), then both.
       fill: fc.shuffledSubarray(alphabet, { minLength: 130 }),
-      ops: fc.tuple(fc.array(add, { maxLength: 60 }), fc.array(remove, { minLength: 60, maxLength: 200 }), fc.array(mixed, { maxLength: 120 })),
+      ops: fc.tuple(
+        fc.array(add, { maxLength: 60 }),
+        fc.array(remove, { minLength: 60, maxLength: 200 }),
+        fc.array(mixed, { maxLength: 120 }),
+      ),
       gaps: fc.array(fc.nat(), { minLength: alphabet.length, maxLength: alphabet.length }),
       lead: fc.nat({ max: 7 }),
     }),
@@ -256,7 +262,10 @@ describe('ByteNameIndex', () => {
         const index = new ByteNameIndex();
         const model = new Map<string, number>();
         const { view, starts } = layout(alphabet, gaps, lead);
-        const steps = [...fill.map((name) => ({ kind: 'add', name })), ...ops.flat().map(({ kind, which }) => ({ kind, name: alphabet[which % alphabet.length] as string }))];
+        const steps = [
+          ...fill.map((name) => ({ kind: 'add', name })),
+          ...ops.flat().map(({ kind, which }) => ({ kind, name: alphabet[which % alphabet.length] as string })),
+        ];
         let peak = 0;
         for (const { kind, name } of steps) {
           if (kind === 'add') {
@@ -284,8 +293,10 @@ describe('ByteNameIndex', () => {
             const found = index.find(view, start, start + n.length);
             if (found !== expected) wrong.push(`find(${JSON.stringify(n)}) = ${found}, expected ${expected}`);
             if (expected === -1) return;
-            if (index.nameOf(expected) !== n) wrong.push(`nameOf(${expected}) = ${JSON.stringify(index.nameOf(expected))}, expected ${JSON.stringify(n)}`);
-            if (seen.has(expected) || expected < 0 || expected >= index.slotLimit) wrong.push(`slot ${expected} of ${JSON.stringify(n)} reused or out of range`);
+            if (index.nameOf(expected) !== n)
+              wrong.push(`nameOf(${expected}) = ${JSON.stringify(index.nameOf(expected))}, expected ${JSON.stringify(n)}`);
+            if (seen.has(expected) || expected < 0 || expected >= index.slotLimit)
+              wrong.push(`slot ${expected} of ${JSON.stringify(n)} reused or out of range`);
             seen.add(expected);
           });
           expect(wrong).toEqual([]);

@@ -34,7 +34,8 @@ describe('bundled catalogs', () => {
 
   it('covers every OVH family in use on MKS', () => {
     const families = new Set(loadCatalog('ovhcloud').flavors.map((f) => f.family));
-    for (const f of ['b2', 'b3', 'c2', 'c3', 'r2', 'r3', 'd2', 'i1', 't1', 't2', 'a10', 'a100', 'l4', 'l40s', 'h100', 'rtx5000']) expect(families).toContain(f);
+    for (const f of ['b2', 'b3', 'c2', 'c3', 'r2', 'r3', 'd2', 'i1', 't1', 't2', 'a10', 'a100', 'l4', 'l40s', 'h100', 'rtx5000'])
+      expect(families).toContain(f);
   });
 
   it('keeps the documented OVH prices', () => {
@@ -46,19 +47,22 @@ describe('bundled catalogs', () => {
     expect(byName.get('t2-45')).toMatchObject({ hourly: 0.8, estimated: true });
   });
 
-  it.each(CloudNames)('%s: every flavor is priced in every region it is offered in, or says why not ("not sold here: …" / "unpriced offline: …")', (cloud) => {
-    const catalog = loadCatalog(cloud);
-    const unexplained: string[] = [];
-    for (const region of catalog.regions) {
-      for (const type of buildInstanceTypes(catalog, region.name)) {
-        if (type.offerings.length > 0) continue;
-        const flavor = catalog.flavors.find((f) => f.name === type.name);
-        const price = flavor?.prices.find((p) => p.region === region.name || p.region === '*');
-        if (!price?.note || !/^(not sold here|unpriced offline): /.test(price.note)) unexplained.push(`${type.name} in ${region.name}`);
+  it.each(CloudNames)(
+    '%s: every flavor is priced in every region it is offered in, or says why not ("not sold here: …" / "unpriced offline: …")',
+    (cloud) => {
+      const catalog = loadCatalog(cloud);
+      const unexplained: string[] = [];
+      for (const region of catalog.regions) {
+        for (const type of buildInstanceTypes(catalog, region.name)) {
+          if (type.offerings.length > 0) continue;
+          const flavor = catalog.flavors.find((f) => f.name === type.name);
+          const price = flavor?.prices.find((p) => p.region === region.name || p.region === '*');
+          if (!price?.note || !/^(not sold here|unpriced offline): /.test(price.note)) unexplained.push(`${type.name} in ${region.name}`);
+        }
       }
-    }
-    expect(unexplained).toEqual([]);
-  });
+      expect(unexplained).toEqual([]);
+    },
+  );
 
   it.each([
     ['ovhcloud', 'GRA7', ['t2-45', 't2-90', 't2-180', 'c2-7', 'r2-15', 'd2-8', 'i1-45', 't1-45', 'b3-512', 'c3-256', 'r3-1024']],
@@ -113,9 +117,22 @@ describe('validateCatalog', () => {
   const valid = () => ({
     cloud: 'ovhcloud',
     retrieved: '2026-11-22',
-    sources: [{ title: 'OVHcloud Public Cloud prices', url: 'https://www.ovhcloud.com/en/public-cloud/prices/', date: '2026-11-22' }] as Record<string, unknown>[],
+    sources: [
+      { title: 'OVHcloud Public Cloud prices', url: 'https://www.ovhcloud.com/en/public-cloud/prices/', date: '2026-11-22' },
+    ] as Record<string, unknown>[],
     regions: [{ name: 'GRA11', zones: ['gra11-a'] }],
-    flavors: [{ name: 'b3-8', family: 'b3', generation: 3, vcpus: 2, memoryMiB: 8192, arch: 'amd64', regions: ['GRA11'], prices: [{ region: '*', hourly: 0.05 }] }],
+    flavors: [
+      {
+        name: 'b3-8',
+        family: 'b3',
+        generation: 3,
+        vcpus: 2,
+        memoryMiB: 8192,
+        arch: 'amd64',
+        regions: ['GRA11'],
+        prices: [{ region: '*', hourly: 0.05 }],
+      },
+    ],
   });
 
   it('accepts a well-formed file', () => {
@@ -123,15 +140,43 @@ describe('validateCatalog', () => {
   });
 
   it.each([
-    ['a negative vCPU count', (d: ReturnType<typeof valid>) => ((d.flavors[0] as Record<string, unknown>).vcpus = -2), /flavor b3-8: field "vcpus"/],
-    ['a zero price', (d: ReturnType<typeof valid>) => ((d.flavors[0]!.prices[0] as Record<string, unknown>).hourly = 0), /flavor b3-8: field "hourly"/],
-    ['a null price without a note', (d: ReturnType<typeof valid>) => ((d.flavors[0]!.prices[0] as Record<string, unknown>).hourly = null), /field "prices\[\]\.note"/],
+    [
+      'a negative vCPU count',
+      (d: ReturnType<typeof valid>) => ((d.flavors[0] as Record<string, unknown>).vcpus = -2),
+      /flavor b3-8: field "vcpus"/,
+    ],
+    [
+      'a zero price',
+      (d: ReturnType<typeof valid>) => ((d.flavors[0]!.prices[0] as Record<string, unknown>).hourly = 0),
+      /flavor b3-8: field "hourly"/,
+    ],
+    [
+      'a null price without a note',
+      (d: ReturnType<typeof valid>) => ((d.flavors[0]!.prices[0] as Record<string, unknown>).hourly = null),
+      /field "prices\[\]\.note"/,
+    ],
     ['an unknown region', (d: ReturnType<typeof valid>) => (d.flavors[0]!.regions = ['XYZ1']), /unknown region XYZ1/],
-    ['an unknown arch', (d: ReturnType<typeof valid>) => ((d.flavors[0] as Record<string, unknown>).arch = 'riscv'), /field "arch" must be one of amd64, arm64/],
+    [
+      'an unknown arch',
+      (d: ReturnType<typeof valid>) => ((d.flavors[0] as Record<string, unknown>).arch = 'riscv'),
+      /field "arch" must be one of amd64, arm64/,
+    ],
     ['a bad date', (d: ReturnType<typeof valid>) => (d.retrieved = 'yesterday'), /field "retrieved"/],
-    ['a source as a bare string', (d: ReturnType<typeof valid>) => (d.sources = ['seed 001' as unknown as Record<string, unknown>]), /source #0: field "\(source\)" must be an object/],
-    ['a source without a public URL', (d: ReturnType<typeof valid>) => (d.sources[0]!.url = 'reference/clouds.md'), /source #0: field "url" must be a public https:\/\/ URL/],
-    ['a source without a date', (d: ReturnType<typeof valid>) => (d.sources[0]!.date = 'recently'), /source #0: field "date" must be an ISO date/],
+    [
+      'a source as a bare string',
+      (d: ReturnType<typeof valid>) => (d.sources = ['seed 001' as unknown as Record<string, unknown>]),
+      /source #0: field "\(source\)" must be an object/,
+    ],
+    [
+      'a source without a public URL',
+      (d: ReturnType<typeof valid>) => (d.sources[0]!.url = 'reference/clouds.md'),
+      /source #0: field "url" must be a public https:\/\/ URL/,
+    ],
+    [
+      'a source without a date',
+      (d: ReturnType<typeof valid>) => (d.sources[0]!.date = 'recently'),
+      /source #0: field "date" must be an ISO date/,
+    ],
     ['a duplicate flavor', (d: ReturnType<typeof valid>) => d.flavors.push({ ...d.flavors[0]! }), /listed twice/],
   ])('rejects %s, naming the file, flavor and field', (_what, mutate, message) => {
     const data = valid();

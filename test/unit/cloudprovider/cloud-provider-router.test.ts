@@ -67,7 +67,9 @@ describe('CloudProviderRouter', () => {
     const { router } = setup();
     const ovh = claim('o', { group: 'karpenter.ovhcloud.sh', version: 'v1alpha1', kind: 'OVHNodeClass' });
     await expect(router.create(ovh)).rejects.toThrow(NodeClassNotReadyError);
-    await expect(router.create(ovh)).rejects.toThrow('nodeClassRef karpenter.ovhcloud.sh/OVHNodeClass has no configured cloud; accepted: karpenter.scaleway.sh/ScalewayNodeClass, karpenter.outscale.sh/OutscaleNodeClass');
+    await expect(router.create(ovh)).rejects.toThrow(
+      'nodeClassRef karpenter.ovhcloud.sh/OVHNodeClass has no configured cloud; accepted: karpenter.scaleway.sh/ScalewayNodeClass, karpenter.outscale.sh/OutscaleNodeClass',
+    );
   });
 
   it('lists every cloud, and fails the whole list when one cloud fails (never partial)', async () => {

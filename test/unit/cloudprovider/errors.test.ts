@@ -33,7 +33,10 @@ const guards = {
 
 const samples: [keyof typeof guards, Error][] = [
   ['NodeClaimNotFoundError', new NodeClaimNotFoundError('getting instance i-1: not found')],
-  ['InsufficientCapacityError', new InsufficientCapacityError('creating server: out of stock', [{ instanceType: 'b3-8', zone: 'gra-a', capacityType: 'on-demand' }])],
+  [
+    'InsufficientCapacityError',
+    new InsufficientCapacityError('creating server: out of stock', [{ instanceType: 'b3-8', zone: 'gra-a', capacityType: 'on-demand' }]),
+  ],
   ['QuotaExceededError', new QuotaExceededError('creating server: quota', { quota: 'cores' })],
   ['NodeClassNotReadyError', new NodeClassNotReadyError('resolving nodeclass default: not found')],
   ['TransientCloudError', new TransientCloudError('listing servers: 503', { retryAfterMs: 2000 })],

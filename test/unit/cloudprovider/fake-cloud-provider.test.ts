@@ -48,7 +48,14 @@ describe('FakeCloudProvider.create', () => {
 
   it('skips unavailable offerings, and fails with ICE when nothing is left', async () => {
     const clock = new FakeClock();
-    const type = fakeInstanceType({ name: 'b3-8', cpu: 2, memoryMiB: 8192, pricePerHour: 0.05, zones: ['z1', 'z2'], unavailableZones: ['z1'] });
+    const type = fakeInstanceType({
+      name: 'b3-8',
+      cpu: 2,
+      memoryMiB: 8192,
+      pricePerHour: 0.05,
+      zones: ['z1', 'z2'],
+      unavailableZones: ['z1'],
+    });
     const fake = new FakeCloudProvider({ instanceTypes: [type], clock });
     expect((await fake.create(claim('a'))).zone).toBe('z2');
     const error = await fake.create(claim('b', [{ key: LabelTopologyZone, operator: 'In', values: ['z1'] }])).catch((e: unknown) => e);
@@ -62,7 +69,9 @@ describe('FakeCloudProvider.create', () => {
     fake.outOfStock.add('on-demand:fake-1:test-zone-b');
     const attempts: string[] = [];
     for (let i = 0; i < 3; i++) {
-      const result = await fake.create(claim(`c${i}`, [{ key: LabelInstanceType, operator: 'In', values: ['fake-1'] }])).catch((e: unknown) => e);
+      const result = await fake
+        .create(claim(`c${i}`, [{ key: LabelInstanceType, operator: 'In', values: ['fake-1'] }]))
+        .catch((e: unknown) => e);
       attempts.push(isInsufficientCapacityError(result) ? 'ice' : (result as { zone: string }).zone);
     }
     expect(attempts).toEqual(['ice', 'ice', 'test-zone-c']);

@@ -12,19 +12,44 @@ import { ClusterState } from '../../../src/state/index.js';
 import { FakeClock } from '../../../src/util/clock.js';
 
 const bundled = Object.fromEntries(CloudNames.map((c) => [c, loadCatalog(c)])) as Record<CloudName, CatalogFile>;
-const ovhClass = { apiVersion: 'karpenter.ovhcloud.sh/v1alpha1', kind: 'OVHNodeClass', metadata: { name: 'default' }, spec: { serviceName: '0123456789abcdef0123456789abcdef', region: 'EU-WEST-PAR', credentialsSecretRef: { name: 'ovh', namespace: 'karpenter' } } };
+const ovhClass = {
+  apiVersion: 'karpenter.ovhcloud.sh/v1alpha1',
+  kind: 'OVHNodeClass',
+  metadata: { name: 'default' },
+  spec: {
+    serviceName: '0123456789abcdef0123456789abcdef',
+    region: 'EU-WEST-PAR',
+    credentialsSecretRef: { name: 'ovh', namespace: 'karpenter' },
+  },
+};
 const pool = (...flavors: string[]): KubeObject => ({
   apiVersion: 'karpenter.sh/v1',
   kind: 'NodePool',
   metadata: { name: 'p' },
-  spec: { limits: { cpu: '100' }, template: { spec: { nodeClassRef: { group: 'karpenter.ovhcloud.sh', kind: 'OVHNodeClass', name: 'default' }, requirements: [{ key: 'node.kubernetes.io/instance-type', operator: 'In', values: flavors }] } } },
+  spec: {
+    limits: { cpu: '100' },
+    template: {
+      spec: {
+        nodeClassRef: { group: 'karpenter.ovhcloud.sh', kind: 'OVHNodeClass', name: 'default' },
+        requirements: [{ key: 'node.kubernetes.io/instance-type', operator: 'In', values: flavors }],
+      },
+    },
+  },
 });
 
 /** What the OVH provider reads for EU-WEST-PAR when the cloud has stopped selling b3-8 and sells a b4-16 the file does not know. */
 function cloudAnswer(): InstanceType[] {
   const types = buildInstanceTypes(bundled.ovhcloud, 'EU-WEST-PAR').filter((t) => t.name !== 'b3-8');
   const b316 = types.find((t) => t.name === 'b3-16') as InstanceType;
-  return [...types, { ...b316, name: 'b4-16', labels: { ...b316.labels, 'node.kubernetes.io/instance-type': 'b4-16', 'karpenter-eu.io/instance-family': 'b4' }, offerings: b316.offerings.map((o) => ({ ...o, pricePerHour: 0.09 })) }];
+  return [
+    ...types,
+    {
+      ...b316,
+      name: 'b4-16',
+      labels: { ...b316.labels, 'node.kubernetes.io/instance-type': 'b4-16', 'karpenter-eu.io/instance-family': 'b4' },
+      offerings: b316.offerings.map((o) => ({ ...o, pricePerHour: 0.09 })),
+    },
+  ];
 }
 
 function setup() {
@@ -51,12 +76,16 @@ describe('admission on the live catalogs', () => {
     expect(validate(pool('b4-16'), context)).toMatchObject({ allowed: true, warnings: [] });
     const denied = validate(pool('b3-8'), context);
     expect(denied.allowed).toBe(false);
-    expect(denied.message).toContain('spec.template.spec.requirements[0].values[0]: Unsupported value: "b3-8": flavor not offered in region EU-WEST-PAR');
+    expect(denied.message).toContain(
+      'spec.template.spec.requirements[0].values[0]: Unsupported value: "b3-8": flavor not offered in region EU-WEST-PAR',
+    );
   });
 
   it('keeps the bundled facts of regions no provider read', async () => {
     const { live } = setup();
-    await live.recording(new FakeCloudProvider({ instanceTypes: cloudAnswer(), clock: new FakeClock() })).getInstanceTypes({ metadata: { name: 'p' } } as never);
+    await live
+      .recording(new FakeCloudProvider({ instanceTypes: cloudAnswer(), clock: new FakeClock() }))
+      .getInstanceTypes({ metadata: { name: 'p' } } as never);
     const catalog = live.current().catalogs.ovhcloud as CatalogFile;
     expect(buildInstanceTypes(catalog, 'GRA7').some((t) => t.name === 'b3-8')).toBe(true);
     expect(buildInstanceTypes(catalog, 'EU-WEST-PAR').find((t) => t.name === 'b4-16')?.offerings[0]?.pricePerHour).toBe(0.09);
@@ -90,6 +119,8 @@ describe('admission on the live region lists', () => {
     const { live } = setup();
     live.recordRegions('ovhcloud', [{ name: 'EU-WEST-PAR' }]);
     const bundledZones = bundled.ovhcloud.regions.find((r) => r.name === 'EU-WEST-PAR')?.zones;
-    expect(live.current().catalogs.ovhcloud?.regions).toEqual([{ ...bundled.ovhcloud.regions.find((r) => r.name === 'EU-WEST-PAR'), zones: bundledZones }]);
+    expect(live.current().catalogs.ovhcloud?.regions).toEqual([
+      { ...bundled.ovhcloud.regions.find((r) => r.name === 'EU-WEST-PAR'), zones: bundledZones },
+    ]);
   });
 });

@@ -11,7 +11,12 @@ const nodeClaim = {
   spec: { nodeClassRef: { group: 'karpenter.test.sh', kind: 'TestNodeClass', name: 'default' }, requirements: [] },
 };
 
-function setup(): { registry: Registry; fake: FakeCloudProvider; cp: ReturnType<typeof decorateWithMetrics>; advance: (ms: number) => void } {
+function setup(): {
+  registry: Registry;
+  fake: FakeCloudProvider;
+  cp: ReturnType<typeof decorateWithMetrics>;
+  advance: (ms: number) => void;
+} {
   const registry = new Registry();
   const fake = new FakeCloudProvider({ instanceTypes: fakeInstanceTypes(2), clock: new FakeClock() });
   let now = 0;
@@ -19,7 +24,10 @@ function setup(): { registry: Registry; fake: FakeCloudProvider; cp: ReturnType<
   return { registry, fake, cp, advance: (ms) => (now += ms) };
 }
 
-async function metric(registry: Registry, name: string): Promise<{ labels: Record<string, string | number>; value: number; metricName?: string }[]> {
+async function metric(
+  registry: Registry,
+  name: string,
+): Promise<{ labels: Record<string, string | number>; value: number; metricName?: string }[]> {
   const found = registry.getSingleMetric(name);
   if (!found) throw new Error(`metric ${name} not registered`);
   return (await found.get()).values as { labels: Record<string, string | number>; value: number; metricName?: string }[];
@@ -33,7 +41,12 @@ describe('decorateWithMetrics', () => {
     expect(fake.instances.has(launched.providerID)).toBe(true);
     expect((await cp.get(launched.providerID)).providerID).toBe(launched.providerID);
     expect(await cp.list()).toHaveLength(1);
-    expect((await cp.getInstanceTypes({ metadata: { name: 'p' }, spec: { template: { spec: { nodeClassRef: nodeClaim.spec.nodeClassRef, requirements: [] } } } }))).toHaveLength(2);
+    expect(
+      await cp.getInstanceTypes({
+        metadata: { name: 'p' },
+        spec: { template: { spec: { nodeClassRef: nodeClaim.spec.nodeClassRef, requirements: [] } } },
+      }),
+    ).toHaveLength(2);
     fake.drifted = 'ImageDrifted';
     expect(await cp.isDrifted(nodeClaim)).toBe('ImageDrifted');
     expect(cp.getSupportedNodeClasses()).toEqual(fake.getSupportedNodeClasses());
@@ -62,7 +75,12 @@ describe('decorateWithMetrics', () => {
     await expect(cp.get('fake:///zone/none')).rejects.toBeInstanceOf(NodeClaimNotFoundError);
     fake.listError = new Error('down');
     await expect(cp.list()).rejects.toThrow('listing instances');
-    const errors = (await metric(registry, 'karpenter_cloudprovider_errors_total')).map((v) => [v.labels['method'], v.labels['provider'], v.labels['error'], v.value]);
+    const errors = (await metric(registry, 'karpenter_cloudprovider_errors_total')).map((v) => [
+      v.labels['method'],
+      v.labels['provider'],
+      v.labels['error'],
+      v.value,
+    ]);
     expect(errors).toEqual(
       expect.arrayContaining([
         ['Create', 'fake', 'TransientCloudError', 1],
@@ -77,8 +95,13 @@ describe('decorateWithMetrics', () => {
     const { registry, cp } = setup();
     await runAsController('nodeclaim.garbagecollection', () => cp.list());
     await cp.list();
-    const counts = (await metric(registry, 'karpenter_cloudprovider_duration_seconds')).filter((v) => v.metricName?.endsWith('_count') && v.labels['method'] === 'List');
-    expect(counts.map((v) => [v.labels['controller'], v.value]).sort()).toEqual([['', 1], ['nodeclaim.garbagecollection', 1]]);
+    const counts = (await metric(registry, 'karpenter_cloudprovider_duration_seconds')).filter(
+      (v) => v.metricName?.endsWith('_count') && v.labels['method'] === 'List',
+    );
+    expect(counts.map((v) => [v.labels['controller'], v.value]).sort()).toEqual([
+      ['', 1],
+      ['nodeclaim.garbagecollection', 1],
+    ]);
   });
 
   it('lets several providers share one registry', async () => {

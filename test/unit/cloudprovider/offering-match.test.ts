@@ -56,7 +56,11 @@ describe('parseRequest', () => {
     expect(parseRequest(resource, value)).toBe(expected);
   });
 
-  it.each([['cpu', 'two'], ['memory', '4GB'], ['memory', '']])('rejects %s %j naming the value', (resource, value) => {
+  it.each([
+    ['cpu', 'two'],
+    ['memory', '4GB'],
+    ['memory', ''],
+  ])('rejects %s %j naming the value', (resource, value) => {
     expect(() => parseRequest(resource, value)).toThrow(InvalidQuantityError);
     expect(() => parseRequest(resource, value)).toThrow(`parsing quantity: ${resource} is ${JSON.stringify(value)}`);
   });

@@ -66,7 +66,11 @@ describe('retryTransient', () => {
     const start = clock.now();
     const delays: number[] = [];
     const { fn } = failing([new TransientCloudError('429', { retryAfterMs: 5_000 })]);
-    await drive(clock, delays, retryTransient('scaling pool', fn, { clock, random: () => 0.5, policy, onRetry: ({ delayMs }) => delays.push(delayMs) }));
+    await drive(
+      clock,
+      delays,
+      retryTransient('scaling pool', fn, { clock, random: () => 0.5, policy, onRetry: ({ delayMs }) => delays.push(delayMs) }),
+    );
     expect(delays).toEqual([5_000]);
     expect(clock.now() - start).toBe(5_000);
   });

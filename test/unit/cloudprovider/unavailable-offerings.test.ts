@@ -1,11 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fakeInstanceType } from '../../../src/cloudprovider/fake/index.js';
 import { InsufficientCapacityError, TransientCloudError } from '../../../src/cloudprovider/errors.js';
-import {
-  UnavailableOfferings,
-  UnavailableOfferingsTTLMs,
-  offeringCacheKey,
-} from '../../../src/cloudprovider/unavailable-offerings.js';
+import { UnavailableOfferings, UnavailableOfferingsTTLMs, offeringCacheKey } from '../../../src/cloudprovider/unavailable-offerings.js';
 import { FakeClock } from '../../../src/util/clock.js';
 
 const b3a = { instanceType: 'b3-8', zone: 'zone-a', capacityType: 'on-demand' };

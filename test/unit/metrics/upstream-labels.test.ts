@@ -8,7 +8,19 @@ import { createMetrics } from '../../../src/metrics/registry.js';
  * the same name we export. Dashboards and recording rules written for upstream select and aggregate on these
  * labels, so a label missing here, or one upstream dropped, breaks them.
  */
-const nodeLabels = ['nodepool', 'zone', 'region', 'instance_type', 'arch', 'os', 'capacity_type', 'windows_build', 'node_name', 'phase', 'managed'];
+const nodeLabels = [
+  'nodepool',
+  'zone',
+  'region',
+  'instance_type',
+  'arch',
+  'os',
+  'capacity_type',
+  'windows_build',
+  'node_name',
+  'phase',
+  'managed',
+];
 const upstream: Record<string, readonly string[]> = {
   karpenter_nodeclaims_created_total: ['reason', 'nodepool', 'min_values_relaxed'],
   karpenter_nodeclaims_terminated_total: ['nodepool', 'capacity_type', 'zone'],
@@ -22,7 +34,21 @@ const upstream: Record<string, readonly string[]> = {
   karpenter_nodes_total_pod_requests: [...nodeLabels, 'resource_type'],
   karpenter_nodes_total_daemon_requests: [...nodeLabels, 'resource_type'],
   karpenter_nodes_system_overhead: [...nodeLabels, 'resource_type'],
-  karpenter_pods_state: ['name', 'namespace', 'owner', 'node', 'scheduled', 'nodepool', 'zone', 'arch', 'capacity_type', 'instance_type', 'phase', 'ready', 'managed'],
+  karpenter_pods_state: [
+    'name',
+    'namespace',
+    'owner',
+    'node',
+    'scheduled',
+    'nodepool',
+    'zone',
+    'arch',
+    'capacity_type',
+    'instance_type',
+    'phase',
+    'ready',
+    'managed',
+  ],
   karpenter_pods_startup_duration_seconds: [],
   karpenter_scheduler_scheduling_duration_seconds: ['controller'],
   karpenter_scheduler_queue_depth: ['controller', 'scheduling_id'],
@@ -56,7 +82,9 @@ describe("metrics that carry upstream Karpenter's names carry its label sets", (
   });
 
   it('every karpenter_* metric we export (not karpenter_eu_*) is one upstream has, checked above', async () => {
-    const ours = (await registry.getMetricsAsJSON()).map((m) => m.name).filter((n) => n.startsWith('karpenter_') && !n.startsWith('karpenter_eu_'));
+    const ours = (await registry.getMetricsAsJSON())
+      .map((m) => m.name)
+      .filter((n) => n.startsWith('karpenter_') && !n.startsWith('karpenter_eu_'));
     expect(ours.filter((n) => upstream[n] === undefined && n !== 'karpenter_build_info')).toEqual([]);
   });
 });

@@ -1,11 +1,20 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { IncompleteCloudCredentialsError, InvalidOptionError, parseOperatorOptions, UnknownOptionError } from '../../../src/operator/options.js';
+import {
+  IncompleteCloudCredentialsError,
+  InvalidOptionError,
+  parseOperatorOptions,
+  UnknownOptionError,
+} from '../../../src/operator/options.js';
 import { parseDurationMs } from '../../../src/operator/option-values.js';
 
 /** Every run names its cluster; tests about other options pass this. */
 const cluster = { CLUSTER_NAME: 'prod-par' };
-const scw = { SCW_ACCESS_KEY: 'SCWXXXXXXXXXXXXXXXXX', SCW_SECRET_KEY: '11111111-1111-1111-1111-111111111111', SCW_DEFAULT_PROJECT_ID: '22222222-2222-2222-2222-222222222222' };
+const scw = {
+  SCW_ACCESS_KEY: 'SCWXXXXXXXXXXXXXXXXX',
+  SCW_SECRET_KEY: '11111111-1111-1111-1111-111111111111',
+  SCW_DEFAULT_PROJECT_ID: '22222222-2222-2222-2222-222222222222',
+};
 
 describe('parseOperatorOptions defaults', () => {
   const config = parseOperatorOptions([], cluster);
@@ -28,7 +37,11 @@ describe('parseOperatorOptions defaults', () => {
 
   it('uses in-cluster config, leader election on, info logs, no cloud', () => {
     expect(config.kubeconfigPath).toBeUndefined();
-    expect(config.leaderElection).toMatchObject({ enabled: true, leaseName: 'karpenter-eu-leader-election', leaseNamespace: 'kube-system' });
+    expect(config.leaderElection).toMatchObject({
+      enabled: true,
+      leaseName: 'karpenter-eu-leader-election',
+      leaseNamespace: 'kube-system',
+    });
     expect(config.logLevel).toBe('info');
     expect(config.clouds).toEqual({});
     expect(config.extender.tls).toBeUndefined();
@@ -49,7 +62,13 @@ describe('parseOperatorOptions precedence', () => {
     ['identity from HOSTNAME', [], { HOSTNAME: 'host-1' }, (c) => c.leaderElection.identity, 'host-1'],
     ['namespace from POD_NAMESPACE', [], { POD_NAMESPACE: 'karpenter' }, (c) => c.leaderElection.leaseNamespace, 'karpenter'],
     ['log level case-insensitive', ['--log-level', 'DEBUG'], {}, (c) => c.logLevel, 'debug'],
-    ['extender TLS', ['--extender-cert-file', '/c', '--extender-key-file', '/k'], {}, (c) => c.extender.tls, { certFile: '/c', keyFile: '/k' }],
+    [
+      'extender TLS',
+      ['--extender-cert-file', '/c', '--extender-key-file', '/k'],
+      {},
+      (c) => c.extender.tls,
+      { certFile: '/c', keyFile: '/k' },
+    ],
     ['compound duration', ['--gc-interval', '1m30s'], {}, (c) => c.garbageCollection.intervalMs, 90_000],
   ])('%s', (_name, argv, env, pick, expected) => {
     expect(pick(parseOperatorOptions(argv, { ...cluster, ...env }))).toEqual(expected);
@@ -59,18 +78,48 @@ describe('parseOperatorOptions precedence', () => {
 describe('parseOperatorOptions errors name the source, the value and what is accepted', () => {
   it.each<[string, string[], Record<string, string>, RegExp]>([
     ['bad port', ['--webhook-port', '99999'], {}, /--webhook-port is "99999"; accepted: a port number from 0 to 65535/],
-    ['bad env duration', [], { BATCH_MAX_DURATION: 'ten seconds' }, /BATCH_MAX_DURATION is "ten seconds"; accepted: a duration such as 500ms/],
+    [
+      'bad env duration',
+      [],
+      { BATCH_MAX_DURATION: 'ten seconds' },
+      /BATCH_MAX_DURATION is "ten seconds"; accepted: a duration such as 500ms/,
+    ],
     ['zero interval', ['--disruption-interval', '0'], {}, /--disruption-interval is "0"; accepted: a duration greater than 0/],
-    ['max below idle', ['--batch-idle-duration', '5s', '--batch-max-duration', '1s'], {}, /--batch-max-duration is "1s"; accepted: a duration at least the batch idle duration \(5s\)/],
+    [
+      'max below idle',
+      ['--batch-idle-duration', '5s', '--batch-max-duration', '1s'],
+      {},
+      /--batch-max-duration is "1s"; accepted: a duration at least the batch idle duration \(5s\)/,
+    ],
     ['bad boolean', [], { LEADER_ELECT: 'maybe' }, /LEADER_ELECT is "maybe"; accepted: true or false/],
     ['bad log level', ['--log-level', 'trace'], {}, /--log-level is "trace"; accepted: debug, info, warn, error/],
     ['bad lease name', ['--leader-election-name', 'Bad_Name'], {}, /--leader-election-name is "Bad_Name"; accepted: a lowercase DNS name/],
-    ['renew >= lease', ['--leader-election-renew-deadline', '20s'], {}, /--leader-election-lease-duration \(default\) is "15s"; accepted: a duration longer than the renew deadline \(20000ms\)/],
-    ['retry too long', ['--leader-election-retry-period', '9s'], {}, /--leader-election-renew-deadline \(default\) is "10s"; accepted: a duration longer than 1.2 × the retry period/],
+    [
+      'renew >= lease',
+      ['--leader-election-renew-deadline', '20s'],
+      {},
+      /--leader-election-lease-duration \(default\) is "15s"; accepted: a duration longer than the renew deadline \(20000ms\)/,
+    ],
+    [
+      'retry too long',
+      ['--leader-election-retry-period', '9s'],
+      {},
+      /--leader-election-renew-deadline \(default\) is "10s"; accepted: a duration longer than 1.2 × the retry period/,
+    ],
     ['missing value', ['--metrics-port'], {}, /--metrics-port is ""; accepted: a value after the flag/],
-    ['half TLS pair', ['--extender-cert-file', '/c'], {}, /--extender-key-file is ""; accepted: a file path, given together with --extender-cert-file/],
+    [
+      'half TLS pair',
+      ['--extender-cert-file', '/c'],
+      {},
+      /--extender-key-file is ""; accepted: a file path, given together with --extender-cert-file/,
+    ],
     ['bad SCW URL', [], { ...scw, SCW_API_URL: 'ftp://x' }, /SCW_API_URL is "ftp:\/\/x"; accepted: an http:\/\/ or https:\/\/ URL/],
-    ['bad OVH endpoint', [], { OVH_ENDPOINT: 'ovh-mars', OVH_APPLICATION_KEY: 'a', OVH_APPLICATION_SECRET: 's', OVH_CONSUMER_KEY: 'c' }, /OVH_ENDPOINT is "ovh-mars"; accepted: one of ovh-eu/],
+    [
+      'bad OVH endpoint',
+      [],
+      { OVH_ENDPOINT: 'ovh-mars', OVH_APPLICATION_KEY: 'a', OVH_APPLICATION_SECRET: 's', OVH_CONSUMER_KEY: 'c' },
+      /OVH_ENDPOINT is "ovh-mars"; accepted: one of ovh-eu/,
+    ],
   ])('%s', (_name, argv, env, message) => {
     expect(() => parseOperatorOptions(argv, { ...cluster, ...env })).toThrow(InvalidOptionError);
     expect(() => parseOperatorOptions(argv, { ...cluster, ...env })).toThrow(message);
@@ -78,20 +127,26 @@ describe('parseOperatorOptions errors name the source, the value and what is acc
 
   it('rejects an unknown flag and lists the accepted ones', () => {
     expect(() => parseOperatorOptions(['--webhook-prot', '1'], cluster)).toThrow(UnknownOptionError);
-    expect(() => parseOperatorOptions(['--webhook-prot', '1'], cluster)).toThrow(/unknown flag --webhook-prot; accepted: --kubeconfig, .*--webhook-port/);
+    expect(() => parseOperatorOptions(['--webhook-prot', '1'], cluster)).toThrow(
+      /unknown flag --webhook-prot; accepted: --kubeconfig, .*--webhook-port/,
+    );
   });
 
   it('names missing credentials of a half-configured cloud', () => {
     const env = { ...cluster, OSC_ACCESS_KEY: 'AK', OSC_REGION: 'eu-west-2' };
     expect(() => parseOperatorOptions([], env)).toThrow(IncompleteCloudCredentialsError);
-    expect(() => parseOperatorOptions([], env)).toThrow('outscale credentials are incomplete: OSC_ACCESS_KEY, OSC_REGION set but OSC_SECRET_KEY missing');
+    expect(() => parseOperatorOptions([], env)).toThrow(
+      'outscale credentials are incomplete: OSC_ACCESS_KEY, OSC_REGION set but OSC_SECRET_KEY missing',
+    );
   });
 });
 
-describe('the cluster name is required: two clusters sharing a default would garbage-collect each other\'s instances', () => {
+describe("the cluster name is required: two clusters sharing a default would garbage-collect each other's instances", () => {
   it('refuses to start without one, naming the flag and the variable', () => {
     expect(() => parseOperatorOptions([], {})).toThrow(InvalidOptionError);
-    expect(() => parseOperatorOptions([], {})).toThrow(/--cluster-name \/ CLUSTER_NAME is ""; accepted: this cluster's name, unique among the clusters sharing a cloud project/);
+    expect(() => parseOperatorOptions([], {})).toThrow(
+      /--cluster-name \/ CLUSTER_NAME is ""; accepted: this cluster's name, unique among the clusters sharing a cloud project/,
+    );
     expect(() => parseOperatorOptions([], { CLUSTER_NAME: '  ' })).toThrow(/CLUSTER_NAME is " {2}"/);
   });
 
@@ -105,7 +160,9 @@ describe('the cluster name is required: two clusters sharing a default would gar
     ['a comma (Scaleway tags are comma-separated)', 'a,b'],
     ['longer than a label value (63)', 'a'.repeat(64)],
   ])('refuses %s', (_name, value) => {
-    expect(() => parseOperatorOptions(['--cluster-name', value], {})).toThrow(new RegExp(`--cluster-name is "${value}"; accepted: a lowercase DNS label of at most 63 characters`));
+    expect(() => parseOperatorOptions(['--cluster-name', value], {})).toThrow(
+      new RegExp(`--cluster-name is "${value}"; accepted: a lowercase DNS label of at most 63 characters`),
+    );
   });
 });
 
@@ -125,14 +182,34 @@ describe('cloud settings', () => {
       OVH_APPLICATION_SECRET: 'as',
       OVH_CONSUMER_KEY: 'ck',
     });
-    expect(config.clouds.scaleway).toEqual({ accessKey: scw.SCW_ACCESS_KEY, secretKey: scw.SCW_SECRET_KEY, projectId: scw.SCW_DEFAULT_PROJECT_ID, region: 'nl-ams', apiUrl: 'http://127.0.0.1:1234' });
+    expect(config.clouds.scaleway).toEqual({
+      accessKey: scw.SCW_ACCESS_KEY,
+      secretKey: scw.SCW_SECRET_KEY,
+      projectId: scw.SCW_DEFAULT_PROJECT_ID,
+      region: 'nl-ams',
+      apiUrl: 'http://127.0.0.1:1234',
+    });
     expect(config.clouds.outscale).toEqual({ accessKey: 'AK', secretKey: 'SK', region: 'eu-west-2', endpoint: 'http://127.0.0.1:5678' });
     expect(config.clouds.ovhcloud).toEqual({ endpoint: 'ovh-eu', applicationKey: 'ak', applicationSecret: 'as', consumerKey: 'ck' });
   });
 
   it('defaults OVH_ENDPOINT to ovh-eu and reads the OVH defaults for NodeClasses', () => {
-    const config = parseOperatorOptions([], { ...cluster, OVH_APPLICATION_KEY: 'ak', OVH_APPLICATION_SECRET: 'as', OVH_CONSUMER_KEY: 'ck', OVH_SERVICE_NAME: '0123456789abcdef0123456789abcdef', OVH_REGION: 'EU-WEST-PAR' });
-    expect(config.clouds.ovhcloud).toEqual({ endpoint: 'ovh-eu', applicationKey: 'ak', applicationSecret: 'as', consumerKey: 'ck', serviceName: '0123456789abcdef0123456789abcdef', region: 'EU-WEST-PAR' });
+    const config = parseOperatorOptions([], {
+      ...cluster,
+      OVH_APPLICATION_KEY: 'ak',
+      OVH_APPLICATION_SECRET: 'as',
+      OVH_CONSUMER_KEY: 'ck',
+      OVH_SERVICE_NAME: '0123456789abcdef0123456789abcdef',
+      OVH_REGION: 'EU-WEST-PAR',
+    });
+    expect(config.clouds.ovhcloud).toEqual({
+      endpoint: 'ovh-eu',
+      applicationKey: 'ak',
+      applicationSecret: 'as',
+      consumerKey: 'ck',
+      serviceName: '0123456789abcdef0123456789abcdef',
+      region: 'EU-WEST-PAR',
+    });
   });
 
   it('treats empty variables as unset', () => {
@@ -196,11 +273,17 @@ describe('feature gates (upstream spelling: Name=true,Other=false)', () => {
     expect(parseOperatorOptions([], cluster).featureGates).toEqual({ nodeRepair: false });
     expect(parseOperatorOptions(['--feature-gates', 'NodeRepair=true'], cluster).featureGates).toEqual({ nodeRepair: true });
     expect(parseOperatorOptions([], { ...cluster, FEATURE_GATES: ' NodeRepair = true ,' }).featureGates).toEqual({ nodeRepair: true });
-    expect(parseOperatorOptions(['--feature-gates', 'NodeRepair=false'], { ...cluster, FEATURE_GATES: 'NodeRepair=true' }).featureGates).toEqual({ nodeRepair: false });
+    expect(
+      parseOperatorOptions(['--feature-gates', 'NodeRepair=false'], { ...cluster, FEATURE_GATES: 'NodeRepair=true' }).featureGates,
+    ).toEqual({ nodeRepair: false });
   });
 
   it.each<[string, string, RegExp]>([
-    ['an unknown gate', 'SpotToSpotConsolidation=true', /FEATURE_GATES is "SpotToSpotConsolidation=true"; accepted: comma-separated Name=true\|false, Name one of NodeRepair/],
+    [
+      'an unknown gate',
+      'SpotToSpotConsolidation=true',
+      /FEATURE_GATES is "SpotToSpotConsolidation=true"; accepted: comma-separated Name=true\|false, Name one of NodeRepair/,
+    ],
     ['a gate without a value', 'NodeRepair', /FEATURE_GATES is "NodeRepair"; accepted: comma-separated Name=true\|false/],
     ['a value that is not a boolean', 'NodeRepair=on', /FEATURE_GATES \(NodeRepair\) is "on"; accepted: true or false/],
   ])('refuses %s, naming the variable, the value and what is accepted', (_what, value, message) => {

@@ -13,7 +13,7 @@ const flush = async (): Promise<void> => {
   for (let i = 0; i < 20; i++) await Promise.resolve();
 };
 
-describe('reading the clouds\' region lists for admission', () => {
+describe("reading the clouds' region lists for admission", () => {
   it('records each list that was read, asks again after a doubling backoff for the one that failed, then only on the slow refresh', async () => {
     const clock = new FakeClock();
     const live = new LiveCatalogs(bundled);
@@ -29,7 +29,10 @@ describe('reading the clouds\' region lists for admission', () => {
       },
     };
     const stop = new AbortController();
-    const loop = readRegionLists({ provider, live, clock, logger: silentLogger, backoffMs: 1_000, maxBackoffMs: 3_000, refreshMs: 60_000 }, stop.signal);
+    const loop = readRegionLists(
+      { provider, live, clock, logger: silentLogger, backoffMs: 1_000, maxBackoffMs: 3_000, refreshMs: 60_000 },
+      stop.signal,
+    );
     await flush();
     expect(live.current().liveCatalogs).toEqual({ scaleway: { regionsListed: true, flavorsOf: [] } });
     for (const ms of [1_000, 2_000, 3_000, 3_000]) {

@@ -23,7 +23,9 @@ describe('karpenter-eu run / demo argument handling', () => {
   it('exits 2 without a cluster name, saying how to give one', async () => {
     const { out, io: cli } = io();
     expect(await main(['run'], cli)).toBe(2);
-    expect(out.stderr).toBe('error: parsing options: --cluster-name / CLUSTER_NAME is ""; accepted: this cluster\'s name, unique among the clusters sharing a cloud project (Helm: clusterName)\n');
+    expect(out.stderr).toBe(
+      'error: parsing options: --cluster-name / CLUSTER_NAME is ""; accepted: this cluster\'s name, unique among the clusters sharing a cloud project (Helm: clusterName)\n',
+    );
   });
 
   it('refuses an unknown demo cloud', async () => {

@@ -54,7 +54,8 @@ describe('runControllers', () => {
 
 describe('controllers behind a feature gate', () => {
   it('runs node repair (node.health) only when NodeRepair is on', () => {
-    const names = (gates: string[]): string[] => enabledControllers(defaultControllers, parseOperatorOptions(gates, { CLUSTER_NAME: 'c' })).map((p) => p.name);
+    const names = (gates: string[]): string[] =>
+      enabledControllers(defaultControllers, parseOperatorOptions(gates, { CLUSTER_NAME: 'c' })).map((p) => p.name);
     expect(names([])).not.toContain('node.health');
     expect(names(['--feature-gates', 'NodeRepair=true'])).toContain('node.health');
     expect(names(['--feature-gates', 'NodeRepair=true']).length).toBe(names([]).length + 1);

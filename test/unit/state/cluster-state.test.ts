@@ -7,15 +7,27 @@ import { FakeClock } from '../../../src/util/clock.js';
 const unschedulable = { conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable' }] };
 
 function pod(name: string, nodeName?: string, status: V1Pod['status'] = {}): V1Pod {
-  return { metadata: { name, namespace: 'default', uid: `uid-${name}` }, spec: { containers: [], ...(nodeName ? { nodeName } : {}) }, status };
+  return {
+    metadata: { name, namespace: 'default', uid: `uid-${name}` },
+    spec: { containers: [], ...(nodeName ? { nodeName } : {}) },
+    status,
+  };
 }
 
-function node(name: string, providerID?: string, extra: { labels?: Record<string, string>; capacity?: Record<string, string> } = {}): V1Node {
+function node(
+  name: string,
+  providerID?: string,
+  extra: { labels?: Record<string, string>; capacity?: Record<string, string> } = {},
+): V1Node {
   return { metadata: { name, labels: extra.labels }, spec: providerID ? { providerID } : {}, status: { capacity: extra.capacity } };
 }
 
 function claim(name: string, pool: string, providerID?: string, capacity?: Record<string, string>): NodeClaim {
-  return { metadata: { name, labels: { 'karpenter.sh/nodepool': pool } }, spec: { nodeClassRef: { group: 'g', kind: 'K', name: 'n' }, requirements: [] }, status: { providerID, capacity } } as NodeClaim;
+  return {
+    metadata: { name, labels: { 'karpenter.sh/nodepool': pool } },
+    spec: { nodeClassRef: { group: 'g', kind: 'K', name: 'n' }, requirements: [] },
+    status: { providerID, capacity },
+  } as NodeClaim;
 }
 
 function setup(): { state: ClusterState; clock: FakeClock } {
@@ -29,11 +41,21 @@ describe('ClusterState indexes', () => {
     state.updatePod(pod('a', 'n1'));
     state.updatePod(pod('b', 'n1'));
     state.updatePod(pod('c'));
-    expect(state.podsOnNode('n1').map((p) => p.metadata?.name).sort()).toEqual(['a', 'b']);
+    expect(
+      state
+        .podsOnNode('n1')
+        .map((p) => p.metadata?.name)
+        .sort(),
+    ).toEqual(['a', 'b']);
     state.updatePod(pod('c', 'n2'));
     state.updatePod(pod('b', 'n2'));
     expect(state.podsOnNode('n1').map((p) => p.metadata?.name)).toEqual(['a']);
-    expect(state.podsOnNode('n2').map((p) => p.metadata?.name).sort()).toEqual(['b', 'c']);
+    expect(
+      state
+        .podsOnNode('n2')
+        .map((p) => p.metadata?.name)
+        .sort(),
+    ).toEqual(['b', 'c']);
     state.deletePod(pod('a', 'n1'));
     expect(state.podsOnNode('n1')).toEqual([]);
     expect(state.pod('default', 'a')).toBeUndefined();
@@ -47,7 +69,12 @@ describe('ClusterState indexes', () => {
     state.updateNodeClaim(claim('gpu-a', 'gpu', 'scw://2'));
     expect(state.nodeByProvider('scw://1')?.metadata?.name).toBe('n1');
     expect(state.nodeClaimByProvider('scw://2')?.metadata?.name).toBe('gpu-a');
-    expect(state.nodeClaimsOfNodePool('default').map((c) => c.metadata?.name).sort()).toEqual(['default-a', 'default-b']);
+    expect(
+      state
+        .nodeClaimsOfNodePool('default')
+        .map((c) => c.metadata?.name)
+        .sort(),
+    ).toEqual(['default-a', 'default-b']);
     // The NodeClaim gets its providerID later (launch) and moves pool labels never; the index follows.
     state.updateNodeClaim(claim('default-b', 'default', 'scw://3'));
     expect(state.nodeClaimByProvider('scw://3')?.metadata?.name).toBe('default-b');
@@ -103,7 +130,10 @@ describe('ClusterState snapshot', () => {
     const { state, clock } = setup();
     state.updateNode(node('n1', 'scw://1'));
     state.updateNode(node('n2', 'scw://2'));
-    state.updateNodeClaim({ ...claim('default-c', 'default', 'scw://3'), metadata: { name: 'default-c', labels: { 'karpenter.sh/nodepool': 'default' }, deletionTimestamp: '2026-01-01T00:00:00Z' as never } });
+    state.updateNodeClaim({
+      ...claim('default-c', 'default', 'scw://3'),
+      metadata: { name: 'default-c', labels: { 'karpenter.sh/nodepool': 'default' }, deletionTimestamp: '2026-01-01T00:00:00Z' as never },
+    });
     state.markForDeletion('scw://1');
     state.nominate('scw://2');
     const marks = (): string[] => state.snapshot().nodes.map((n) => `${n.name}:${n.markedForDeletion}:${n.nominated}`);

@@ -14,8 +14,22 @@ describe('structured JSON logger', () => {
     child.info('launched nodeclaim', { nodeclaim: 'default-abc', nodepool: 'gpu', skipped: undefined });
     child.error('launching nodeclaim', { error: new Error('creating server: 503', { cause: new Error('upstream') }) });
     expect(lines.map((l) => JSON.parse(l) as unknown)).toEqual([
-      { level: 'info', time: '2026-01-02T03:04:05.000Z', msg: 'launched nodeclaim', controller: 'provisioner', nodepool: 'gpu', nodeclaim: 'default-abc' },
-      { level: 'error', time: '2026-01-02T03:04:05.000Z', msg: 'launching nodeclaim', controller: 'provisioner', nodepool: 'default', error: { name: 'Error', message: 'creating server: 503', cause: { name: 'Error', message: 'upstream' } } },
+      {
+        level: 'info',
+        time: '2026-01-02T03:04:05.000Z',
+        msg: 'launched nodeclaim',
+        controller: 'provisioner',
+        nodepool: 'gpu',
+        nodeclaim: 'default-abc',
+      },
+      {
+        level: 'error',
+        time: '2026-01-02T03:04:05.000Z',
+        msg: 'launching nodeclaim',
+        controller: 'provisioner',
+        nodepool: 'default',
+        error: { name: 'Error', message: 'creating server: 503', cause: { name: 'Error', message: 'upstream' } },
+      },
     ]);
   });
 

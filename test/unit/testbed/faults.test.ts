@@ -6,7 +6,10 @@ describe('FaultInjector', () => {
     const faults = new FaultInjector();
     faults.add({ match: { action: 'CreateTags' }, fault: { kind: 'server-error', status: 503 }, times: 1 });
     expect(faults.decide({ method: 'POST', path: '/api/v1/CreateVms', action: 'CreateVms' })).toBeUndefined();
-    expect(faults.decide({ method: 'POST', path: '/api/v1/CreateTags', action: 'CreateTags' })).toEqual({ kind: 'server-error', status: 503 });
+    expect(faults.decide({ method: 'POST', path: '/api/v1/CreateTags', action: 'CreateTags' })).toEqual({
+      kind: 'server-error',
+      status: 503,
+    });
     expect(faults.decide({ method: 'POST', path: '/api/v1/CreateTags', action: 'CreateTags' })).toBeUndefined();
   });
 
@@ -39,7 +42,9 @@ describe('FaultInjector', () => {
     faults.add({ match: { instanceType: 'b3-8', zone: 'eu-west-par-a' }, fault: { kind: 'out-of-stock' } });
     expect(faults.decide({ method: 'GET', path: '/flavors' })).toBeUndefined();
     expect(faults.decide({ method: 'POST', path: '/nodepool', instanceType: 'b3-8', zone: 'eu-west-par-b' })).toBeUndefined();
-    expect(faults.decide({ method: 'POST', path: '/nodepool', instanceType: 'b3-8', zone: 'eu-west-par-a' })).toEqual({ kind: 'out-of-stock' });
+    expect(faults.decide({ method: 'POST', path: '/nodepool', instanceType: 'b3-8', zone: 'eu-west-par-a' })).toEqual({
+      kind: 'out-of-stock',
+    });
   });
 
   it('fires probabilistic rules reproducibly for a seed, near the asked rate', () => {

@@ -10,18 +10,33 @@ describe('label selector string form', () => {
     ['a==b', [{ key: 'a', operator: 'In', values: ['b'] }]],
     ['a!=b', [{ key: 'a', operator: 'NotIn', values: ['b'] }]],
     ['a in (x, y)', [{ key: 'a', operator: 'In', values: ['x', 'y'] }]],
-    ['a notin (x,y),!f', [{ key: 'a', operator: 'NotIn', values: ['x', 'y'] }, { key: 'f', operator: 'DoesNotExist' }]],
-    ['a=b,c!=d,e in (x,y),!f', [
-      { key: 'a', operator: 'In', values: ['b'] },
-      { key: 'c', operator: 'NotIn', values: ['d'] },
-      { key: 'e', operator: 'In', values: ['x', 'y'] },
-      { key: 'f', operator: 'DoesNotExist' },
-    ]],
+    [
+      'a notin (x,y),!f',
+      [
+        { key: 'a', operator: 'NotIn', values: ['x', 'y'] },
+        { key: 'f', operator: 'DoesNotExist' },
+      ],
+    ],
+    [
+      'a=b,c!=d,e in (x,y),!f',
+      [
+        { key: 'a', operator: 'In', values: ['b'] },
+        { key: 'c', operator: 'NotIn', values: ['d'] },
+        { key: 'e', operator: 'In', values: ['x', 'y'] },
+        { key: 'f', operator: 'DoesNotExist' },
+      ],
+    ],
     ['app.kubernetes.io/name', [{ key: 'app.kubernetes.io/name', operator: 'Exists' }]],
     ['a=', [{ key: 'a', operator: 'In', values: [''] }]],
     ['a in (,x)', [{ key: 'a', operator: 'In', values: ['', 'x'] }]],
     ['a in ()', [{ key: 'a', operator: 'In', values: [''] }]],
-    ['n>3,m<10', [{ key: 'n', operator: 'Gt', values: ['3'] }, { key: 'm', operator: 'Lt', values: ['10'] }]],
+    [
+      'n>3,m<10',
+      [
+        { key: 'n', operator: 'Gt', values: ['3'] },
+        { key: 'm', operator: 'Lt', values: ['10'] },
+      ],
+    ],
   ])('parses %j', (text, expressions) => {
     expect(parseLabelSelector(text)).toEqual({ matchExpressions: expressions });
   });
@@ -41,7 +56,10 @@ describe('label selector string form', () => {
       fc.record({ key: name, operator: fc.constantFrom('In', 'NotIn'), values: fc.uniqueArray(value, { minLength: 1, maxLength: 2 }) }),
       fc.record({ key: name, operator: fc.constantFrom('Exists', 'DoesNotExist') }),
     );
-    const selector = fc.record({ matchLabels: fc.dictionary(name, value, { maxKeys: 2 }), matchExpressions: fc.array(expression, { maxLength: 3 }) });
+    const selector = fc.record({
+      matchLabels: fc.dictionary(name, value, { maxKeys: 2 }),
+      matchExpressions: fc.array(expression, { maxLength: 3 }),
+    });
     const labels = fc.dictionary(name, value);
     fc.assert(
       fc.property(selector, labels, (s, l) => {

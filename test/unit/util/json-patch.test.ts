@@ -15,16 +15,43 @@ describe('RFC 6902 JSON patch', () => {
   const doc = { metadata: { labels: { a: '1' } }, spec: { taints: [{ key: 'x' }, { key: 'y' }] } };
 
   it.each([
-    ['add a map key', [{ op: 'add', path: '/metadata/labels/b', value: '2' }], { metadata: { labels: { a: '1', b: '2' } }, spec: doc.spec }],
-    ['append with -', [{ op: 'add', path: '/spec/taints/-', value: { key: 'z' } }], { ...doc, spec: { taints: [{ key: 'x' }, { key: 'y' }, { key: 'z' }] } }],
-    ['insert at index', [{ op: 'add', path: '/spec/taints/0', value: { key: 'w' } }], { ...doc, spec: { taints: [{ key: 'w' }, { key: 'x' }, { key: 'y' }] } }],
+    [
+      'add a map key',
+      [{ op: 'add', path: '/metadata/labels/b', value: '2' }],
+      { metadata: { labels: { a: '1', b: '2' } }, spec: doc.spec },
+    ],
+    [
+      'append with -',
+      [{ op: 'add', path: '/spec/taints/-', value: { key: 'z' } }],
+      { ...doc, spec: { taints: [{ key: 'x' }, { key: 'y' }, { key: 'z' }] } },
+    ],
+    [
+      'insert at index',
+      [{ op: 'add', path: '/spec/taints/0', value: { key: 'w' } }],
+      { ...doc, spec: { taints: [{ key: 'w' }, { key: 'x' }, { key: 'y' }] } },
+    ],
     ['remove array item', [{ op: 'remove', path: '/spec/taints/0' }], { ...doc, spec: { taints: [{ key: 'y' }] } }],
     ['replace', [{ op: 'replace', path: '/metadata/labels/a', value: '9' }], { ...doc, metadata: { labels: { a: '9' } } }],
     ['move', [{ op: 'move', from: '/metadata/labels/a', path: '/metadata/labels/b' }], { ...doc, metadata: { labels: { b: '1' } } }],
-    ['copy', [{ op: 'copy', from: '/metadata/labels/a', path: '/metadata/labels/c' }], { ...doc, metadata: { labels: { a: '1', c: '1' } } }],
-    ['test then add', [{ op: 'test', path: '/metadata/labels/a', value: '1' }, { op: 'add', path: '/x', value: true }], { ...doc, x: true }],
+    [
+      'copy',
+      [{ op: 'copy', from: '/metadata/labels/a', path: '/metadata/labels/c' }],
+      { ...doc, metadata: { labels: { a: '1', c: '1' } } },
+    ],
+    [
+      'test then add',
+      [
+        { op: 'test', path: '/metadata/labels/a', value: '1' },
+        { op: 'add', path: '/x', value: true },
+      ],
+      { ...doc, x: true },
+    ],
     ['replace the whole document', [{ op: 'replace', path: '', value: { kind: 'Node' } }], { kind: 'Node' }],
-    ['escaped key', [{ op: 'add', path: '/metadata/labels/karpenter.sh~1nodepool', value: 'default' }], { ...doc, metadata: { labels: { a: '1', 'karpenter.sh/nodepool': 'default' } } }],
+    [
+      'escaped key',
+      [{ op: 'add', path: '/metadata/labels/karpenter.sh~1nodepool', value: 'default' }],
+      { ...doc, metadata: { labels: { a: '1', 'karpenter.sh/nodepool': 'default' } } },
+    ],
   ])('%s', (_name, ops, expected) => {
     expect(applyJsonPatch(doc, parseJsonPatch(ops))).toEqual(expected);
   });
@@ -36,16 +63,25 @@ describe('RFC 6902 JSON patch', () => {
     ['index out of bounds', [{ op: 'add', path: '/spec/taints/5', value: 1 }]],
     ['bad index', [{ op: 'remove', path: '/spec/taints/01' }]],
     ['move into its own child', [{ op: 'move', from: '/metadata', path: '/metadata/labels/m' }]],
-    ['second operation fails after a good first', [{ op: 'add', path: '/x', value: 1 }, { op: 'remove', path: '/nope' }]],
+    [
+      'second operation fails after a good first',
+      [
+        { op: 'add', path: '/x', value: 1 },
+        { op: 'remove', path: '/nope' },
+      ],
+    ],
   ])('rejects %s and leaves the input untouched', (_name, ops) => {
     const before = structuredClone(doc);
     expect(() => applyJsonPatch(doc, parseJsonPatch(ops))).toThrow(JsonPatchError);
     expect(doc).toEqual(before);
   });
 
-  it.each([[{}], [[{ op: 'add' }]], [[{ op: 'add', path: '/a' }]], [[{ op: 'move', path: '/a' }]]])('rejects malformed document %j', (bad) => {
-    expect(() => parseJsonPatch(bad)).toThrow(JsonPatchError);
-  });
+  it.each([[{}], [[{ op: 'add' }]], [[{ op: 'add', path: '/a' }]], [[{ op: 'move', path: '/a' }]]])(
+    'rejects malformed document %j',
+    (bad) => {
+      expect(() => parseJsonPatch(bad)).toThrow(JsonPatchError);
+    },
+  );
 
   it('parses pointers with escapes', () => {
     expect(parsePointer('/a~1b/c~0d')).toEqual(['a/b', 'c~d']);
@@ -63,7 +99,11 @@ describe('RFC 7386 merge patch', () => {
     [{ a: 'c' }, { a: ['b'] }, { a: ['b'] }],
     [{ a: { b: 'c' } }, { a: { b: 'd', c: null } }, { a: { b: 'd' } }],
     [{ a: [{ b: 'c' }] }, { a: [1] }, { a: [1] }],
-    [['a', 'b'], ['c', 'd'], ['c', 'd']],
+    [
+      ['a', 'b'],
+      ['c', 'd'],
+      ['c', 'd'],
+    ],
     [{ a: 'b' }, ['c'], ['c']],
     [{ a: 'foo' }, null, null],
     [{}, { a: { bb: { ccc: null } } }, { a: { bb: {} } }],
@@ -77,22 +117,27 @@ const objectDoc = fc.dictionary(fc.string({ maxLength: 6 }), jsonDoc, { maxKeys:
 
 describe('properties', () => {
   it('createJsonPatch(a, b) applied to a gives b', () => {
-    fc.assert(fc.property(objectDoc, objectDoc, (a, b) => {
+    fc.assert(
+      fc.property(objectDoc, objectDoc, (a, b) => {
         expect(applyJsonPatch(a, createJsonPatch(a, b))).toEqual(b);
       }),
     );
   });
 
   it('createMergePatch(a, b) applied to a gives b when b has no nulls', () => {
-    const noNulls = fc.dictionary(fc.string({ maxLength: 6 }), fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.array(fc.integer())), { maxKeys: 5 }) as fc.Arbitrary<JsonValue>;
-    fc.assert(fc.property(objectDoc, noNulls, (a, b) => {
+    const noNulls = fc.dictionary(fc.string({ maxLength: 6 }), fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.array(fc.integer())), {
+      maxKeys: 5,
+    }) as fc.Arbitrary<JsonValue>;
+    fc.assert(
+      fc.property(objectDoc, noNulls, (a, b) => {
         expect(applyMergePatch(a, createMergePatch(a, b))).toEqual(b);
       }),
     );
   });
 
   it('a merge patch is idempotent', () => {
-    fc.assert(fc.property(objectDoc, objectDoc, (a, p) => {
+    fc.assert(
+      fc.property(objectDoc, objectDoc, (a, p) => {
         expect(applyMergePatch(applyMergePatch(a, p), p)).toEqual(applyMergePatch(a, p));
       }),
     );

@@ -13,7 +13,14 @@ describe('parseManifests', () => {
   });
 
   it('flattens List kinds', () => {
-    const text = JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [{ apiVersion: 'v1', kind: 'Pod' }, { apiVersion: 'v1', kind: 'Node' }] });
+    const text = JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'List',
+      items: [
+        { apiVersion: 'v1', kind: 'Pod' },
+        { apiVersion: 'v1', kind: 'Node' },
+      ],
+    });
     const set = parseManifests(text, 'list.json');
     expect(set.objects.map((o) => [o.source, o.object.kind])).toEqual([
       ['list.json#1.items[0]', 'Pod'],
@@ -53,7 +60,15 @@ describe('readManifestPaths', () => {
 
 describe('parseManifests: JSON fast path', () => {
   it("reads kubectl's `get -o json` List (pretty-printed, kind List, items with their own apiVersion)", () => {
-    const list = { apiVersion: 'v1', kind: 'List', metadata: { resourceVersion: '' }, items: [{ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a' } }, { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd' } }] };
+    const list = {
+      apiVersion: 'v1',
+      kind: 'List',
+      metadata: { resourceVersion: '' },
+      items: [
+        { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a' } },
+        { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd' } },
+      ],
+    };
     const set = parseManifests(JSON.stringify(list, null, 4), '-');
     expect(set.errors).toEqual([]);
     expect(set.objects.map((o) => [o.source, o.object.kind])).toEqual([
@@ -74,7 +89,8 @@ describe('parseManifests: JSON fast path', () => {
 });
 
 describe('parseManifests: YAML 1.2 core semantics', () => {
-  const valueOf = (scalar: string): unknown => (parseManifests(`apiVersion: v1\nkind: ConfigMap\ndata:\n  v: ${scalar}\n`, 'x.yaml').objects[0]?.object.data as { v: unknown }).v;
+  const valueOf = (scalar: string): unknown =>
+    (parseManifests(`apiVersion: v1\nkind: ConfigMap\ndata:\n  v: ${scalar}\n`, 'x.yaml').objects[0]?.object.data as { v: unknown }).v;
 
   it.each([
     ['yes', 'yes'],

@@ -4,8 +4,19 @@ import { stateAdmissionContext } from '../../../src/views/admission-context.js';
 import { ClusterState } from '../../../src/state/index.js';
 import { FakeClock } from '../../../src/util/clock.js';
 
-const pool = (name: string, extra: object = {}): NodePool => ({ metadata: { name }, spec: { template: { spec: { nodeClassRef: { group: 'karpenter.ovhcloud.sh', kind: 'OVHNodeClass', name: 'default' }, requirements: [] } } }, ...extra }) as unknown as NodePool;
-const claim = (name: string): NodeClaim => ({ metadata: { name }, spec: { nodeClassRef: { group: 'karpenter.ovhcloud.sh', kind: 'OVHNodeClass', name: 'default' }, requirements: [] } }) as unknown as NodeClaim;
+const pool = (name: string, extra: object = {}): NodePool =>
+  ({
+    metadata: { name },
+    spec: {
+      template: { spec: { nodeClassRef: { group: 'karpenter.ovhcloud.sh', kind: 'OVHNodeClass', name: 'default' }, requirements: [] } },
+    },
+    ...extra,
+  }) as unknown as NodePool;
+const claim = (name: string): NodeClaim =>
+  ({
+    metadata: { name },
+    spec: { nodeClassRef: { group: 'karpenter.ovhcloud.sh', kind: 'OVHNodeClass', name: 'default' }, requirements: [] },
+  }) as unknown as NodeClaim;
 
 function setup() {
   const state = new ClusterState({ clock: new FakeClock() });
@@ -22,7 +33,9 @@ describe('stateAdmissionContext', () => {
     const old = { kind: 'NodePool', metadata: { name: 'a' } };
     const context = provider.contextFor('UPDATE', old);
     expect(context.oldObject).toBe(old);
-    expect(context.nodePools).toEqual([expect.objectContaining({ apiVersion: 'karpenter.sh/v1', kind: 'NodePool', metadata: { name: 'a' } })]);
+    expect(context.nodePools).toEqual([
+      expect.objectContaining({ apiVersion: 'karpenter.sh/v1', kind: 'NodePool', metadata: { name: 'a' } }),
+    ]);
     expect(context.nodeClasses).toEqual([expect.objectContaining({ apiVersion: 'karpenter.ovhcloud.sh/v1alpha1', kind: 'OVHNodeClass' })]);
     expect(context.nodeClaims.map((c) => [c.kind, (c.metadata as { name: string }).name])).toEqual([['NodeClaim', 'a-1']]);
   });

@@ -18,10 +18,17 @@ function node(name: string, extra: { deleting?: boolean; flavor?: string; tainte
   return {
     metadata: {
       name,
-      labels: { 'karpenter-eu.io/cloud': 'ovhcloud', 'node.kubernetes.io/instance-type': extra.flavor ?? 'b3-8', 'topology.kubernetes.io/zone': 'eu-west-par-a' },
+      labels: {
+        'karpenter-eu.io/cloud': 'ovhcloud',
+        'node.kubernetes.io/instance-type': extra.flavor ?? 'b3-8',
+        'topology.kubernetes.io/zone': 'eu-west-par-a',
+      },
       ...(extra.deleting ? { deletionTimestamp: new Date(0) } : {}),
     },
-    spec: { providerID: `openstack:///${name}`, ...(extra.tainted ? { taints: [{ key: 'karpenter.sh/disrupted', effect: 'NoSchedule' }] } : {}) },
+    spec: {
+      providerID: `openstack:///${name}`,
+      ...(extra.tainted ? { taints: [{ key: 'karpenter.sh/disrupted', effect: 'NoSchedule' }] } : {}),
+    },
     status: { allocatable: { cpu: '7910m', memory: '28Gi', pods: '110' } },
   };
 }
@@ -36,14 +43,33 @@ function pod(name: string, nodeName: string | undefined, cpu: string, phase = 'R
 
 function claim(name: string, nodeName: string, deleting = false, conditions: string[] = []): NodeClaim {
   return {
-    metadata: { name, labels: { 'karpenter.sh/nodepool': 'default' }, ...(deleting ? { deletionTimestamp: new Date(0).toISOString() } : {}) },
+    metadata: {
+      name,
+      labels: { 'karpenter.sh/nodepool': 'default' },
+      ...(deleting ? { deletionTimestamp: new Date(0).toISOString() } : {}),
+    },
     spec: { nodeClassRef: { group: 'g', kind: 'K', name: 'n' }, requirements: [] },
-    status: { providerID: `openstack:///${nodeName}`, conditions: conditions.map((type) => ({ type, status: 'True', reason: type, message: '', lastTransitionTime: '2026-01-01T00:00:00Z' })) },
+    status: {
+      providerID: `openstack:///${nodeName}`,
+      conditions: conditions.map((type) => ({
+        type,
+        status: 'True',
+        reason: type,
+        message: '',
+        lastTransitionTime: '2026-01-01T00:00:00Z',
+      })),
+    },
   } as unknown as NodeClaim;
 }
 
 function pool(policy: 'WhenEmpty' | 'WhenEmptyOrUnderutilized'): NodePool {
-  return { metadata: { name: 'default' }, spec: { disruption: { consolidationPolicy: policy }, template: { spec: { nodeClassRef: { group: 'g', kind: 'K', name: 'n' }, requirements: [] } } } } as unknown as NodePool;
+  return {
+    metadata: { name: 'default' },
+    spec: {
+      disruption: { consolidationPolicy: policy },
+      template: { spec: { nodeClassRef: { group: 'g', kind: 'K', name: 'n' }, requirements: [] } },
+    },
+  } as unknown as NodePool;
 }
 
 function setup(): { state: ClusterState; view: ReturnType<typeof clusterStateExtenderView> } {
@@ -59,7 +85,12 @@ describe('clusterStateExtenderView', () => {
     state.updatePod(pod('b', 'n1', '1'));
     state.updatePod(pod('done', 'n1', '4', 'Succeeded'));
     state.updatePod(pod('pending', undefined, '2'));
-    expect(view.get('n1')).toMatchObject({ allocatable: { cpu: 7_910, memory: 28 * GiB }, requested: { cpu: 1_500, memory: 2 * GiB, pods: 2 }, pricePerHour: 0.0508, state: 'ok' });
+    expect(view.get('n1')).toMatchObject({
+      allocatable: { cpu: 7_910, memory: 28 * GiB },
+      requested: { cpu: 1_500, memory: 2 * GiB, pods: 2 },
+      pricePerHour: 0.0508,
+      state: 'ok',
+    });
     expect(view.get('unknown')).toBeUndefined();
   });
 
@@ -88,12 +119,21 @@ describe('clusterStateExtenderView', () => {
   it('on a replica that does not run disruption, reads the disrupted taint and the NodeClaim conditions the leader writes', () => {
     const { state, view } = setup();
     state.updateNodePool(pool('WhenEmptyOrUnderutilized'));
-    for (const [name, conditions] of [['drifted', ['Drifted']], ['idle', ['Consolidatable']], ['busy', []]] as const) {
+    for (const [name, conditions] of [
+      ['drifted', ['Drifted']],
+      ['idle', ['Consolidatable']],
+      ['busy', []],
+    ] as const) {
       state.updateNode(node(name));
       state.updateNodeClaim(claim(`c-${name}`, name, false, [...conditions]));
     }
     state.updateNode(node('cordoned', { tainted: true }));
-    expect(['drifted', 'idle', 'busy', 'cordoned'].map((n) => view.get(n)?.state)).toEqual(['drifted', 'consolidation-candidate', 'ok', 'disrupting']);
+    expect(['drifted', 'idle', 'busy', 'cordoned'].map((n) => view.get(n)?.state)).toEqual([
+      'drifted',
+      'consolidation-candidate',
+      'ok',
+      'disrupting',
+    ]);
     // WhenEmpty pools consolidate only empty nodes: the condition alone does not make a candidate.
     state.updateNodePool(pool('WhenEmpty'));
     expect(view.get('idle')?.state).toBe('ok');
@@ -115,13 +155,30 @@ describe('clusterStateExtenderView', () => {
   const names = ['n1', 'n2', 'n3'];
   const name = fc.constantFrom(...names);
   const operation = fc.oneof(
-    fc.record({ kind: fc.constant('node' as const), name, deleting: fc.boolean(), flavor: fc.constantFrom('b3-8', 'b3-16'), tainted: fc.boolean() }),
+    fc.record({
+      kind: fc.constant('node' as const),
+      name,
+      deleting: fc.boolean(),
+      flavor: fc.constantFrom('b3-8', 'b3-16'),
+      tainted: fc.boolean(),
+    }),
     fc.record({ kind: fc.constant('pool' as const), policy: fc.constantFrom('WhenEmpty' as const, 'WhenEmptyOrUnderutilized' as const) }),
     fc.record({ kind: fc.constant('unpublish' as const) }),
     fc.record({ kind: fc.constant('deleteNode' as const), name }),
-    fc.record({ kind: fc.constant('pod' as const), pod: fc.constantFrom('p1', 'p2', 'p3', 'p4'), node: fc.option(name, { nil: undefined }), cpu: fc.constantFrom('100m', '1', '2'), phase: fc.constantFrom('Running', 'Failed') }),
+    fc.record({
+      kind: fc.constant('pod' as const),
+      pod: fc.constantFrom('p1', 'p2', 'p3', 'p4'),
+      node: fc.option(name, { nil: undefined }),
+      cpu: fc.constantFrom('100m', '1', '2'),
+      phase: fc.constantFrom('Running', 'Failed'),
+    }),
     fc.record({ kind: fc.constant('deletePod' as const), pod: fc.constantFrom('p1', 'p2', 'p3', 'p4') }),
-    fc.record({ kind: fc.constant('claim' as const), name, deleting: fc.boolean(), conditions: fc.subarray(['Drifted', 'Consolidatable']) }),
+    fc.record({
+      kind: fc.constant('claim' as const),
+      name,
+      deleting: fc.boolean(),
+      conditions: fc.subarray(['Drifted', 'Consolidatable']),
+    }),
     fc.record({ kind: fc.constant('deleteClaim' as const), name }),
     fc.record({ kind: fc.constant('mark' as const), name, on: fc.boolean() }),
     fc.record({ kind: fc.constant('outlook' as const), drifted: fc.subarray(names), candidates: fc.subarray(names) }),
@@ -140,8 +197,15 @@ describe('clusterStateExtenderView', () => {
           if (op.kind === 'pool') state.updateNodePool(pool(op.policy));
           if (op.kind === 'unpublish') state.setDisruptionOutlook(undefined);
           if (op.kind === 'deleteClaim') state.deleteNodeClaim(claim(`c-${op.name}`, op.name));
-          if (op.kind === 'mark') (op.on ? state.markForDeletion.bind(state) : state.unmarkForDeletion.bind(state))(`openstack:///${op.name}`);
-          if (op.kind === 'outlook') state.setDisruptionOutlook(new Map([...op.candidates.map((n) => [n, 'consolidation-candidate'] as const), ...op.drifted.map((n) => [n, 'drifted'] as const)]));
+          if (op.kind === 'mark')
+            (op.on ? state.markForDeletion.bind(state) : state.unmarkForDeletion.bind(state))(`openstack:///${op.name}`);
+          if (op.kind === 'outlook')
+            state.setDisruptionOutlook(
+              new Map([
+                ...op.candidates.map((n) => [n, 'consolidation-candidate'] as const),
+                ...op.drifted.map((n) => [n, 'drifted'] as const),
+              ]),
+            );
           for (const n of asked) view.get(n); // fill the cache at arbitrary points
           const fresh = clusterStateExtenderView(state, prices);
           for (const n of names) expect(view.get(n)).toEqual(fresh.get(n));
@@ -161,7 +225,12 @@ function spansOf(names: readonly string[]): NameSpans {
 }
 
 /** Differences between nodesNamed's answer for `names` and get() per name (of the same view and of a fresh one). */
-function disagreements(view: ReturnType<typeof clusterStateExtenderView>, fresh: ReturnType<typeof clusterStateExtenderView>, names: readonly string[], { columns, slots }: ResolvedNodes): string[] {
+function disagreements(
+  view: ReturnType<typeof clusterStateExtenderView>,
+  fresh: ReturnType<typeof clusterStateExtenderView>,
+  names: readonly string[],
+  { columns, slots }: ResolvedNodes,
+): string[] {
   const wrong: string[] = [];
   expect(slots).toHaveLength(names.length);
   names.forEach((name, i) => {
@@ -171,7 +240,8 @@ function disagreements(view: ReturnType<typeof clusterStateExtenderView>, fresh:
       if (slot !== UnknownSlot) wrong.push(`${name}: slot ${slot} for a node the state does not hold`);
       return;
     }
-    if (slot === UnknownSlot || slot < 0 || slot >= columns.slotLimit) return void wrong.push(`${name}: slot ${slot} for a node the state holds`);
+    if (slot === UnknownSlot || slot < 0 || slot >= columns.slotLimit)
+      return void wrong.push(`${name}: slot ${slot} for a node the state holds`);
     const node = columns.nodes[slot] as ExtenderNode;
     if (node !== view.get(name)) wrong.push(`${name}: columns.nodes[${slot}] is not what get() answers`);
     try {
@@ -179,7 +249,14 @@ function disagreements(view: ReturnType<typeof clusterStateExtenderView>, fresh:
     } catch {
       wrong.push(`${name}: ${JSON.stringify(node)} where a fresh view answers ${JSON.stringify(expected)}`);
     }
-    const numbers = [columns.cpuAllocatable[slot], columns.memoryAllocatable[slot], columns.cpuRequested[slot], columns.memoryRequested[slot], columns.pricePerHour[slot], columns.states[slot]];
+    const numbers = [
+      columns.cpuAllocatable[slot],
+      columns.memoryAllocatable[slot],
+      columns.cpuRequested[slot],
+      columns.memoryRequested[slot],
+      columns.pricePerHour[slot],
+      columns.states[slot],
+    ];
     const expectedNumbers = [
       expected.allocatable.cpu ?? 0,
       expected.allocatable.memory ?? 0,
@@ -188,7 +265,8 @@ function disagreements(view: ReturnType<typeof clusterStateExtenderView>, fresh:
       expected.pricePerHour ?? Number.NaN,
       NodeStates.indexOf(expected.state),
     ];
-    if (!numbers.every((n, k) => Object.is(n, expectedNumbers[k]))) wrong.push(`${name}: columns ${numbers.join(',')} where ${expectedNumbers.join(',')}`);
+    if (!numbers.every((n, k) => Object.is(n, expectedNumbers[k])))
+      wrong.push(`${name}: columns ${numbers.join(',')} where ${expectedNumbers.join(',')}`);
   });
   return wrong;
 }
@@ -219,7 +297,18 @@ describe('clusterStateExtenderView.nodesNamed', () => {
     if (getFirst) for (const name of asked) view.get(name);
     const resolved = nodesNamed(view, asked);
     expect(disagreements(view, clusterStateExtenderView(state, prices), asked, resolved)).toEqual([]);
-    expect(Array.from(resolved.slots, (slot) => slot === UnknownSlot)).toEqual([false, true, false, false, false, false, true, true, true, false]);
+    expect(Array.from(resolved.slots, (slot) => slot === UnknownSlot)).toEqual([
+      false,
+      true,
+      false,
+      false,
+      false,
+      false,
+      true,
+      true,
+      true,
+      false,
+    ]);
     // A name asked twice is one node: one slot.
     expect(resolved.slots[2]).toBe(resolved.slots[4]);
     expect(resolved.slots[0]).toBe(resolved.slots[9]);
@@ -230,7 +319,12 @@ describe('clusterStateExtenderView.nodesNamed', () => {
     const { view } = populated();
     const { columns, slots } = nodesNamed(view, ['n1', '12345', 'cordoned']);
     const [n1, digits, cordoned] = Array.from(slots);
-    expect([columns.cpuAllocatable[n1 as number], columns.memoryAllocatable[n1 as number], columns.cpuRequested[n1 as number], columns.memoryRequested[n1 as number]]).toEqual([7_910, 28 * GiB, 500, GiB]);
+    expect([
+      columns.cpuAllocatable[n1 as number],
+      columns.memoryAllocatable[n1 as number],
+      columns.cpuRequested[n1 as number],
+      columns.memoryRequested[n1 as number],
+    ]).toEqual([7_910, 28 * GiB, 500, GiB]);
     expect(columns.pricePerHour[n1 as number]).toBe(0.0508);
     expect(columns.pricePerHour[digits as number]).toBeNaN();
     expect(columns.cpuRequested[digits as number]).toBe(2_000);
@@ -298,18 +392,33 @@ describe('clusterStateExtenderView.nodesNamed', () => {
   const nodeName = fc.constantFrom(...nodeNames);
   const podName = fc.constantFrom('p1', 'p2', 'p3', 'p4', 'p5');
   const step = fc.oneof(
-    fc.record({ kind: fc.constant('node' as const), name: nodeName, deleting: fc.boolean(), flavor: fc.constantFrom('b3-8', 'b3-16', 'unpriced-flavor'), tainted: fc.boolean() }),
+    fc.record({
+      kind: fc.constant('node' as const),
+      name: nodeName,
+      deleting: fc.boolean(),
+      flavor: fc.constantFrom('b3-8', 'b3-16', 'unpriced-flavor'),
+      tainted: fc.boolean(),
+    }),
     fc.record({ kind: fc.constant('deleteNode' as const), name: nodeName }),
-    fc.record({ kind: fc.constant('pod' as const), pod: podName, node: fc.option(nodeName, { nil: undefined }), cpu: fc.constantFrom('100m', '1', '2'), phase: fc.constantFrom('Running', 'Succeeded') }),
+    fc.record({
+      kind: fc.constant('pod' as const),
+      pod: podName,
+      node: fc.option(nodeName, { nil: undefined }),
+      cpu: fc.constantFrom('100m', '1', '2'),
+      phase: fc.constantFrom('Running', 'Succeeded'),
+    }),
     fc.record({ kind: fc.constant('deletePod' as const), pod: podName }),
     fc.record({ kind: fc.constant('mark' as const), name: nodeName, on: fc.boolean() }),
     fc.record({ kind: fc.constant('claim' as const), name: nodeName, deleting: fc.boolean() }),
   );
 
-  it('property: after any sequence of changes, nodesNamed agrees with get() per name and its columns hold get()\'s numbers', () => {
+  it("property: after any sequence of changes, nodesNamed agrees with get() per name and its columns hold get()'s numbers", () => {
     fc.assert(
       fc.property(
-        fc.array(fc.tuple(step, fc.subarray(nodeNames), fc.shuffledSubarray([...nodeNames, ...nodeNames, 'unknown', 'n', 'n12'])), { minLength: 1, maxLength: 30 }),
+        fc.array(fc.tuple(step, fc.subarray(nodeNames), fc.shuffledSubarray([...nodeNames, ...nodeNames, 'unknown', 'n', 'n12'])), {
+          minLength: 1,
+          maxLength: 30,
+        }),
         (steps) => {
           const { state, view } = setup();
           for (const [op, askedFirst, names] of steps) {
@@ -317,7 +426,8 @@ describe('clusterStateExtenderView.nodesNamed', () => {
             if (op.kind === 'deleteNode') state.deleteNode(node(op.name));
             if (op.kind === 'pod') state.updatePod(pod(op.pod, op.node, op.cpu, op.phase));
             if (op.kind === 'deletePod') state.deletePod(pod(op.pod, undefined, '0'));
-            if (op.kind === 'mark') (op.on ? state.markForDeletion.bind(state) : state.unmarkForDeletion.bind(state))(`openstack:///${op.name}`);
+            if (op.kind === 'mark')
+              (op.on ? state.markForDeletion.bind(state) : state.unmarkForDeletion.bind(state))(`openstack:///${op.name}`);
             if (op.kind === 'claim') state.updateNodeClaim(claim(`c-${op.name}`, op.name, op.deleting));
             for (const name of askedFirst) view.get(name); // fill the cache at arbitrary points
             const fresh = clusterStateExtenderView(state, prices);

@@ -9,7 +9,10 @@ import { FakeClock } from '../../../src/util/clock.js';
 
 function stateWith(...objects: { kind: string; name: string; deleting?: boolean }[]): ClusterState {
   const state = new ClusterState({ clock: new FakeClock() });
-  for (const o of objects) state.updateNodeClass(o.kind, { metadata: { name: o.name, ...(o.deleting ? { deletionTimestamp: '2026-01-01T00:00:00Z' } : {}) } as { name: string } });
+  for (const o of objects)
+    state.updateNodeClass(o.kind, {
+      metadata: { name: o.name, ...(o.deleting ? { deletionTimestamp: '2026-01-01T00:00:00Z' } : {}) } as { name: string },
+    });
   return state;
 }
 
@@ -17,26 +20,57 @@ describe('stateNodeClassResolver', () => {
   const kube = {} as Kube;
   const anyLabelled: SecretAccessPolicy = { namespaces: ['karpenter'], label: NodeClassSecretLabel, forbidden: [] };
 
-  it('lists the NodeClasses of its kind, deleted ones its finalizer still holds included: their NodeClaims\' instances stay findable after a restart', async () => {
-    const state = stateWith({ kind: 'OutscaleNodeClass', name: 'a' }, { kind: 'OutscaleNodeClass', name: 'held', deleting: true }, { kind: 'ScalewayNodeClass', name: 'b' });
-    const listed = await stateNodeClassResolver<{ metadata: { name: string } }>(state, kube, 'OutscaleNodeClass', anyLabelled).listNodeClasses?.();
+  it("lists the NodeClasses of its kind, deleted ones its finalizer still holds included: their NodeClaims' instances stay findable after a restart", async () => {
+    const state = stateWith(
+      { kind: 'OutscaleNodeClass', name: 'a' },
+      { kind: 'OutscaleNodeClass', name: 'held', deleting: true },
+      { kind: 'ScalewayNodeClass', name: 'b' },
+    );
+    const listed = await stateNodeClassResolver<{ metadata: { name: string } }>(
+      state,
+      kube,
+      'OutscaleNodeClass',
+      anyLabelled,
+    ).listNodeClasses?.();
     expect(listed?.map((n) => n.metadata.name)).toEqual(['a', 'held']);
   });
 
   it('refuses a missing or deleting NodeClass with NodeClassNotReadyError naming it', async () => {
-    const resolver = stateNodeClassResolver(stateWith({ kind: 'OutscaleNodeClass', name: 'gone', deleting: true }), kube, 'OutscaleNodeClass', anyLabelled);
-    await expect(resolver.getNodeClass('missing')).rejects.toThrow(new NodeClassNotReadyError('getting OutscaleNodeClass "missing": it does not exist'));
-    await expect(resolver.getNodeClass('gone')).rejects.toThrow(new NodeClassNotReadyError('getting OutscaleNodeClass "gone": it is being deleted'));
+    const resolver = stateNodeClassResolver(
+      stateWith({ kind: 'OutscaleNodeClass', name: 'gone', deleting: true }),
+      kube,
+      'OutscaleNodeClass',
+      anyLabelled,
+    );
+    await expect(resolver.getNodeClass('missing')).rejects.toThrow(
+      new NodeClassNotReadyError('getting OutscaleNodeClass "missing": it does not exist'),
+    );
+    await expect(resolver.getNodeClass('gone')).rejects.toThrow(
+      new NodeClassNotReadyError('getting OutscaleNodeClass "gone": it is being deleted'),
+    );
   });
 });
 
 describe('stateNodeClassResolver: which Secrets a NodeClass may have read', () => {
-  const policy: SecretAccessPolicy = { namespaces: ['karpenter'], label: NodeClassSecretLabel, forbidden: [{ namespace: 'karpenter', name: 'scaleway-credentials' }] };
+  const policy: SecretAccessPolicy = {
+    namespaces: ['karpenter'],
+    label: NodeClassSecretLabel,
+    forbidden: [{ namespace: 'karpenter', name: 'scaleway-credentials' }],
+  };
   const secrets: Record<string, V1Secret> = {
-    'karpenter/scaleway-credentials': { metadata: { name: 'scaleway-credentials', namespace: 'karpenter', labels: { [NodeClassSecretLabel.key]: 'true' } }, stringData: { SCW_SECRET_KEY: 'operator-key' } },
-    'karpenter/bootstrap-token': { metadata: { name: 'bootstrap-token', namespace: 'karpenter', labels: { [NodeClassSecretLabel.key]: 'true' } }, stringData: { token: 'abcdef.0123456789abcdef' } },
+    'karpenter/scaleway-credentials': {
+      metadata: { name: 'scaleway-credentials', namespace: 'karpenter', labels: { [NodeClassSecretLabel.key]: 'true' } },
+      stringData: { SCW_SECRET_KEY: 'operator-key' },
+    },
+    'karpenter/bootstrap-token': {
+      metadata: { name: 'bootstrap-token', namespace: 'karpenter', labels: { [NodeClassSecretLabel.key]: 'true' } },
+      stringData: { token: 'abcdef.0123456789abcdef' },
+    },
     'karpenter/unmarked': { metadata: { name: 'unmarked', namespace: 'karpenter' }, stringData: { token: 'secret' } },
-    'payments/db': { metadata: { name: 'db', namespace: 'payments', labels: { [NodeClassSecretLabel.key]: 'true' } }, stringData: { password: 'hunter2' } },
+    'payments/db': {
+      metadata: { name: 'db', namespace: 'payments', labels: { [NodeClassSecretLabel.key]: 'true' } },
+      stringData: { password: 'hunter2' },
+    },
   };
   const reads: string[] = [];
   const kube = {
@@ -51,13 +85,17 @@ describe('stateNodeClassResolver: which Secrets a NodeClass may have read', () =
   it("never reads the operator's own credentials Secret, even labelled, and says why", async () => {
     reads.length = 0;
     await expect(resolver.getSecretData({ namespace: 'karpenter', name: 'scaleway-credentials' })).rejects.toThrow(NodeClassNotReadyError);
-    await expect(resolver.getSecretData({ namespace: 'karpenter', name: 'scaleway-credentials' })).rejects.toThrow(/holds the operator's own cloud credentials/);
+    await expect(resolver.getSecretData({ namespace: 'karpenter', name: 'scaleway-credentials' })).rejects.toThrow(
+      /holds the operator's own cloud credentials/,
+    );
     expect(reads).toEqual([]);
   });
 
   it('never reads a Secret outside the allowed namespaces', async () => {
     reads.length = 0;
-    await expect(resolver.getSecretData({ namespace: 'payments', name: 'db' })).rejects.toThrow(/in a namespace NodeClasses may not read from; accepted namespaces: "karpenter"/);
+    await expect(resolver.getSecretData({ namespace: 'payments', name: 'db' })).rejects.toThrow(
+      /in a namespace NodeClasses may not read from; accepted namespaces: "karpenter"/,
+    );
     expect(reads).toEqual([]);
   });
 
@@ -70,8 +108,14 @@ describe('stateNodeClassResolver: which Secrets a NodeClass may have read', () =
   });
 
   it("hands providers a class naming the operator's own credentials Secret as one without credentialsSecretRef: the service's credentials, its Secret never read for the class", async () => {
-    const own = { metadata: { name: 'seed' }, spec: { projectId: 'p', credentialsSecretRef: { namespace: 'karpenter', name: 'scaleway-credentials' } } };
-    const mine = { metadata: { name: 'mine' }, spec: { projectId: 'p', credentialsSecretRef: { namespace: 'karpenter', name: 'scw-keys' } } };
+    const own = {
+      metadata: { name: 'seed' },
+      spec: { projectId: 'p', credentialsSecretRef: { namespace: 'karpenter', name: 'scaleway-credentials' } },
+    };
+    const mine = {
+      metadata: { name: 'mine' },
+      spec: { projectId: 'p', credentialsSecretRef: { namespace: 'karpenter', name: 'scw-keys' } },
+    };
     const state = new ClusterState({ clock: new FakeClock() });
     state.updateNodeClass('ScalewayNodeClass', own);
     state.updateNodeClass('ScalewayNodeClass', mine);

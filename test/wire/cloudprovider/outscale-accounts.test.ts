@@ -16,7 +16,11 @@ afterEach(async () => {
   for (const e of emulators.splice(0)) await e.close();
 });
 
-function nodeClassOn(name: string, emulator: OutscaleEmulator, credentialsSecretRef?: { name: string; namespace: string }): OutscaleNodeClass {
+function nodeClassOn(
+  name: string,
+  emulator: OutscaleEmulator,
+  credentialsSecretRef?: { name: string; namespace: string },
+): OutscaleNodeClass {
   return {
     metadata: { name },
     spec: {
@@ -39,10 +43,15 @@ async function twoAccounts() {
     ['default', nodeClassOn('default', operator)],
     ['team', nodeClassOn('team', team, { name: 'team-osc', namespace: 'team-a' })],
   ]);
-  const secrets: Record<string, Record<string, string>> = { 'team-a/team-osc': { OSC_ACCESS_KEY: team.credentials.accessKey, OSC_SECRET_KEY: team.credentials.secretKey } };
+  const secrets: Record<string, Record<string, string>> = {
+    'team-a/team-osc': { OSC_ACCESS_KEY: team.credentials.accessKey, OSC_SECRET_KEY: team.credentials.secretKey },
+  };
   const resolver: NodeClassResolver<OutscaleNodeClass> = {
-    getNodeClass: async (name) => nodeClasses.get(name) ?? Promise.reject(new NodeClassNotReadyError(`OutscaleNodeClass ${name} not found`)),
-    getSecretData: async (ref) => secrets[`${ref.namespace}/${ref.name}`] ?? Promise.reject(new NodeClassNotReadyError(`secret ${ref.namespace}/${ref.name} not found`)),
+    getNodeClass: async (name) =>
+      nodeClasses.get(name) ?? Promise.reject(new NodeClassNotReadyError(`OutscaleNodeClass ${name} not found`)),
+    getSecretData: async (ref) =>
+      secrets[`${ref.namespace}/${ref.name}`] ??
+      Promise.reject(new NodeClassNotReadyError(`secret ${ref.namespace}/${ref.name} not found`)),
     listNodeClasses: async () => [...nodeClasses.values()],
   };
   // The team's access key is only valid on "its" endpoint: the factory reaches the second emulator.
@@ -59,14 +68,18 @@ async function twoAccounts() {
     });
   const nodeClaim = (name: string, nodeClass: string, uid: string): CloudProviderNodeClaim => ({
     metadata: { name, uid, labels: { 'karpenter.sh/nodepool': 'default' } },
-    spec: { nodeClassRef: { group: 'karpenter.outscale.sh', kind: 'OutscaleNodeClass', name: nodeClass }, requirements: [], resources: { requests: { cpu: '100m', memory: '128Mi' } } },
+    spec: {
+      nodeClassRef: { group: 'karpenter.outscale.sh', kind: 'OutscaleNodeClass', name: nodeClass },
+      requirements: [],
+      resources: { requests: { cpu: '100m', memory: '128Mi' } },
+    },
   });
   const live = (e: OutscaleEmulator) => e.state().instances.filter((i) => i.state !== 'terminated' && i.state !== 'shutting-down');
   return { clock, operator, team, nodeClasses, secrets, provider, nodeClaim, live };
 }
 
 describe('Outscale per-NodeClass credentials', () => {
-  it('launches in the NodeClass\'s account, and list/get/delete see both accounts, also after a restart', async () => {
+  it("launches in the NodeClass's account, and list/get/delete see both accounts, also after a restart", async () => {
     const bed = await twoAccounts();
     const first = bed.provider();
     const own = await first.create(bed.nodeClaim('a', 'default', '00000000-0000-4000-8000-00000000000a'));
@@ -78,7 +91,10 @@ describe('Outscale per-NodeClass credentials', () => {
     const restarted = bed.provider();
     expect((await restarted.list()).map((c) => c.providerID).sort()).toEqual([own.providerID, team.providerID].sort());
     expect((await restarted.get(team.providerID)).nodeClaimName).toBe('b');
-    await restarted.delete({ ...bed.nodeClaim('b', 'team', '00000000-0000-4000-8000-00000000000b'), status: { providerID: team.providerID } });
+    await restarted.delete({
+      ...bed.nodeClaim('b', 'team', '00000000-0000-4000-8000-00000000000b'),
+      status: { providerID: team.providerID },
+    });
     bed.clock.step(60_000);
     expect(bed.live(bed.team)).toHaveLength(0);
     expect(bed.live(bed.operator)).toHaveLength(1);
@@ -88,7 +104,11 @@ describe('Outscale per-NodeClass credentials', () => {
     const bed = await twoAccounts();
     bed.team.setConsistencyDelay(600_000);
     const team = await bed.provider().create(bed.nodeClaim('b', 'team', '00000000-0000-4000-8000-00000000000b'));
-    const leaked: CloudProviderNodeClaim = { metadata: { name: 'b' }, spec: { nodeClassRef: { group: '', kind: '', name: '' }, requirements: [] }, status: { providerID: team.providerID } };
+    const leaked: CloudProviderNodeClaim = {
+      metadata: { name: 'b' },
+      spec: { nodeClassRef: { group: '', kind: '', name: '' }, requirements: [] },
+      status: { providerID: team.providerID },
+    };
     await bed.provider().delete(leaked);
     expect(bed.live(bed.team)).toHaveLength(0);
     expect(bed.team.calls.count({ action: 'DeleteVms' })).toBe(1);
@@ -96,13 +116,17 @@ describe('Outscale per-NodeClass credentials', () => {
 
   it('says not found only when every account refuses the VM', async () => {
     const bed = await twoAccounts();
-    const gone: CloudProviderNodeClaim = { metadata: { name: 'x' }, spec: { nodeClassRef: { group: '', kind: '', name: '' }, requirements: [] }, status: { providerID: 'aws:///eu-west-2a/i-00000000' } };
+    const gone: CloudProviderNodeClaim = {
+      metadata: { name: 'x' },
+      spec: { nodeClassRef: { group: '', kind: '', name: '' }, requirements: [] },
+      status: { providerID: 'aws:///eu-west-2a/i-00000000' },
+    };
     await expect(bed.provider().delete(gone)).rejects.toBeInstanceOf(NodeClaimNotFoundError);
     expect(bed.operator.calls.count({ action: 'DeleteVms' })).toBe(1);
     expect(bed.team.calls.count({ action: 'DeleteVms' })).toBe(1);
   });
 
-  it('fails the whole list when one account cannot be listed, or when a NodeClass\'s credentials cannot be read', async () => {
+  it("fails the whole list when one account cannot be listed, or when a NodeClass's credentials cannot be read", async () => {
     const bed = await twoAccounts();
     const provider = bed.provider();
     await provider.create(bed.nodeClaim('b', 'team', '00000000-0000-4000-8000-00000000000b'));
@@ -118,8 +142,13 @@ describe('Outscale per-NodeClass credentials', () => {
   it('refuses a Secret without both keys, naming the NodeClass, the Secret and the keys', async () => {
     const bed = await twoAccounts();
     bed.secrets['team-a/team-osc'] = { OSC_ACCESS_KEY: bed.team.credentials.accessKey };
-    const error = await bed.provider().create(bed.nodeClaim('b', 'team', '00000000-0000-4000-8000-00000000000b')).catch((e: unknown) => e);
+    const error = await bed
+      .provider()
+      .create(bed.nodeClaim('b', 'team', '00000000-0000-4000-8000-00000000000b'))
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NodeClassNotReadyError);
-    expect((error as Error).message).toBe('reading credentials of OutscaleNodeClass "team": Secret team-a/team-osc lacks OSC_SECRET_KEY; accepted keys: OSC_ACCESS_KEY, OSC_SECRET_KEY');
+    expect((error as Error).message).toBe(
+      'reading credentials of OutscaleNodeClass "team": Secret team-a/team-osc lacks OSC_SECRET_KEY; accepted keys: OSC_ACCESS_KEY, OSC_SECRET_KEY',
+    );
   });
 });

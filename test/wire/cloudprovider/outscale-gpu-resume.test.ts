@@ -45,7 +45,14 @@ async function settled<T>(promise: Promise<T>): Promise<{ ok: true; value: T } |
 
 function gpuClaim(b: OutscaleTestbed, name: string): CloudProviderNodeClaim {
   const zone = b.emulator.subregions[0] as string;
-  return b.nodeClaim(name, [{ key: LabelInstanceGPUName, operator: 'In', values: ['v100'] }, { key: LabelTopologyZone, operator: 'In', values: [zone] }], { cpu: '1', 'nvidia.com/gpu': '1' });
+  return b.nodeClaim(
+    name,
+    [
+      { key: LabelInstanceGPUName, operator: 'In', values: ['v100'] },
+      { key: LabelTopologyZone, operator: 'In', values: [zone] },
+    ],
+    { cpu: '1', 'nvidia.com/gpu': '1' },
+  );
 }
 
 /** The launch of `nodeClaim` by a process that dies after its `calls`-th cloud call; true when it ran through. */

@@ -2,7 +2,12 @@
 // the real client, never "no VMs": list() and get() throw a retryable IncompleteResponseError instead of
 // handing garbage collection an empty listing or a not-found.
 import { afterEach, describe, expect, it } from 'vitest';
-import { IncompleteResponseError, findInChain, isNodeClaimNotFoundError, isTransientCloudError } from '../../../src/cloudprovider/errors.js';
+import {
+  IncompleteResponseError,
+  findInChain,
+  isNodeClaimNotFoundError,
+  isTransientCloudError,
+} from '../../../src/cloudprovider/errors.js';
 import { LabelInstanceType, LabelTopologyZone } from '../../../src/apis/v1/labels.js';
 import type { Fault } from '../../../src/testbed/emulators/faults.js';
 import { startOutscaleTestbed, type OutscaleTestbed } from './outscale-testbed.js';
@@ -41,17 +46,20 @@ const spoiledAnswers: [string, Fault][] = [
 ];
 
 describe('Outscale ReadVms answers that lack Vms', () => {
-  it.each(spoiledAnswers)('HTTP 200 with %s makes list() throw a retryable IncompleteResponseError, not return []', async (_what, fault) => {
-    const b = (bed = await startOutscaleTestbed());
-    await launchTwo(b);
-    const rule = b.emulator.faults.add({ match: { action: 'ReadVms' }, fault });
-    const error = await rejection(b.provider.list());
-    expect(findInChain(error, IncompleteResponseError), String(error)).toBeDefined();
-    expect(isTransientCloudError(error)).toBe(true);
-    expect(b.emulator.calls.count({ action: 'ReadVms' })).toBeGreaterThan(1); // retried before giving up
-    b.emulator.faults.remove(rule);
-    expect(await b.provider.list()).toHaveLength(2);
-  });
+  it.each(spoiledAnswers)(
+    'HTTP 200 with %s makes list() throw a retryable IncompleteResponseError, not return []',
+    async (_what, fault) => {
+      const b = (bed = await startOutscaleTestbed());
+      await launchTwo(b);
+      const rule = b.emulator.faults.add({ match: { action: 'ReadVms' }, fault });
+      const error = await rejection(b.provider.list());
+      expect(findInChain(error, IncompleteResponseError), String(error)).toBeDefined();
+      expect(isTransientCloudError(error)).toBe(true);
+      expect(b.emulator.calls.count({ action: 'ReadVms' })).toBeGreaterThan(1); // retried before giving up
+      b.emulator.faults.remove(rule);
+      expect(await b.provider.list()).toHaveLength(2);
+    },
+  );
 
   it.each(spoiledAnswers)('HTTP 200 with %s makes get() of a live VM fail, never answer not-found', async (_what, fault) => {
     const b = (bed = await startOutscaleTestbed());

@@ -15,9 +15,18 @@ describe('OutscaleNodeClass facts for its status', () => {
     const b = (bed = await startOutscaleTestbed());
     const facts = await b.provider.nodeClassFacts('OutscaleNodeClass', 'default');
     const network = b.emulator.network;
-    expect(facts?.image).toEqual({ field: 'spec.imageId', ref: network.images.ubuntu, where: b.emulator.region, resolved: [{ id: network.images.ubuntu, name: 'Ubuntu-22.04-2026.01.01-0' }] });
-    expect(facts?.subnets).toEqual(Object.entries(network.subnets).map(([zone, id], i) => ({ field: `spec.subnets[${i}].subnetId`, id, zone, found: { zone } })));
-    expect(facts?.securityGroups).toEqual([{ field: 'spec.securityGroupIds[0]', id: network.securityGroups.worker, found: { name: 'k8s-worker' } }]);
+    expect(facts?.image).toEqual({
+      field: 'spec.imageId',
+      ref: network.images.ubuntu,
+      where: b.emulator.region,
+      resolved: [{ id: network.images.ubuntu, name: 'Ubuntu-22.04-2026.01.01-0' }],
+    });
+    expect(facts?.subnets).toEqual(
+      Object.entries(network.subnets).map(([zone, id], i) => ({ field: `spec.subnets[${i}].subnetId`, id, zone, found: { zone } })),
+    );
+    expect(facts?.securityGroups).toEqual([
+      { field: 'spec.securityGroupIds[0]', id: network.securityGroups.worker, found: { name: 'k8s-worker' } },
+    ]);
     expect(facts?.credentialsRejected).toBeUndefined();
   });
 
@@ -30,7 +39,10 @@ describe('OutscaleNodeClass facts for its status', () => {
           spec: {
             ...base.spec,
             imageId: 'ami-00000000',
-            subnets: [{ subregion: second?.subregion ?? '', subnetId: first?.subnetId ?? '' }, { subregion: second?.subregion ?? '', subnetId: 'subnet-00000000' }],
+            subnets: [
+              { subregion: second?.subregion ?? '', subnetId: first?.subnetId ?? '' },
+              { subregion: second?.subregion ?? '', subnetId: 'subnet-00000000' },
+            ],
             securityGroupIds: [...base.spec.securityGroupIds, 'sg-00000000'],
           },
         };

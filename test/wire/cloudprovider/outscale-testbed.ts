@@ -7,8 +7,17 @@ import type { OutscaleNodeClass } from '../../../src/apis/v1alpha1/outscale-node
 import { loadCatalog } from '../../../src/catalog/index.js';
 import { NodeClassNotReadyError } from '../../../src/cloudprovider/errors.js';
 import { createOutscaleCloudProvider, type OutscaleCloudProvider } from '../../../src/cloudprovider/outscale/index.js';
-import type { CloudProviderNodeClaim, CloudProviderNodePool, CloudProviderRequirement, NodeClassResolver } from '../../../src/cloudprovider/types.js';
-import { startOutscaleEmulator, type OutscaleEmulator, type OutscaleEmulatorOptions } from '../../../src/testbed/emulators/outscale/index.js';
+import type {
+  CloudProviderNodeClaim,
+  CloudProviderNodePool,
+  CloudProviderRequirement,
+  NodeClassResolver,
+} from '../../../src/cloudprovider/types.js';
+import {
+  startOutscaleEmulator,
+  type OutscaleEmulator,
+  type OutscaleEmulatorOptions,
+} from '../../../src/testbed/emulators/outscale/index.js';
 import type { BackoffPolicy } from '../../../src/util/backoff.js';
 import { launchShapeOf } from '../../../src/cloudprovider/outscale/instancetypes.js';
 import { autoAdvancing } from './ovhcloud-testbed.js';
@@ -50,7 +59,10 @@ export interface TestbedOptions {
   secrets?: Record<string, Record<string, string>>;
 }
 
-function resolverOf(nodeClasses: Map<string, OutscaleNodeClass>, secrets: Record<string, Record<string, string>>): NodeClassResolver<OutscaleNodeClass> {
+function resolverOf(
+  nodeClasses: Map<string, OutscaleNodeClass>,
+  secrets: Record<string, Record<string, string>>,
+): NodeClassResolver<OutscaleNodeClass> {
   return {
     getNodeClass: async (name) => {
       const found = nodeClasses.get(name);
@@ -90,25 +102,41 @@ export async function startOutscaleTestbed(options: TestbedOptions = {}): Promis
     const body = JSON.parse(String(init?.body ?? '{}')) as Record<string, unknown>;
     sent.push({ action, body });
     if (failNextPages.on && action === 'ReadVms' && typeof body.NextPageToken === 'string') {
-      return new Response(JSON.stringify({ Errors: [{ Code: '2000', Type: 'InternalError', Details: 'injected page failure' }], ResponseContext: { RequestId: 'x' } }), { status: 503 });
+      return new Response(
+        JSON.stringify({
+          Errors: [{ Code: '2000', Type: 'InternalError', Details: 'injected page failure' }],
+          ResponseContext: { RequestId: 'x' },
+        }),
+        { status: 503 },
+      );
     }
     return fetch(input, init);
   };
-  const makeProvider = (): OutscaleCloudProvider => createOutscaleCloudProvider({
-    client: { endpoint: emulator.url, region: emulator.region, ...emulator.credentials, fetch: recordingFetch, ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}) },
-    clusterName: ClusterName,
-    nodeClasses: resolverOf(nodeClasses, options.secrets ?? {}),
-    catalog: loadCatalog('outscale'),
-    clock: options.autoAdvance ? autoAdvancing(clock) : clock,
-    random: () => 0.5,
-    retryPolicy: options.retryPolicy ?? NoWaitRetries,
-    gpuPollIntervalMs: 1_000,
-    gpuStopTimeoutMs: 60_000,
-    ...(options.pageSize !== undefined ? { pageSize: options.pageSize } : {}),
-  });
+  const makeProvider = (): OutscaleCloudProvider =>
+    createOutscaleCloudProvider({
+      client: {
+        endpoint: emulator.url,
+        region: emulator.region,
+        ...emulator.credentials,
+        fetch: recordingFetch,
+        ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+      },
+      clusterName: ClusterName,
+      nodeClasses: resolverOf(nodeClasses, options.secrets ?? {}),
+      catalog: loadCatalog('outscale'),
+      clock: options.autoAdvance ? autoAdvancing(clock) : clock,
+      random: () => 0.5,
+      retryPolicy: options.retryPolicy ?? NoWaitRetries,
+      gpuPollIntervalMs: 1_000,
+      gpuStopTimeoutMs: 60_000,
+      ...(options.pageSize !== undefined ? { pageSize: options.pageSize } : {}),
+    });
   const provider = makeProvider();
   const nodeClassRef = { group: 'karpenter.outscale.sh', kind: 'OutscaleNodeClass', name: nodeClass.metadata?.name ?? 'default' };
-  const nodePool: CloudProviderNodePool = { metadata: { name: 'default' }, spec: { template: { spec: { nodeClassRef, requirements: [] } } } };
+  const nodePool: CloudProviderNodePool = {
+    metadata: { name: 'default' },
+    spec: { template: { spec: { nodeClassRef, requirements: [] } } },
+  };
   let uid = 0;
   return {
     emulator,

@@ -151,7 +151,10 @@ describe('Outscale CloudProvider on the emulator: create', () => {
 
   it('a GPU type is a stopped p1 VM, a linked flexible GPU, then a boot; deleting it frees the GPU', async () => {
     const b = await start();
-    const nodeClaim = b.nodeClaim('gpu', [{ key: LabelInstanceGPUName, operator: 'In', values: ['v100'] }], { cpu: '1', 'nvidia.com/gpu': '1' });
+    const nodeClaim = b.nodeClaim('gpu', [{ key: LabelInstanceGPUName, operator: 'In', values: ['v100'] }], {
+      cpu: '1',
+      'nvidia.com/gpu': '1',
+    });
     const launched = await driveClock(b, b.provider.create(nodeClaim));
     expect(launched.instanceType).toMatch(/-v100$/);
     expect(b.sent.find((s) => s.action === 'CreateVms')?.body).toMatchObject({ BootOnCreation: false });
@@ -170,7 +173,10 @@ describe('Outscale CloudProvider on the emulator: create', () => {
     const b = await start();
     b.emulator.faults.add({ match: { action: 'CreateFlexibleGpu' }, fault: { kind: 'out-of-stock' } });
     const zone = b.emulator.subregions[0] as string;
-    const nodeClaim = b.nodeClaim('gpu-ice', [{ key: LabelInstanceGPUName, operator: 'In', values: ['v100'] }, { key: LabelTopologyZone, operator: 'In', values: [zone] }]);
+    const nodeClaim = b.nodeClaim('gpu-ice', [
+      { key: LabelInstanceGPUName, operator: 'In', values: ['v100'] },
+      { key: LabelTopologyZone, operator: 'In', values: [zone] },
+    ]);
     const error = await driveClock(b, rejection(b.provider.create(nodeClaim)));
     const ice = findInChain(error, InsufficientCapacityError);
     expect(ice?.offerings[0]).toMatchObject({ zone });
@@ -265,7 +271,17 @@ describe('Outscale CloudProvider on the emulator: instance types and drift', () 
     const wrongRegion = await rejection(b.provider.getInstanceTypes(b.nodePool));
     expect(isNodeClassNotReadyError(wrongRegion)).toBe(true);
     expect(String((wrongRegion as Error).message)).toMatch(/spec.region is us-east-2; accepted: eu-west-2/);
-    const otherKind = { ...b.nodePool, spec: { template: { spec: { ...b.nodePool.spec.template.spec, nodeClassRef: { group: 'karpenter.ovhcloud.sh', kind: 'OVHNodeClass', name: 'default' } } } } };
+    const otherKind = {
+      ...b.nodePool,
+      spec: {
+        template: {
+          spec: {
+            ...b.nodePool.spec.template.spec,
+            nodeClassRef: { group: 'karpenter.ovhcloud.sh', kind: 'OVHNodeClass', name: 'default' },
+          },
+        },
+      },
+    };
     expect(isNodeClassNotReadyError(await rejection(b.provider.getInstanceTypes(otherKind)))).toBe(true);
   });
 
@@ -280,11 +296,41 @@ describe('Outscale CloudProvider on the emulator: instance types and drift', () 
   });
 
   it.each([
-    ['image', (b: OutscaleTestbed) => { b.nodeClass.spec.imageId = b.emulator.network.images.talos; }, 'ImageDrifted'],
-    ['security groups', (b: OutscaleTestbed) => { b.nodeClass.spec.securityGroupIds = [b.emulator.network.securityGroups.default]; }, 'SecurityGroupsDrifted'],
-    ['subnets', (b: OutscaleTestbed) => { b.nodeClass.spec.subnets = b.nodeClass.spec.subnets.slice(1); }, 'SubnetDrifted'],
-    ['user data', (b: OutscaleTestbed) => { b.nodeClass.spec.userData = { format: 'CloudInit', content: '#cloud-config\n' }; }, 'UserDataDrifted'],
-    ['tags', (b: OutscaleTestbed) => { b.nodeClass.spec.tags = { team: 'data' }; }, 'TagsDrifted'],
+    [
+      'image',
+      (b: OutscaleTestbed) => {
+        b.nodeClass.spec.imageId = b.emulator.network.images.talos;
+      },
+      'ImageDrifted',
+    ],
+    [
+      'security groups',
+      (b: OutscaleTestbed) => {
+        b.nodeClass.spec.securityGroupIds = [b.emulator.network.securityGroups.default];
+      },
+      'SecurityGroupsDrifted',
+    ],
+    [
+      'subnets',
+      (b: OutscaleTestbed) => {
+        b.nodeClass.spec.subnets = b.nodeClass.spec.subnets.slice(1);
+      },
+      'SubnetDrifted',
+    ],
+    [
+      'user data',
+      (b: OutscaleTestbed) => {
+        b.nodeClass.spec.userData = { format: 'CloudInit', content: '#cloud-config\n' };
+      },
+      'UserDataDrifted',
+    ],
+    [
+      'tags',
+      (b: OutscaleTestbed) => {
+        b.nodeClass.spec.tags = { team: 'data' };
+      },
+      'TagsDrifted',
+    ],
   ])('a VM launched before the NodeClass %s changed is drifted', async (_what, change, reason) => {
     const b = await start();
     const nodeClaim = b.nodeClaim('drift', cheapIn(b.emulator.subregions[0] as string));

@@ -53,7 +53,11 @@ describe('ovhcloud provider converges under random 5xx and 429', () => {
     expect(faulted.some((r) => r.fault === 'throttle')).toBe(true);
     const state = bed.emulator.state();
     expect(new Set(launched.map((l) => l.providerID)).size).toBe(claims.length);
-    expect(liveNodes(bed.emulator).map((n) => n.providerID).sort()).toEqual(launched.map((l) => l.providerID).sort());
+    expect(
+      liveNodes(bed.emulator)
+        .map((n) => n.providerID)
+        .sort(),
+    ).toEqual(launched.map((l) => l.providerID).sort());
     expect(state.pools.reduce((sum, p) => sum + p.desiredNodes, 0)).toBe(claims.length);
 
     await Promise.all(claims.map((c, i) => deleteUntilGone(bed, { ...c, status: { providerID: launched[i]?.providerID ?? '' } })));
@@ -68,8 +72,14 @@ describe('ovhcloud provider converges under random 5xx and 429', () => {
 
 describe('ovhcloud client settings from the environment', () => {
   it.each([
-    [{ OVH_APPLICATION_KEY: 'ak', OVH_APPLICATION_SECRET: 'as', OVH_CONSUMER_KEY: 'ck' }, { applicationKey: 'ak', applicationSecret: 'as', consumerKey: 'ck' }],
-    [{ OVH_ENDPOINT: 'ovh-ca', OVH_APPLICATION_KEY: 'ak', OVH_APPLICATION_SECRET: 'as', OVH_CONSUMER_KEY: 'ck' }, { endpoint: 'ovh-ca', applicationKey: 'ak', applicationSecret: 'as', consumerKey: 'ck' }],
+    [
+      { OVH_APPLICATION_KEY: 'ak', OVH_APPLICATION_SECRET: 'as', OVH_CONSUMER_KEY: 'ck' },
+      { applicationKey: 'ak', applicationSecret: 'as', consumerKey: 'ck' },
+    ],
+    [
+      { OVH_ENDPOINT: 'ovh-ca', OVH_APPLICATION_KEY: 'ak', OVH_APPLICATION_SECRET: 'as', OVH_CONSUMER_KEY: 'ck' },
+      { endpoint: 'ovh-ca', applicationKey: 'ak', applicationSecret: 'as', consumerKey: 'ck' },
+    ],
     [{ OVH_APPLICATION_KEY: 'ak', OVH_CONSUMER_KEY: 'ck' }, undefined],
   ])('%j', (env, expected) => {
     expect(ovhClientSettingsFromEnv(env)).toEqual(expected);

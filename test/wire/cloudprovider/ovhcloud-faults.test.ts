@@ -1,7 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { LabelInstanceGPUName, LabelInstanceType, LabelTopologyZone } from '../../../src/apis/v1/labels.js';
 import { createOvhCloudProvider } from '../../../src/cloudprovider/ovhcloud/index.js';
-import { isCreateError, isInsufficientCapacityError, isNodeClassNotReadyError, isNodeClaimNotFoundError, isTransientCloudError } from '../../../src/cloudprovider/errors.js';
+import {
+  isCreateError,
+  isInsufficientCapacityError,
+  isNodeClassNotReadyError,
+  isNodeClaimNotFoundError,
+  isTransientCloudError,
+} from '../../../src/cloudprovider/errors.js';
 import type { CloudProviderRequirement } from '../../../src/cloudprovider/types.js';
 import { UnavailableOfferings } from '../../../src/cloudprovider/unavailable-offerings.js';
 import { loadCatalog } from '../../../src/catalog/index.js';
@@ -77,8 +83,16 @@ describe('ovhcloud provider under faults', () => {
     bed = await startOvhTestbed({ emulator: { timings: { instanceIdMs: 30_000, nodeReadyMs: 30_000 } } });
     const claim = bed.nodeClaim('restart', pin('b3-8', ['eu-west-par-a']));
     const impatient = createOvhCloudProvider({
-      clusterName: OvhClusterName, api: bed.api, nodeClasses: bed.resolver, catalog: loadCatalog('ovhcloud'), unavailableOfferings: new UnavailableOfferings({ clock: bed.clock }),
-      clock: autoAdvancing(bed.clock), random: () => 0.5, retryPolicy: FastRetry, pollIntervalMs: 1_000, launchTimeoutMs: 10_000,
+      clusterName: OvhClusterName,
+      api: bed.api,
+      nodeClasses: bed.resolver,
+      catalog: loadCatalog('ovhcloud'),
+      unavailableOfferings: new UnavailableOfferings({ clock: bed.clock }),
+      clock: autoAdvancing(bed.clock),
+      random: () => 0.5,
+      retryPolicy: FastRetry,
+      pollIntervalMs: 1_000,
+      launchTimeoutMs: 10_000,
     });
     expect(isCreateError(await rejection(impatient.create(claim)))).toBe(true);
     const resumed = await bed.provider.create(claim);
@@ -90,8 +104,16 @@ describe('ovhcloud provider under faults', () => {
     bed = await startOvhTestbed({ emulator: { timings: { instanceIdMs: 30_000, nodeReadyMs: 30_000 } } });
     const claim = bed.nodeClaim('abandoned', pin('b3-8', ['eu-west-par-a']));
     const impatient = createOvhCloudProvider({
-      clusterName: OvhClusterName, api: bed.api, nodeClasses: bed.resolver, catalog: loadCatalog('ovhcloud'), unavailableOfferings: new UnavailableOfferings({ clock: bed.clock }),
-      clock: autoAdvancing(bed.clock), random: () => 0.5, retryPolicy: FastRetry, pollIntervalMs: 1_000, launchTimeoutMs: 10_000,
+      clusterName: OvhClusterName,
+      api: bed.api,
+      nodeClasses: bed.resolver,
+      catalog: loadCatalog('ovhcloud'),
+      unavailableOfferings: new UnavailableOfferings({ clock: bed.clock }),
+      clock: autoAdvancing(bed.clock),
+      random: () => 0.5,
+      retryPolicy: FastRetry,
+      pollIntervalMs: 1_000,
+      launchTimeoutMs: 10_000,
     });
     expect(isCreateError(await rejection(impatient.create(claim)))).toBe(true);
     await bed.provider.delete(claim);
@@ -144,8 +166,14 @@ describe('ovhcloud provider under faults', () => {
   it('list() without any known MKS cluster throws instead of answering an empty list', async () => {
     bed = await startOvhTestbed();
     const bare = createOvhCloudProvider({
-      clusterName: OvhClusterName, api: bed.api, nodeClasses: bed.resolver, catalog: loadCatalog('ovhcloud'), unavailableOfferings: new UnavailableOfferings({ clock: bed.clock }),
-      clock: autoAdvancing(bed.clock), random: () => 0.5, retryPolicy: FastRetry,
+      clusterName: OvhClusterName,
+      api: bed.api,
+      nodeClasses: bed.resolver,
+      catalog: loadCatalog('ovhcloud'),
+      unavailableOfferings: new UnavailableOfferings({ clock: bed.clock }),
+      clock: autoAdvancing(bed.clock),
+      random: () => 0.5,
+      retryPolicy: FastRetry,
     });
     await bed.provider.create(bed.nodeClaim('exists', pin('b3-8', ['eu-west-par-a'])));
     expect(String(await rejection(bare.list()))).toMatch(/no MKS cluster is known yet/);
@@ -157,11 +185,20 @@ describe('ovhcloud provider under faults', () => {
     bed = await startOvhTestbed();
     const b = bed;
     await b.provider.create(b.nodeClaim('exists', pin('b3-8', ['eu-west-par-a'])));
-    const listing = Object.assign(Object.create(b.resolver) as typeof b.resolver, { listNodeClasses: async () => [...b.resolver.nodeClasses.values()] });
-    const restarted = () => createOvhCloudProvider({
-      clusterName: OvhClusterName, api: b.api, nodeClasses: listing, catalog: loadCatalog('ovhcloud'), unavailableOfferings: new UnavailableOfferings({ clock: b.clock }),
-      clock: autoAdvancing(b.clock), random: () => 0.5, retryPolicy: FastRetry,
+    const listing = Object.assign(Object.create(b.resolver) as typeof b.resolver, {
+      listNodeClasses: async () => [...b.resolver.nodeClasses.values()],
     });
+    const restarted = () =>
+      createOvhCloudProvider({
+        clusterName: OvhClusterName,
+        api: b.api,
+        nodeClasses: listing,
+        catalog: loadCatalog('ovhcloud'),
+        unavailableOfferings: new UnavailableOfferings({ clock: b.clock }),
+        clock: autoAdvancing(b.clock),
+        random: () => 0.5,
+        retryPolicy: FastRetry,
+      });
     // Nothing launched by this process yet: the NodeClass alone makes its cluster known.
     expect(await restarted().list()).toHaveLength(1);
     // No operator-wide cluster, no OVHNodeClass: nothing of ours can exist on OVH.
@@ -180,7 +217,10 @@ describe('ovhcloud provider under faults', () => {
   it('a NodeClass Secret without the needed keys makes create fail with NodeClassNotReadyError naming them', async () => {
     bed = await startOvhTestbed();
     bed.resolver.secrets.set('karpenter/ovh', { applicationKey: 'ak' });
-    bed.resolver.nodeClasses.set('default', { ...bed.nodeClass, spec: { ...bed.nodeClass.spec, credentialsSecretRef: { name: 'ovh', namespace: 'karpenter' } } });
+    bed.resolver.nodeClasses.set('default', {
+      ...bed.nodeClass,
+      spec: { ...bed.nodeClass.spec, credentialsSecretRef: { name: 'ovh', namespace: 'karpenter' } },
+    });
     const error = await rejection(bed.provider.create(bed.nodeClaim('secret', pin('b3-8', ['eu-west-par-a']))));
     expect(isNodeClassNotReadyError(error)).toBe(true);
     expect(String(error)).toMatch(/applicationSecret, consumerKey/);

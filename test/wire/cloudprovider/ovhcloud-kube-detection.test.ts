@@ -20,8 +20,17 @@ afterEach(async () => {
 });
 
 async function twoClusterBed(providerIDs: string[]): Promise<OvhTestbed> {
-  const started = await startOvhTestbed({ emulator: { clusters: [{ serviceName: 'proj', kubeId: A }, { serviceName: 'proj', kubeId: B }] }, detectFrom: () => providerIDs });
-  for (const kubeId of [A, B]) started.resolver.nodeClasses.set(`in-${kubeId}`, { metadata: { name: `in-${kubeId}` }, spec: { serviceName: 'proj', kubeId } });
+  const started = await startOvhTestbed({
+    emulator: {
+      clusters: [
+        { serviceName: 'proj', kubeId: A },
+        { serviceName: 'proj', kubeId: B },
+      ],
+    },
+    detectFrom: () => providerIDs,
+  });
+  for (const kubeId of [A, B])
+    started.resolver.nodeClasses.set(`in-${kubeId}`, { metadata: { name: `in-${kubeId}` }, spec: { serviceName: 'proj', kubeId } });
   return started;
 }
 
@@ -38,7 +47,7 @@ async function instancesOf(b: OvhTestbed, kubeId: string): Promise<string[]> {
 }
 
 describe('OVH kubeId detection', () => {
-  it('launches a NodeClass without kubeId into the one project cluster holding this cluster\'s nodes', async () => {
+  it("launches a NodeClass without kubeId into the one project cluster holding this cluster's nodes", async () => {
     const providerIDs: string[] = [];
     bed = await twoClusterBed(providerIDs);
     providerIDs.push(await seedNode(bed, B, 'system-node'));

@@ -32,7 +32,13 @@ describe('ovhcloud provider: node pools against the emulator', () => {
     const launched = await bed.provider.create(bed.nodeClaim('web-1', pin('b3-8', ['eu-west-par-b'])));
     const [pool] = bed.emulator.state().pools;
     expect(pool?.name).toBe('karpenter-b3-8-eu-west-par-b');
-    expect(pool).toMatchObject({ flavor: 'b3-8', desiredNodes: 1, availabilityZones: ['eu-west-par-b'], antiAffinity: false, monthlyBilled: false });
+    expect(pool).toMatchObject({
+      flavor: 'b3-8',
+      desiredNodes: 1,
+      availabilityZones: ['eu-west-par-b'],
+      antiAffinity: false,
+      monthlyBilled: false,
+    });
     expect(pool?.labels).toMatchObject({ [LabelNodePool]: 'default', team: 'platform', 'karpenter-eu.io/managed-by': 'karpenter-eu' });
     const [node] = bed.emulator.state().instances;
     expect(launched.providerID).toBe(`openstack:///${node?.instanceId}`);
@@ -48,7 +54,10 @@ describe('ovhcloud provider: node pools against the emulator', () => {
     await bed.provider.create(tainted);
     await bed.provider.create(bed.nodeClaim('a-1', pin('b3-8', ['eu-west-par-a'])));
     const pools = bed.emulator.state().pools.sort((x, y) => x.name.localeCompare(y.name));
-    expect(pools.map((p) => p.name)).toEqual(['karpenter-b3-8-eu-west-par-a', expect.stringMatching(/^karpenter-b3-8-eu-west-par-a-[0-9a-f]{6}$/)]);
+    expect(pools.map((p) => p.name)).toEqual([
+      'karpenter-b3-8-eu-west-par-a',
+      expect.stringMatching(/^karpenter-b3-8-eu-west-par-a-[0-9a-f]{6}$/),
+    ]);
     expect(pools.map((p) => p.desiredNodes)).toEqual([2, 1]);
     const taintedNode = bed.emulator.state().instances.find((i) => i.nodePoolName === pools[1]?.name);
     expect(taintedNode?.taints).toEqual([{ key: 'dedicated', value: 'batch', effect: 'NoSchedule' }]);
@@ -78,7 +87,9 @@ describe('ovhcloud provider: node pools against the emulator', () => {
     }
     await bed.provider.delete(launched[0] as CloudProviderNodeClaim);
     bed.settle();
-    const remaining = liveNodes(bed.emulator).map((n) => n.providerID).sort();
+    const remaining = liveNodes(bed.emulator)
+      .map((n) => n.providerID)
+      .sort();
     expect(remaining).toEqual([launched[1]?.status?.providerID, launched[2]?.status?.providerID].sort());
     expect(bed.emulator.state().pools[0]?.desiredNodes).toBe(2);
     expect(isNodeClaimNotFoundError(await rejection(bed.provider.delete(launched[0] as CloudProviderNodeClaim)))).toBe(true);

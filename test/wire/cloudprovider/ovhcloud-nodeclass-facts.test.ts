@@ -19,13 +19,22 @@ describe('OVHNodeClass facts for its status', () => {
   it('a project the credentials do not reach: ProjectNotFound facts naming spec.serviceName', async () => {
     const b = (bed = await startOvhTestbed({ nodeClass: { serviceName: 'ffffffffffffffffffffffffffffffff' } }));
     expect(await b.provider.nodeClassFacts('OVHNodeClass', 'default')).toEqual({
-      notFound: { what: 'project', field: 'spec.serviceName', id: 'ffffffffffffffffffffffffffffffff', detail: expect.stringContaining('http 404') as unknown },
+      notFound: {
+        what: 'project',
+        field: 'spec.serviceName',
+        id: 'ffffffffffffffffffffffffffffffff',
+        detail: expect.stringContaining('http 404') as unknown,
+      },
     });
   });
 
   it('a cluster the project does not have: cluster facts naming spec.kubeId', async () => {
     const b = (bed = await startOvhTestbed({ nodeClass: { kubeId: '00000000-0000-4000-8000-000000000000' } }));
-    expect((await b.provider.nodeClassFacts('OVHNodeClass', 'default'))?.notFound).toMatchObject({ what: 'cluster', field: 'spec.kubeId', id: '00000000-0000-4000-8000-000000000000' });
+    expect((await b.provider.nodeClassFacts('OVHNodeClass', 'default'))?.notFound).toMatchObject({
+      what: 'cluster',
+      field: 'spec.kubeId',
+      id: '00000000-0000-4000-8000-000000000000',
+    });
   });
 
   it('credentials the API refuses (a 403 on the cluster read) are a fact, not an outage', async () => {

@@ -35,8 +35,16 @@ class ListingResolver extends MapResolver {
  */
 function providerOf(bed: OvhTestbed, clusterName: string, nodeClasses: MapResolver, emptyPoolGraceMs?: number): OvhCloudProvider {
   return createOvhCloudProvider({
-    clusterName, api: bed.api, nodeClasses, catalog: loadCatalog('ovhcloud'), unavailableOfferings: new UnavailableOfferings({ clock: bed.clock }),
-    clock: autoAdvancing(bed.clock), random: () => 0.5, retryPolicy: FastRetry, pollIntervalMs: 500, launchTimeoutMs: 60_000,
+    clusterName,
+    api: bed.api,
+    nodeClasses,
+    catalog: loadCatalog('ovhcloud'),
+    unavailableOfferings: new UnavailableOfferings({ clock: bed.clock }),
+    clock: autoAdvancing(bed.clock),
+    random: () => 0.5,
+    retryPolicy: FastRetry,
+    pollIntervalMs: 500,
+    launchTimeoutMs: 60_000,
     ...(emptyPoolGraceMs !== undefined ? { emptyPoolGraceMs } : {}),
   });
 }
@@ -49,7 +57,11 @@ function withNodeClass(nodeClass: OVHNodeClass): ListingResolver {
 
 /** What garbage collection hands delete() for an instance no NodeClaim claims: a providerID, no NodeClass. */
 function leak(providerID: string): CloudProviderNodeClaim {
-  return { metadata: { name: providerID }, spec: { nodeClassRef: { group: '', kind: '', name: '' }, requirements: [] }, status: { providerID } };
+  return {
+    metadata: { name: providerID },
+    spec: { nodeClassRef: { group: '', kind: '', name: '' }, requirements: [] },
+    status: { providerID },
+  };
 }
 
 describe('ovhcloud: accounts resolve from the instance', () => {
@@ -72,9 +84,15 @@ describe('ovhcloud: accounts resolve from the instance', () => {
   it('a 404 for the MKS cluster itself is not "the node is gone": get and delete fail without NodeClaimNotFoundError', async () => {
     bed = await startOvhTestbed();
     const launched = await bed.provider.create(bed.nodeClaim('kept', b38));
-    const wrongCluster: OVHNodeClass = { ...bed.nodeClass, spec: { ...bed.nodeClass.spec, kubeId: '00000000-0000-4000-8000-00000000dead' } };
+    const wrongCluster: OVHNodeClass = {
+      ...bed.nodeClass,
+      spec: { ...bed.nodeClass.spec, kubeId: '00000000-0000-4000-8000-00000000dead' },
+    };
     const restarted = providerOf(bed, OvhClusterName, withNodeClass(wrongCluster));
-    for (const failure of [await rejection(restarted.get(launched.providerID)), await rejection(restarted.delete(leak(launched.providerID)))]) {
+    for (const failure of [
+      await rejection(restarted.get(launched.providerID)),
+      await rejection(restarted.delete(leak(launched.providerID))),
+    ]) {
       expect(String(failure)).toMatch(/does not exist/);
       expect(isNodeClaimNotFoundError(failure)).toBe(false);
     }
@@ -82,13 +100,13 @@ describe('ovhcloud: accounts resolve from the instance', () => {
   });
 });
 
-describe('ovhcloud: two clusters pointed at one MKS cluster never touch each other\'s pools', () => {
+describe("ovhcloud: two clusters pointed at one MKS cluster never touch each other's pools", () => {
   let bed: OvhTestbed;
   afterEach(async () => {
     await bed.close();
   });
 
-  it('each scales and lists its own pool; a delete by the other finds nothing; empty-pool cleanup spares the other\'s pool', async () => {
+  it("each scales and lists its own pool; a delete by the other finds nothing; empty-pool cleanup spares the other's pool", async () => {
     bed = await startOvhTestbed();
     const alpha = providerOf(bed, 'alpha', withNodeClass(bed.nodeClass), 0);
     const beta = providerOf(bed, 'beta', withNodeClass(bed.nodeClass), 0);
@@ -105,7 +123,13 @@ describe('ovhcloud: two clusters pointed at one MKS cluster never touch each oth
     await alpha.delete(leak(a.providerID));
     bed.settle();
     await beta.list(); // beta's listing deletes its own empty pools only
-    expect(bed.emulator.state().pools.filter((p) => p.status !== 'DELETING').map((p) => p.desiredNodes).sort()).toEqual([0, 1]);
+    expect(
+      bed.emulator
+        .state()
+        .pools.filter((p) => p.status !== 'DELETING')
+        .map((p) => p.desiredNodes)
+        .sort(),
+    ).toEqual([0, 1]);
     await alpha.list();
     bed.settle();
     expect(bed.emulator.state().pools.filter((p) => p.status !== 'DELETING' && p.desiredNodes === 0)).toEqual([]);

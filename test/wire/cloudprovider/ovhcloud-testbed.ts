@@ -8,9 +8,19 @@ import type { OVHNodeClass } from '../../../src/apis/v1alpha1/ovh-nodeclass.js';
 import { loadCatalog } from '../../../src/catalog/index.js';
 import { NodeClassNotReadyError } from '../../../src/cloudprovider/errors.js';
 import { createOvhClient, createOvhCloudProvider, type OvhApi, type OvhCloudProvider } from '../../../src/cloudprovider/ovhcloud/index.js';
-import type { CloudProviderNodeClaim, CloudProviderNodePool, CloudProviderRequirement, NodeClassResolver, SecretReference } from '../../../src/cloudprovider/types.js';
+import type {
+  CloudProviderNodeClaim,
+  CloudProviderNodePool,
+  CloudProviderRequirement,
+  NodeClassResolver,
+  SecretReference,
+} from '../../../src/cloudprovider/types.js';
 import { UnavailableOfferings } from '../../../src/cloudprovider/unavailable-offerings.js';
-import { startOvhcloudEmulator, type OvhcloudEmulator, type OvhcloudEmulatorOptions } from '../../../src/testbed/emulators/ovhcloud/index.js';
+import {
+  startOvhcloudEmulator,
+  type OvhcloudEmulator,
+  type OvhcloudEmulatorOptions,
+} from '../../../src/testbed/emulators/ovhcloud/index.js';
 import type { BackoffPolicy } from '../../../src/util/backoff.js';
 import { FakeClock, type Clock } from '../../../src/util/clock.js';
 
@@ -83,36 +93,60 @@ export async function startOvhTestbed(options: OvhTestbedOptions = {}): Promise<
   const previousCa = https.globalAgent.options.ca;
   https.globalAgent.options.ca = emulator.caPem;
   const { appKey, appSecret, consumerKey, host, port } = emulator.clientOptions();
-  const api = createOvhClient({ applicationKey: appKey, applicationSecret: appSecret, consumerKey, host, port, timeoutMs: options.callTimeoutMs ?? 5_000 });
+  const api = createOvhClient({
+    applicationKey: appKey,
+    applicationSecret: appSecret,
+    consumerKey,
+    host,
+    port,
+    timeoutMs: options.callTimeoutMs ?? 5_000,
+  });
   const resolver = new MapResolver();
   const nodeClass: OVHNodeClass = {
     metadata: { name: 'default' },
-    spec: { serviceName: emulator.cluster.serviceName, ...(options.detectFrom ? {} : { kubeId: emulator.cluster.kubeId }), tags: { team: 'platform' }, ...options.nodeClass },
+    spec: {
+      serviceName: emulator.cluster.serviceName,
+      ...(options.detectFrom ? {} : { kubeId: emulator.cluster.kubeId }),
+      tags: { team: 'platform' },
+      ...options.nodeClass,
+    },
   };
   resolver.nodeClasses.set('default', nodeClass);
   const unavailable = new UnavailableOfferings({ clock });
   const warnings: string[] = [];
-  const makeProvider = (offerings: UnavailableOfferings): OvhCloudProvider => createOvhCloudProvider({
-    clusterName: OvhClusterName,
-    api,
-    nodeClasses: resolver,
-    catalog: loadCatalog('ovhcloud'),
-    unavailableOfferings: offerings,
-    clock: autoAdvancing(clock),
-    serviceName: emulator.cluster.serviceName,
-    ...(options.detectFrom ? { clusterProviderIDs: options.detectFrom } : { kubeId: emulator.cluster.kubeId }),
-    random: () => 0.5,
-    retryPolicy: options.retryPolicy ?? FastRetry,
-    pollIntervalMs: 500,
-    launchTimeoutMs: 60_000,
-    ...(options.emptyPoolGraceMs !== undefined ? { emptyPoolGraceMs: options.emptyPoolGraceMs } : {}),
-    onWarning: (message) => warnings.push(message),
-  });
+  const makeProvider = (offerings: UnavailableOfferings): OvhCloudProvider =>
+    createOvhCloudProvider({
+      clusterName: OvhClusterName,
+      api,
+      nodeClasses: resolver,
+      catalog: loadCatalog('ovhcloud'),
+      unavailableOfferings: offerings,
+      clock: autoAdvancing(clock),
+      serviceName: emulator.cluster.serviceName,
+      ...(options.detectFrom ? { clusterProviderIDs: options.detectFrom } : { kubeId: emulator.cluster.kubeId }),
+      random: () => 0.5,
+      retryPolicy: options.retryPolicy ?? FastRetry,
+      pollIntervalMs: 500,
+      launchTimeoutMs: 60_000,
+      ...(options.emptyPoolGraceMs !== undefined ? { emptyPoolGraceMs: options.emptyPoolGraceMs } : {}),
+      onWarning: (message) => warnings.push(message),
+    });
   const provider = makeProvider(unavailable);
-  const nodePool: CloudProviderNodePool = { metadata: { name: 'default' }, spec: { template: { spec: { nodeClassRef: NodeClassRef, requirements: [] } } } };
+  const nodePool: CloudProviderNodePool = {
+    metadata: { name: 'default' },
+    spec: { template: { spec: { nodeClassRef: NodeClassRef, requirements: [] } } },
+  };
   let uid = 0;
   return {
-    emulator, clock, api, provider, resolver, unavailable, nodePool, nodeClass, warnings,
+    emulator,
+    clock,
+    api,
+    provider,
+    resolver,
+    unavailable,
+    nodePool,
+    nodeClass,
+    warnings,
     restart: () => makeProvider(new UnavailableOfferings({ clock })),
     nodeClaim: (name, requirements = [], requests = { cpu: '100m', memory: '128Mi' }) => ({
       metadata: { name, uid: `00000000-0000-4000-8000-${String(++uid).padStart(12, '0')}`, labels: { 'karpenter.sh/nodepool': 'default' } },

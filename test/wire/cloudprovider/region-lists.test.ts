@@ -19,7 +19,11 @@ describe('region lists through the real clients', () => {
     const bed: OvhTestbed = track(await startOvhTestbed());
     const [list] = await bed.provider.listRegions();
     expect(list?.error).toBeUndefined();
-    expect(list?.regions?.map((r) => r.name).sort()).toEqual(loadCatalog('ovhcloud').regions.map((r) => r.name).sort());
+    expect(list?.regions?.map((r) => r.name).sort()).toEqual(
+      loadCatalog('ovhcloud')
+        .regions.map((r) => r.name)
+        .sort(),
+    );
     expect(bed.emulator.calls.count({ action: 'listCapabilityRegions' })).toBe(1);
   });
 

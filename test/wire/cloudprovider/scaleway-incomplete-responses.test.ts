@@ -1,7 +1,12 @@
 // A Scaleway 200 that lacks what the call must answer is an error through the real SDK, never "no servers":
 // an empty body, `{}`, truncated JSON, or a page that comes back empty before the X-Total-Count it announces.
 import { afterEach, describe, expect, it } from 'vitest';
-import { IncompleteResponseError, findInChain, isNodeClaimNotFoundError, isTransientCloudError } from '../../../src/cloudprovider/errors.js';
+import {
+  IncompleteResponseError,
+  findInChain,
+  isNodeClaimNotFoundError,
+  isTransientCloudError,
+} from '../../../src/cloudprovider/errors.js';
 import type { Fault } from '../../../src/testbed/emulators/faults.js';
 import { startTestbed, type Testbed, type TestbedOptions } from './scaleway-testbed.js';
 
@@ -79,22 +84,25 @@ describe('Scaleway listServers answers that lack servers', () => {
   it.each<[string, Fault]>([
     ['{}', { kind: 'empty-object' }],
     ['an empty page while total_count says 1', { kind: 'short-page' }],
-  ])('a Block volume listing answered 200 with %s keeps delete from calling the server gone and leaking its root volume', async (_what, fault) => {
-    const b = await start();
-    const nodeClaim = b.nodeClaim('del', pin('fr-par-1'));
-    const launched = { ...nodeClaim, status: { providerID: (await b.provider.create(nodeClaim)).providerID } };
-    b.settle();
-    await b.provider.delete(launched);
-    b.settle(); // terminated: only its detached root volume is left
-    const rule = b.emulator.faults.add({ match: { action: 'listVolumes' }, fault });
-    const error = await rejection(b.provider.delete(launched));
-    expect(isNodeClaimNotFoundError(error)).toBe(false);
-    expect(findInChain(error, IncompleteResponseError), String(error)).toBeDefined();
-    expect(b.emulator.state().volumes).toHaveLength(1);
-    b.emulator.faults.remove(rule);
-    expect(isNodeClaimNotFoundError(await rejection(b.provider.delete(launched)))).toBe(true);
-    expect(b.emulator.state().volumes).toEqual([]);
-  });
+  ])(
+    'a Block volume listing answered 200 with %s keeps delete from calling the server gone and leaking its root volume',
+    async (_what, fault) => {
+      const b = await start();
+      const nodeClaim = b.nodeClaim('del', pin('fr-par-1'));
+      const launched = { ...nodeClaim, status: { providerID: (await b.provider.create(nodeClaim)).providerID } };
+      b.settle();
+      await b.provider.delete(launched);
+      b.settle(); // terminated: only its detached root volume is left
+      const rule = b.emulator.faults.add({ match: { action: 'listVolumes' }, fault });
+      const error = await rejection(b.provider.delete(launched));
+      expect(isNodeClaimNotFoundError(error)).toBe(false);
+      expect(findInChain(error, IncompleteResponseError), String(error)).toBeDefined();
+      expect(b.emulator.state().volumes).toHaveLength(1);
+      b.emulator.faults.remove(rule);
+      expect(isNodeClaimNotFoundError(await rejection(b.provider.delete(launched)))).toBe(true);
+      expect(b.emulator.state().volumes).toEqual([]);
+    },
+  );
 
   it('a project with no servers still lists as empty (X-Total-Count: 0)', async () => {
     const b = await start();

@@ -51,11 +51,15 @@ describe('Scaleway provider: launching against the emulator with the real SDK', 
 
   it('keeps the GPU aliases of the Scaleway GPU controller working (l4, l40s, legacy label key)', async () => {
     await start();
-    const l4 = await bed.provider.create(bed.nodeClaim('gpu-l4', [{ key: 'karpenter.sh/instance-type', operator: 'In', values: ['l4'] }], { 'nvidia.com/gpu': '1' }));
+    const l4 = await bed.provider.create(
+      bed.nodeClaim('gpu-l4', [{ key: 'karpenter.sh/instance-type', operator: 'In', values: ['l4'] }], { 'nvidia.com/gpu': '1' }),
+    );
     expect(l4.instanceType).toBe('L4-1-24G');
     expect(l4.zone).toBe('fr-par-2');
     expect(l4.labels['karpenter-eu.io/instance-gpu-name']).toBe('l4');
-    const l40s = await bed.provider.create(bed.nodeClaim('gpu-l40s', [{ key: 'node.kubernetes.io/instance-type', operator: 'In', values: ['l40s'] }]));
+    const l40s = await bed.provider.create(
+      bed.nodeClaim('gpu-l40s', [{ key: 'node.kubernetes.io/instance-type', operator: 'In', values: ['l40s'] }]),
+    );
     expect(l40s.instanceType).toBe('L40S-1-48G');
   });
 
@@ -105,11 +109,16 @@ describe('Scaleway provider: launching against the emulator with the real SDK', 
   it('out of stock everywhere the NodeClaim allows: InsufficientCapacityError naming every offering tried', async () => {
     await start();
     bed.emulator.setAvailability('DEV1-S', 'fr-par-1', 'shortage');
-    bed.emulator.faults.add({ match: { action: 'createServer', instanceType: 'DEV1-S', zone: 'fr-par-2' }, fault: { kind: 'out-of-stock' } });
+    bed.emulator.faults.add({
+      match: { action: 'createServer', instanceType: 'DEV1-S', zone: 'fr-par-2' },
+      fault: { kind: 'out-of-stock' },
+    });
     const error = await bed.provider.create(bed.nodeClaim('ice', pin('DEV1-S', ['fr-par-1', 'fr-par-2']))).catch((e: unknown) => e);
     expect(isInsufficientCapacityError(error)).toBe(true);
     // fr-par-1 was never tried: products/servers/availability already said shortage.
-    expect(findInChain(error, InsufficientCapacityError)?.offerings).toEqual([{ instanceType: 'DEV1-S', zone: 'fr-par-2', capacityType: 'on-demand' }]);
+    expect(findInChain(error, InsufficientCapacityError)?.offerings).toEqual([
+      { instanceType: 'DEV1-S', zone: 'fr-par-2', capacityType: 'on-demand' },
+    ]);
     expect(bed.emulator.state().instances).toHaveLength(0);
   });
 
@@ -135,12 +144,23 @@ describe('Scaleway provider: eventual consistency', () => {
   afterEach(async () => bed?.close());
 
   it('a new server invisible to reads is never created twice: retries wait for it, then finish it', async () => {
-    bed = await startTestbed({ emulator: { consistencyDelayMs: 10_000 }, retryPolicy: { baseDelayMs: 100, maxDelayMs: 200, maxAttempts: 3 } });
+    bed = await startTestbed({
+      emulator: { consistencyDelayMs: 10_000 },
+      retryPolicy: { baseDelayMs: 100, maxDelayMs: 200, maxAttempts: 3 },
+    });
     const nodeClaim = bed.nodeClaim('invisible', pin('DEV1-S', ['fr-par-1']));
-    const first = await drive(bed.clock, bed.provider.create(nodeClaim).catch((e: unknown) => e), 1);
+    const first = await drive(
+      bed.clock,
+      bed.provider.create(nodeClaim).catch((e: unknown) => e),
+      1,
+    );
     expect(isTransientCloudError(first)).toBe(true);
     expect((first as Error).message).toMatch(/not visible yet/);
-    const second = await drive(bed.clock, bed.provider.create(nodeClaim).catch((e: unknown) => e), 1);
+    const second = await drive(
+      bed.clock,
+      bed.provider.create(nodeClaim).catch((e: unknown) => e),
+      1,
+    );
     expect(isTransientCloudError(second)).toBe(true);
     expect(bed.emulator.state().instances).toHaveLength(1);
     bed.clock.step(10_000);

@@ -61,7 +61,10 @@ describe('Scaleway provider: delete, list, drift and instance types against the 
       wrapFetch: (base) => async (input, init) => {
         const url = new URL(input instanceof Request ? input.url : String(input));
         if (failPage2 && url.pathname.endsWith('/servers') && url.searchParams.get('page') === '2') {
-          return new Response(JSON.stringify({ type: 'internal_error', message: 'internal error' }), { status: 500, headers: { 'Content-Type': 'application/json' } });
+          return new Response(JSON.stringify({ type: 'internal_error', message: 'internal error' }), {
+            status: 500,
+            headers: { 'Content-Type': 'application/json' },
+          });
         }
         return base(input, init);
       },
@@ -89,10 +92,18 @@ describe('Scaleway provider: delete, list, drift and instance types against the 
 
   it.each([
     ['image', (bed: Testbed) => (bed.nodeClass.spec.image = 'debian_bookworm'), 'ImageDrifted'],
-    ['security group', (bed: Testbed) => (bed.nodeClass.spec.securityGroupId = '22222222-2222-4222-8222-222222222222'), 'SecurityGroupDrifted'],
+    [
+      'security group',
+      (bed: Testbed) => (bed.nodeClass.spec.securityGroupId = '22222222-2222-4222-8222-222222222222'),
+      'SecurityGroupDrifted',
+    ],
     ['user data', (bed: Testbed) => (bed.nodeClass.spec.userData = '#!/bin/sh\necho hi'), 'UserDataDrifted'],
     ['tags', (bed: Testbed) => (bed.nodeClass.spec.tags = { team: 'web' }), 'TagsDrifted'],
-    ['private network', (bed: Testbed) => (bed.nodeClass.spec.privateNetworkId = '33333333-3333-4333-8333-333333333333'), 'PrivateNetworkDrifted'],
+    [
+      'private network',
+      (bed: Testbed) => (bed.nodeClass.spec.privateNetworkId = '33333333-3333-4333-8333-333333333333'),
+      'PrivateNetworkDrifted',
+    ],
   ])('isDrifted notices a changed %s', async (_field, change, reason) => {
     await start();
     const nodeClaim = await launched('drift');
@@ -140,8 +151,18 @@ describe('Scaleway provider: delete, list, drift and instance types against the 
 
 describe('Scaleway provider: a NodeClass with its own account', () => {
   it('launches with the Secret’s credentials in the NodeClass project, and list() covers both accounts', async () => {
-    const operator = { accessKey: 'SCWAAAAAAAAAAAAAAAAA', secretKey: '0a0a0a0a-0000-4000-8000-000000000001', projectId: '0a0a0a0a-0000-4000-8000-0000000000a1', organizationId: '0a0a0a0a-0000-4000-8000-0000000000f1' };
-    const team = { accessKey: 'SCWBBBBBBBBBBBBBBBBB', secretKey: '0b0b0b0b-0000-4000-8000-000000000002', projectId: '0b0b0b0b-0000-4000-8000-0000000000b2', organizationId: '0a0a0a0a-0000-4000-8000-0000000000f1' };
+    const operator = {
+      accessKey: 'SCWAAAAAAAAAAAAAAAAA',
+      secretKey: '0a0a0a0a-0000-4000-8000-000000000001',
+      projectId: '0a0a0a0a-0000-4000-8000-0000000000a1',
+      organizationId: '0a0a0a0a-0000-4000-8000-0000000000f1',
+    };
+    const team = {
+      accessKey: 'SCWBBBBBBBBBBBBBBBBB',
+      secretKey: '0b0b0b0b-0000-4000-8000-000000000002',
+      projectId: '0b0b0b0b-0000-4000-8000-0000000000b2',
+      organizationId: '0a0a0a0a-0000-4000-8000-0000000000f1',
+    };
     const bed = await startTestbed({ emulator: { credentials: [operator, team] }, perNodeClassCredentials: true });
     try {
       await bed.provider.create(bed.nodeClaim('operator-node', pin('DEV1-S', ['fr-par-1'])));

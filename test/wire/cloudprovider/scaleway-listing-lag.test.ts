@@ -20,25 +20,35 @@ const isCreateServer = (input: Parameters<typeof fetch>[0], init?: RequestInit):
 
 /** A process that dies right after createServer reached the cloud: from then on none of its calls get through. */
 function killAfterCreate(state: { dead: boolean; armed: boolean }) {
-  return (base: typeof fetch): typeof fetch => async (input, init) => {
-    if (state.dead) throw new TypeError('fetch failed: the process is gone');
-    const response = await base(input, init);
-    if (state.armed && isCreateServer(input, init)) {
-      state.armed = false;
-      state.dead = true;
-      throw new TypeError('fetch failed: the process is gone');
-    }
-    return response;
-  };
+  return (base: typeof fetch): typeof fetch =>
+    async (input, init) => {
+      if (state.dead) throw new TypeError('fetch failed: the process is gone');
+      const response = await base(input, init);
+      if (state.armed && isCreateServer(input, init)) {
+        state.armed = false;
+        state.dead = true;
+        throw new TypeError('fetch failed: the process is gone');
+      }
+      return response;
+    };
 }
 
 /** The only failure allowed: the server just made is not readable yet (its reads lag too). */
 function notVisibleYet(error: unknown): void {
-  if (!(error instanceof Error) || findInChain(error, CreatePendingError) || !isTransientCloudError(error) || !/not visible yet/.test(error.message)) throw error;
+  if (
+    !(error instanceof Error) ||
+    findInChain(error, CreatePendingError) ||
+    !isTransientCloudError(error) ||
+    !/not visible yet/.test(error.message)
+  )
+    throw error;
 }
 
 async function pending(promise: Promise<unknown>): Promise<CreatePendingError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   const found = findInChain(error, CreatePendingError);
   if (!found) throw new Error(`expected the create to wait for the listing, got ${String(error)}`);
   return found;
@@ -76,7 +86,13 @@ describe('Scaleway provider: no second server while the listing lags', () => {
     await bed.provider.create(nodeClaim).catch(() => undefined);
     process.dead = false;
 
-    const early = await bed.restart().delete(nodeClaim).then(() => undefined, (e: unknown) => e);
+    const early = await bed
+      .restart()
+      .delete(nodeClaim)
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     expect(isNodeClaimNotFoundError(early)).toBe(false);
     expect(isTransientCloudError(early)).toBe(true);
 

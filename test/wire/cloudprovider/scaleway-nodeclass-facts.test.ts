@@ -40,7 +40,12 @@ describe('ScalewayNodeClass facts for its status', () => {
   it('reports a label the marketplace does not know, naming every zone', async () => {
     const b = (bed = await startTestbed());
     withImage(b, 'ubuntu_nonexistent');
-    expect((await b.provider.nodeClassFacts('ScalewayNodeClass', 'default'))?.image).toEqual({ field: 'spec.image', ref: 'ubuntu_nonexistent', where: 'fr-par-1, fr-par-2, fr-par-3', resolved: [] });
+    expect((await b.provider.nodeClassFacts('ScalewayNodeClass', 'default'))?.image).toEqual({
+      field: 'spec.image',
+      ref: 'ubuntu_nonexistent',
+      where: 'fr-par-1, fr-par-2, fr-par-3',
+      resolved: [],
+    });
   });
 
   it('throws when the cloud cannot be asked, so the status is left as it is', async () => {

@@ -12,9 +12,19 @@ import {
   type ScalewayApi,
   type ScalewayCloudProvider,
 } from '../../../src/cloudprovider/scaleway/index.js';
-import type { CloudProviderNodeClaim, CloudProviderNodePool, CloudProviderRequirement, NodeClassResolver, SecretReference } from '../../../src/cloudprovider/types.js';
+import type {
+  CloudProviderNodeClaim,
+  CloudProviderNodePool,
+  CloudProviderRequirement,
+  NodeClassResolver,
+  SecretReference,
+} from '../../../src/cloudprovider/types.js';
 import { UnavailableOfferings } from '../../../src/cloudprovider/unavailable-offerings.js';
-import { startScalewayEmulator, type ScalewayEmulator, type ScalewayEmulatorOptions } from '../../../src/testbed/emulators/scaleway/index.js';
+import {
+  startScalewayEmulator,
+  type ScalewayEmulator,
+  type ScalewayEmulatorOptions,
+} from '../../../src/testbed/emulators/scaleway/index.js';
 import type { BackoffPolicy } from '../../../src/util/backoff.js';
 import { FakeClock } from '../../../src/util/clock.js';
 
@@ -105,31 +115,51 @@ export async function startTestbed(options: TestbedOptions = {}): Promise<Testbe
   resolver.secrets.set('kube-system/join', { token: 'abcdef.0123456789abcdef' });
   const unavailable = new UnavailableOfferings({ clock });
   const createAttempts: CreateAttempt[] = [];
-  const makeProvider = (offerings: UnavailableOfferings, retryPolicy?: BackoffPolicy): ScalewayCloudProvider => createScalewayCloudProvider({
-    clusterName: ClusterName,
-    region: 'fr-par',
-    catalog: loadCatalog('scaleway'),
-    api,
-    nodeClasses: resolver,
-    unavailableOfferings: offerings,
-    clock,
-    random: () => 0.5,
-    retryPolicy: retryPolicy ?? options.retryPolicy ?? FastRetry,
-    ...(options.perNodeClassCredentials
-      ? { apiFactory: (c: { accessKey: string; secretKey: string; projectId: string }) => createScalewayClient({ apiUrl: emulator.url, ...c, defaultZone: 'fr-par-1' }) }
-      : {}),
-    ...(options.listPageSize ? { listPageSize: options.listPageSize } : {}),
-    // As the lifecycle's patch does: the annotation lands on the NodeClaim the next create() is given.
-    recordCreateAttempt: async (claim, at) => {
-      createAttempts.push({ name: claim.metadata?.name ?? '', at, createCallsBefore: emulator.calls.records.filter((r) => r.action === 'createServer').length });
-      if (claim.metadata) claim.metadata.annotations = { ...claim.metadata.annotations, [AnnotationCreateAttempted]: new Date(at).toISOString() };
-    },
-  });
+  const makeProvider = (offerings: UnavailableOfferings, retryPolicy?: BackoffPolicy): ScalewayCloudProvider =>
+    createScalewayCloudProvider({
+      clusterName: ClusterName,
+      region: 'fr-par',
+      catalog: loadCatalog('scaleway'),
+      api,
+      nodeClasses: resolver,
+      unavailableOfferings: offerings,
+      clock,
+      random: () => 0.5,
+      retryPolicy: retryPolicy ?? options.retryPolicy ?? FastRetry,
+      ...(options.perNodeClassCredentials
+        ? {
+            apiFactory: (c: { accessKey: string; secretKey: string; projectId: string }) =>
+              createScalewayClient({ apiUrl: emulator.url, ...c, defaultZone: 'fr-par-1' }),
+          }
+        : {}),
+      ...(options.listPageSize ? { listPageSize: options.listPageSize } : {}),
+      // As the lifecycle's patch does: the annotation lands on the NodeClaim the next create() is given.
+      recordCreateAttempt: async (claim, at) => {
+        createAttempts.push({
+          name: claim.metadata?.name ?? '',
+          at,
+          createCallsBefore: emulator.calls.records.filter((r) => r.action === 'createServer').length,
+        });
+        if (claim.metadata)
+          claim.metadata.annotations = { ...claim.metadata.annotations, [AnnotationCreateAttempted]: new Date(at).toISOString() };
+      },
+    });
   const provider = makeProvider(unavailable);
-  const nodePool: CloudProviderNodePool = { metadata: { name: 'default' }, spec: { template: { spec: { nodeClassRef: NodeClassRef, requirements: [] } } } };
+  const nodePool: CloudProviderNodePool = {
+    metadata: { name: 'default' },
+    spec: { template: { spec: { nodeClassRef: NodeClassRef, requirements: [] } } },
+  };
   let uid = 0;
   return {
-    emulator, clock, api, provider, resolver, unavailable, nodePool, nodeClass, createAttempts,
+    emulator,
+    clock,
+    api,
+    provider,
+    resolver,
+    unavailable,
+    nodePool,
+    nodeClass,
+    createAttempts,
     restartedProvider: (retryPolicy?: BackoffPolicy) => makeProvider(unavailable, retryPolicy),
     restart: () => makeProvider(new UnavailableOfferings({ clock })),
     nodeClaim: (name, requirements = [], requests = { cpu: '100m', memory: '128Mi' }) => ({

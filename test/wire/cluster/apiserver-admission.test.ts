@@ -17,7 +17,19 @@ const hasKubectl = existsSync(kubectl);
 const denialMessage = 'spec.disruption.budgets[0].nodes: "lots" is not a number or a percentage';
 
 interface Review {
-  request: { uid: string; operation: string; kind: { kind: string }; resource: { resource: string }; subResource?: string; name: string; namespace?: string; object: { metadata: { labels?: Record<string, string> } } | null; oldObject: unknown; dryRun: boolean; userInfo: { username: string } };
+  request: {
+    uid: string;
+    operation: string;
+    kind: { kind: string };
+    resource: { resource: string };
+    subResource?: string;
+    name: string;
+    namespace?: string;
+    object: { metadata: { labels?: Record<string, string> } } | null;
+    oldObject: unknown;
+    dryRun: boolean;
+    userInfo: { username: string };
+  };
 }
 
 const received: Review[] = [];
@@ -45,9 +57,13 @@ async function startWebhook(): Promise<void> {
       const { uid, object } = review.request;
       res.setHeader('content-type', 'application/json');
       if (req.url?.startsWith('/mutate')) {
-        const patch = object?.metadata.labels ? [{ op: 'add', path: '/metadata/labels/mutated', value: 'yes' }] : [{ op: 'add', path: '/metadata/labels', value: { mutated: 'yes' } }];
+        const patch = object?.metadata.labels
+          ? [{ op: 'add', path: '/metadata/labels/mutated', value: 'yes' }]
+          : [{ op: 'add', path: '/metadata/labels', value: { mutated: 'yes' } }];
         const warnings = ['defaulted "mutated" label', ...(object?.metadata.labels?.utf8 ? ['by the bundled catalog — admitted'] : [])];
-        res.end(reply(uid, { allowed: true, patchType: 'JSONPatch', patch: Buffer.from(JSON.stringify(patch)).toString('base64'), warnings }));
+        res.end(
+          reply(uid, { allowed: true, patchType: 'JSONPatch', patch: Buffer.from(JSON.stringify(patch)).toString('base64'), warnings }),
+        );
       } else if (object?.metadata.labels?.deny === 'true') {
         res.end(reply(uid, { allowed: false, status: { code: 403, reason: 'Forbidden', message: denialMessage } }));
       } else {
@@ -59,12 +75,26 @@ async function startWebhook(): Promise<void> {
   webhookUrl = `https://127.0.0.1:${(webhookServer.address() as { port: number }).port}`;
 }
 
-function webhookConfig(kind: 'Validating' | 'Mutating', name: string, hook: Record<string, unknown>, resources: string[], group = 'karpenter.sh'): object {
+function webhookConfig(
+  kind: 'Validating' | 'Mutating',
+  name: string,
+  hook: Record<string, unknown>,
+  resources: string[],
+  group = 'karpenter.sh',
+): object {
   return {
     apiVersion: 'admissionregistration.k8s.io/v1',
     kind: `${kind}WebhookConfiguration`,
     metadata: { name },
-    webhooks: [{ name, sideEffects: 'None', admissionReviewVersions: ['v1'], rules: [{ apiGroups: [group], apiVersions: ['*'], operations: ['CREATE', 'UPDATE'], resources }], ...hook }],
+    webhooks: [
+      {
+        name,
+        sideEffects: 'None',
+        admissionReviewVersions: ['v1'],
+        rules: [{ apiGroups: [group], apiVersions: ['*'], operations: ['CREATE', 'UPDATE'], resources }],
+        ...hook,
+      },
+    ],
   };
 }
 
@@ -75,13 +105,40 @@ async function createConfig(kind: 'Validating' | 'Mutating', body: object): Prom
 
 beforeAll(async () => {
   await startWebhook();
-  server = await startApiServer({ kubeconfig: true, resolveService: (svc) => (svc.name === 'karpenter-eu-webhook' ? `${webhookUrl}${svc.path ?? '/'}` : undefined) });
+  server = await startApiServer({
+    kubeconfig: true,
+    resolveService: (svc) => (svc.name === 'karpenter-eu-webhook' ? `${webhookUrl}${svc.path ?? '/'}` : undefined),
+  });
   core = server.kubeConfig.makeApiClient(k8s.CoreV1Api);
   custom = server.kubeConfig.makeApiClient(k8s.CustomObjectsApi);
   workDir = await mkdtemp(join(tmpdir(), 'apiserver-admission-'));
-  await custom.createClusterCustomObject({ group: 'apiextensions.k8s.io', version: 'v1', plural: 'customresourcedefinitions', body: nodePoolCrd });
-  await createConfig('Validating', webhookConfig('Validating', 'validation.karpenter-eu.io', { clientConfig: { service: { namespace: 'karpenter', name: 'karpenter-eu-webhook', path: '/validate' }, caBundle }, failurePolicy: 'Fail' }, ['nodepools']));
-  await createConfig('Mutating', webhookConfig('Mutating', 'defaulting.karpenter-eu.io', { clientConfig: { url: `${webhookUrl}/mutate`, caBundle }, objectSelector: { matchLabels: { mutate: 'true' } } }, ['nodepools']));
+  await custom.createClusterCustomObject({
+    group: 'apiextensions.k8s.io',
+    version: 'v1',
+    plural: 'customresourcedefinitions',
+    body: nodePoolCrd,
+  });
+  await createConfig(
+    'Validating',
+    webhookConfig(
+      'Validating',
+      'validation.karpenter-eu.io',
+      {
+        clientConfig: { service: { namespace: 'karpenter', name: 'karpenter-eu-webhook', path: '/validate' }, caBundle },
+        failurePolicy: 'Fail',
+      },
+      ['nodepools'],
+    ),
+  );
+  await createConfig(
+    'Mutating',
+    webhookConfig(
+      'Mutating',
+      'defaulting.karpenter-eu.io',
+      { clientConfig: { url: `${webhookUrl}/mutate`, caBundle }, objectSelector: { matchLabels: { mutate: 'true' } } },
+      ['nodepools'],
+    ),
+  );
 });
 
 afterAll(async () => {
@@ -90,19 +147,45 @@ afterAll(async () => {
   await rm(workDir, { recursive: true, force: true });
 });
 
-const nodePool = (name: string, labels: Record<string, string>) => ({ apiVersion: 'karpenter.sh/v1', kind: 'NodePool', metadata: { name, labels }, spec: { template: { spec: {} } } });
+const nodePool = (name: string, labels: Record<string, string>) => ({
+  apiVersion: 'karpenter.sh/v1',
+  kind: 'NodePool',
+  metadata: { name, labels },
+  spec: { template: { spec: {} } },
+});
 
 describe('admission webhooks', () => {
   it('sends an AdmissionReview v1 and denies with the exact kube-apiserver wording', async () => {
-    const err = await custom.createClusterCustomObject({ group: 'karpenter.sh', version: 'v1', plural: 'nodepools', body: nodePool('denied', { deny: 'true' }) }).then(unexpectedSuccess, statusOf);
-    expect(err).toMatchObject({ code: 403, reason: 'Forbidden', message: `admission webhook "validation.karpenter-eu.io" denied the request: ${denialMessage}` });
+    const err = await custom
+      .createClusterCustomObject({ group: 'karpenter.sh', version: 'v1', plural: 'nodepools', body: nodePool('denied', { deny: 'true' }) })
+      .then(unexpectedSuccess, statusOf);
+    expect(err).toMatchObject({
+      code: 403,
+      reason: 'Forbidden',
+      message: `admission webhook "validation.karpenter-eu.io" denied the request: ${denialMessage}`,
+    });
     const review = received.find((r) => r.request.name === 'denied');
-    expect(review?.request).toMatchObject({ operation: 'CREATE', kind: { kind: 'NodePool' }, resource: { resource: 'nodepools' }, dryRun: false, oldObject: null, userInfo: { username: 'kubernetes-admin' } });
-    expect(await custom.getClusterCustomObject({ group: 'karpenter.sh', version: 'v1', plural: 'nodepools', name: 'denied' }).then(unexpectedSuccess, statusOf)).toMatchObject({ code: 404 });
+    expect(review?.request).toMatchObject({
+      operation: 'CREATE',
+      kind: { kind: 'NodePool' },
+      resource: { resource: 'nodepools' },
+      dryRun: false,
+      oldObject: null,
+      userInfo: { username: 'kubernetes-admin' },
+    });
+    expect(
+      await custom
+        .getClusterCustomObject({ group: 'karpenter.sh', version: 'v1', plural: 'nodepools', name: 'denied' })
+        .then(unexpectedSuccess, statusOf),
+    ).toMatchObject({ code: 404 });
   });
 
   it('applies the JSON patch of a mutating webhook and returns its warnings as Warning headers', async () => {
-    const res = await rawRequest(`${server.url}/apis/karpenter.sh/v1/nodepools`, 'POST', JSON.stringify(nodePool('mutated', { mutate: 'true' })));
+    const res = await rawRequest(
+      `${server.url}/apis/karpenter.sh/v1/nodepools`,
+      'POST',
+      JSON.stringify(nodePool('mutated', { mutate: 'true' })),
+    );
     expect(res.status).toBe(201);
     expect((res.json.metadata as { labels: Record<string, string> }).labels).toEqual({ mutate: 'true', mutated: 'yes' });
     expect(res.headers.get('warning')).toBe('299 - "defaulted \\"mutated\\" label"');
@@ -111,7 +194,11 @@ describe('admission webhooks', () => {
   });
 
   it('sends a warning with non-ASCII text as its UTF-8 bytes, as kube-apiserver does, instead of failing the request', async () => {
-    const res = await rawRequest(`${server.url}/apis/karpenter.sh/v1/nodepools`, 'POST', JSON.stringify(nodePool('utf8-warning', { mutate: 'true', utf8: 'true' })));
+    const res = await rawRequest(
+      `${server.url}/apis/karpenter.sh/v1/nodepools`,
+      'POST',
+      JSON.stringify(nodePool('utf8-warning', { mutate: 'true', utf8: 'true' })),
+    );
     expect(res.status).toBe(201);
     // fetch reads header bytes as Latin-1: undo that to get the bytes the server sent.
     expect(Buffer.from(res.headers.get('warning') ?? '', 'latin1').toString('utf8')).toContain('299 - "by the bundled catalog — admitted"');
@@ -119,41 +206,90 @@ describe('admission webhooks', () => {
 
   it('passes oldObject on UPDATE and dryRun through', async () => {
     await custom.createClusterCustomObject({ group: 'karpenter.sh', version: 'v1', plural: 'nodepools', body: nodePool('updated', {}) });
-    await custom.patchClusterCustomObject({ group: 'karpenter.sh', version: 'v1', plural: 'nodepools', name: 'updated', body: { spec: { weight: 3 } }, dryRun: 'All' }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch));
+    await custom.patchClusterCustomObject(
+      { group: 'karpenter.sh', version: 'v1', plural: 'nodepools', name: 'updated', body: { spec: { weight: 3 } }, dryRun: 'All' },
+      k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch),
+    );
     const review = received.filter((r) => r.request.name === 'updated').at(-1);
     expect(review?.request).toMatchObject({ operation: 'UPDATE', dryRun: true });
     expect(review?.request.oldObject).toMatchObject({ metadata: { name: 'updated' } });
   });
 
   it('honours failurePolicy: Fail rejects with "failed calling webhook", Ignore lets the request through', async () => {
-    await createConfig('Validating', webhookConfig('Validating', 'broken.fail.example', { clientConfig: { url: 'https://127.0.0.1:1/validate', caBundle }, failurePolicy: 'Fail' }, ['configmaps'], ''));
-    const failed = await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'blocked' } } }).then(unexpectedSuccess, statusOf);
+    await createConfig(
+      'Validating',
+      webhookConfig(
+        'Validating',
+        'broken.fail.example',
+        { clientConfig: { url: 'https://127.0.0.1:1/validate', caBundle }, failurePolicy: 'Fail' },
+        ['configmaps'],
+        '',
+      ),
+    );
+    const failed = await core
+      .createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'blocked' } } })
+      .then(unexpectedSuccess, statusOf);
     expect(failed).toMatchObject({ code: 500, reason: 'InternalError' });
-    expect(failed.message).toMatch(/^Internal error occurred: failed calling webhook "broken\.fail\.example": failed to call webhook: Post "https:\/\/127\.0\.0\.1:1\/validate\?timeout=10s": /);
-    await custom.deleteClusterCustomObject({ group: 'admissionregistration.k8s.io', version: 'v1', plural: 'validatingwebhookconfigurations', name: 'broken.fail.example' });
-    await createConfig('Validating', webhookConfig('Validating', 'broken.ignore.example', { clientConfig: { url: 'https://127.0.0.1:1/validate', caBundle }, failurePolicy: 'Ignore' }, ['configmaps'], ''));
+    expect(failed.message).toMatch(
+      /^Internal error occurred: failed calling webhook "broken\.fail\.example": failed to call webhook: Post "https:\/\/127\.0\.0\.1:1\/validate\?timeout=10s": /,
+    );
+    await custom.deleteClusterCustomObject({
+      group: 'admissionregistration.k8s.io',
+      version: 'v1',
+      plural: 'validatingwebhookconfigurations',
+      name: 'broken.fail.example',
+    });
+    await createConfig(
+      'Validating',
+      webhookConfig(
+        'Validating',
+        'broken.ignore.example',
+        { clientConfig: { url: 'https://127.0.0.1:1/validate', caBundle }, failurePolicy: 'Ignore' },
+        ['configmaps'],
+        '',
+      ),
+    );
     const ok = await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'allowed' } } });
     expect(ok.metadata?.name).toBe('allowed');
   });
 
   it('rejects a webhook whose certificate does not match the caBundle', async () => {
     const other = await createLoopbackCertificate();
-    await createConfig('Validating', webhookConfig('Validating', 'wrong-ca.example', { clientConfig: { url: `${webhookUrl}/validate`, caBundle: Buffer.from(other.caPem).toString('base64') } }, ['pods'], ''));
+    await createConfig(
+      'Validating',
+      webhookConfig(
+        'Validating',
+        'wrong-ca.example',
+        { clientConfig: { url: `${webhookUrl}/validate`, caBundle: Buffer.from(other.caPem).toString('base64') } },
+        ['pods'],
+        '',
+      ),
+    );
     const err = await core.createNamespacedPod({ namespace: 'default', body: pod('ca-check') }).then(unexpectedSuccess, statusOf);
     expect(err.code).toBe(500);
     expect(err.message).toContain('failed calling webhook "wrong-ca.example"');
-    await custom.deleteClusterCustomObject({ group: 'admissionregistration.k8s.io', version: 'v1', plural: 'validatingwebhookconfigurations', name: 'wrong-ca.example' });
+    await custom.deleteClusterCustomObject({
+      group: 'admissionregistration.k8s.io',
+      version: 'v1',
+      plural: 'validatingwebhookconfigurations',
+      name: 'wrong-ca.example',
+    });
   });
 
   it.skipIf(!hasKubectl)('kubectl apply of a denied NodePool prints the kube-apiserver denial', async () => {
     const file = join(workDir, 'nodepool.yaml');
-    await writeFile(file, 'apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata:\n  name: kubectl-denied\n  labels:\n    deny: "true"\nspec:\n  template:\n    spec: {}\n');
+    await writeFile(
+      file,
+      'apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata:\n  name: kubectl-denied\n  labels:\n    deny: "true"\nspec:\n  template:\n    spec: {}\n',
+    );
     const result = await run(kubectl, ['--kubeconfig', server.kubeconfigPath ?? '', 'apply', '-f', file]).then(
       () => ({ code: 0, stderr: '' }),
       (err: { code: number; stderr: string }) => ({ code: err.code, stderr: err.stderr }),
     );
     expect(result.code).toBe(1);
-    expect(result.stderr.trim()).toBe(`Error from server (Forbidden): error when creating "${file}": admission webhook "validation.karpenter-eu.io" denied the request: ${denialMessage}`);
+    expect(result.stderr.trim()).toBe(
+      `Error from server (Forbidden): error when creating "${file}": admission webhook "validation.karpenter-eu.io" denied the request: ${denialMessage}`,
+    );
   });
 
   it.skipIf(!hasKubectl)('kubectl apply, get and delete an admitted NodePool', async () => {

@@ -9,7 +9,15 @@ export const nodePoolCrd = {
     group: 'karpenter.sh',
     names: { kind: 'NodePool', listKind: 'NodePoolList', plural: 'nodepools', singular: 'nodepool', categories: ['karpenter'] },
     scope: 'Cluster',
-    versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } }, subresources: { status: {} } }],
+    versions: [
+      {
+        name: 'v1',
+        served: true,
+        storage: true,
+        schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+        subresources: { status: {} },
+      },
+    ],
   },
 };
 
@@ -33,13 +41,23 @@ export function unexpectedSuccess(value: unknown): never {
 }
 
 /** The Status body of a failed client-node call (CustomObjectsApi gives it as a string). */
-export function statusOf(err: unknown): { code: number; reason?: string; message?: string; details?: { causes?: Array<{ message?: string }> } } {
+export function statusOf(err: unknown): {
+  code: number;
+  reason?: string;
+  message?: string;
+  details?: { causes?: Array<{ message?: string }> };
+} {
   const e = err as { code?: number; body?: unknown };
   const body = typeof e.body === 'string' ? (JSON.parse(e.body) as object) : (e.body as object);
   return { code: e.code ?? 0, ...(body ?? {}) };
 }
 
-export async function rawRequest(url: string, method: string, body?: string, contentType = 'application/json'): Promise<{ status: number; json: Record<string, unknown>; headers: Headers }> {
+export async function rawRequest(
+  url: string,
+  method: string,
+  body?: string,
+  contentType = 'application/json',
+): Promise<{ status: number; json: Record<string, unknown>; headers: Headers }> {
   const res = await fetch(url, { method, ...(body !== undefined ? { body, headers: { 'content-type': contentType } } : {}) });
   const text = await res.text();
   return { status: res.status, json: text ? (JSON.parse(text) as Record<string, unknown>) : {}, headers: res.headers };

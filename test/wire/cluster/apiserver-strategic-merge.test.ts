@@ -5,22 +5,82 @@ import { labelSelectorQuery } from '../../../src/testbed/cluster/apiserver/label
 
 const podDoc: JsonObject = {
   metadata: { finalizers: ['a'], labels: { x: '1' } },
-  spec: { containers: [{ name: 'app', image: 'v1', env: [{ name: 'A', value: '1' }] }, { name: 'side', image: 's1' }], tolerations: [{ key: 't1' }] },
-  status: { conditions: [{ type: 'Ready', status: 'False' }, { type: 'PodScheduled', status: 'True' }] },
+  spec: {
+    containers: [
+      { name: 'app', image: 'v1', env: [{ name: 'A', value: '1' }] },
+      { name: 'side', image: 's1' },
+    ],
+    tolerations: [{ key: 't1' }],
+  },
+  status: {
+    conditions: [
+      { type: 'Ready', status: 'False' },
+      { type: 'PodScheduled', status: 'True' },
+    ],
+  },
 };
 
 describe('strategic merge patch (built-in kinds)', () => {
   it.each<[string, JsonValue, (r: JsonObject) => unknown, unknown]>([
-    ['merges containers by name', { spec: { containers: [{ name: 'app', image: 'v2' }] } }, (r) => (r.spec as JsonObject).containers, [{ name: 'app', image: 'v2', env: [{ name: 'A', value: '1' }] }, { name: 'side', image: 's1' }]],
-    ['merges env by name inside a container', { spec: { containers: [{ name: 'app', env: [{ name: 'B', value: '2' }] }] } }, (r) => ((r.spec as { containers: JsonObject[] }).containers[0] as JsonObject).env, [{ name: 'A', value: '1' }, { name: 'B', value: '2' }]],
-    ['deletes a list element with $patch: delete', { spec: { containers: [{ name: 'side', $patch: 'delete' }] } }, (r) => ((r.spec as JsonObject).containers as JsonObject[]).map((c) => c.name), ['app']],
-    ['merges conditions by type', { status: { conditions: [{ type: 'Ready', status: 'True' }] } }, (r) => (r.status as JsonObject).conditions, [{ type: 'Ready', status: 'True' }, { type: 'PodScheduled', status: 'True' }]],
+    [
+      'merges containers by name',
+      { spec: { containers: [{ name: 'app', image: 'v2' }] } },
+      (r) => (r.spec as JsonObject).containers,
+      [
+        { name: 'app', image: 'v2', env: [{ name: 'A', value: '1' }] },
+        { name: 'side', image: 's1' },
+      ],
+    ],
+    [
+      'merges env by name inside a container',
+      { spec: { containers: [{ name: 'app', env: [{ name: 'B', value: '2' }] }] } },
+      (r) => ((r.spec as { containers: JsonObject[] }).containers[0] as JsonObject).env,
+      [
+        { name: 'A', value: '1' },
+        { name: 'B', value: '2' },
+      ],
+    ],
+    [
+      'deletes a list element with $patch: delete',
+      { spec: { containers: [{ name: 'side', $patch: 'delete' }] } },
+      (r) => ((r.spec as JsonObject).containers as JsonObject[]).map((c) => c.name),
+      ['app'],
+    ],
+    [
+      'merges conditions by type',
+      { status: { conditions: [{ type: 'Ready', status: 'True' }] } },
+      (r) => (r.status as JsonObject).conditions,
+      [
+        { type: 'Ready', status: 'True' },
+        { type: 'PodScheduled', status: 'True' },
+      ],
+    ],
     ['unions finalizers', { metadata: { finalizers: ['b', 'a'] } }, (r) => (r.metadata as JsonObject).finalizers, ['a', 'b']],
-    ['removes from a primitive list', { metadata: { '$deleteFromPrimitiveList/finalizers': ['a'] } }, (r) => (r.metadata as JsonObject).finalizers, []],
-    ['replaces atomic lists (tolerations)', { spec: { tolerations: [{ key: 't2' }] } }, (r) => (r.spec as JsonObject).tolerations, [{ key: 't2' }]],
-    ['replaces a list with $patch: replace', { status: { conditions: [{ $patch: 'replace' }, { type: 'Only', status: 'True' }] } }, (r) => (r.status as JsonObject).conditions, [{ type: 'Only', status: 'True' }]],
+    [
+      'removes from a primitive list',
+      { metadata: { '$deleteFromPrimitiveList/finalizers': ['a'] } },
+      (r) => (r.metadata as JsonObject).finalizers,
+      [],
+    ],
+    [
+      'replaces atomic lists (tolerations)',
+      { spec: { tolerations: [{ key: 't2' }] } },
+      (r) => (r.spec as JsonObject).tolerations,
+      [{ key: 't2' }],
+    ],
+    [
+      'replaces a list with $patch: replace',
+      { status: { conditions: [{ $patch: 'replace' }, { type: 'Only', status: 'True' }] } },
+      (r) => (r.status as JsonObject).conditions,
+      [{ type: 'Only', status: 'True' }],
+    ],
     ['deletes map keys with null', { metadata: { labels: { x: null, y: '2' } } }, (r) => (r.metadata as JsonObject).labels, { y: '2' }],
-    ['replaces a map with $patch: replace', { metadata: { labels: { $patch: 'replace', z: '3' } } }, (r) => (r.metadata as JsonObject).labels, { z: '3' }],
+    [
+      'replaces a map with $patch: replace',
+      { metadata: { labels: { $patch: 'replace', z: '3' } } },
+      (r) => (r.metadata as JsonObject).labels,
+      { z: '3' },
+    ],
   ])('%s', (_name, patch, pick, expected) => {
     const before = structuredClone(podDoc);
     const cleaned = JSON.parse(JSON.stringify(patch)) as JsonValue;

@@ -22,7 +22,9 @@ afterEach(async () => {
 });
 
 function podInformer(): { informer: PodInformer; log: string[]; connects: () => number } {
-  const informer = k8s.makeInformer(server.kubeConfig, '/api/v1/namespaces/default/pods', () => core.listNamespacedPod({ namespace: 'default' }));
+  const informer = k8s.makeInformer(server.kubeConfig, '/api/v1/namespaces/default/pods', () =>
+    core.listNamespacedPod({ namespace: 'default' }),
+  );
   const log: string[] = [];
   let connects = 0;
   informer.on('add', (p) => log.push(`add ${p.metadata?.name ?? ''}`));
@@ -35,7 +37,10 @@ function podInformer(): { informer: PodInformer; log: string[]; connects: () => 
 }
 
 /** Raw watch lines from the server, for assertions on the wire format itself. */
-async function watchLines(path: string, count: number): Promise<Array<{ type: string; object: { metadata?: { resourceVersion?: string; name?: string }; code?: number; reason?: string } }>> {
+async function watchLines(
+  path: string,
+  count: number,
+): Promise<Array<{ type: string; object: { metadata?: { resourceVersion?: string; name?: string }; code?: number; reason?: string } }>> {
   const res = await fetch(`${server.url}${path}`);
   const reader = res.body!.getReader();
   const lines: string[] = [];
@@ -59,7 +64,10 @@ describe('informers over the simulated API', () => {
     await informer.start();
     await eventually(() => log.includes('add before'));
     await core.createNamespacedPod({ namespace: 'default', body: pod('after') });
-    await core.patchNamespacedPod({ namespace: 'default', name: 'after', body: { metadata: { labels: { v: '2' } } } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch));
+    await core.patchNamespacedPod(
+      { namespace: 'default', name: 'after', body: { metadata: { labels: { v: '2' } } } },
+      k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch),
+    );
     await core.deleteNamespacedPod({ namespace: 'default', name: 'before' });
     await eventually(() => log.length >= 4);
     expect(log).toEqual(['add before', 'add after', 'update after {"v":"2"}', 'delete before']);
@@ -109,10 +117,16 @@ describe('watch wire format', () => {
     const start = (await core.listNamespacedPod({ namespace: 'default' })).metadata?.resourceVersion ?? '';
     await core.createNamespacedPod({ namespace: 'default', body: pod('web-1', { app: 'web' }) });
     await core.createNamespacedPod({ namespace: 'default', body: pod('db-1', { app: 'db' }) });
-    const pending = watchLines(`/api/v1/namespaces/default/pods?watch=true&resourceVersion=${start}&labelSelector=app%3Dweb&allowWatchBookmarks=true`, 3);
+    const pending = watchLines(
+      `/api/v1/namespaces/default/pods?watch=true&resourceVersion=${start}&labelSelector=app%3Dweb&allowWatchBookmarks=true`,
+      3,
+    );
     await eventually(() => clock.waiting > 0);
     clock.step(1_000);
-    await core.patchNamespacedPod({ namespace: 'default', name: 'web-1', body: { metadata: { labels: { app: 'other' } } } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch));
+    await core.patchNamespacedPod(
+      { namespace: 'default', name: 'web-1', body: { metadata: { labels: { app: 'other' } } } },
+      k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch),
+    );
     const events = await pending;
     expect(events.map((e) => `${e.type} ${e.object.metadata?.name ?? ''}`)).toEqual(['ADDED web-1', 'BOOKMARK ', 'DELETED web-1']);
     expect(Number(events[1]?.object.metadata?.resourceVersion)).toBeGreaterThan(Number(start));

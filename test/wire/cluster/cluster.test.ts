@@ -13,7 +13,7 @@ afterEach(async () => {
 });
 
 describe('simulated cluster', () => {
-  it('schedules and runs a Deployment\'s pods, and an evicted pod vanishes after its grace period', async () => {
+  it("schedules and runs a Deployment's pods, and an evicted pod vanishes after its grace period", async () => {
     const clock = new FakeClock();
     const source = new StaticInstanceSource('ovhcloud');
     source.add(ovhInstance('n1', { nodeName: 'n1' }));
@@ -27,7 +27,14 @@ describe('simulated cluster', () => {
     const template = podOn('unused', { terminationGracePeriodSeconds: 30 }, { app: 'inflate' });
     await apps.createNamespacedDeployment({
       namespace: 'default',
-      body: { metadata: { name: 'inflate' }, spec: { replicas: 2, selector: { matchLabels: { app: 'inflate' } }, template: { metadata: { labels: { app: 'inflate' } }, spec: template.spec } } },
+      body: {
+        metadata: { name: 'inflate' },
+        spec: {
+          replicas: 2,
+          selector: { matchLabels: { app: 'inflate' } },
+          template: { metadata: { labels: { app: 'inflate' } }, spec: template.spec },
+        },
+      },
     });
     const running = await eventually(async () => {
       await c.kubelet.sync();
@@ -36,7 +43,11 @@ describe('simulated cluster', () => {
     });
 
     const victim = running[0]?.metadata?.name ?? '';
-    await core.createNamespacedPodEviction({ namespace: 'default', name: victim, body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: victim, namespace: 'default' } } });
+    await core.createNamespacedPodEviction({
+      namespace: 'default',
+      name: victim,
+      body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: victim, namespace: 'default' } },
+    });
     expect((await core.readNamespacedPod({ namespace: 'default', name: victim })).metadata?.deletionTimestamp).toBeDefined();
     await eventually(() => c.kubelet.pods.get(`default/${victim}`)?.metadata?.deletionTimestamp);
     clock.step(30_000);

@@ -27,11 +27,19 @@ describe('kubelet simulator with the OVHcloud MKS emulator', () => {
     const clock = new FakeClock(Date.now());
     emulator = await startOvhcloudEmulator({ clock, seed: 7 });
     untrust = trustEmulatorCa(emulator);
-    cluster = await startSimulatedCluster({ clock, cloudSources: [ovhcloudInstanceSource(emulator)], kubelet: { readyDelayMs: 1_000, nodeRemovalDelayMs: 10_000 } });
+    cluster = await startSimulatedCluster({
+      clock,
+      cloudSources: [ovhcloudInstanceSource(emulator)],
+      kubelet: { readyDelayMs: 1_000, nodeRemovalDelayMs: 10_000 },
+    });
     const core = cluster.kubeConfig.makeApiClient(k8s.CoreV1Api);
     const client = ovhClient(emulator);
     const pool = (await client.requestPromised('POST', kubePath(emulator, '/nodepool'), {
-      name: 'default-b3-8', flavorName: 'b3-8', desiredNodes: 1, autoscale: false, availabilityZones: ['eu-west-par-b'],
+      name: 'default-b3-8',
+      flavorName: 'b3-8',
+      desiredNodes: 1,
+      autoscale: false,
+      availabilityZones: ['eu-west-par-b'],
       template: {
         metadata: { labels: { 'karpenter.sh/nodepool': 'default' }, annotations: {}, finalizers: [] },
         spec: { taints: [{ key: 'example.com/dedicated', value: 'batch', effect: 'NoSchedule' }], unschedulable: false },
@@ -47,8 +55,11 @@ describe('kubelet simulator with the OVHcloud MKS emulator', () => {
     const node = await eventually(() => readNode(core, mksNode.name));
     expect(node.spec?.providerID).toBe(`openstack:///${mksNode.instanceId}`);
     expect(node.metadata?.labels).toMatchObject({
-      'karpenter.sh/nodepool': 'default', nodepool: 'default-b3-8', 'node.kubernetes.io/instance-type': 'b3-8',
-      'topology.kubernetes.io/zone': 'eu-west-par-b', 'kubernetes.io/hostname': mksNode.name,
+      'karpenter.sh/nodepool': 'default',
+      nodepool: 'default-b3-8',
+      'node.kubernetes.io/instance-type': 'b3-8',
+      'topology.kubernetes.io/zone': 'eu-west-par-b',
+      'kubernetes.io/hostname': mksNode.name,
     });
     expect(node.status?.capacity).toMatchObject({ cpu: '2', pods: '110' });
     expect(node.spec?.taints?.map((t) => `${t.key}=${t.value ?? ''}:${t.effect}`)).toContain('example.com/dedicated=batch:NoSchedule');

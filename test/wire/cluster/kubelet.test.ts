@@ -1,7 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import * as k8s from '@kubernetes/client-node';
 import { FakeClock } from '../../../src/util/clock.js';
-import { scalewayInstanceSource, StaticInstanceSource, startSimulatedCluster, type SimulatedCluster } from '../../../src/testbed/cluster/index.js';
+import {
+  scalewayInstanceSource,
+  StaticInstanceSource,
+  startSimulatedCluster,
+  type SimulatedCluster,
+} from '../../../src/testbed/cluster/index.js';
 import { startScalewayEmulator, type ScalewayEmulator } from '../../../src/testbed/emulators/scaleway/index.js';
 import { clientsFor, raw, testCatalog } from '../emulators/scaleway-fixture.js';
 import { eventually } from './apiserver-fixtures.js';
@@ -25,12 +30,26 @@ describe('kubelet simulator', () => {
   it('registers a booted Scaleway server as a NotReady Node with its providerID, labels and launch taints, then Ready', async () => {
     const clock = new FakeClock();
     emulator = await startScalewayEmulator({ clock, catalog: testCatalog, timings: { startingMs: 10_000 } });
-    cluster = await startSimulatedCluster({ clock, cloudSources: [scalewayInstanceSource(emulator, testCatalog)], kubelet: { readyDelayMs: 5_000 } });
+    cluster = await startSimulatedCluster({
+      clock,
+      cloudSources: [scalewayInstanceSource(emulator, testCatalog)],
+      kubelet: { readyDelayMs: 5_000 },
+    });
     const core = cluster.kubeConfig.makeApiClient(k8s.CoreV1Api);
     const { instance } = clientsFor(emulator);
-    const { server } = await instance.createServer({ zone: 'fr-par-1', name: 'scw-default-abc123', commercialType: 'PRO2-S', image: 'ubuntu_jammy', protected: false });
-    const userData = '#!/bin/sh\nkubelet --node-labels=karpenter.sh/nodepool=default,team=a --register-with-taints=example.com/startup=true:NoSchedule\n';
-    const set = await raw(emulator, 'PATCH', `/instance/v1/zones/fr-par-1/servers/${server!.id}/user_data/cloud-init`, { body: userData, contentType: 'text/plain' });
+    const { server } = await instance.createServer({
+      zone: 'fr-par-1',
+      name: 'scw-default-abc123',
+      commercialType: 'PRO2-S',
+      image: 'ubuntu_jammy',
+      protected: false,
+    });
+    const userData =
+      '#!/bin/sh\nkubelet --node-labels=karpenter.sh/nodepool=default,team=a --register-with-taints=example.com/startup=true:NoSchedule\n';
+    const set = await raw(emulator, 'PATCH', `/instance/v1/zones/fr-par-1/servers/${server!.id}/user_data/cloud-init`, {
+      body: userData,
+      contentType: 'text/plain',
+    });
     expect(set.status).toBe(204);
     await instance.serverAction({ zone: 'fr-par-1', serverId: server!.id, action: 'poweron' });
 
@@ -41,9 +60,14 @@ describe('kubelet simulator', () => {
     const node = await eventually(() => readNode(core, 'scw-default-abc123'));
     expect(node.spec?.providerID).toBe(`scaleway://instance/fr-par-1/${server!.id}`);
     expect(node.metadata?.labels).toMatchObject({
-      'kubernetes.io/hostname': 'scw-default-abc123', 'kubernetes.io/arch': 'amd64', 'kubernetes.io/os': 'linux',
-      'node.kubernetes.io/instance-type': 'PRO2-S', 'topology.kubernetes.io/zone': 'fr-par-1', 'topology.kubernetes.io/region': 'fr-par',
-      'karpenter.sh/nodepool': 'default', team: 'a',
+      'kubernetes.io/hostname': 'scw-default-abc123',
+      'kubernetes.io/arch': 'amd64',
+      'kubernetes.io/os': 'linux',
+      'node.kubernetes.io/instance-type': 'PRO2-S',
+      'topology.kubernetes.io/zone': 'fr-par-1',
+      'topology.kubernetes.io/region': 'fr-par',
+      'karpenter.sh/nodepool': 'default',
+      team: 'a',
     });
     expect(node.status?.capacity).toMatchObject({ cpu: '8', memory: '32768Mi', pods: '110' });
     expect(node.status?.allocatable?.memory).toBe('32668Mi');
@@ -64,7 +88,11 @@ describe('kubelet simulator', () => {
     const clock = new FakeClock();
     const source = new StaticInstanceSource('ovhcloud');
     source.add(ovhInstance('a1b2'));
-    cluster = await startSimulatedCluster({ clock, cloudSources: [source], kubelet: { readyDelayMs: 1_000, podStartDelayMs: 2_000, nodeRemovalDelayMs: 30_000 } });
+    cluster = await startSimulatedCluster({
+      clock,
+      cloudSources: [source],
+      kubelet: { readyDelayMs: 1_000, podStartDelayMs: 2_000, nodeRemovalDelayMs: 30_000 },
+    });
     const core = cluster.kubeConfig.makeApiClient(k8s.CoreV1Api);
     await cluster.kubelet.sync();
     const node = await eventually(() => readNode(core, 'pool-a-node-a1b2'));
@@ -73,7 +101,10 @@ describe('kubelet simulator', () => {
     await cluster.kubelet.sync();
     await eventually(async () => (await readNode(core, 'pool-a-node-a1b2'))?.spec?.taints === undefined);
 
-    await core.createNamespacedPod({ namespace: 'default', body: podOn('web', { nodeName: 'pool-a-node-a1b2', terminationGracePeriodSeconds: 20 }) });
+    await core.createNamespacedPod({
+      namespace: 'default',
+      body: podOn('web', { nodeName: 'pool-a-node-a1b2', terminationGracePeriodSeconds: 20 }),
+    });
     await eventually(() => cluster!.kubelet.pods.get('default/web'));
     await cluster.kubelet.sync();
     clock.step(2_000);

@@ -2,7 +2,13 @@ import http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import * as k8s from '@kubernetes/client-node';
 import { FakeClock } from '../../../src/util/clock.js';
-import { StaticInstanceSource, startSimulatedCluster, type CloudInstance, type ExtenderConfig, type SimulatedCluster } from '../../../src/testbed/cluster/index.js';
+import {
+  StaticInstanceSource,
+  startSimulatedCluster,
+  type CloudInstance,
+  type ExtenderConfig,
+  type SimulatedCluster,
+} from '../../../src/testbed/cluster/index.js';
 import { eventually } from './apiserver-fixtures.js';
 import { ovhInstance, podOn, podScheduled } from './cluster-fixtures.js';
 
@@ -16,14 +22,26 @@ afterEach(async () => {
 });
 
 /** A cluster whose nodes are all Ready, as seen by the scheduler, before the test creates pods. */
-async function readyCluster(instances: CloudInstance[], extender?: ExtenderConfig): Promise<{ cluster: SimulatedCluster; core: k8s.CoreV1Api; clock: FakeClock; source: StaticInstanceSource }> {
+async function readyCluster(
+  instances: CloudInstance[],
+  extender?: ExtenderConfig,
+): Promise<{ cluster: SimulatedCluster; core: k8s.CoreV1Api; clock: FakeClock; source: StaticInstanceSource }> {
   const clock = new FakeClock();
   const source = new StaticInstanceSource('ovhcloud');
   for (const i of instances) source.add(i);
-  cluster = await startSimulatedCluster({ clock, cloudSources: [source], kubelet: { readyDelayMs: 0, podStartDelayMs: 0 }, ...(extender ? { extender } : {}) });
+  cluster = await startSimulatedCluster({
+    clock,
+    cloudSources: [source],
+    kubelet: { readyDelayMs: 0, podStartDelayMs: 0 },
+    ...(extender ? { extender } : {}),
+  });
   await cluster.kubelet.sync();
   const c = cluster;
-  await eventually(() => c.scheduler.nodes.size === instances.length && [...c.scheduler.nodes.values()].every((n) => !n.spec?.taints?.some((t) => t.key === 'node.kubernetes.io/not-ready')));
+  await eventually(
+    () =>
+      c.scheduler.nodes.size === instances.length &&
+      [...c.scheduler.nodes.values()].every((n) => !n.spec?.taints?.some((t) => t.key === 'node.kubernetes.io/not-ready')),
+  );
   return { cluster: c, core: c.kubeConfig.makeApiClient(k8s.CoreV1Api), clock, source };
 }
 
@@ -52,7 +70,7 @@ describe('scheduler simulator', () => {
     expect(c.scheduler.stats.scheduled).toBe(1);
   });
 
-  it('marks a pod that fits nowhere PodScheduled=False/Unschedulable with kube-scheduler\'s message', async () => {
+  it("marks a pod that fits nowhere PodScheduled=False/Unschedulable with kube-scheduler's message", async () => {
     const { core } = await readyCluster([small, large]);
     await core.createNamespacedPod({ namespace: 'default', body: podOn('huge', {}, {}, '16') });
     expect(await unschedulableMessage(core, 'huge')).toBe(
@@ -61,13 +79,23 @@ describe('scheduler simulator', () => {
   });
 
   it('honours taints, tolerations and nodeSelector', async () => {
-    const tainted = ovhInstance('gpu', { nodeName: 'gpu', labels: { pool: 'gpu' }, taints: [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }] });
+    const tainted = ovhInstance('gpu', {
+      nodeName: 'gpu',
+      labels: { pool: 'gpu' },
+      taints: [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }],
+    });
     const { core, clock } = await readyCluster([tainted, large]);
     await core.createNamespacedPod({ namespace: 'default', body: podOn('picky', { nodeSelector: { pool: 'gpu' } }) });
     expect(await unschedulableMessage(core, 'picky')).toBe(
       "0/2 nodes are available: 1 node(s) didn't match Pod's node affinity/selector, 1 node(s) had untolerated taint {dedicated: gpu}. preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.",
     );
-    await core.createNamespacedPod({ namespace: 'default', body: podOn('tolerant', { nodeSelector: { pool: 'gpu' }, tolerations: [{ key: 'dedicated', operator: 'Equal', value: 'gpu', effect: 'NoSchedule' }] }) });
+    await core.createNamespacedPod({
+      namespace: 'default',
+      body: podOn('tolerant', {
+        nodeSelector: { pool: 'gpu' },
+        tolerations: [{ key: 'dedicated', operator: 'Equal', value: 'gpu', effect: 'NoSchedule' }],
+      }),
+    });
     expect(await boundNode(core, 'tolerant')).toBe('gpu');
     await core.createNamespacedPod({ namespace: 'default', body: podOn('plain') });
     expect(await boundNode(core, 'plain')).toBe('large');
@@ -80,16 +108,35 @@ describe('scheduler simulator', () => {
     const zoneA = [ovhInstance('a1', { nodeName: 'a1', zone: 'zone-a' }), ovhInstance('a2', { nodeName: 'a2', zone: 'zone-a' })];
     const zoneB = [ovhInstance('b1', { nodeName: 'b1', zone: 'zone-b' })];
     const { cluster: c, core } = await readyCluster([...zoneA, ...zoneB]);
-    const spread = { topologySpreadConstraints: [{ maxSkew: 1, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'DoNotSchedule', labelSelector: { matchLabels: { app: 'web' } } }] };
+    const spread = {
+      topologySpreadConstraints: [
+        {
+          maxSkew: 1,
+          topologyKey: 'topology.kubernetes.io/zone',
+          whenUnsatisfiable: 'DoNotSchedule',
+          labelSelector: { matchLabels: { app: 'web' } },
+        },
+      ],
+    };
     for (const name of ['web-1', 'web-2', 'web-3', 'web-4']) {
       await core.createNamespacedPod({ namespace: 'default', body: podOn(name, spread, { app: 'web' }) });
       await boundNode(core, name);
       await eventually(() => c.scheduler.pods.get(`default/${name}`)?.spec?.nodeName);
     }
-    const zones = await Promise.all(['web-1', 'web-2', 'web-3', 'web-4'].map(async (n) => ((await boundNode(core, n)) === 'b1' ? 'b' : 'a')));
+    const zones = await Promise.all(
+      ['web-1', 'web-2', 'web-3', 'web-4'].map(async (n) => ((await boundNode(core, n)) === 'b1' ? 'b' : 'a')),
+    );
     expect(zones.filter((z) => z === 'b')).toHaveLength(2);
 
-    const anti = { affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: { app: 'db' } } }] } } };
+    const anti = {
+      affinity: {
+        podAntiAffinity: {
+          requiredDuringSchedulingIgnoredDuringExecution: [
+            { topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: { app: 'db' } } },
+          ],
+        },
+      },
+    };
     const hosts = new Set<string>();
     for (const name of ['db-1', 'db-2', 'db-3']) {
       await core.createNamespacedPod({ namespace: 'default', body: podOn(name, anti, { app: 'db' }) });
@@ -101,7 +148,7 @@ describe('scheduler simulator', () => {
     expect(await unschedulableMessage(core, 'db-4')).toContain("3 node(s) didn't match pod anti-affinity rules");
   });
 
-  it('calls the extender with kube-scheduler\'s wire body and honours its filter result', async () => {
+  it("calls the extender with kube-scheduler's wire body and honours its filter result", async () => {
     const bodies: Array<{ path: string; body: Record<string, unknown> }> = [];
     const extenderServer = http.createServer((req, res) => {
       const chunks: Buffer[] = [];
@@ -111,7 +158,15 @@ describe('scheduler simulator', () => {
         bodies.push({ path: req.url ?? '', body });
         res.setHeader('Content-Type', 'application/json');
         if (req.url?.endsWith('/filter')) {
-          res.end(JSON.stringify({ Nodes: null, NodeNames: body.NodeNames.filter((n) => n !== 'large'), FailedNodes: { large: 'no capacity type offering for this node' }, FailedAndUnresolvableNodes: {}, Error: '' }));
+          res.end(
+            JSON.stringify({
+              Nodes: null,
+              NodeNames: body.NodeNames.filter((n) => n !== 'large'),
+              FailedNodes: { large: 'no capacity type offering for this node' },
+              FailedAndUnresolvableNodes: {},
+              Error: '',
+            }),
+          );
         } else {
           res.end(JSON.stringify(body.NodeNames.map((n) => ({ Host: n, Score: n === 'small' ? 10 : 0 }))));
         }
@@ -122,7 +177,12 @@ describe('scheduler simulator', () => {
     const port = (extenderServer.address() as { port: number }).port;
     const second = ovhInstance('other', { nodeName: 'other', capacity: { cpu: '1', memory: '4Gi', pods: '110' } });
     const { cluster: c, core } = await readyCluster([small, large, second], {
-      urlPrefix: `http://127.0.0.1:${port}/scheduler/`, filterVerb: 'filter', prioritizeVerb: 'prioritize', weight: 2, nodeCacheCapable: true, httpTimeoutMs: 2_000,
+      urlPrefix: `http://127.0.0.1:${port}/scheduler/`,
+      filterVerb: 'filter',
+      prioritizeVerb: 'prioritize',
+      weight: 2,
+      nodeCacheCapable: true,
+      httpTimeoutMs: 2_000,
     });
     await core.createNamespacedPod({ namespace: 'default', body: podOn('ext') });
     expect(await boundNode(core, 'ext')).toBe('small');

@@ -35,7 +35,11 @@ describe('emulator faults for the chaos suite', () => {
       sent.push(fault.kind);
     }
     expect(vmCount()).toBe(3);
-    expect(bed.emulator.calls.records.map((r) => [r.status, r.fault])).toEqual([[200, 'empty-ok'], [200, 'empty-ok'], [200, 'truncated-ok']]);
+    expect(bed.emulator.calls.records.map((r) => [r.status, r.fault])).toEqual([
+      [200, 'empty-ok'],
+      [200, 'empty-ok'],
+      [200, 'truncated-ok'],
+    ]);
   });
 
   it('leaves an error answer unspoiled (only a success can be emptied)', async () => {
@@ -47,7 +51,11 @@ describe('emulator faults for the chaos suite', () => {
 
   it('hook then drop: runs at the request, before the cloud acts, and the request is never handled', async () => {
     const seen: { action?: string; vms: number }[] = [];
-    bed.emulator.faults.add({ match: { action: 'CreateVms' }, times: 1, fault: { kind: 'hook', then: 'drop', run: (req) => void seen.push({ action: req.action, vms: vmCount() }) } });
+    bed.emulator.faults.add({
+      match: { action: 'CreateVms' },
+      times: 1,
+      fault: { kind: 'hook', then: 'drop', run: (req) => void seen.push({ action: req.action, vms: vmCount() }) },
+    });
     expect(await rejection(bed.client.createVms(workerRequest(bed)))).toBeInstanceOf(OutscaleTransportError);
     expect(seen).toEqual([{ action: 'CreateVms', vms: 0 }]);
     expect(vmCount()).toBe(0);
@@ -55,10 +63,18 @@ describe('emulator faults for the chaos suite', () => {
 
   it('hook then answer: runs once the cloud acted and before the answer leaves, which it then awaits', async () => {
     const seen: number[] = [];
-    bed.emulator.faults.add({ match: { action: 'CreateVms' }, times: 1, fault: { kind: 'hook', then: 'answer', run: async () => {
-      seen.push(vmCount());
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    } } });
+    bed.emulator.faults.add({
+      match: { action: 'CreateVms' },
+      times: 1,
+      fault: {
+        kind: 'hook',
+        then: 'answer',
+        run: async () => {
+          seen.push(vmCount());
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        },
+      },
+    });
     const res = await bed.client.createVms(workerRequest(bed));
     expect(seen).toEqual([1]);
     expect(res.Vms).toHaveLength(1);

@@ -21,7 +21,10 @@ const hmac = (key: string | Buffer, data: string) => createHmac('sha256', key).u
 /** Signs like aws4fetch: only `host;x-amz-date` are signed. */
 function aws4fetchStyle(action: string, body: string, secretKey = bed.emulator.credentials.secretKey) {
   const url = new URL(`${bed.emulator.url}/api/v1/${action}`);
-  const amzDate = new Date(bed.clock.now()).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+  const amzDate = new Date(bed.clock.now())
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
   const day = amzDate.slice(0, 8);
   const scope = `${day}/eu-west-2/api/aws4_request`;
   const canonical = ['POST', url.pathname, '', `host:${url.host}\nx-amz-date:${amzDate}\n`, 'host;x-amz-date', hex(body)].join('\n');
@@ -57,7 +60,13 @@ describe('outscale emulator: SigV4 verification', () => {
 
   it('rejects the client with a wrong secret, an unknown key, another region or a skewed clock', async () => {
     const { emulator } = bed;
-    const base = { endpoint: emulator.url, region: emulator.region, accessKey: emulator.credentials.accessKey, secretKey: emulator.credentials.secretKey, clock: bed.clock };
+    const base = {
+      endpoint: emulator.url,
+      region: emulator.region,
+      accessKey: emulator.credentials.accessKey,
+      secretKey: emulator.credentials.secretKey,
+      clock: bed.clock,
+    };
     const skewed = new FakeClock(bed.clock.now() + 16 * 60_000);
     for (const options of [{ secretKey: 'wrong' }, { accessKey: 'AKUNKNOWN' }, { region: 'us-east-2' }, { clock: skewed }]) {
       const err = (await rejection(createOutscaleClient({ ...base, ...options }).readVms())) as OutscaleApiError;
@@ -79,7 +88,11 @@ describe('outscale emulator: SigV4 verification', () => {
 
 describe('outscale emulator: catalogs and seeded network', () => {
   it('serves ReadPublicCatalog unsigned, with unit prices that rebuild the catalog prices', async () => {
-    const res = await fetch(`${bed.emulator.url}/api/v1/ReadPublicCatalog`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const res = await fetch(`${bed.emulator.url}/api/v1/ReadPublicCatalog`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(res.status).toBe(200);
     const { Catalog } = (await res.json()) as { Catalog: { Entries: { Type: string; UnitPrice: number }[] } };
     const price = (type: string) => Catalog.Entries.find((e) => e.Type === type)?.UnitPrice;
@@ -92,7 +105,11 @@ describe('outscale emulator: catalogs and seeded network', () => {
 
   it('lists VM types, subregions, images, subnets and security groups', async () => {
     const types = await bed.client.readVmTypes({ Filters: { VcoreCounts: [4] } });
-    expect(types.VmTypes.map((t) => `${t.VmTypeName}:${t.MemorySize}`).sort()).toEqual(['tinav5.c4r8p1:8', 'tinav6.c4r16p2:16', 'tinav6.c4r8p2:8']);
+    expect(types.VmTypes.map((t) => `${t.VmTypeName}:${t.MemorySize}`).sort()).toEqual([
+      'tinav5.c4r8p1:8',
+      'tinav6.c4r16p2:16',
+      'tinav6.c4r8p2:8',
+    ]);
     expect((await bed.client.readImages()).Images.map((i) => i.ImageName)).toContain('talos-v1.9.0-amd64');
     const subnets = await bed.client.readSubnets({ Filters: { SubregionNames: ['eu-west-2b'] } });
     expect(subnets.Subnets.map((s) => s.SubnetId)).toEqual([bed.emulator.network.subnets['eu-west-2b']]);
@@ -107,7 +124,12 @@ describe('outscale emulator: flexible GPUs', () => {
     expect(catalog.FlexibleGpuCatalog.find((m) => m.ModelName === 'nvidia-a100')).toMatchObject({ MaxCpu: 35, Generations: ['v5', 'v6'] });
     const vmId = (await bed.client.createVms(workerRequest(bed, { VmType: 'tinav5.c8r32p1', BootOnCreation: false }))).Vms[0]!.VmId;
     bed.clock.step(10_000);
-    const { FlexibleGpu } = await bed.client.createFlexibleGpu({ ModelName: 'nvidia-a100', SubregionName: 'eu-west-2b', Generation: 'v5', DeleteOnVmDeletion: true });
+    const { FlexibleGpu } = await bed.client.createFlexibleGpu({
+      ModelName: 'nvidia-a100',
+      SubregionName: 'eu-west-2b',
+      Generation: 'v5',
+      DeleteOnVmDeletion: true,
+    });
     expect(FlexibleGpu).toMatchObject({ State: 'allocated', SubregionName: 'eu-west-2b' });
     await bed.client.linkFlexibleGpu({ FlexibleGpuId: FlexibleGpu.FlexibleGpuId, VmId: vmId });
     const linked = await bed.client.readFlexibleGpus({ Filters: { VmIds: [vmId] } });
@@ -125,10 +147,14 @@ describe('outscale emulator: flexible GPUs', () => {
     const a = await bed.client.createFlexibleGpu({ ModelName: 'nvidia-a100', SubregionName: 'eu-west-2b' });
     const b = await bed.client.createFlexibleGpu({ ModelName: 'nvidia-a100', SubregionName: 'eu-west-2a' });
     for (const gpu of [a, b]) {
-      const err = (await rejection(bed.client.linkFlexibleGpu({ FlexibleGpuId: gpu.FlexibleGpu.FlexibleGpuId, VmId: vmId }))) as OutscaleApiError;
+      const err = (await rejection(
+        bed.client.linkFlexibleGpu({ FlexibleGpuId: gpu.FlexibleGpu.FlexibleGpuId, VmId: vmId }),
+      )) as OutscaleApiError;
       expect([err.status, err.type]).toEqual([400, 'InvalidParameterValue']);
     }
-    const model = (await rejection(bed.client.createFlexibleGpu({ ModelName: 'nvidia-h200', SubregionName: 'eu-west-2b' }))) as OutscaleApiError;
+    const model = (await rejection(
+      bed.client.createFlexibleGpu({ ModelName: 'nvidia-h200', SubregionName: 'eu-west-2b' }),
+    )) as OutscaleApiError;
     expect(model.type).toBe('InvalidResource');
   });
 });

@@ -31,7 +31,10 @@ describe('outscale emulator: injected faults through the client', () => {
     expect([err.status, err.type, isTransient(err)]).toEqual([503, 'InternalError', true]);
     expect(err.requestId).toBeTruthy();
     expect((await bed.client.readVms()).Vms).toEqual([]);
-    expect(bed.emulator.calls.records.map((r) => [r.action, r.status, r.fault])).toEqual([['ReadVms', 503, 'server-error'], ['ReadVms', 200, undefined]]);
+    expect(bed.emulator.calls.records.map((r) => [r.action, r.status, r.fault])).toEqual([
+      ['ReadVms', 503, 'server-error'],
+      ['ReadVms', 200, undefined],
+    ]);
   });
 
   it('throttles with 429 and Retry-After', async () => {
@@ -55,8 +58,12 @@ describe('outscale emulator: injected faults through the client', () => {
     bed.emulator.faults.add({ fault: { kind: 'timeout', afterMs: 3_600_000 }, times: 1 });
     const { emulator } = bed;
     const client = createOutscaleClient({
-      endpoint: emulator.url, region: emulator.region, accessKey: emulator.credentials.accessKey, secretKey: emulator.credentials.secretKey,
-      clock: bed.clock, timeoutMs: 50,
+      endpoint: emulator.url,
+      region: emulator.region,
+      accessKey: emulator.credentials.accessKey,
+      secretKey: emulator.credentials.secretKey,
+      clock: bed.clock,
+      timeoutMs: 50,
     });
     const err = (await rejection(client.readVms())) as OutscaleTransportError;
     expect(err).toBeInstanceOf(OutscaleTransportError);

@@ -23,14 +23,25 @@ describe('outscale emulator: CreateVms', () => {
     expect(res.ResponseContext.RequestId).toMatch(/^[0-9a-f-]{36}$/);
     const vm = res.Vms[0]!;
     expect(vm).toMatchObject({
-      VmType: 'tinav6.c4r8p2', State: 'pending', Performance: 'high', Placement: { SubregionName: 'eu-west-2b' },
-      SubnetId: bed.emulator.network.subnets['eu-west-2b'], ImageId: bed.emulator.network.images.talos, KeypairName: 'karpenter-eu',
-      ClientToken: 'nc-1', SecurityGroups: [{ SecurityGroupId: bed.emulator.network.securityGroups.worker, SecurityGroupName: 'k8s-worker' }],
+      VmType: 'tinav6.c4r8p2',
+      State: 'pending',
+      Performance: 'high',
+      Placement: { SubregionName: 'eu-west-2b' },
+      SubnetId: bed.emulator.network.subnets['eu-west-2b'],
+      ImageId: bed.emulator.network.images.talos,
+      KeypairName: 'karpenter-eu',
+      ClientToken: 'nc-1',
+      SecurityGroups: [{ SecurityGroupId: bed.emulator.network.securityGroups.worker, SecurityGroupName: 'k8s-worker' }],
     });
     expect(vm.VmId).toMatch(/^i-[0-9a-f]{8}$/);
     expect(vm.BlockDeviceMappings[0]?.Bsu.VolumeId).toMatch(/^vol-/);
     const [snap] = bed.emulator.state().instances;
-    expect(snap).toMatchObject({ id: vm.VmId, providerID: `aws:///eu-west-2b/${vm.VmId}`, userData: '#cloud-config\nhostname: worker\n', zone: 'eu-west-2b' });
+    expect(snap).toMatchObject({
+      id: vm.VmId,
+      providerID: `aws:///eu-west-2b/${vm.VmId}`,
+      userData: '#cloud-config\nhostname: worker\n',
+      zone: 'eu-west-2b',
+    });
   });
 
   it('returns the same VM for the same ClientToken instead of launching a second one', async () => {
@@ -56,7 +67,12 @@ describe('outscale emulator: CreateVms', () => {
     ['a missing ImageId', { ImageId: undefined }, '7000', 'MissingParameter'],
     ['user data that is not base64', { UserData: '#cloud-config' }, '4045', 'InvalidParameterValue'],
     ['a bad Performance', { Performance: 'turbo' }, '4045', 'InvalidParameterValue'],
-    ['an io1 disk without Iops', { BlockDeviceMappings: [{ DeviceName: '/dev/sda1', Bsu: { VolumeType: 'io1' } }] }, '7000', 'MissingParameter'],
+    [
+      'an io1 disk without Iops',
+      { BlockDeviceMappings: [{ DeviceName: '/dev/sda1', Bsu: { VolumeType: 'io1' } }] },
+      '7000',
+      'MissingParameter',
+    ],
   ])('refuses %s with the real error shape', async (_what, overrides, code, type) => {
     const err = await rejection(bed.client.createVms(workerRequest(bed, overrides) as never));
     expect(err).toBeInstanceOf(OutscaleApiError);
@@ -136,11 +152,20 @@ describe('outscale emulator: ReadVms filters, tags and pagination', () => {
 
   it('deletes tags by key or by key and value, and reads them back with ReadTags', async () => {
     const vmId = (await bed.client.createVms(workerRequest(bed))).Vms[0]!.VmId;
-    await bed.client.createTags({ ResourceIds: [vmId], Tags: [{ Key: 'a', Value: '1' }, { Key: 'b', Value: '2' }, { Key: 'c', Value: '3' }] });
+    await bed.client.createTags({
+      ResourceIds: [vmId],
+      Tags: [
+        { Key: 'a', Value: '1' },
+        { Key: 'b', Value: '2' },
+        { Key: 'c', Value: '3' },
+      ],
+    });
     await bed.client.deleteTags({ ResourceIds: [vmId], Tags: [{ Key: 'a' }, { Key: 'b', Value: 'not-2' }] });
     const tags = await bed.client.readTags({ Filters: { ResourceIds: [vmId] } });
     expect(tags.Tags.map((t) => `${t.ResourceType}:${t.Key}=${t.Value}`).sort()).toEqual(['vm:b=2', 'vm:c=3']);
-    const missing = (await rejection(bed.client.createTags({ ResourceIds: ['i-00000000'], Tags: [{ Key: 'x', Value: '' }] }))) as OutscaleApiError;
+    const missing = (await rejection(
+      bed.client.createTags({ ResourceIds: ['i-00000000'], Tags: [{ Key: 'x', Value: '' }] }),
+    )) as OutscaleApiError;
     expect(missing.type).toBe('InvalidResource');
   });
 

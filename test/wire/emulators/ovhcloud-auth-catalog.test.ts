@@ -49,7 +49,10 @@ describe('ovhcloud emulator: authentication, cluster and catalogs through the ov
     const client = ovhClient(emulator, { ...emulator.credentials, applicationKey: 'notAKey' });
     const err = await rejectionOf(client.requestPromised('GET', kubePath(emulator)));
     expect(err).toEqual({ error: 403, message: 'This application key is invalid' });
-    const raw = await rawRequest(emulator, 'GET', kubePath(emulator), { credential: { ...emulator.credentials, applicationKey: 'x' }, timestamp: now() });
+    const raw = await rawRequest(emulator, 'GET', kubePath(emulator), {
+      credential: { ...emulator.credentials, applicationKey: 'x' },
+      timestamp: now(),
+    });
     expect(raw.json).toEqual({ errorCode: 'INVALID_KEY', httpCode: '403 Forbidden', message: 'This application key is invalid' });
   });
 
@@ -84,7 +87,9 @@ describe('ovhcloud emulator: authentication, cluster and catalogs through the ov
 
   it('refuses a signature over a tampered body', async () => {
     const reply = await rawRequest(emulator, 'POST', kubePath(emulator, '/nodepool'), {
-      body: '{"flavorName":"b3-8"}', timestamp: now(), signature: '$1$0000000000000000000000000000000000000000',
+      body: '{"flavorName":"b3-8"}',
+      timestamp: now(),
+      signature: '$1$0000000000000000000000000000000000000000',
     });
     expect(reply.status).toBe(400);
     expect(reply.json).toMatchObject({ errorCode: 'INVALID_SIGNATURE' });
@@ -101,10 +106,14 @@ describe('ovhcloud emulator: authentication, cluster and catalogs through the ov
 
   it('answers 404 in the API shape for an unknown project, cluster or URL', async () => {
     const client = ovhClient(emulator);
-    expect(await rejectionOf(client.requestPromised('GET', `/cloud/project/${'0'.repeat(32)}/kube/${emulator.cluster.kubeId}`)))
-      .toEqual({ error: 404, message: 'This service does not exist' });
-    expect(await rejectionOf(client.requestPromised('GET', `/cloud/project/${emulator.cluster.serviceName}/kube/nope`)))
-      .toEqual({ error: 404, message: 'Cluster nope does not exist' });
+    expect(await rejectionOf(client.requestPromised('GET', `/cloud/project/${'0'.repeat(32)}/kube/${emulator.cluster.kubeId}`))).toEqual({
+      error: 404,
+      message: 'This service does not exist',
+    });
+    expect(await rejectionOf(client.requestPromised('GET', `/cloud/project/${emulator.cluster.serviceName}/kube/nope`))).toEqual({
+      error: 404,
+      message: 'Cluster nope does not exist',
+    });
     const raw = await rawRequest(emulator, 'GET', '/cloud/nothing/here', { timestamp: now() });
     expect(raw.status).toBe(404);
     expect(raw.json).toEqual({ class: 'Client::NotFound', message: 'Got an invalid (or empty) URL' });
@@ -145,7 +154,10 @@ describe('ovhcloud emulator: authentication, cluster and catalogs through the ov
     expect(b38?.blobs.technical.name).toBe('b3-8');
     const monthly = catalog.addons.find((a) => a.planCode === 'b2-7.monthly.postpaid');
     expect(monthly?.pricings[0]).toMatchObject({ price: 2_420_000_000, intervalUnit: 'month' });
-    expect(catalog.addons.find((a) => a.planCode === 'b2-60.consumption')?.pricings[0]).toMatchObject({ price: 51_000_000, intervalUnit: 'hour' });
+    expect(catalog.addons.find((a) => a.planCode === 'b2-60.consumption')?.pricings[0]).toMatchObject({
+      price: 51_000_000,
+      intervalUnit: 'hour',
+    });
     // Flavors whose price the bundled catalog only estimates are not published with an invented one.
     expect(catalog.addons.some((a) => a.planCode === 't2-45.consumption')).toBe(false);
     const missing = await rejectionOf(client.requestPromised('GET', '/order/catalog/public/cloud'));

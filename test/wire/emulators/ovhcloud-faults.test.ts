@@ -45,17 +45,29 @@ describe('ovhcloud emulator: injected faults in the OVH wire format', () => {
   });
 
   const poolBody = (name: string, zone = 'eu-west-par-b', extra: Record<string, unknown> = {}) => ({
-    name, flavorName: 'b3-16', desiredNodes: 1, availabilityZones: [zone], template: fullTemplate(), ...extra,
+    name,
+    flavorName: 'b3-16',
+    desiredNodes: 1,
+    availabilityZones: [zone],
+    template: fullTemplate(),
+    ...extra,
   });
-  const createPool = (body: Record<string, unknown>) => client.requestPromised('POST', kubePath(emulator, '/nodepool'), body) as Promise<Pool>;
+  const createPool = (body: Record<string, unknown>) =>
+    client.requestPromised('POST', kubePath(emulator, '/nodepool'), body) as Promise<Pool>;
   const nodesOf = (id: string) => client.requestPromised('GET', kubePath(emulator, `/nodepool/${id}/nodes`)) as Promise<Node[]>;
 
   it('renders a server error as a 5xx with the Server:: class', async () => {
     emulator.calls.clear();
     emulator.faults.add({ match: { action: 'listNodePools' }, fault: { kind: 'server-error', status: 503 }, times: 1 });
-    expect(await rejectionOf(client.requestPromised('GET', kubePath(emulator, '/nodepool')))).toEqual({ error: 503, message: 'Service unavailable' });
+    expect(await rejectionOf(client.requestPromised('GET', kubePath(emulator, '/nodepool')))).toEqual({
+      error: 503,
+      message: 'Service unavailable',
+    });
     expect(await client.requestPromised('GET', kubePath(emulator, '/nodepool'))).toEqual([]);
-    expect(emulator.calls.records.filter((r) => r.action === 'listNodePools').map((r) => [r.status, r.fault])).toEqual([[503, 'server-error'], [200, undefined]]);
+    expect(emulator.calls.records.filter((r) => r.action === 'listNodePools').map((r) => [r.status, r.fault])).toEqual([
+      [503, 'server-error'],
+      [200, undefined],
+    ]);
   });
 
   it('throttles with 429 and a Retry-After header', async () => {
@@ -121,7 +133,10 @@ describe('ovhcloud emulator: injected faults in the OVH wire format', () => {
   it('hides a new pool from reads while eventual consistency lasts', async () => {
     emulator.setConsistencyDelay(3_000);
     const pool = await createPool(poolBody('lagging'));
-    expect(await rejectionOf(client.requestPromised('GET', kubePath(emulator, `/nodepool/${pool.id}`)))).toEqual({ error: 404, message: `Node pool ${pool.id} does not exist` });
+    expect(await rejectionOf(client.requestPromised('GET', kubePath(emulator, `/nodepool/${pool.id}`)))).toEqual({
+      error: 404,
+      message: `Node pool ${pool.id} does not exist`,
+    });
     expect(await client.requestPromised('GET', kubePath(emulator, '/nodepool'))).toEqual([]);
     expect(emulator.state().pools[0]).toMatchObject({ id: pool.id, visible: false });
     clock.step(3_000);

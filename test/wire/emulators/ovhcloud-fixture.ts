@@ -79,26 +79,36 @@ export function rawRequest(
     headers['X-Ovh-Application'] = credential.applicationKey;
     headers['X-Ovh-Consumer'] = credential.consumerKey;
     headers['X-Ovh-Timestamp'] = String(timestamp);
-    headers['X-Ovh-Signature'] = init.signature ?? signOvhRequest({
-      applicationSecret: credential.applicationSecret, consumerKey: credential.consumerKey, method, url: `https://127.0.0.1${fullPath}`, body, timestamp,
-    });
+    headers['X-Ovh-Signature'] =
+      init.signature ??
+      signOvhRequest({
+        applicationSecret: credential.applicationSecret,
+        consumerKey: credential.consumerKey,
+        method,
+        url: `https://127.0.0.1${fullPath}`,
+        body,
+        timestamp,
+      });
   }
   if (body) headers['Content-Length'] = String(Buffer.byteLength(body));
   return new Promise((resolve, reject) => {
-    const req = https.request({ host: '127.0.0.1', port: emulator.port, method, path: fullPath, headers, ca: emulator.caPem, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let json: unknown;
-        try {
-          json = JSON.parse(text);
-        } catch {
-          json = undefined;
-        }
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text, json });
-      });
-    });
+    const req = https.request(
+      { host: '127.0.0.1', port: emulator.port, method, path: fullPath, headers, ca: emulator.caPem, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let json: unknown;
+          try {
+            json = JSON.parse(text);
+          } catch {
+            json = undefined;
+          }
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text, json });
+        });
+      },
+    );
     req.on('error', reject);
     req.end(body || undefined);
   });

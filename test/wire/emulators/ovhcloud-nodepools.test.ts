@@ -40,20 +40,41 @@ describe('ovhcloud emulator: MKS node pools and nodes through the ovh client', (
     client.requestPromised('POST', kubePath(emulator, '/nodepool'), body) as Promise<Pool>;
   const getPool = (id: string) => client.requestPromised('GET', kubePath(emulator, `/nodepool/${id}`)) as Promise<Pool>;
   const nodesOf = (id: string) => client.requestPromised('GET', kubePath(emulator, `/nodepool/${id}/nodes`)) as Promise<Node[]>;
-  const updatePool = (id: string, body: Record<string, unknown>) => client.requestPromised('PUT', kubePath(emulator, `/nodepool/${id}`), body);
+  const updatePool = (id: string, body: Record<string, unknown>) =>
+    client.requestPromised('PUT', kubePath(emulator, `/nodepool/${id}`), body);
   const poolBody = (name: string, extra: Record<string, unknown> = {}) => ({
-    name, flavorName: 'b3-8', desiredNodes: 1, autoscale: false, availabilityZones: ['eu-west-par-a'], template: fullTemplate({ 'managed-by': 'karpenter' }), ...extra,
+    name,
+    flavorName: 'b3-8',
+    desiredNodes: 1,
+    autoscale: false,
+    availabilityZones: ['eu-west-par-a'],
+    template: fullTemplate({ 'managed-by': 'karpenter' }),
+    ...extra,
   });
 
   it('creates a pool that installs, then lists a node that becomes READY with its instance id', async () => {
     const created = await createPool(poolBody('karpenter-b3-8-eu-west-par-a'));
-    expect(created).toMatchObject({ name: 'karpenter-b3-8-eu-west-par-a', flavor: 'b3-8', status: 'INSTALLING', desiredNodes: 1, minNodes: 0, maxNodes: 100, availabilityZones: ['eu-west-par-a'] });
+    expect(created).toMatchObject({
+      name: 'karpenter-b3-8-eu-west-par-a',
+      flavor: 'b3-8',
+      status: 'INSTALLING',
+      desiredNodes: 1,
+      minNodes: 0,
+      maxNodes: 100,
+      availabilityZones: ['eu-west-par-a'],
+    });
     expect(created.template).toEqual(fullTemplate({ 'managed-by': 'karpenter' }));
     expect(await nodesOf(created.id)).toEqual([]);
 
     clock.step(600);
     const [installing] = await nodesOf(created.id);
-    expect(installing).toMatchObject({ status: 'INSTALLING', instanceId: null, flavor: 'b3-8', availabilityZone: 'eu-west-par-a', nodePoolId: created.id });
+    expect(installing).toMatchObject({
+      status: 'INSTALLING',
+      instanceId: null,
+      flavor: 'b3-8',
+      availabilityZone: 'eu-west-par-a',
+      nodePoolId: created.id,
+    });
     expect(installing?.name).toMatch(/^karpenter-b3-8-eu-west-par-a-node-[0-9a-f]{6}$/);
 
     clock.step(4_000);
@@ -63,7 +84,12 @@ describe('ovhcloud emulator: MKS node pools and nodes through the ovh client', (
     expect(ready?.deployedAt).toEqual(expect.any(String));
     expect(await getPool(created.id)).toMatchObject({ status: 'READY', currentNodes: 1, availableNodes: 1, sizeStatus: 'CAPACITY_OK' });
     const instance = emulator.state().instances.find((i) => i.id === ready?.id);
-    expect(instance).toMatchObject({ providerID: `openstack:///${ready?.instanceId}`, state: 'READY', zone: 'eu-west-par-a', instanceType: 'b3-8' });
+    expect(instance).toMatchObject({
+      providerID: `openstack:///${ready?.instanceId}`,
+      state: 'READY',
+      zone: 'eu-west-par-a',
+      instanceType: 'b3-8',
+    });
     expect(instance?.labels).toMatchObject({ 'managed-by': 'karpenter', nodepool: 'karpenter-b3-8-eu-west-par-a' });
   });
 
@@ -114,8 +140,10 @@ describe('ovhcloud emulator: MKS node pools and nodes through the ovh client', (
     expect((await getPool(pool.id)).desiredNodes).toBe(1);
     expect(await client.requestPromised('GET', kubePath(emulator, `/node/${target.id}`))).toMatchObject({ status: 'DELETING' });
     clock.step(2_000);
-    expect(await rejectionOf(client.requestPromised('GET', kubePath(emulator, `/node/${target.id}`))))
-      .toEqual({ error: 404, message: `Node ${target.id} does not exist` });
+    expect(await rejectionOf(client.requestPromised('GET', kubePath(emulator, `/node/${target.id}`)))).toEqual({
+      error: 404,
+      message: `Node ${target.id} does not exist`,
+    });
     expect(await nodesOf(pool.id)).toHaveLength(1);
   });
 
@@ -130,9 +158,21 @@ describe('ovhcloud emulator: MKS node pools and nodes through the ovh client', (
   });
 
   it.each([
-    ['a template missing finalizers', { template: { metadata: { labels: {}, annotations: {} }, spec: { taints: [], unschedulable: false } } }, 'template.metadata.finalizers'],
-    ['a template missing spec.unschedulable', { template: { metadata: { labels: {}, annotations: {}, finalizers: [] }, spec: { taints: [] } } }, 'template.spec.unschedulable'],
-    ['a bad taint effect', { template: { ...fullTemplate(), spec: { taints: [{ key: 'k', value: 'v', effect: 'NoWay' }], unschedulable: false } } }, 'NoExecute, NoSchedule, PreferNoSchedule'],
+    [
+      'a template missing finalizers',
+      { template: { metadata: { labels: {}, annotations: {} }, spec: { taints: [], unschedulable: false } } },
+      'template.metadata.finalizers',
+    ],
+    [
+      'a template missing spec.unschedulable',
+      { template: { metadata: { labels: {}, annotations: {}, finalizers: [] }, spec: { taints: [] } } },
+      'template.spec.unschedulable',
+    ],
+    [
+      'a bad taint effect',
+      { template: { ...fullTemplate(), spec: { taints: [{ key: 'k', value: 'v', effect: 'NoWay' }], unschedulable: false } } },
+      'NoExecute, NoSchedule, PreferNoSchedule',
+    ],
     ['an underscore in the name', { name: 'bad_name' }, 'bad_name'],
     ['a flavor unknown to the region', { flavorName: 'b9-999' }, 'b9-999'],
     ['no zone in a 3-AZ region', { availabilityZones: undefined }, 'availabilityZones is required'],
@@ -177,7 +217,9 @@ describe('ovhcloud emulator: MKS node pools and nodes through the ovh client', (
       const err = await rejectionOf(c.requestPromised('POST', path, poolBody('second', { desiredNodes: 2 })));
       expect(err.error).toBe(400);
       expect(err.message).toContain('limited to 4 nodes');
-      expect((await rejectionOf(c.requestPromised('PUT', `${path}/${pool.id}`, { desiredNodes: 5 }))).message).toContain('limited to 4 nodes');
+      expect((await rejectionOf(c.requestPromised('PUT', `${path}/${pool.id}`, { desiredNodes: 5 }))).message).toContain(
+        'limited to 4 nodes',
+      );
       expect(await c.requestPromised('PUT', `${path}/${pool.id}`, { desiredNodes: 4 })).toBeNull();
     } finally {
       restore();

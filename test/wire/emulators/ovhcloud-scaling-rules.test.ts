@@ -7,8 +7,20 @@ import { EMPTY_TEMPLATE } from '../../../src/testbed/emulators/ovhcloud/pool-tem
 import { DEFAULT_AUTOSCALING } from '../../../src/testbed/emulators/ovhcloud/pool-create-body.js';
 
 const draft: PoolDraft = {
-  clusterId: 'k', projectId: 'p', name: 'pool', flavor: 'b3-8', availabilityZones: ['eu-west-par-a'], desiredNodes: 1, minNodes: 0, maxNodes: 100,
-  autoscale: false, autoscaling: DEFAULT_AUTOSCALING, monthlyBilled: false, antiAffinity: false, attachFloatingIps: { enabled: false }, template: EMPTY_TEMPLATE,
+  clusterId: 'k',
+  projectId: 'p',
+  name: 'pool',
+  flavor: 'b3-8',
+  availabilityZones: ['eu-west-par-a'],
+  desiredNodes: 1,
+  minNodes: 0,
+  maxNodes: 100,
+  autoscale: false,
+  autoscaling: DEFAULT_AUTOSCALING,
+  monthlyBilled: false,
+  antiAffinity: false,
+  attachFloatingIps: { enabled: false },
+  template: EMPTY_TEMPLATE,
 };
 
 const launches = (now: number, count: number) => ({ now, failures: Array.from({ length: count }, () => undefined) });
@@ -50,7 +62,12 @@ describe('ovhcloud emulator scaling rules (store, pure)', () => {
     const pool = store.createPool({ ...draft, desiredNodes: 3 }, launches(0, 3), { consistencyMs: 0, nodeListingMs: 0 });
     const [oldest] = store.nodesOf(pool.id);
     store.resize(pool, 2, oldest ? [oldest] : [], launches(10, 0));
-    expect(store.nodesOf(pool.id).filter(isLive).map((n) => n.id)).not.toContain(oldest?.id);
+    expect(
+      store
+        .nodesOf(pool.id)
+        .filter(isLive)
+        .map((n) => n.id),
+    ).not.toContain(oldest?.id);
     expect(store.nodesOf(pool.id).filter(isLive)).toHaveLength(2);
   });
 });

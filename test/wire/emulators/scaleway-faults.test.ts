@@ -82,13 +82,19 @@ describe('scaleway emulator: faults, bad input and credentials', () => {
     await create();
     const err = await create().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(Errors.QuotasExceededError);
-    expect((err as InstanceType<typeof Errors.QuotasExceededError>).list[0]).toMatchObject({ resource: 'instances_l4_1_24g', quota: 1, current: 1 });
+    expect((err as InstanceType<typeof Errors.QuotasExceededError>).list[0]).toMatchObject({
+      resource: 'instances_l4_1_24g',
+      quota: 1,
+      current: 1,
+    });
   });
 
   it('lets a create succeed while the poweron fails (out of stock), leaving a stopped server', async () => {
     emulator.failPowerOn({ commercialType: 'L4-1-24G' });
     const { server } = await create();
-    await expect(api.instance.serverAction({ zone: 'fr-par-2', serverId: server!.id, action: 'poweron' })).rejects.toBeInstanceOf(Errors.OutOfStockError);
+    await expect(api.instance.serverAction({ zone: 'fr-par-2', serverId: server!.id, action: 'poweron' })).rejects.toBeInstanceOf(
+      Errors.OutOfStockError,
+    );
     expect(emulator.state().instances[0]).toMatchObject({ id: server!.id, state: 'stopped' });
     await api.instance.serverAction({ zone: 'fr-par-2', serverId: server!.id, action: 'poweron' });
     clock.step(1_000);
@@ -127,9 +133,34 @@ describe('scaleway emulator: faults, bad input and credentials', () => {
       [JSON.stringify({ project, commercial_type: 'PRO2-S' }), 400, 'invalid_arguments', 'image'],
       [JSON.stringify({ project, commercial_type: 'PRO2-S', image: 'Not A Label!' }), 400, 'invalid_arguments', 'image'],
       [JSON.stringify({ project, commercial_type: 'PRO2-S', image: 'ubuntu_jammy', tags: 'a,b' }), 400, 'invalid_arguments', 'tags'],
-      [JSON.stringify({ project, commercial_type: 'L4-1-24G', image: 'ubuntu_jammy', volumes: { '0': { size: 20e9, volume_type: 'l_ssd' } } }), 400, 'invalid_arguments', 'volumes'],
-      [JSON.stringify({ project, commercial_type: 'DEV1-S', image: 'ubuntu_jammy', volumes: { '0': { size: 40 * 1024 ** 3, volume_type: 'l_ssd' } } }), 400, 'invalid_arguments', 'volumes'],
-      [JSON.stringify({ project, commercial_type: 'PRO2-S', image: 'ubuntu_jammy', volumes: { '0': { volume_type: 'sbs_volume' } } }), 400, 'invalid_arguments', 'volumes.0.size'],
+      [
+        JSON.stringify({
+          project,
+          commercial_type: 'L4-1-24G',
+          image: 'ubuntu_jammy',
+          volumes: { '0': { size: 20e9, volume_type: 'l_ssd' } },
+        }),
+        400,
+        'invalid_arguments',
+        'volumes',
+      ],
+      [
+        JSON.stringify({
+          project,
+          commercial_type: 'DEV1-S',
+          image: 'ubuntu_jammy',
+          volumes: { '0': { size: 40 * 1024 ** 3, volume_type: 'l_ssd' } },
+        }),
+        400,
+        'invalid_arguments',
+        'volumes',
+      ],
+      [
+        JSON.stringify({ project, commercial_type: 'PRO2-S', image: 'ubuntu_jammy', volumes: { '0': { volume_type: 'sbs_volume' } } }),
+        400,
+        'invalid_arguments',
+        'volumes.0.size',
+      ],
     ];
     for (const [body, status, type, argument] of cases) {
       const res = await raw(emulator, 'POST', path, { body });
@@ -142,7 +173,12 @@ describe('scaleway emulator: faults, bad input and credentials', () => {
     const badAction = await raw(emulator, 'POST', `${path}/00000000-0000-4000-8000-000000000000/action`, { body: '{"action":"explode"}' });
     expect(((await badAction.json()) as { details: { argument_name: string }[] }).details[0]?.argument_name).toBe('action');
     const unknownServer = await raw(emulator, 'GET', `${path}/00000000-0000-4000-8000-000000000000`);
-    expect(await unknownServer.json()).toEqual({ type: 'not_found', message: 'resource is not found', resource: 'instance_server', resource_id: '00000000-0000-4000-8000-000000000000' });
+    expect(await unknownServer.json()).toEqual({
+      type: 'not_found',
+      message: 'resource is not found',
+      resource: 'instance_server',
+      resource_id: '00000000-0000-4000-8000-000000000000',
+    });
     expect(emulator.calls.records.every((r) => r.status < 500)).toBe(true);
   });
 

@@ -23,12 +23,25 @@ describe('scaleway emulator: server lifecycle through @scaleway/sdk-instance', (
 
   it('creates a stopped server with an SBS root volume, answering 201', async () => {
     const res = await raw(emulator, 'POST', '/instance/v1/zones/fr-par-1/servers', {
-      body: JSON.stringify({ name: 'n1', commercial_type: 'PRO2-S', image: 'ubuntu_jammy', project: emulator.credentials.projectId, tags: ['a'] }),
+      body: JSON.stringify({
+        name: 'n1',
+        commercial_type: 'PRO2-S',
+        image: 'ubuntu_jammy',
+        project: emulator.credentials.projectId,
+        tags: ['a'],
+      }),
     });
     expect(res.status).toBe(201);
     expect(res.headers.get('content-type')).toBe('application/json');
     const { server } = (await res.json()) as { server: Record<string, unknown> };
-    expect(server).toMatchObject({ name: 'n1', commercial_type: 'PRO2-S', state: 'stopped', tags: ['a'], zone: 'fr-par-1', arch: 'x86_64' });
+    expect(server).toMatchObject({
+      name: 'n1',
+      commercial_type: 'PRO2-S',
+      state: 'stopped',
+      tags: ['a'],
+      zone: 'fr-par-1',
+      arch: 'x86_64',
+    });
     expect(server.allowed_actions).toEqual(['poweron', 'backup']);
     expect((server.volumes as Record<string, { volume_type: string }>)['0']?.volume_type).toBe('sbs_volume');
 
@@ -96,7 +109,11 @@ describe('scaleway emulator: server lifecycle through @scaleway/sdk-instance', (
     clock.step(30_000);
     const task = await api.instance.serverAction({ serverId, action: 'reboot' });
     expect(task.task?.description).toBe('server_reboot');
-    expect((await api.instance.getServer({ serverId })).server).toMatchObject({ state: 'running', stateDetail: 'rebooting', allowedActions: expect.arrayContaining(['poweroff']) as unknown });
+    expect((await api.instance.getServer({ serverId })).server).toMatchObject({
+      state: 'running',
+      stateDetail: 'rebooting',
+      allowedActions: expect.arrayContaining(['poweroff']) as unknown,
+    });
     await expect(api.instance.serverAction({ serverId, action: 'poweron' })).rejects.toThrow(/not allowed while the server is running/);
     clock.step(10_000);
     expect((await api.instance.getServer({ serverId })).server?.stateDetail).toBe('booted');
@@ -104,7 +121,9 @@ describe('scaleway emulator: server lifecycle through @scaleway/sdk-instance', (
 
   it('terminate is refused on a stopped server, which must be deleted instead', async () => {
     const { server } = await create('t2');
-    await expect(api.instance.serverAction({ serverId: server!.id, action: 'terminate' })).rejects.toThrow(/not allowed while the server is stopped/);
+    await expect(api.instance.serverAction({ serverId: server!.id, action: 'terminate' })).rejects.toThrow(
+      /not allowed while the server is stopped/,
+    );
   });
 
   it('stores cloud-init user data as text/plain (set, list, get, delete)', async () => {
@@ -113,7 +132,10 @@ describe('scaleway emulator: server lifecycle through @scaleway/sdk-instance', (
     await api.instance.setServerUserData({ serverId, key: 'cloud-init', content: CLOUD_INIT });
     expect(await api.instance.listServerUserData({ serverId })).toEqual({ userData: ['cloud-init'] });
     expect(await api.instance.getServerUserData({ serverId, key: 'cloud-init' })).toBe(CLOUD_INIT);
-    const put = await raw(emulator, 'PUT', `/instance/v1/zones/fr-par-1/servers/${serverId}/user_data/extra`, { body: 'x', contentType: 'text/plain' });
+    const put = await raw(emulator, 'PUT', `/instance/v1/zones/fr-par-1/servers/${serverId}/user_data/extra`, {
+      body: 'x',
+      contentType: 'text/plain',
+    });
     expect(put.status).toBe(204);
     expect(emulator.state().instances[0]).toMatchObject({ userData: CLOUD_INIT, userDataByKey: { 'cloud-init': CLOUD_INIT, extra: 'x' } });
     await api.instance.deleteServerUserData({ serverId, key: 'extra' });
@@ -179,7 +201,13 @@ describe('scaleway emulator: server lifecycle through @scaleway/sdk-instance', (
       await expect(theirs.instance.getServer({ serverId: server!.id })).rejects.toBeInstanceOf(Errors.ResourceNotFoundError);
       expect((await theirs.instance.listServers({})).servers).toEqual([]);
       await expect(
-        theirs.instance.createServer({ name: 'x', commercialType: 'DEV1-S', image: 'ubuntu_jammy', protected: false, project: emulator.credentials.projectId }),
+        theirs.instance.createServer({
+          name: 'x',
+          commercialType: 'DEV1-S',
+          image: 'ubuntu_jammy',
+          protected: false,
+          project: emulator.credentials.projectId,
+        }),
       ).rejects.toBeInstanceOf(Errors.PermissionsDeniedError);
     } finally {
       await multi.close();

@@ -7,17 +7,22 @@ describe('scaleway emulator: products/servers and availability from the catalog'
   let api: ReturnType<typeof clientsFor>;
 
   beforeAll(async () => {
-    emulator = await startScalewayEmulator({ catalog: testCatalog, availability: [{ commercialType: 'L4-1-24G', zone: 'fr-par-2', availability: 'scarce' }] });
+    emulator = await startScalewayEmulator({
+      catalog: testCatalog,
+      availability: [{ commercialType: 'L4-1-24G', zone: 'fr-par-2', availability: 'scarce' }],
+    });
     api = clientsFor(emulator);
   });
   afterAll(async () => emulator.close());
 
-  it('serves per-type specs and the zone\'s hourly price', async () => {
+  it("serves per-type specs and the zone's hourly price", async () => {
     const { servers } = await api.instance.listServersTypes({ zone: 'fr-par-1' });
     expect(Object.keys(servers).sort()).toEqual(['DEV1-S', 'GPU-3070-S', 'L4-1-24G', 'POP2-2C-8G', 'PRO2-S']);
     expect(servers['PRO2-S']).toMatchObject({ ncpus: 8, ram: 32 * 1024 ** 3, gpu: 0, arch: 'x86_64', hourlyPrice: 0.219 });
     expect(servers['L4-1-24G']).toMatchObject({
-      ncpus: 8, gpu: 1, hourlyPrice: 0.75,
+      ncpus: 8,
+      gpu: 1,
+      hourlyPrice: 0.75,
       gpuInfo: { gpuManufacturer: 'NVIDIA', gpuName: 'L4', gpuMemory: 24 * 1024 ** 3 },
       volumesConstraint: { minSize: 0, maxSize: 0 },
     });

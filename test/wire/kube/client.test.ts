@@ -47,7 +47,10 @@ describe('Kube over client-node against the simulated API server', () => {
   });
 
   it('generates a name from generateName', async () => {
-    const created = await kube.create<NodeClaim>(Resources.NodeClaim, { ...nodeClaim('', 'default'), metadata: { generateName: 'default-', labels: {} } });
+    const created = await kube.create<NodeClaim>(Resources.NodeClaim, {
+      ...nodeClaim('', 'default'),
+      metadata: { generateName: 'default-', labels: {} },
+    });
     expect(created.metadata?.name).toMatch(/^default-[a-z0-9]{5}$/);
   });
 
@@ -68,34 +71,77 @@ describe('Kube over client-node against the simulated API server', () => {
   it('answers a stale resourceVersion on replace with KubeConflict', async () => {
     const created = await kube.create<V1Node>(Resources.Node, { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1' } });
     await kube.replace(Resources.Node, { ...created, metadata: { ...created.metadata, labels: { a: '1' } } });
-    const stale = await kube.replace(Resources.Node, { ...created, metadata: { ...created.metadata, labels: { a: '2' } } }).catch((e: unknown) => e);
+    const stale = await kube
+      .replace(Resources.Node, { ...created, metadata: { ...created.metadata, labels: { a: '2' } } })
+      .catch((e: unknown) => e);
     expect(stale).toBeInstanceOf(KubeConflict);
     expect(stale).not.toBeInstanceOf(KubeAlreadyExists);
   });
 
   it('applies merge and JSON patches, on objects and on status', async () => {
     await kube.create(Resources.NodeClaim, nodeClaim('c1', 'default'));
-    const merged = await kube.patch<NodeClaim>(Resources.NodeClaim, { name: 'c1' }, { type: 'merge', body: { metadata: { labels: { extra: 'yes' } } } });
+    const merged = await kube.patch<NodeClaim>(
+      Resources.NodeClaim,
+      { name: 'c1' },
+      { type: 'merge', body: { metadata: { labels: { extra: 'yes' } } } },
+    );
     expect(merged.metadata?.labels).toMatchObject({ 'karpenter.sh/nodepool': 'default', extra: 'yes' });
-    const status = await kube.patch<NodeClaim>(Resources.NodeClaim, { name: 'c1' }, { type: 'merge', body: { status: { providerID: 'scaleway://fr-par-1/abc' } } }, { status: true });
+    const status = await kube.patch<NodeClaim>(
+      Resources.NodeClaim,
+      { name: 'c1' },
+      { type: 'merge', body: { status: { providerID: 'scaleway://fr-par-1/abc' } } },
+      { status: true },
+    );
     expect(status.status?.providerID).toBe('scaleway://fr-par-1/abc');
-    const json = await kube.patch<NodeClaim>(Resources.NodeClaim, { name: 'c1' }, { type: 'json', body: [{ op: 'test', path: '/metadata/labels/extra', value: 'yes' }, { op: 'remove', path: '/metadata/labels/extra' }] });
+    const json = await kube.patch<NodeClaim>(
+      Resources.NodeClaim,
+      { name: 'c1' },
+      {
+        type: 'json',
+        body: [
+          { op: 'test', path: '/metadata/labels/extra', value: 'yes' },
+          { op: 'remove', path: '/metadata/labels/extra' },
+        ],
+      },
+    );
     expect(json.metadata?.labels).toEqual({ 'karpenter.sh/nodepool': 'default' });
-    const failedTest = await kube.patch(Resources.NodeClaim, { name: 'c1' }, { type: 'json', body: [{ op: 'test', path: '/metadata/labels/extra', value: 'yes' }] }).catch((e: unknown) => e);
+    const failedTest = await kube
+      .patch(Resources.NodeClaim, { name: 'c1' }, { type: 'json', body: [{ op: 'test', path: '/metadata/labels/extra', value: 'yes' }] })
+      .catch((e: unknown) => e);
     expect(failedTest).toBeInstanceOf(Error);
     expect((failedTest as KubeInvalid).code).toBeGreaterThanOrEqual(400);
     await kube.create<V1Node>(Resources.Node, { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n2' }, spec: { unschedulable: false } });
-    const node = await kube.patch<V1Node>(Resources.Node, { name: 'n2' }, { type: 'json', body: [{ op: 'add', path: '/spec/taints', value: [{ key: 'karpenter.sh/disrupted', effect: 'NoSchedule' }] }] });
+    const node = await kube.patch<V1Node>(
+      Resources.Node,
+      { name: 'n2' },
+      { type: 'json', body: [{ op: 'add', path: '/spec/taints', value: [{ key: 'karpenter.sh/disrupted', effect: 'NoSchedule' }] }] },
+    );
     expect(node.spec?.taints).toEqual([{ key: 'karpenter.sh/disrupted', effect: 'NoSchedule' }]);
   });
 
   it('evicts through the Eviction API, and a PDB refusal is KubeTooManyRequests', async () => {
     await kube.create<V1Node>(Resources.Node, { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1' } });
     await kube.create(Resources.Pod, pod('free', { spec: { nodeName: 'n1', containers: [{ name: 'a', image: 'x' }] } }));
-    await kube.create(Resources.Pod, pod('guarded', { metadata: { name: 'guarded', labels: { app: 'db' } }, spec: { nodeName: 'n1', containers: [{ name: 'a', image: 'x' }] } }));
-    const pdb: V1PodDisruptionBudget = { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'db', namespace: 'default' }, spec: { maxUnavailable: 0, selector: { matchLabels: { app: 'db' } } } };
+    await kube.create(
+      Resources.Pod,
+      pod('guarded', {
+        metadata: { name: 'guarded', labels: { app: 'db' } },
+        spec: { nodeName: 'n1', containers: [{ name: 'a', image: 'x' }] },
+      }),
+    );
+    const pdb: V1PodDisruptionBudget = {
+      apiVersion: 'policy/v1',
+      kind: 'PodDisruptionBudget',
+      metadata: { name: 'db', namespace: 'default' },
+      spec: { maxUnavailable: 0, selector: { matchLabels: { app: 'db' } } },
+    };
     await kube.create(Resources.PodDisruptionBudget, pdb);
-    await kube.patch(Resources.Pod, { name: 'guarded', namespace: 'default' }, { type: 'merge', body: { status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] } } }, { status: true });
+    await kube.patch(
+      Resources.Pod,
+      { name: 'guarded', namespace: 'default' },
+      { type: 'merge', body: { status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] } } },
+      { status: true },
+    );
     await server.settle();
     await kube.evict({ name: 'free', namespace: 'default' });
     await expect(kube.get(Resources.Pod, { name: 'free', namespace: 'default' })).rejects.toBeInstanceOf(KubeNotFound);

@@ -24,7 +24,9 @@ const pod = { apiVersion: 'v1', kind: 'Pod', name: 'web-1', namespace: 'default'
 const nodeClaim = { apiVersion: 'karpenter.sh/v1', kind: 'NodeClaim', name: 'default-abc', uid: 'u-2' };
 
 async function events(): Promise<CoreV1Event[]> {
-  return (await kube.list<CoreV1Event>(Resources.Event)).items.sort((a, b) => (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? ''));
+  return (await kube.list<CoreV1Event>(Resources.Event)).items.sort((a, b) =>
+    (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? ''),
+  );
 }
 
 describe('EventRecorder', () => {
@@ -77,8 +79,18 @@ describe('EventRecorder', () => {
   it('logs a failed write and resolves anyway', async () => {
     const lines: string[] = [];
     const dead = createKube((await import('../../../src/testbed/cluster/apiserver/kubeconfig.js')).kubeConfigFor('http://127.0.0.1:1'));
-    const recorder = new EventRecorder({ kube: dead, clock, component: 'karpenter', logger: createLogger({ clock, sink: (l) => lines.push(l) }) });
+    const recorder = new EventRecorder({
+      kube: dead,
+      clock,
+      component: 'karpenter',
+      logger: createLogger({ clock, sink: (l) => lines.push(l) }),
+    });
     await expect(recorder.publish({ involvedObject: pod, type: 'Normal', reason: 'X', message: 'y' })).resolves.toBeUndefined();
-    expect(JSON.parse(lines[0] ?? '{}')).toMatchObject({ level: 'warn', msg: 'writing event failed', reason: 'X', error: { name: 'KubeUnreachable' } });
+    expect(JSON.parse(lines[0] ?? '{}')).toMatchObject({
+      level: 'warn',
+      msg: 'writing event failed',
+      reason: 'X',
+      error: { name: 'KubeUnreachable' },
+    });
   });
 });

@@ -54,7 +54,9 @@ describe('ResourceInformer', () => {
     await informer.waitForSync();
     expect(informer.list().map((p) => p.metadata?.name)).toEqual(['pending']);
     await kube().create(Resources.Pod, pod('later'));
-    await server.kubeConfig.makeApiClient(CoreV1Api).createNamespacedBinding({ namespace: 'default', body: { metadata: { name: 'pending' }, target: { kind: 'Node', name: 'n1' } } });
+    await server.kubeConfig
+      .makeApiClient(CoreV1Api)
+      .createNamespacedBinding({ namespace: 'default', body: { metadata: { name: 'pending' }, target: { kind: 'Node', name: 'n1' } } });
     await eventually(() => log.length >= 3);
     expect(log).toEqual(['add pending', 'add later', 'delete pending']);
     expect(informer.list().map((p) => p.metadata?.name)).toEqual(['later']);
@@ -69,7 +71,11 @@ describe('ResourceInformer', () => {
     expect(informer.hasSynced()).toBe(true);
     expect(informer.list().map((p) => p.metadata?.name)).toEqual(['before']);
     await kube().create(Resources.Pod, pod('after'));
-    await kube().patch(Resources.Pod, { name: 'after', namespace: 'default' }, { type: 'merge', body: { metadata: { labels: { v: '2' } } } });
+    await kube().patch(
+      Resources.Pod,
+      { name: 'after', namespace: 'default' },
+      { type: 'merge', body: { metadata: { labels: { v: '2' } } } },
+    );
     await kube().delete(Resources.Pod, { name: 'before', namespace: 'default' });
     await eventually(() => log.length >= 4);
     expect(log).toEqual(['add before', 'add after', 'update after', 'delete before']);
@@ -107,7 +113,8 @@ describe('ResourceInformer', () => {
     await informer.start();
     await informer.waitForSync();
     // Many changes the pod watch never sees push its resourceVersion out of the watch cache.
-    for (let i = 0; i < 30; i++) await kube().create(Resources.Secret, { apiVersion: 'v1', kind: 'Secret', metadata: { name: `s-${i}`, namespace: 'default' } });
+    for (let i = 0; i < 30; i++)
+      await kube().create(Resources.Secret, { apiVersion: 'v1', kind: 'Secret', metadata: { name: `s-${i}`, namespace: 'default' } });
     server.store.compact();
     server.dropWatches();
     await eventually(() => listRequests().length === 2);

@@ -5,7 +5,12 @@ import * as builders from '../../builders.js';
 export const nodeClassRef = { group: 'karpenter.scaleway.sh', kind: 'ScalewayNodeClass', name: 'default' };
 
 export function nodePool(name: string, limits?: Record<string, string>): NodePool {
-  return builders.nodePool({ name, nodeClassRef, requirements: [{ key: 'kubernetes.io/arch', operator: 'In', values: ['amd64'] }], ...(limits ? { limits } : {}) });
+  return builders.nodePool({
+    name,
+    nodeClassRef,
+    requirements: [{ key: 'kubernetes.io/arch', operator: 'In', values: ['amd64'] }],
+    ...(limits ? { limits } : {}),
+  });
 }
 
 export function nodeClaim(name: string, pool: string, providerID?: string): NodeClaim {

@@ -51,14 +51,26 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
       pending.count -= 1;
       faultsServed += 1;
       res.writeHead(pending.status, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', code: pending.status, reason: 'InternalError', message: 'injected fault' }));
+      res.end(
+        JSON.stringify({
+          kind: 'Status',
+          apiVersion: 'v1',
+          status: 'Failure',
+          code: pending.status,
+          reason: 'InternalError',
+          message: 'injected fault',
+        }),
+      );
       return;
     }
-    const forward = http.request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (up) => {
-      res.writeHead(up.statusCode ?? 502, up.headers);
-      res.flushHeaders(); // a watch may send no body for a while; the client waits for the headers
-      up.pipe(res);
-    });
+    const forward = http.request(
+      { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
+      (up) => {
+        res.writeHead(up.statusCode ?? 502, up.headers);
+        res.flushHeaders(); // a watch may send no body for a while; the client waits for the headers
+        up.pipe(res);
+      },
+    );
     forward.on('error', () => res.destroy());
     req.pipe(forward);
   });
@@ -86,5 +98,11 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
 }
 
 export function pod(name: string, extra: Partial<k8s.V1Pod> = {}): k8s.V1Pod {
-  return { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default', ...extra.metadata }, spec: { containers: [{ name: 'app', image: 'registry.k8s.io/pause:3.9' }], ...extra.spec }, status: extra.status };
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, namespace: 'default', ...extra.metadata },
+    spec: { containers: [{ name: 'app', image: 'registry.k8s.io/pause:3.9' }], ...extra.spec },
+    status: extra.status,
+  };
 }

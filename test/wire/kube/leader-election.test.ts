@@ -29,7 +29,8 @@ function partitionable(kube: Kube): { kube: Kube; cut: () => void } {
     get(target, prop, receiver) {
       const value = Reflect.get(target, prop, receiver) as unknown;
       if (typeof value !== 'function') return value;
-      return (...args: unknown[]) => (cut ? Promise.reject(new KubeUnreachable('partitioned')) : (value as (...a: unknown[]) => unknown).apply(target, args));
+      return (...args: unknown[]) =>
+        cut ? Promise.reject(new KubeUnreachable('partitioned')) : (value as (...a: unknown[]) => unknown).apply(target, args);
     },
   });
   return { kube: guarded, cut: () => (cut = true) };
@@ -95,7 +96,10 @@ describe('LeaderElector on a coordination.k8s.io Lease', () => {
     await advance(30_000, [a, b]);
     expect(leaders([a, b])).toBe(1);
     expect(log).toEqual([`0 ${leader} started`]);
-    const lease = await createKube(server.kubeConfig).get<V1Lease>(Resources.Lease, { name: 'karpenter-leader-election', namespace: 'kube-system' });
+    const lease = await createKube(server.kubeConfig).get<V1Lease>(Resources.Lease, {
+      name: 'karpenter-leader-election',
+      namespace: 'kube-system',
+    });
     expect(lease.spec).toMatchObject({ holderIdentity: leader, leaseDurationSeconds: 15, leaseTransitions: 0 });
     expect(String(lease.spec?.renewTime)).toBe('2026-01-01T00:00:30.000000Z');
   });
@@ -115,7 +119,10 @@ describe('LeaderElector on a coordination.k8s.io Lease', () => {
     expect(log.slice(0, 2)).toEqual(['0 a started', '14000 a stopped']);
     expect(log.slice(2)).toHaveLength(1);
     expect(['20000 b started', '22000 b started']).toContain(log[2]);
-    const lease = await createKube(server.kubeConfig).get<V1Lease>(Resources.Lease, { name: 'karpenter-leader-election', namespace: 'kube-system' });
+    const lease = await createKube(server.kubeConfig).get<V1Lease>(Resources.Lease, {
+      name: 'karpenter-leader-election',
+      namespace: 'kube-system',
+    });
     expect(lease.spec).toMatchObject({ holderIdentity: 'b', leaseTransitions: 1 });
   });
 
@@ -133,8 +140,19 @@ describe('LeaderElector on a coordination.k8s.io Lease', () => {
 
   it('refuses inconsistent timings', () => {
     const kube = createKube(server.kubeConfig);
-    const base = { kube, clock, identity: 'x', lease: { name: 'l', namespace: 'default' }, onStartedLeading: () => undefined, onStoppedLeading: () => undefined };
-    expect(() => new LeaderElector({ ...base, leaseDurationMs: 10_000, renewDeadlineMs: 10_000 })).toThrow(InvalidLeaderElectionConfigError);
-    expect(() => new LeaderElector({ ...base, renewDeadlineMs: 2_000, retryPeriodMs: 2_000 })).toThrow('validating leader election: renewDeadlineMs is 2000, accepted: a number > retryPeriodMs × 1.2 (2400)');
+    const base = {
+      kube,
+      clock,
+      identity: 'x',
+      lease: { name: 'l', namespace: 'default' },
+      onStartedLeading: () => undefined,
+      onStoppedLeading: () => undefined,
+    };
+    expect(() => new LeaderElector({ ...base, leaseDurationMs: 10_000, renewDeadlineMs: 10_000 })).toThrow(
+      InvalidLeaderElectionConfigError,
+    );
+    expect(() => new LeaderElector({ ...base, renewDeadlineMs: 2_000, retryPeriodMs: 2_000 })).toThrow(
+      'validating leader election: renewDeadlineMs is 2000, accepted: a number > retryPeriodMs × 1.2 (2400)',
+    );
   });
 });

@@ -9,7 +9,11 @@ import type { ApiServer } from '../../../src/testbed/cluster/apiserver/index.js'
 import { FakeClock } from '../../../src/util/clock.js';
 import { startClusterWithCrds } from './kube-fixtures.js';
 
-const policy: SecretAccessPolicy = { namespaces: ['karpenter'], label: NodeClassSecretLabel, forbidden: [{ namespace: 'karpenter', name: 'scaleway-credentials' }] };
+const policy: SecretAccessPolicy = {
+  namespaces: ['karpenter'],
+  label: NodeClassSecretLabel,
+  forbidden: [{ namespace: 'karpenter', name: 'scaleway-credentials' }],
+};
 const labelled = { [NodeClassSecretLabel.key]: NodeClassSecretLabel.value };
 const secret = (namespace: string, name: string, data: Record<string, string>, labels?: Record<string, string>): V1Secret => ({
   apiVersion: 'v1',
@@ -18,7 +22,7 @@ const secret = (namespace: string, name: string, data: Record<string, string>, l
   data: Object.fromEntries(Object.entries(data).map(([k, v]) => [k, Buffer.from(v).toString('base64')])),
 });
 
-describe('NodeClass Secrets read through the API server, within the operator\'s policy', () => {
+describe("NodeClass Secrets read through the API server, within the operator's policy", () => {
   let server: ApiServer;
 
   beforeAll(async () => {
@@ -35,12 +39,18 @@ describe('NodeClass Secrets read through the API server, within the operator\'s 
     await server.close();
   });
 
-  const resolver = () => stateNodeClassResolver(new ClusterState({ clock: new FakeClock() }), createKube(server.kubeConfig), 'ScalewayNodeClass', policy);
+  const resolver = () =>
+    stateNodeClassResolver(new ClusterState({ clock: new FakeClock() }), createKube(server.kubeConfig), 'ScalewayNodeClass', policy);
 
   it.each([
     ["the operator's own credentials (labelled or not)", 'karpenter', 'scaleway-credentials', "holds the operator's own cloud credentials"],
     ['a Secret of another namespace', 'payments', 'db', 'in a namespace NodeClasses may not read from'],
-    ['an unlabelled Secret of the operator\'s namespace', 'karpenter', 'webhook-tls', 'does not carry the label karpenter-eu.io/nodeclass-secret=true'],
+    [
+      "an unlabelled Secret of the operator's namespace",
+      'karpenter',
+      'webhook-tls',
+      'does not carry the label karpenter-eu.io/nodeclass-secret=true',
+    ],
   ])('refuses %s with a NodeClass error, never returning its data', async (_what, namespace, name, reason) => {
     const read = resolver().getSecretData({ namespace, name });
     await expect(read).rejects.toThrow(NodeClassNotReadyError);
@@ -48,6 +58,8 @@ describe('NodeClass Secrets read through the API server, within the operator\'s 
   });
 
   it('reads a labelled Secret of an allowed namespace', async () => {
-    expect(await resolver().getSecretData({ namespace: 'karpenter', name: 'bootstrap-token' })).toEqual({ token: 'abcdef.0123456789abcdef' });
+    expect(await resolver().getSecretData({ namespace: 'karpenter', name: 'bootstrap-token' })).toEqual({
+      token: 'abcdef.0123456789abcdef',
+    });
   });
 });

@@ -25,7 +25,13 @@ afterEach(async () => {
 async function startState(): Promise<ClusterState> {
   const clock = new SystemClock();
   const state = new ClusterState({ clock });
-  informers = createClusterStateInformers({ kubeConfig: server.kubeConfig, kube, clock, state, restartBackoff: { baseDelayMs: 5, maxDelayMs: 20 } });
+  informers = createClusterStateInformers({
+    kubeConfig: server.kubeConfig,
+    kube,
+    clock,
+    state,
+    restartBackoff: { baseDelayMs: 5, maxDelayMs: 20 },
+  });
   await informers.start();
   await informers.waitForSync();
   return state;
@@ -35,13 +41,26 @@ describe('ClusterState fed by informers from the simulated API server', () => {
   it('is synced after every informer listed, with the objects that existed before', async () => {
     await kube.create(Resources.NodePool, nodePool('default', { cpu: '100' }));
     await kube.create(Resources.NodeClaim, nodeClaim('default-a', 'default'));
-    await kube.create(Resources.ScalewayNodeClass, { apiVersion: 'karpenter.scaleway.sh/v1alpha1', kind: 'ScalewayNodeClass', metadata: { name: 'default' }, spec: { projectId: '11111111-1111-4111-8111-111111111111', image: 'ubuntu_noble', zones: ['fr-par-1'] } });
-    await kube.create(Resources.PodDisruptionBudget, { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'db', namespace: 'default' }, spec: { maxUnavailable: 1, selector: { matchLabels: { app: 'db' } } } });
+    await kube.create(Resources.ScalewayNodeClass, {
+      apiVersion: 'karpenter.scaleway.sh/v1alpha1',
+      kind: 'ScalewayNodeClass',
+      metadata: { name: 'default' },
+      spec: { projectId: '11111111-1111-4111-8111-111111111111', image: 'ubuntu_noble', zones: ['fr-par-1'] },
+    });
+    await kube.create(Resources.PodDisruptionBudget, {
+      apiVersion: 'policy/v1',
+      kind: 'PodDisruptionBudget',
+      metadata: { name: 'db', namespace: 'default' },
+      spec: { maxUnavailable: 1, selector: { matchLabels: { app: 'db' } } },
+    });
     await kube.create(Resources.DaemonSet, {
       apiVersion: 'apps/v1',
       kind: 'DaemonSet',
       metadata: { name: 'agent', namespace: 'kube-system' },
-      spec: { selector: { matchLabels: { app: 'agent' } }, template: { metadata: { labels: { app: 'agent' } }, spec: { containers: [{ name: 'a', image: 'x' }] } } },
+      spec: {
+        selector: { matchLabels: { app: 'agent' } },
+        template: { metadata: { labels: { app: 'agent' } }, spec: { containers: [{ name: 'a', image: 'x' }] } },
+      },
     });
     const state = await startState();
     expect(state.synced()).toBe(true);
@@ -57,16 +76,37 @@ describe('ClusterState fed by informers from the simulated API server', () => {
   it('follows launches, registration, binding and pending pods as they happen', async () => {
     const state = await startState();
     await kube.create(Resources.NodeClaim, nodeClaim('default-a', 'default'));
-    await kube.patch(Resources.NodeClaim, { name: 'default-a' }, { type: 'merge', body: { status: { providerID: 'scaleway://fr-par-1/i-1', capacity: { cpu: '4', memory: '8Gi' } } } }, { status: true });
+    await kube.patch(
+      Resources.NodeClaim,
+      { name: 'default-a' },
+      { type: 'merge', body: { status: { providerID: 'scaleway://fr-par-1/i-1', capacity: { cpu: '4', memory: '8Gi' } } } },
+      { status: true },
+    );
     await eventually(() => state.nodeClaimByProvider('scaleway://fr-par-1/i-1'));
-    await kube.create<V1Node>(Resources.Node, { apiVersion: 'v1', kind: 'Node', metadata: { name: 'node-1', labels: { 'karpenter.sh/nodepool': 'default', 'karpenter.sh/initialized': 'true' } }, spec: { providerID: 'scaleway://fr-par-1/i-1' } });
+    await kube.create<V1Node>(Resources.Node, {
+      apiVersion: 'v1',
+      kind: 'Node',
+      metadata: { name: 'node-1', labels: { 'karpenter.sh/nodepool': 'default', 'karpenter.sh/initialized': 'true' } },
+      spec: { providerID: 'scaleway://fr-par-1/i-1' },
+    });
     await kube.create(Resources.Pod, pod('web-1', { spec: { nodeName: 'node-1', containers: [{ name: 'a', image: 'x' }] } }));
     await kube.create(Resources.Pod, pod('waiting'));
-    await kube.patch(Resources.Pod, { name: 'waiting', namespace: 'default' }, { type: 'merge', body: { status: { conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable' }] } } }, { status: true });
+    await kube.patch(
+      Resources.Pod,
+      { name: 'waiting', namespace: 'default' },
+      { type: 'merge', body: { status: { conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable' }] } } },
+      { status: true },
+    );
     await eventually(() => state.snapshot().pendingPods.length === 1 && state.podsOnNode('node-1').length === 1);
     const [stateNode, ...others] = state.snapshot().nodes;
     expect(others).toEqual([]);
-    expect(stateNode).toMatchObject({ key: 'scaleway://fr-par-1/i-1', name: 'node-1', managed: true, initialized: true, nodePool: 'default' });
+    expect(stateNode).toMatchObject({
+      key: 'scaleway://fr-par-1/i-1',
+      name: 'node-1',
+      managed: true,
+      initialized: true,
+      nodePool: 'default',
+    });
     expect(stateNode?.pods.map((p) => p.metadata?.name)).toEqual(['web-1']);
     expect(state.snapshot().pendingPods.map((p) => p.metadata?.name)).toEqual(['waiting']);
     expect(state.snapshot().nodePoolUsage).toEqual({ default: { resources: { cpu: 4000, memory: 8 * 1024 ** 3 }, nodes: 1 } });

@@ -40,11 +40,20 @@ export function createClaimResourceSweeper(deps: ClaimResourceSweepDeps): ClaimR
     try {
       await deps.cloudProvider.deleteClaimResource?.(resource);
     } catch (error) {
-      deps.logger.warn('deleting orphaned claim resource failed, retrying next pass', { resource: resource.id, kind: resource.kind, error });
+      deps.logger.warn('deleting orphaned claim resource failed, retrying next pass', {
+        resource: resource.id,
+        kind: resource.kind,
+        error,
+      });
       return false;
     }
     deps.onDeleted(resource);
-    deps.logger.info('deleted orphaned claim resource', { resource: resource.id, kind: resource.kind, nodeClaim: resource.nodeClaimName, reason: 'garbage_collected' });
+    deps.logger.info('deleted orphaned claim resource', {
+      resource: resource.id,
+      kind: resource.kind,
+      nodeClaim: resource.nodeClaimName,
+      reason: 'garbage_collected',
+    });
     return true;
   }
 
@@ -64,7 +73,13 @@ export function createClaimResourceSweeper(deps: ClaimResourceSweepDeps): ClaimR
         forget();
         return [];
       }
-      const decision = decideClaimResources({ resources: listing.resources, nodeClaimNames, orphanedSince, now: deps.clock.now(), gracePeriodMs: deps.gracePeriodMs });
+      const decision = decideClaimResources({
+        resources: listing.resources,
+        nodeClaimNames,
+        orphanedSince,
+        now: deps.clock.now(),
+        gracePeriodMs: deps.gracePeriodMs,
+      });
       orphanedSince = decision.orphanedSince;
       const byId = new Map(listing.resources.map((r) => [r.id, r]));
       const deleted: string[] = [];

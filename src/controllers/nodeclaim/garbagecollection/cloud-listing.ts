@@ -49,7 +49,8 @@ export async function readCloudListing(cloudProvider: CloudProvider, clock: Cloc
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     // The cloud answered, but not all it must: told apart from an outage in the skip metric and the Event.
-    if (findInChain(error, IncompleteResponseError)) return { listing: { kind: 'partial', reason: `incomplete answer: ${message}` }, error };
+    if (findInChain(error, IncompleteResponseError))
+      return { listing: { kind: 'partial', reason: `incomplete answer: ${message}` }, error };
     const reason = error instanceof CloudListTimeoutError ? 'timeout' : 'error';
     return { listing: { kind: 'failed', reason: `${reason}: ${message}` }, error };
   }

@@ -110,7 +110,10 @@ export function createGarbageCollectionController(deps: GarbageCollectionControl
   let previouslyMissing: ReadonlySet<string> = new Set();
   let listingMemory: ListingMemory = { awaitingConfirmation: false };
   const claimResources = createClaimResourceSweeper({
-    cloudProvider: deps.cloudProvider, clock: deps.clock, logger, gracePeriodMs,
+    cloudProvider: deps.cloudProvider,
+    clock: deps.clock,
+    logger,
+    gracePeriodMs,
     onDeleted: (r) => gcMetrics.claimResourcesDeleted.inc({ provider: deps.cloudProvider.name, kind: r.kind }),
   });
   let completedPasses = 0;
@@ -120,7 +123,12 @@ export function createGarbageCollectionController(deps: GarbageCollectionControl
     claimResources.forget();
     gcMetrics.skippedPasses.inc({ reason, provider: deps.cloudProvider.name });
     logger.error('garbage collection deleted nothing: the listing cannot be trusted', { skipReason: reason, detail, error });
-    void deps.events.publish({ involvedObject: eventObject, type: 'Warning', reason: 'GarbageCollectionSkipped', message: `Garbage collection deleted nothing (${deps.cloudProvider.name}): ${detail}` });
+    void deps.events.publish({
+      involvedObject: eventObject,
+      type: 'Warning',
+      reason: 'GarbageCollectionSkipped',
+      message: `Garbage collection deleted nothing (${deps.cloudProvider.name}): ${detail}`,
+    });
     return { skipped: `${reason}: ${detail}`, instancesDeleted: [], nodeClaimsDeleted: [], nodeClaimsSuspected: [] };
   }
 
@@ -146,11 +154,20 @@ export function createGarbageCollectionController(deps: GarbageCollectionControl
       }
     }
     gcMetrics.instancesDeleted.inc({ provider: deps.cloudProvider.name });
-    logger.info('deleted leaked instance', { providerID: instance.providerID, nodeClaim: instance.nodeClaimName, reason: DeletionReasons.garbageCollected });
+    logger.info('deleted leaked instance', {
+      providerID: instance.providerID,
+      nodeClaim: instance.nodeClaimName,
+      reason: DeletionReasons.garbageCollected,
+    });
     const node = deps.state.nodeByProvider(instance.providerID);
     if (node) {
       await deleteNode(deps.kube, node.metadata?.name ?? '');
-      void deps.events.publish({ involvedObject: { apiVersion: 'v1', kind: 'Node', name: node.metadata?.name ?? '' }, type: 'Normal', reason: 'GarbageCollected', message: `Instance ${instance.providerID} had no NodeClaim: deleted (reason garbage_collected)` });
+      void deps.events.publish({
+        involvedObject: { apiVersion: 'v1', kind: 'Node', name: node.metadata?.name ?? '' },
+        type: 'Normal',
+        reason: 'GarbageCollected',
+        message: `Instance ${instance.providerID} had no NodeClaim: deleted (reason garbage_collected)`,
+      });
     }
     return true;
   }
@@ -158,23 +175,34 @@ export function createGarbageCollectionController(deps: GarbageCollectionControl
   /** Asks the cloud about each suspect; returns those it calls not-found now. */
   async function missingNow(suspects: readonly string[], byName: Map<string, NodeClaim>): Promise<string[]> {
     const missing: string[] = [];
-    await Promise.all(suspects.map(async (name) => {
-      const providerID = byName.get(name)?.status?.providerID ?? '';
-      try {
-        await deps.cloudProvider.get(providerID);
-      } catch (error) {
-        if (isNodeClaimNotFoundError(error)) missing.push(name);
-        else logger.warn('checking instance failed, not counting it as missing', { nodeClaim: name, providerID, error });
-      }
-    }));
+    await Promise.all(
+      suspects.map(async (name) => {
+        const providerID = byName.get(name)?.status?.providerID ?? '';
+        try {
+          await deps.cloudProvider.get(providerID);
+        } catch (error) {
+          if (isNodeClaimNotFoundError(error)) missing.push(name);
+          else logger.warn('checking instance failed, not counting it as missing', { nodeClaim: name, providerID, error });
+        }
+      }),
+    );
     return missing.sort();
   }
 
   async function collectNodeClaim(claim: NodeClaim): Promise<void> {
     const name = claim.metadata?.name ?? '';
-    logger.info('instance gone, deleting nodeclaim', { nodeClaim: name, providerID: claim.status?.providerID, reason: DeletionReasons.garbageCollected });
+    logger.info('instance gone, deleting nodeclaim', {
+      nodeClaim: name,
+      providerID: claim.status?.providerID,
+      reason: DeletionReasons.garbageCollected,
+    });
     await deleteNodeClaimWithReason(deps.kube, claim, DeletionReasons.garbageCollected);
-    void deps.events.publish({ involvedObject: nodeClaimObject(claim), type: 'Normal', reason: 'GarbageCollected', message: `Instance ${claim.status?.providerID ?? ''} no longer exists: deleting (reason garbage_collected)` });
+    void deps.events.publish({
+      involvedObject: nodeClaimObject(claim),
+      type: 'Normal',
+      reason: 'GarbageCollected',
+      message: `Instance ${claim.status?.providerID ?? ''} no longer exists: deleting (reason garbage_collected)`,
+    });
   }
 
   async function reconcileOnce(): Promise<PassReport> {
@@ -183,7 +211,10 @@ export function createGarbageCollectionController(deps: GarbageCollectionControl
     const shrink = judgeListingShrink(listingMemory, listing.instances, deps.options?.shrinkRule ?? DefaultShrinkRule);
     listingMemory = shrink.memory;
     if (shrink.kind === 'await-confirmation') {
-      return skip('list_shrank', `the listing lacks ${shrink.lost} of the ${shrink.trustedCount} instances of the last one; waiting for the next listing to confirm it`);
+      return skip(
+        'list_shrank',
+        `the listing lacks ${shrink.lost} of the ${shrink.trustedCount} instances of the last one; waiting for the next listing to confirm it`,
+      );
     }
     const resources = await claimResources.list();
     let claims: NodeClaim[];
@@ -199,7 +230,9 @@ export function createGarbageCollectionController(deps: GarbageCollectionControl
     const confirmation = confirmMissing(previouslyMissing, await missingNow(decision.suspectNodeClaims, byName));
     previouslyMissing = confirmation.missing;
     for (const name of confirmation.confirmed) {
-      await collectNodeClaim(byName.get(name) as NodeClaim).catch((err: unknown) => logger.warn('deleting nodeclaim failed, retrying next pass', { nodeClaim: name, error: err }));
+      await collectNodeClaim(byName.get(name) as NodeClaim).catch((err: unknown) =>
+        logger.warn('deleting nodeclaim failed, retrying next pass', { nodeClaim: name, error: err }),
+      );
     }
     const resourcesDeleted = await claimResources.collect(resources, new Set(byName.keys()));
     completedPasses += 1;

@@ -20,8 +20,23 @@ function counter<L extends string>(registry: Registry, name: string, help: strin
 
 export function garbageCollectionMetrics(registry: Registry): GarbageCollectionMetrics {
   return {
-    skippedPasses: counter(registry, 'karpenter_eu_garbage_collection_skipped_total', 'Garbage collection passes that deleted nothing because a listing was failed, timed out or partial. Labeled by reason and provider.', ['reason', 'provider']),
-    instancesDeleted: counter(registry, 'karpenter_eu_garbage_collection_instances_deleted_total', 'Cloud instances without a NodeClaim deleted by garbage collection. Labeled by provider.', ['provider']),
-    claimResourcesDeleted: counter(registry, 'karpenter_eu_garbage_collection_claim_resources_deleted_total', 'Resources allocated for a NodeClaim besides its instance (flexible GPUs), held by no instance, whose NodeClaim is gone, deleted by garbage collection. Labeled by provider and kind.', ['provider', 'kind']),
+    skippedPasses: counter(
+      registry,
+      'karpenter_eu_garbage_collection_skipped_total',
+      'Garbage collection passes that deleted nothing because a listing was failed, timed out or partial. Labeled by reason and provider.',
+      ['reason', 'provider'],
+    ),
+    instancesDeleted: counter(
+      registry,
+      'karpenter_eu_garbage_collection_instances_deleted_total',
+      'Cloud instances without a NodeClaim deleted by garbage collection. Labeled by provider.',
+      ['provider'],
+    ),
+    claimResourcesDeleted: counter(
+      registry,
+      'karpenter_eu_garbage_collection_claim_resources_deleted_total',
+      'Resources allocated for a NodeClaim besides its instance (flexible GPUs), held by no instance, whose NodeClaim is gone, deleted by garbage collection. Labeled by provider and kind.',
+      ['provider', 'kind'],
+    ),
   };
 }

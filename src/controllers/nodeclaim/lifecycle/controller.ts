@@ -137,7 +137,11 @@ export function createLifecycleController(deps: LifecycleDeps): LifecycleControl
   const runOne = async (name: string): Promise<void> => {
     try {
       const outcome = await reconcile(name);
-      logger.debug('reconciled nodeclaim', { nodeclaim: name, outcome: outcome.kind, ...(outcome.kind === 'waiting' ? { detail: outcome.detail } : {}) });
+      logger.debug('reconciled nodeclaim', {
+        nodeclaim: name,
+        outcome: outcome.kind,
+        ...(outcome.kind === 'waiting' ? { detail: outcome.detail } : {}),
+      });
       if (outcome.kind === 'retry') {
         const attempt = failures.get(name) ?? 0;
         failures.set(name, attempt + 1);
@@ -191,7 +195,10 @@ async function ensureTerminationFinalizer(kube: Kube, claim: NodeClaim): Promise
   const finalizers = claim.metadata?.finalizers;
   if (finalizers?.includes(FinalizerTermination)) return claim;
   const ops = finalizers
-    ? [{ op: 'test' as const, path: '/metadata/finalizers', value: finalizers }, { op: 'add' as const, path: '/metadata/finalizers/-', value: FinalizerTermination }]
+    ? [
+        { op: 'test' as const, path: '/metadata/finalizers', value: finalizers },
+        { op: 'add' as const, path: '/metadata/finalizers/-', value: FinalizerTermination },
+      ]
     : [{ op: 'add' as const, path: '/metadata/finalizers', value: [FinalizerTermination] }];
   return kube.patch<NodeClaim>(Resources.NodeClaim, { name: claim.metadata?.name ?? '' }, { type: 'json', body: ops });
 }

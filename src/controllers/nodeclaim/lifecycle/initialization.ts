@@ -19,11 +19,20 @@ export async function initialize(deps: NodeStepDeps, claim: NodeClaim): Promise<
   if (await syncNode(deps.kube, node, claim)) return { kind: 'waiting', blockers: ['node registration changes were re-applied'] };
   const blockers = initializationBlockers(node, claim);
   if (blockers.length > 0) return { kind: 'waiting', blockers };
-  await deps.kube.patch(Resources.Node, { name: node.metadata?.name ?? '' }, { type: 'merge', body: { metadata: { labels: { [LabelNodeInitialized]: 'true' } } } });
+  await deps.kube.patch(
+    Resources.Node,
+    { name: node.metadata?.name ?? '' },
+    { type: 'merge', body: { metadata: { labels: { [LabelNodeInitialized]: 'true' } } } },
+  );
   const updated = await patchStatus(deps.kube, claim, deps.clock.now(), {}, [
     { type: ConditionInitialized, status: 'True', reason: 'Initialized', message: '' },
     { type: ConditionReady, status: 'True', reason: 'Ready', message: '' },
   ]);
-  void deps.events?.publish({ involvedObject: nodeClaimRef(claim), type: 'Normal', reason: 'Initialized', message: `Status condition transitioned, Type: Initialized, Status: True, node ${node.metadata?.name ?? ''}` });
+  void deps.events?.publish({
+    involvedObject: nodeClaimRef(claim),
+    type: 'Normal',
+    reason: 'Initialized',
+    message: `Status condition transitioned, Type: Initialized, Status: True, node ${node.metadata?.name ?? ''}`,
+  });
   return { kind: 'initialized', claim: updated };
 }

@@ -61,7 +61,12 @@ export async function launch(deps: LaunchDeps, claim: NodeClaim): Promise<Launch
   }
   if (resumed) deps.logger.info('resumed a launch requested before', { nodeclaim: name, providerID: instance.providerID });
   const launched = await recordLaunch(deps, claim, instance);
-  void deps.events?.publish({ involvedObject: nodeClaimRef(claim), type: 'Normal', reason: 'Launched', message: `Status condition transitioned, Type: Launched, Status: True, instance ${instance.providerID} (${instance.instanceType} in ${instance.zone})` });
+  void deps.events?.publish({
+    involvedObject: nodeClaimRef(claim),
+    type: 'Normal',
+    reason: 'Launched',
+    message: `Status condition transitioned, Type: Launched, Status: True, instance ${instance.providerID} (${instance.instanceType} in ${instance.zone})`,
+  });
   return { kind: 'launched', claim: launched, resumed };
 }
 
@@ -96,14 +101,26 @@ async function launchFailed(deps: LaunchDeps, claim: NodeClaim, error: Error): P
   if (ice) {
     deps.unavailableOfferings?.markFromError(ice);
     deps.logger.warn('insufficient capacity; deleting nodeclaim so its pods are re-planned', { nodeclaim: name, error: ice.message });
-    void deps.events?.publish({ involvedObject: nodeClaimRef(claim), type: 'Warning', reason: 'InsufficientCapacityError', message: `NodeClaim ${name} event: ${ice.message}` });
+    void deps.events?.publish({
+      involvedObject: nodeClaimRef(claim),
+      type: 'Warning',
+      reason: 'InsufficientCapacityError',
+      message: `NodeClaim ${name} event: ${ice.message}`,
+    });
     await deleteWithReason(deps.kube, deps.events, claim, ReasonInsufficientCapacity, ice.message);
     deps.onCapacityShortage?.();
     return { kind: 'deleted' };
   }
   deps.logger.warn('launching nodeclaim failed; retrying', { nodeclaim: name, error });
-  void deps.events?.publish({ involvedObject: nodeClaimRef(claim), type: 'Warning', reason: 'LaunchFailed', message: `launching nodeclaim: ${error.message}` });
-  await patchStatus(deps.kube, claim, deps.clock.now(), {}, [{ type: ConditionLaunched, status: 'False', reason: 'LaunchFailed', message: error.message.slice(0, 1000) }]).catch(() => undefined);
+  void deps.events?.publish({
+    involvedObject: nodeClaimRef(claim),
+    type: 'Warning',
+    reason: 'LaunchFailed',
+    message: `launching nodeclaim: ${error.message}`,
+  });
+  await patchStatus(deps.kube, claim, deps.clock.now(), {}, [
+    { type: ConditionLaunched, status: 'False', reason: 'LaunchFailed', message: error.message.slice(0, 1000) },
+  ]).catch(() => undefined);
   return { kind: 'failed', error };
 }
 
@@ -111,8 +128,13 @@ async function launchFailed(deps: LaunchDeps, claim: NodeClaim, error: Error): P
 async function launchPending(deps: LaunchDeps, claim: NodeClaim, pending: CreatePendingError): Promise<LaunchOutcome> {
   const launched = claim.status?.conditions?.find((c) => c.type === ConditionLaunched);
   if (launched?.reason !== ReasonAwaitingListing) {
-    deps.logger.info('waiting for the cloud to list what an earlier create made before creating again', { nodeclaim: claim.metadata?.name, reason: pending.message });
-    await patchStatus(deps.kube, claim, deps.clock.now(), {}, [{ type: ConditionLaunched, status: 'False', reason: ReasonAwaitingListing, message: pending.message.slice(0, 1000) }]).catch(() => undefined);
+    deps.logger.info('waiting for the cloud to list what an earlier create made before creating again', {
+      nodeclaim: claim.metadata?.name,
+      reason: pending.message,
+    });
+    await patchStatus(deps.kube, claim, deps.clock.now(), {}, [
+      { type: ConditionLaunched, status: 'False', reason: ReasonAwaitingListing, message: pending.message.slice(0, 1000) },
+    ]).catch(() => undefined);
   }
   return { kind: 'pending', retryAt: deps.clock.now() + pending.retryAfterMs, reason: pending.message };
 }

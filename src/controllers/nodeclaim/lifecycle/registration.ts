@@ -50,13 +50,22 @@ async function writeRegistration(kube: Kube, node: V1Node, claim: NodeClaim): Pr
   const patch = registrationPatch(node, claim);
   if (!patch.changed) return false;
   const resourceVersion = node.metadata?.resourceVersion;
-  await kube.patch(Resources.Node, { name: node.metadata?.name ?? '' }, {
-    type: 'merge',
-    body: {
-      metadata: { ...(resourceVersion ? { resourceVersion } : {}), labels: patch.labels, annotations: patch.annotations, finalizers: patch.finalizers },
-      spec: { taints: patch.taints },
+  await kube.patch(
+    Resources.Node,
+    { name: node.metadata?.name ?? '' },
+    {
+      type: 'merge',
+      body: {
+        metadata: {
+          ...(resourceVersion ? { resourceVersion } : {}),
+          labels: patch.labels,
+          annotations: patch.annotations,
+          finalizers: patch.finalizers,
+        },
+        spec: { taints: patch.taints },
+      },
     },
-  });
+  );
   return true;
 }
 
@@ -66,9 +75,19 @@ export async function register(deps: NodeStepDeps, claim: NodeClaim): Promise<No
   if (!node) return undefined;
   await syncNode(deps.kube, node, claim);
   const nodeName = node.metadata?.name ?? '';
-  const updated = await patchStatus(deps.kube, claim, deps.clock.now(), { nodeName }, [{ type: ConditionRegistered, status: 'True', reason: 'Registered', message: '' }]);
+  const updated = await patchStatus(deps.kube, claim, deps.clock.now(), { nodeName }, [
+    { type: ConditionRegistered, status: 'True', reason: 'Registered', message: '' },
+  ]);
   const labels = claim.metadata?.labels ?? {};
-  deps.metrics?.nodesCreated.inc({ nodepool: labels['karpenter.sh/nodepool'] ?? '', zone: node.metadata?.labels?.['topology.kubernetes.io/zone'] ?? '' });
-  void deps.events?.publish({ involvedObject: nodeClaimRef(claim), type: 'Normal', reason: 'Registered', message: `Status condition transitioned, Type: Registered, Status: True, node ${nodeName}` });
+  deps.metrics?.nodesCreated.inc({
+    nodepool: labels['karpenter.sh/nodepool'] ?? '',
+    zone: node.metadata?.labels?.['topology.kubernetes.io/zone'] ?? '',
+  });
+  void deps.events?.publish({
+    involvedObject: nodeClaimRef(claim),
+    type: 'Normal',
+    reason: 'Registered',
+    message: `Status condition transitioned, Type: Registered, Status: True, node ${nodeName}`,
+  });
   return updated;
 }

@@ -38,7 +38,9 @@ export function markWorkloadBound(deps: WorkloadMarkerDeps, signal: AbortSignal)
     void deps.kube
       .patch(Resources.NodeClaim, { name }, { type: 'merge', body: { metadata: { annotations } } })
       .catch(ignoreKubeNotFound)
-      .catch((error: unknown) => deps.logger.warn('marking nodeclaim as used failed; retried on its next pod change', { nodeclaim: name, error: error as Error }))
+      .catch((error: unknown) =>
+        deps.logger.warn('marking nodeclaim as used failed; retried on its next pod change', { nodeclaim: name, error: error as Error }),
+      )
       .finally(() => marking.delete(name));
   };
   const check = (nodeName: string): void => {

@@ -23,14 +23,21 @@ export function checkAntiAffinity(pool: KubeObject, scope: PoolScope): RuleFindi
   const reachable = AntiAffinityPoolMaxNodes * scope.allowed.length * zoneCount(pool, scope);
   const className = JSON.stringify(nameOf(scope.nodeClass));
   const nodesLimit = asRecord(field(pool, 'spec', 'limits'))?.nodes;
-  const nodes = typeof nodesLimit === 'number' ? nodesLimit : typeof nodesLimit === 'string' && /^[0-9]+$/.test(nodesLimit) ? Number(nodesLimit) : undefined;
+  const nodes =
+    typeof nodesLimit === 'number'
+      ? nodesLimit
+      : typeof nodesLimit === 'string' && /^[0-9]+$/.test(nodesLimit)
+        ? Number(nodesLimit)
+        : undefined;
   if (nodes !== undefined && nodes > reachable) {
     findings.violations.push({
       path: 'spec.limits[nodes]',
       message: `Invalid value: ${JSON.stringify(nodesLimit)}: OVHNodeClass ${className} uses anti-affinity, whose MKS pools hold at most ${AntiAffinityPoolMaxNodes} nodes; with ${scope.allowed.length} flavor(s) and these zones at most ${reachable} nodes can ever run; lower it to ${reachable} or allow more flavors or zones`,
     });
   } else if (nodes === undefined) {
-    findings.warnings.push(`NodePool ${JSON.stringify(nameOf(pool))}: anti-affinity caps it at ${reachable} nodes (${AntiAffinityPoolMaxNodes} per flavor and zone); set spec.limits.nodes to make that explicit`);
+    findings.warnings.push(
+      `NodePool ${JSON.stringify(nameOf(pool))}: anti-affinity caps it at ${reachable} nodes (${AntiAffinityPoolMaxNodes} per flavor and zone); set spec.limits.nodes to make that explicit`,
+    );
   }
   return findings;
 }

@@ -17,11 +17,19 @@ export function isMonthlyBilled(nodeClass: KubeObject | undefined): boolean {
 /** Whether the requirements restrict which flavors are used at all (zone, capacity type and billing aside). */
 export function restrictsInstanceTypes(pool: KubeObject): boolean {
   const ignored = new Set([LabelTopologyZone, LabelCapacityType, LabelBilling, 'kubernetes.io/arch', 'kubernetes.io/os']);
-  return requirementsOf(pool).some(({ spec }) => !ignored.has(normalizeLabelKey(spec.key)) && (spec.key.startsWith('karpenter-eu.io/') || spec.key === 'node.kubernetes.io/instance-type' || spec.key === 'beta.kubernetes.io/instance-type'));
+  return requirementsOf(pool).some(
+    ({ spec }) =>
+      !ignored.has(normalizeLabelKey(spec.key)) &&
+      (spec.key.startsWith('karpenter-eu.io/') ||
+        spec.key === 'node.kubernetes.io/instance-type' ||
+        spec.key === 'beta.kubernetes.io/instance-type'),
+  );
 }
 
 function nonGen2(scope: PoolScope): string[] {
-  return scope.allowed.filter((t) => !(MonthlyBillingFamilies as readonly string[]).includes(t.labels['karpenter-eu.io/instance-family'] ?? '')).map((t) => t.name);
+  return scope.allowed
+    .filter((t) => !(MonthlyBillingFamilies as readonly string[]).includes(t.labels['karpenter-eu.io/instance-family'] ?? ''))
+    .map((t) => t.name);
 }
 
 const gen2Fix = `restrict it with karpenter-eu.io/instance-family In [${MonthlyBillingFamilies.join(', ')}]`;
@@ -31,7 +39,10 @@ export function checkPoolBilling(pool: KubeObject, scope: PoolScope): RuleFindin
   if (!isMonthlyBilled(scope.nodeClass)) return findings;
   const className = nameOf(scope.nodeClass);
   if (!restrictsInstanceTypes(pool)) {
-    findings.violations.push({ path: 'spec.template.spec.requirements', message: `Required value: OVHNodeClass ${JSON.stringify(className)} is monthlyBilled, which only gen2 flavors offer; ${gen2Fix}` });
+    findings.violations.push({
+      path: 'spec.template.spec.requirements',
+      message: `Required value: OVHNodeClass ${JSON.stringify(className)} is monthlyBilled, which only gen2 flavors offer; ${gen2Fix}`,
+    });
     return findings;
   }
   const others = nonGen2(scope);
@@ -48,7 +59,10 @@ export function checkPoolBilling(pool: KubeObject, scope: PoolScope): RuleFindin
 export function checkNodeClassBilling(nodeClass: KubeObject, context: AdmissionContext): RuleFindings {
   const findings = emptyFindings();
   if (!isMonthlyBilled(nodeClass)) return findings;
-  const withThisClass: AdmissionContext = { ...context, nodeClasses: [nodeClass, ...context.nodeClasses.filter((c) => !(kindOf(c) === 'OVHNodeClass' && nameOf(c) === nameOf(nodeClass)))] };
+  const withThisClass: AdmissionContext = {
+    ...context,
+    nodeClasses: [nodeClass, ...context.nodeClasses.filter((c) => !(kindOf(c) === 'OVHNodeClass' && nameOf(c) === nameOf(nodeClass)))],
+  };
   for (const pool of context.nodePools) {
     const ref = nodeClassRefOf(pool);
     if (ref?.kind !== 'OVHNodeClass' || ref.name !== nameOf(nodeClass)) continue;

@@ -3,7 +3,14 @@
  * reported as a warning. NodePools: on-demand capacity type, amd64, canonical flavor names and GPU aliases,
  * configured limits, gen2 restriction under monthly billing, GPU taint. OVHNodeClass: region and kubeId.
  */
-import { CapacityTypeOnDemand, LabelArch, LabelCapacityType, LabelInstanceGPUName, LabelInstanceType, ResourceNvidiaGPU } from '../../../apis/v1/labels.js';
+import {
+  CapacityTypeOnDemand,
+  LabelArch,
+  LabelCapacityType,
+  LabelInstanceGPUName,
+  LabelInstanceType,
+  ResourceNvidiaGPU,
+} from '../../../apis/v1/labels.js';
 import { normaliseGpuName, resolveGpuAlias } from '../../instancetypes/gpu-mapping.js';
 import { normalizeLabelKey } from '../../requirements/well-known.js';
 import { asArray, asRecord, field, nameOf } from '../object-access.js';
@@ -59,7 +66,11 @@ function fillLimits(pool: KubeObject, context: AdmissionContext, warnings: strin
   const limits = context.defaults.limits;
   if (!spec || !limits || Object.keys(limits).length === 0 || spec.limits !== undefined) return;
   spec.limits = { ...limits };
-  warnings.push(`NodePool ${JSON.stringify(nameOf(pool))}: no spec.limits, set to the service defaults ${Object.entries(limits).map(([k, v]) => `${k}=${v}`).join(', ')}`);
+  warnings.push(
+    `NodePool ${JSON.stringify(nameOf(pool))}: no spec.limits, set to the service defaults ${Object.entries(limits)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(', ')}`,
+  );
 }
 
 function addGpuTaint(pool: KubeObject, scope: PoolScope, context: AdmissionContext, warnings: string[]): void {
@@ -68,7 +79,9 @@ function addGpuTaint(pool: KubeObject, scope: PoolScope, context: AdmissionConte
   const taints = asArray(spec.taints);
   if (taints.some((t) => asRecord(t)?.key === ResourceNvidiaGPU)) return;
   spec.taints = [...taints, { key: ResourceNvidiaGPU, value: 'true', effect: 'NoSchedule' }];
-  warnings.push(`NodePool ${JSON.stringify(nameOf(pool))}: only GPU flavors, added taint ${ResourceNvidiaGPU}=true:NoSchedule so only GPU pods land there`);
+  warnings.push(
+    `NodePool ${JSON.stringify(nameOf(pool))}: only GPU flavors, added taint ${ResourceNvidiaGPU}=true:NoSchedule so only GPU pods land there`,
+  );
 }
 
 export function defaultNodePool(pool: KubeObject, context: AdmissionContext): string[] {
@@ -94,7 +107,9 @@ export function defaultOVHNodeClass(nodeClass: KubeObject, context: AdmissionCon
   for (const name of ['region', 'kubeId'] as const) {
     if (spec[name] !== undefined || !ovh[name]) continue;
     spec[name] = ovh[name];
-    warnings.push(`OVHNodeClass ${JSON.stringify(nameOf(nodeClass))}: spec.${name} set to ${JSON.stringify(ovh[name])} from the service's configuration`);
+    warnings.push(
+      `OVHNodeClass ${JSON.stringify(nameOf(nodeClass))}: spec.${name} set to ${JSON.stringify(ovh[name])} from the service's configuration`,
+    );
   }
   return warnings;
 }

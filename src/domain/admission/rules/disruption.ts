@@ -25,11 +25,18 @@ export function checkDisruption(pool: KubeObject): RuleFindings {
     const path = `spec.disruption.budgets[${i}]`;
     if (schedule !== undefined) {
       const problem = cronProblem(schedule);
-      if (problem) findings.violations.push({ path: `${path}.schedule`, message: `Invalid value: ${JSON.stringify(schedule)}: ${problem}; e.g. "0 9 * * mon-fri" or "@daily"` });
+      if (problem)
+        findings.violations.push({
+          path: `${path}.schedule`,
+          message: `Invalid value: ${JSON.stringify(schedule)}: ${problem}; e.g. "0 9 * * mon-fri" or "@daily"`,
+        });
     }
     const duration = asString(budget?.duration);
     if (duration !== undefined && /^0+(h|m)(0+m)?(0s)?$/.test(duration)) {
-      findings.violations.push({ path: `${path}.duration`, message: `Invalid value: ${JSON.stringify(duration)}: a budget window must last longer than 0; e.g. "8h" or "30m"` });
+      findings.violations.push({
+        path: `${path}.duration`,
+        message: `Invalid value: ${JSON.stringify(duration)}: a budget window must last longer than 0; e.g. "8h" or "30m"`,
+      });
     }
   });
   return findings;

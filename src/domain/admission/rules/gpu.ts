@@ -18,9 +18,15 @@ export function checkGpus(pool: KubeObject, scope: PoolScope): RuleFindings {
       const path = `${requirementsPath(pool)}[${index}].values[${i}]`;
       const name = normaliseGpuName(value);
       if (!name) {
-        findings.violations.push({ path, message: `Unsupported value: ${JSON.stringify(value)}: unknown GPU model${didYouMean(value, gpuNames)}; accepted: ${quoteList(gpuNames)}` });
+        findings.violations.push({
+          path,
+          message: `Unsupported value: ${JSON.stringify(value)}: unknown GPU model${didYouMean(value, gpuNames)}; accepted: ${quoteList(gpuNames)}`,
+        });
       } else if (!offered.includes(name)) {
-        findings.violations.push({ path, message: `Unsupported value: ${JSON.stringify(value)}: ${where} has no ${name} flavor; GPUs offered there: ${offered.length ? quoteList(offered) : 'none'}` });
+        findings.violations.push({
+          path,
+          message: `Unsupported value: ${JSON.stringify(value)}: ${where} has no ${name} flavor; GPUs offered there: ${offered.length ? quoteList(offered) : 'none'}`,
+        });
       }
     });
   }

@@ -27,7 +27,10 @@ function checkFlavorNames(pool: KubeObject, scope: PoolScope, findings: RuleFind
         ? `flavor not offered in region ${scope.region?.name}`
         : `unknown ${catalog.cloud} flavor${didYouMean(value, inRegion)}`;
       unknown++;
-      const violation = { path, message: `Unsupported value: ${JSON.stringify(value)}: ${detail}; accepted: ${quoteList(inRegion)} (see karpenter-eu catalog --cloud ${catalog.cloud})` };
+      const violation = {
+        path,
+        message: `Unsupported value: ${JSON.stringify(value)}: ${detail}; accepted: ${quoteList(inRegion)} (see karpenter-eu catalog --cloud ${catalog.cloud})`,
+      };
       reportUnknownValue(findings, violation, catalog, scope.live);
     });
   }
@@ -57,7 +60,10 @@ export function checkInstanceTypes(pool: KubeObject, scope: PoolScope): RuleFind
       message: `Invalid value: "array": no ${scope.catalog.cloud} flavor${scope.region ? ` in region ${scope.region.name}` : ''} satisfies these requirements, so the NodePool could never launch a node; widen them (see karpenter-eu catalog --cloud ${scope.catalog.cloud})`,
     };
     // Flavors only a newer catalog may know leave nothing here, but may well launch: not proof enough to deny.
-    if (unknownFlavors > 0 && !scope.live) findings.warnings.push(`${violation.path}: ${violation.message.replace(/^Invalid value: "array": /, '')}, unless the flavors the bundled catalog of ${scope.catalog.retrieved} does not know exist`);
+    if (unknownFlavors > 0 && !scope.live)
+      findings.warnings.push(
+        `${violation.path}: ${violation.message.replace(/^Invalid value: "array": /, '')}, unless the flavors the bundled catalog of ${scope.catalog.retrieved} does not know exist`,
+      );
     else findings.violations.push(violation);
   }
   return findings;

@@ -25,7 +25,10 @@ export function parseLimits(pool: KubeObject, findings: RuleFindings): Record<st
   for (const [name, raw] of Object.entries(limits ?? {})) {
     const path = `spec.limits[${name}]`;
     if (!isKnownResource(name)) {
-      findings.violations.push({ path, message: `Unsupported value: ${JSON.stringify(name)}: unknown resource name${didYouMean(name, KnownLimitResources)}; accepted: ${KnownLimitResources.join(', ')} or an extended resource such as vendor.com/device` });
+      findings.violations.push({
+        path,
+        message: `Unsupported value: ${JSON.stringify(name)}: unknown resource name${didYouMean(name, KnownLimitResources)}; accepted: ${KnownLimitResources.join(', ')} or an extended resource such as vendor.com/device`,
+      });
       continue;
     }
     if (typeof raw !== 'string' && typeof raw !== 'number') {
@@ -36,7 +39,10 @@ export function parseLimits(pool: KubeObject, findings: RuleFindings): Record<st
     try {
       amount = resourceAmount(name, parseResourceQuantity(name, raw));
     } catch {
-      findings.violations.push({ path, message: `Invalid value: ${JSON.stringify(raw)}: not a quantity; accepted: ${ACCEPTED_QUANTITY_FORMS}` });
+      findings.violations.push({
+        path,
+        message: `Invalid value: ${JSON.stringify(raw)}: not a quantity; accepted: ${ACCEPTED_QUANTITY_FORMS}`,
+      });
       continue;
     }
     if (amount < 0) {
@@ -64,9 +70,14 @@ const GiB = 1024 ** 3;
 /** A NodePool without limits can launch nodes without end: warn, naming a limit sized on what it may launch. */
 function warnWithoutLimits(pool: KubeObject, scope: PoolScope, findings: RuleFindings): void {
   if (field(pool, 'spec', 'limits') !== undefined) return;
-  const largest = [...scope.allowed].sort((a, b) => (b.capacity.cpu ?? 0) - (a.capacity.cpu ?? 0) || (b.capacity.memory ?? 0) - (a.capacity.memory ?? 0))[0];
+  const largest = [...scope.allowed].sort(
+    (a, b) => (b.capacity.cpu ?? 0) - (a.capacity.cpu ?? 0) || (b.capacity.memory ?? 0) - (a.capacity.memory ?? 0),
+  )[0];
   const suggestion = largest
-    ? formatResourceList({ cpu: (largest.capacity.cpu ?? 0) * SUGGESTED_NODES, memory: Math.ceil(((largest.capacity.memory ?? 0) * SUGGESTED_NODES) / GiB) * GiB })
+    ? formatResourceList({
+        cpu: (largest.capacity.cpu ?? 0) * SUGGESTED_NODES,
+        memory: Math.ceil(((largest.capacity.memory ?? 0) * SUGGESTED_NODES) / GiB) * GiB,
+      })
     : { cpu: '100', memory: '400Gi' };
   const basis = largest ? `${SUGGESTED_NODES} of its largest flavor, ${largest.name}` : 'a starting point';
   findings.warnings.push(
@@ -80,7 +91,9 @@ export function checkLimits(pool: KubeObject, scope: PoolScope): RuleFindings {
   const limits = parseLimits(pool, findings);
   if (findings.violations.length > 0 || scope.allowed.length === 0 || Object.keys(limits).length === 0) return findings;
   if (scope.allowed.some((t) => exceededLimit(t, limits) === undefined)) return findings;
-  const smallest = [...scope.allowed].sort((a, b) => (a.capacity.cpu ?? 0) - (b.capacity.cpu ?? 0) || (a.capacity.memory ?? 0) - (b.capacity.memory ?? 0))[0] as InstanceType;
+  const smallest = [...scope.allowed].sort(
+    (a, b) => (a.capacity.cpu ?? 0) - (b.capacity.cpu ?? 0) || (a.capacity.memory ?? 0) - (b.capacity.memory ?? 0),
+  )[0] as InstanceType;
   const resource = exceededLimit(smallest, limits) as string;
   const needed = resource === 'nodes' ? '1' : (formatResourceList({ [resource]: capacityOf(smallest, resource) })[resource] ?? '');
   const raw = asRecord(field(pool, 'spec', 'limits'))?.[resource];

@@ -5,12 +5,21 @@
  */
 import type { CloudName } from '../../../apis/v1/labels.js';
 import { asArray, asRecord, asString, field, kindOf, nameOf, nodeClassRefOf, quoteList } from '../object-access.js';
-import { meansServiceCredentials, nodeClassSecretReferences, secretReferenceRefusal, serviceCredentialsRefusal } from '../../secrets/secret-access.js';
+import {
+  meansServiceCredentials,
+  nodeClassSecretReferences,
+  secretReferenceRefusal,
+  serviceCredentialsRefusal,
+} from '../../secrets/secret-access.js';
 import { didYouMean } from '../suggest.js';
 import { isLiveCatalog, reportUnknownValue } from './catalog-authority.js';
 import { emptyFindings, type AdmissionContext, type KubeObject, type RuleFindings } from '../types.js';
 
-const cloudOfKind: Readonly<Record<string, CloudName>> = { OVHNodeClass: 'ovhcloud', ScalewayNodeClass: 'scaleway', OutscaleNodeClass: 'outscale' };
+const cloudOfKind: Readonly<Record<string, CloudName>> = {
+  OVHNodeClass: 'ovhcloud',
+  ScalewayNodeClass: 'scaleway',
+  OutscaleNodeClass: 'outscale',
+};
 
 /** Identity fields: changing them would orphan the instances the NodeClaims already run. */
 const identityFields: Readonly<Record<string, readonly string[]>> = {
@@ -20,14 +29,18 @@ const identityFields: Readonly<Record<string, readonly string[]>> = {
 };
 
 /** Tags the Outscale CCM and the controller set on every VM. */
-const reservedOutscaleTag = (key: string): boolean => key === 'karpenter.sh/managed-by' || key === 'OscK8sNodeName' || key.startsWith('OscK8sClusterID/');
+const reservedOutscaleTag = (key: string): boolean =>
+  key === 'karpenter.sh/managed-by' || key === 'OscK8sNodeName' || key.startsWith('OscK8sClusterID/');
 
 function checkRegion(path: string, region: string | undefined, cloud: CloudName, context: AdmissionContext, findings: RuleFindings): void {
   const catalog = context.catalogs[cloud];
   if (region === undefined || !catalog) return;
   const names = catalog.regions.map((r) => r.name);
   if (names.includes(region)) return;
-  const violation = { path, message: `Unsupported value: ${JSON.stringify(region)}: unknown ${cloud} region${didYouMean(region, names)}; accepted: ${quoteList(names)}` };
+  const violation = {
+    path,
+    message: `Unsupported value: ${JSON.stringify(region)}: unknown ${cloud} region${didYouMean(region, names)}; accepted: ${quoteList(names)}`,
+  };
   reportUnknownValue(findings, violation, catalog, isLiveCatalog(context, cloud));
 }
 
@@ -38,30 +51,47 @@ function checkScalewayZones(nodeClass: KubeObject, context: AdmissionContext, fi
   const zones = asArray(field(nodeClass, 'spec', 'zones')).filter((z): z is string => typeof z === 'string');
   zones.forEach((zone, i) => {
     if (all.includes(zone)) return;
-    const violation = { path: `spec.zones[${i}]`, message: `Unsupported value: ${JSON.stringify(zone)}: unknown Scaleway zone${didYouMean(zone, all)}; accepted: ${quoteList(all)}` };
+    const violation = {
+      path: `spec.zones[${i}]`,
+      message: `Unsupported value: ${JSON.stringify(zone)}: unknown Scaleway zone${didYouMean(zone, all)}; accepted: ${quoteList(all)}`,
+    };
     reportUnknownValue(findings, violation, catalog, isLiveCatalog(context, 'scaleway'));
   });
   const regions = new Set(zones.map((z) => z.replace(/-[0-9]+$/, '')));
-  if (regions.size > 1) findings.violations.push({ path: 'spec.zones', message: `Invalid value: ${JSON.stringify(zones.join(','))}: all zones must be in one region (found ${[...regions].join(', ')}); use one ScalewayNodeClass per region` });
+  if (regions.size > 1)
+    findings.violations.push({
+      path: 'spec.zones',
+      message: `Invalid value: ${JSON.stringify(zones.join(','))}: all zones must be in one region (found ${[...regions].join(', ')}); use one ScalewayNodeClass per region`,
+    });
 }
 
 function checkOutscale(nodeClass: KubeObject, context: AdmissionContext, findings: RuleFindings): void {
   for (const key of Object.keys(asRecord(field(nodeClass, 'spec', 'tags')) ?? {})) {
-    if (reservedOutscaleTag(key)) findings.violations.push({ path: `spec.tags[${key}]`, message: `Forbidden: tag ${JSON.stringify(key)} is set by the controller and the Outscale CCM (karpenter.sh/managed-by, OscK8sClusterID/<cluster>, OscK8sNodeName); remove it` });
+    if (reservedOutscaleTag(key))
+      findings.violations.push({
+        path: `spec.tags[${key}]`,
+        message: `Forbidden: tag ${JSON.stringify(key)} is set by the controller and the Outscale CCM (karpenter.sh/managed-by, OscK8sClusterID/<cluster>, OscK8sNodeName); remove it`,
+      });
   }
   const region = context.catalogs.outscale?.regions.find((r) => r.name === asString(field(nodeClass, 'spec', 'region')));
   if (!region) return;
   asArray(field(nodeClass, 'spec', 'subnets')).forEach((subnet, i) => {
     const subregion = asString(field(subnet, 'subregion'));
     if (subregion !== undefined && !region.zones.includes(subregion)) {
-      findings.violations.push({ path: `spec.subnets[${i}].subregion`, message: `Unsupported value: ${JSON.stringify(subregion)}: not a subregion of ${region.name}${didYouMean(subregion, region.zones)}; accepted: ${quoteList(region.zones)}` });
+      findings.violations.push({
+        path: `spec.subnets[${i}].subregion`,
+        message: `Unsupported value: ${JSON.stringify(subregion)}: not a subregion of ${region.name}${didYouMean(subregion, region.zones)}; accepted: ${quoteList(region.zones)}`,
+      });
     }
   });
 }
 
 function checkCredentials(nodeClass: KubeObject, cloud: CloudName, context: AdmissionContext, findings: RuleFindings): void {
   if (field(nodeClass, 'spec', 'credentialsSecretRef') !== undefined || context.defaults.globalCredentials[cloud]) return;
-  findings.violations.push({ path: 'spec.credentialsSecretRef', message: `Required value: no ${cloud} credentials are configured for the service; reference a Secret with {name, namespace}, or configure global credentials` });
+  findings.violations.push({
+    path: 'spec.credentialsSecretRef',
+    message: `Required value: no ${cloud} credentials are configured for the service; reference a Secret with {name, namespace}, or configure global credentials`,
+  });
 }
 
 /**
@@ -73,7 +103,8 @@ function checkSecretReferences(nodeClass: KubeObject, cloud: CloudName, context:
   if (!policy) return;
   for (const { path, ref } of nodeClassSecretReferences(nodeClass)) {
     if (path === 'spec.credentialsSecretRef' && meansServiceCredentials(policy, ref)) {
-      if (!context.defaults.globalCredentials[cloud]) findings.violations.push({ path, message: `Forbidden: ${serviceCredentialsRefusal(ref, cloud)}` });
+      if (!context.defaults.globalCredentials[cloud])
+        findings.violations.push({ path, message: `Forbidden: ${serviceCredentialsRefusal(ref, cloud)}` });
       continue;
     }
     const refusal = secretReferenceRefusal(policy, ref);

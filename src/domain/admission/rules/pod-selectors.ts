@@ -14,7 +14,9 @@ export const LegacyInstanceTypeLabel = 'karpenter.sh/instance-type';
 
 /** The label and value a legacy `karpenter.sh/instance-type` value means. */
 export function legacyInstanceTypeSelector(value: string): { key: string; value: string } {
-  const gpu = normaliseGpuName(value) ?? CloudNames.map((cloud) => gpuOfFlavor(cloud, resolveGpuAlias(cloud, value) ?? '')).find((g) => g !== undefined);
+  const gpu =
+    normaliseGpuName(value) ??
+    CloudNames.map((cloud) => gpuOfFlavor(cloud, resolveGpuAlias(cloud, value) ?? '')).find((g) => g !== undefined);
   const isFlavorName = CloudNames.some((cloud) => gpuOfFlavor(cloud, value) !== undefined);
   return gpu && !isFlavorName ? { key: LabelInstanceGPUName, value: gpu } : { key: LabelInstanceType, value };
 }
@@ -35,7 +37,9 @@ function rewriteNodeSelector(pod: KubeObject, warnings: string[]): void {
 }
 
 function rewriteAffinity(pod: KubeObject, warnings: string[]): void {
-  const terms = asArray(field(pod, 'spec', 'affinity', 'nodeAffinity', 'requiredDuringSchedulingIgnoredDuringExecution', 'nodeSelectorTerms'));
+  const terms = asArray(
+    field(pod, 'spec', 'affinity', 'nodeAffinity', 'requiredDuringSchedulingIgnoredDuringExecution', 'nodeSelectorTerms'),
+  );
   terms.forEach((term, t) => {
     asArray(field(term, 'matchExpressions')).forEach((raw, e) => {
       const expression = asRecord(raw);
@@ -55,7 +59,9 @@ function rewriteAffinity(pod: KubeObject, warnings: string[]): void {
 /** Whether rewriteLegacyPodSelectors would change the pod: most pods need no copy made to find out. */
 export function hasLegacyPodSelectors(pod: KubeObject): boolean {
   if (typeof asRecord(field(pod, 'spec', 'nodeSelector'))?.[LegacyInstanceTypeLabel] === 'string') return true;
-  const terms = asArray(field(pod, 'spec', 'affinity', 'nodeAffinity', 'requiredDuringSchedulingIgnoredDuringExecution', 'nodeSelectorTerms'));
+  const terms = asArray(
+    field(pod, 'spec', 'affinity', 'nodeAffinity', 'requiredDuringSchedulingIgnoredDuringExecution', 'nodeSelectorTerms'),
+  );
   return terms.some((term) => asArray(field(term, 'matchExpressions')).some(legacyExpression));
 }
 

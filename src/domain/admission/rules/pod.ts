@@ -43,7 +43,11 @@ export function checkPod(pod: KubeObject, context: AdmissionContext): RuleFindin
   const asked = formatResourceList(Object.fromEntries(missing.map((r) => [r, requests[r] ?? 0])));
   const has = formatResourceList(Object.fromEntries(missing.map((r) => [r, closest.allocatable[r] ?? 0])));
   findings.warnings.push(
-    `pod ${JSON.stringify(nameOf(pod))} can never be placed by any NodePool: it requests ${Object.entries(asked).map(([r, v]) => `${r} ${v}`).join(', ')} but the closest flavor, ${closest.name}, has ${Object.entries(has).map(([r, v]) => `${r} ${v}`).join(', ')} allocatable`,
+    `pod ${JSON.stringify(nameOf(pod))} can never be placed by any NodePool: it requests ${Object.entries(asked)
+      .map(([r, v]) => `${r} ${v}`)
+      .join(', ')} but the closest flavor, ${closest.name}, has ${Object.entries(has)
+      .map(([r, v]) => `${r} ${v}`)
+      .join(', ')} allocatable`,
   );
   return findings;
 }

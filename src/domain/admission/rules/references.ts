@@ -11,15 +11,23 @@ export function checkNodeClassRef(object: KubeObject, context: AdmissionContext)
   const served = NodeClassGroups[ref.group];
   if (!served) {
     const accepted = Object.entries(NodeClassGroups).map(([group, s]) => `${group}/${s.kind}`);
-    findings.violations.push({ path: `${path}.group`, message: `Unsupported value: ${JSON.stringify(ref.group)}: karpenter-eu serves the NodeClasses ${accepted.join(', ')}` });
+    findings.violations.push({
+      path: `${path}.group`,
+      message: `Unsupported value: ${JSON.stringify(ref.group)}: karpenter-eu serves the NodeClasses ${accepted.join(', ')}`,
+    });
     return findings;
   }
   if (ref.kind !== served.kind) {
-    findings.violations.push({ path: `${path}.kind`, message: `Unsupported value: ${JSON.stringify(ref.kind)}: group ${ref.group} has the kind ${JSON.stringify(served.kind)}` });
+    findings.violations.push({
+      path: `${path}.kind`,
+      message: `Unsupported value: ${JSON.stringify(ref.kind)}: group ${ref.group} has the kind ${JSON.stringify(served.kind)}`,
+    });
     return findings;
   }
   if (!findNodeClass(context, ref)) {
-    findings.warnings.push(`${kindOf(object)} ${JSON.stringify(nameOf(object))}: ${ref.kind} ${JSON.stringify(ref.name)} does not exist yet; no node is launched until it does`);
+    findings.warnings.push(
+      `${kindOf(object)} ${JSON.stringify(nameOf(object))}: ${ref.kind} ${JSON.stringify(ref.name)} does not exist yet; no node is launched until it does`,
+    );
   }
   return findings;
 }

@@ -7,7 +7,13 @@ interface CrdSpec {
   group?: string;
   scope?: string;
   names?: { kind?: string; listKind?: string; plural?: string; singular?: string; shortNames?: string[]; categories?: string[] };
-  versions?: Array<{ name?: string; served?: boolean; storage?: boolean; subresources?: { status?: object; scale?: object }; additionalPrinterColumns?: PrinterColumnSpec[] }>;
+  versions?: Array<{
+    name?: string;
+    served?: boolean;
+    storage?: boolean;
+    subresources?: { status?: object; scale?: object };
+    additionalPrinterColumns?: PrinterColumnSpec[];
+  }>;
 }
 
 export function crdSpec(crd: KubeObject): CrdSpec {
@@ -22,15 +28,23 @@ export function validateCrd(type: ResourceType, crd: KubeObject): void {
   if (!spec.names?.plural) causes.push({ field: 'spec.names.plural', message: 'Required value', reason: 'FieldValueRequired' });
   if (!spec.names?.kind) causes.push({ field: 'spec.names.kind', message: 'Required value', reason: 'FieldValueRequired' });
   if (spec.scope !== 'Cluster' && spec.scope !== 'Namespaced') {
-    causes.push({ field: 'spec.scope', message: `Unsupported value: "${spec.scope ?? ''}": supported values: "Cluster", "Namespaced"`, reason: 'FieldValueNotSupported' });
+    causes.push({
+      field: 'spec.scope',
+      message: `Unsupported value: "${spec.scope ?? ''}": supported values: "Cluster", "Namespaced"`,
+      reason: 'FieldValueNotSupported',
+    });
   }
   if (spec.group && spec.names?.plural && name !== `${spec.names.plural}.${spec.group}`) {
     causes.push({ field: 'metadata.name', message: `Invalid value: "${name}": must be spec.names.plural+"."+spec.group` });
   }
   const versions = spec.versions ?? [];
-  if (versions.length === 0) causes.push({ field: 'spec.versions', message: 'Invalid value: null: must have exactly one version marked as storage version' });
+  if (versions.length === 0)
+    causes.push({ field: 'spec.versions', message: 'Invalid value: null: must have exactly one version marked as storage version' });
   else if (versions.filter((v) => v.storage).length !== 1) {
-    causes.push({ field: 'spec.versions', message: `Invalid value: ${JSON.stringify(versions.map((v) => v.name))}: must have exactly one version marked as storage version` });
+    causes.push({
+      field: 'spec.versions',
+      message: `Invalid value: ${JSON.stringify(versions.map((v) => v.name))}: must have exactly one version marked as storage version`,
+    });
   }
   if (causes.length > 0) throw invalid(type, name, causes);
 }
@@ -60,10 +74,19 @@ export function typesFromCrd(crd: KubeObject): ResourceType[] {
 
 export function crdStatus(crd: KubeObject, nowIso: string): Record<string, unknown> {
   const spec = crdSpec(crd);
-  const condition = (type: string, reason: string, message: string) => ({ type, status: 'True', lastTransitionTime: nowIso, reason, message });
+  const condition = (type: string, reason: string, message: string) => ({
+    type,
+    status: 'True',
+    lastTransitionTime: nowIso,
+    reason,
+    message,
+  });
   return {
     acceptedNames: spec.names ?? {},
     storedVersions: (spec.versions ?? []).filter((v) => v.storage).map((v) => v.name),
-    conditions: [condition('NamesAccepted', 'NoConflicts', 'no conflicts found'), condition('Established', 'InitialNamesAccepted', 'the initial names have been accepted')],
+    conditions: [
+      condition('NamesAccepted', 'NoConflicts', 'no conflicts found'),
+      condition('Established', 'InitialNamesAccepted', 'the initial names have been accepted'),
+    ],
   };
 }

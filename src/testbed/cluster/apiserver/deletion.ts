@@ -83,7 +83,9 @@ export class Deleter {
 
 /** A Namespace stays (Terminating) until the namespace controller has emptied it. */
 function heldByNamespaceFinalizer(type: ResourceType, obj: KubeObject): boolean {
-  return type.group === '' && type.plural === 'namespaces' && ((obj.spec as { finalizers?: string[] } | undefined)?.finalizers?.length ?? 0) > 0;
+  return (
+    type.group === '' && type.plural === 'namespaces' && ((obj.spec as { finalizers?: string[] } | undefined)?.finalizers?.length ?? 0) > 0
+  );
 }
 
 function checkPreconditions(type: ResourceType, current: KubeObject, options: DeleteOptions): void {
@@ -94,6 +96,10 @@ function checkPreconditions(type: ResourceType, current: KubeObject, options: De
     throw conflict(type, name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${current.metadata.uid ?? ''}`);
   }
   if (pre.resourceVersion && pre.resourceVersion !== current.metadata.resourceVersion) {
-    throw conflict(type, name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${current.metadata.resourceVersion ?? ''}`);
+    throw conflict(
+      type,
+      name,
+      `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${current.metadata.resourceVersion ?? ''}`,
+    );
   }
 }

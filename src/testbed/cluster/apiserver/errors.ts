@@ -67,7 +67,12 @@ export function alreadyExists(type: ResourceType, name: string): ApiError {
 }
 
 export function conflict(type: ResourceType, name: string, why: string): ApiError {
-  return new ApiError(409, 'Conflict', `Operation cannot be fulfilled on ${qualifiedResource(type)} "${name}": ${why}`, detailsOf(type, name));
+  return new ApiError(
+    409,
+    'Conflict',
+    `Operation cannot be fulfilled on ${qualifiedResource(type)} "${name}": ${why}`,
+    detailsOf(type, name),
+  );
 }
 
 export const staleObjectMessage = 'the object has been modified; please apply your changes to the latest version and try again';

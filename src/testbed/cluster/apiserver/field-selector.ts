@@ -15,11 +15,13 @@ export interface FieldRequirement {
 type FieldGetter = (obj: KubeObject) => string | undefined;
 
 const str = (v: unknown): string | undefined => (v === undefined || v === null ? undefined : String(v));
-const path = (...keys: string[]): FieldGetter => (obj) => {
-  let current: unknown = obj;
-  for (const k of keys) current = (current as Record<string, unknown> | undefined)?.[k];
-  return str(current);
-};
+const path =
+  (...keys: string[]): FieldGetter =>
+  (obj) => {
+    let current: unknown = obj;
+    for (const k of keys) current = (current as Record<string, unknown> | undefined)?.[k];
+    return str(current);
+  };
 
 const common: Record<string, FieldGetter> = {
   'metadata.name': path('metadata', 'name'),

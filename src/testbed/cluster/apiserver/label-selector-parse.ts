@@ -5,7 +5,13 @@
  * then reads, so the simulated API server filters lists as the product's own selectors match; formatLabelSelector
  * writes it back.
  */
-import { type LabelSelector, type LabelSelectorRequirement, LabelSelectorError, labelKeyErrors, labelValueErrors } from '../../../domain/requirements/index.js';
+import {
+  type LabelSelector,
+  type LabelSelectorRequirement,
+  LabelSelectorError,
+  labelKeyErrors,
+  labelValueErrors,
+} from '../../../domain/requirements/index.js';
 
 type TokenKind = 'identifier' | 'not' | '=' | '==' | '!=' | '(' | ')' | ',' | '>' | '<' | 'end';
 
@@ -190,6 +196,8 @@ function formatExpression(e: LabelSelectorRequirement): string {
     case 'Lt':
       return `${e.key}<${values[0] ?? ''}`;
     default:
-      throw new LabelSelectorError(`formatting label selector: operator ${JSON.stringify(e.operator)} is not supported; accepted: In, NotIn, Exists, DoesNotExist, Gt, Lt`);
+      throw new LabelSelectorError(
+        `formatting label selector: operator ${JSON.stringify(e.operator)} is not supported; accepted: In, NotIn, Exists, DoesNotExist, Gt, Lt`,
+      );
   }
 }

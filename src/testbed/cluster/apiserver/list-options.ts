@@ -20,7 +20,8 @@ export interface ListOptions {
 export function parseListOptions(type: ResourceType, namespace: string, query: URLSearchParams): ListOptions {
   const limitText = query.get('limit');
   const limit = limitText === null || limitText === '' ? 0 : Number(limitText);
-  if (!Number.isInteger(limit) || limit < 0) throw badRequest(`invalid value for limit: "${limitText ?? ''}"; expected a non-negative integer`);
+  if (!Number.isInteger(limit) || limit < 0)
+    throw badRequest(`invalid value for limit: "${limitText ?? ''}"; expected a non-negative integer`);
   const timeoutText = query.get('timeoutSeconds');
   const timeoutSeconds = timeoutText === null || timeoutText === '' ? 0 : Number(timeoutText);
   if (!Number.isFinite(timeoutSeconds) || timeoutSeconds < 0) throw badRequest(`invalid value for timeoutSeconds: "${timeoutText ?? ''}"`);

@@ -23,7 +23,9 @@ export function isoTime(epochMs: number): string {
 export function validateName(type: ResourceType, obj: KubeObject): void {
   const name = obj.metadata.name ?? '';
   if (!name) {
-    throw invalid(type, '', [{ field: 'metadata.name', message: 'Required value: name or generateName is required', reason: 'FieldValueRequired' }]);
+    throw invalid(type, '', [
+      { field: 'metadata.name', message: 'Required value: name or generateName is required', reason: 'FieldValueRequired' },
+    ]);
   }
   const dnsLabelOnly = type.plural === 'namespaces' || type.plural === 'services';
   const ok = dnsLabelOnly ? label.test(name) && name.length <= 63 : subdomain.test(name) && name.length <= 253;

@@ -52,7 +52,14 @@ export class ObjectService {
   }
 
   /** PUT on the main resource or on `status`. */
-  async update(type: ResourceType, namespace: string, name: string, body: unknown, subresource: string, ctx: WriteContext): Promise<KubeObject> {
+  async update(
+    type: ResourceType,
+    namespace: string,
+    name: string,
+    body: unknown,
+    subresource: string,
+    ctx: WriteContext,
+  ): Promise<KubeObject> {
     const incoming = checkBody(type, body);
     if (incoming.metadata.name && incoming.metadata.name !== name) {
       throw badRequest(`the name of the object (${incoming.metadata.name}) does not match the name on the URL (${name})`);
@@ -66,10 +73,24 @@ export class ObjectService {
     return this.replace(type, current, incoming, subresource, ctx);
   }
 
-  async patch(type: ResourceType, namespace: string, name: string, patchType: PatchType, patch: JsonValue, subresource: string, ctx: WriteContext): Promise<KubeObject> {
+  async patch(
+    type: ResourceType,
+    namespace: string,
+    name: string,
+    patchType: PatchType,
+    patch: JsonValue,
+    subresource: string,
+    ctx: WriteContext,
+  ): Promise<KubeObject> {
     const current = this.find(type, namespace, name);
     if (!current) {
-      if (patchType === 'apply' && subresource === '') return this.create(type, namespace, { ...(patch as object), metadata: { ...((patch as { metadata?: object }).metadata ?? {}), name } }, ctx);
+      if (patchType === 'apply' && subresource === '')
+        return this.create(
+          type,
+          namespace,
+          { ...(patch as object), metadata: { ...((patch as { metadata?: object }).metadata ?? {}), name } },
+          ctx,
+        );
       throw notFound(type, name);
     }
     const patched = applyPatch(type, current, patchType, patch);
@@ -81,7 +102,13 @@ export class ObjectService {
   }
 
   /** Writes `incoming` over `current`: concurrency check, field ownership, generation, admission, finalization. */
-  async replace(type: ResourceType, current: KubeObject, incoming: KubeObject, subresource: string, ctx: WriteContext): Promise<KubeObject> {
+  async replace(
+    type: ResourceType,
+    current: KubeObject,
+    incoming: KubeObject,
+    subresource: string,
+    ctx: WriteContext,
+  ): Promise<KubeObject> {
     const name = current.metadata.name ?? '';
     const wantVersion = incoming.metadata.resourceVersion;
     if (wantVersion !== undefined && wantVersion !== '' && wantVersion !== current.metadata.resourceVersion) {
@@ -113,7 +140,15 @@ export class ObjectService {
   }
 
   /** Runs mutating then validating admission; returns the mutated object (or undefined when unchanged). */
-  async admit(operation: AdmissionOperation, type: ResourceType, subResource: string, object: KubeObject | null, oldObject: KubeObject | null, ctx: WriteContext, options: Record<string, unknown> | null = null): Promise<KubeObject | undefined> {
+  async admit(
+    operation: AdmissionOperation,
+    type: ResourceType,
+    subResource: string,
+    object: KubeObject | null,
+    oldObject: KubeObject | null,
+    ctx: WriteContext,
+    options: Record<string, unknown> | null = null,
+  ): Promise<KubeObject | undefined> {
     const base = {
       operation,
       type,
@@ -145,7 +180,11 @@ export class ObjectService {
     const nsType = { group: '', plural: 'namespaces' } as ResourceType;
     if (!ns) throw notFound(nsType, namespace);
     if (ns.metadata.deletionTimestamp) {
-      throw new ApiError(403, 'Forbidden', `${type.plural} "${obj.metadata.name ?? obj.metadata.generateName ?? ''}" is forbidden: unable to create new content in namespace ${namespace} because it is being terminated`);
+      throw new ApiError(
+        403,
+        'Forbidden',
+        `${type.plural} "${obj.metadata.name ?? obj.metadata.generateName ?? ''}" is forbidden: unable to create new content in namespace ${namespace} because it is being terminated`,
+      );
     }
   }
 }
@@ -185,6 +224,10 @@ function rejectNewFinalizers(type: ResourceType, current: KubeObject, next: Kube
   const before = new Set(current.metadata.finalizers ?? []);
   const added = (next.metadata.finalizers ?? []).filter((f) => !before.has(f));
   if (added.length > 0) {
-    throw new ApiError(422, 'Invalid', `${type.kind} "${current.metadata.name ?? ''}" is invalid: metadata.finalizers: Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers []string{"${added.join('", "')}"}`);
+    throw new ApiError(
+      422,
+      'Invalid',
+      `${type.kind} "${current.metadata.name ?? ''}" is invalid: metadata.finalizers: Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers []string{"${added.join('", "')}"}`,
+    );
   }
 }

@@ -76,7 +76,13 @@ export class ObjectStore {
     object.metadata.resourceVersion = String(this.revision);
     table.set(key, object);
     this.reindexOwners(storageKey, key, previous, object);
-    this.emit({ resourceVersion: this.revision, storageKey, type: previous ? 'MODIFIED' : 'ADDED', object, ...(previous ? { previous } : {}) });
+    this.emit({
+      resourceVersion: this.revision,
+      storageKey,
+      type: previous ? 'MODIFIED' : 'ADDED',
+      object,
+      ...(previous ? { previous } : {}),
+    });
     return object;
   }
 

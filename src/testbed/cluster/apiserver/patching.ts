@@ -19,9 +19,14 @@ export function patchTypeOf(contentType: string | undefined, type: ResourceType)
   const media = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
   const patchType = mediaTypes[media];
   const accepted = type.strategicMerge
-    ? ['application/json-patch+json', 'application/merge-patch+json', 'application/apply-patch+yaml', 'application/strategic-merge-patch+json']
+    ? [
+        'application/json-patch+json',
+        'application/merge-patch+json',
+        'application/apply-patch+yaml',
+        'application/strategic-merge-patch+json',
+      ]
     : ['application/json-patch+json', 'application/merge-patch+json', 'application/apply-patch+yaml'];
-  if (!patchType || patchType === 'strategic' && !type.strategicMerge) throw unsupportedMediaType(media, accepted);
+  if (!patchType || (patchType === 'strategic' && !type.strategicMerge)) throw unsupportedMediaType(media, accepted);
   return patchType;
 }
 
@@ -35,7 +40,8 @@ export function applyPatch(type: ResourceType, current: KubeObject, patchType: P
         break;
       case 'merge':
       case 'apply':
-        if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) throw badRequest('error decoding patch: a merge patch must be a JSON object');
+        if (typeof patch !== 'object' || patch === null || Array.isArray(patch))
+          throw badRequest('error decoding patch: a merge patch must be a JSON object');
         result = applyMergePatch(doc, patch);
         break;
       case 'strategic':
@@ -45,11 +51,14 @@ export function applyPatch(type: ResourceType, current: KubeObject, patchType: P
   } catch (err) {
     if (err instanceof JsonPatchError) {
       // kube-apiserver answers an unappliable JSON patch with 422 for test/path failures, 400 for bad documents.
-      throw err.operationIndex === undefined ? badRequest(err.message) : new ApiError(422, 'Invalid', `the server rejected our request due to an error in our request: ${err.message}`);
+      throw err.operationIndex === undefined
+        ? badRequest(err.message)
+        : new ApiError(422, 'Invalid', `the server rejected our request due to an error in our request: ${err.message}`);
     }
     throw err;
   }
-  if (typeof result !== 'object' || result === null || Array.isArray(result)) throw badRequest('error applying patch: the result is not an object');
+  if (typeof result !== 'object' || result === null || Array.isArray(result))
+    throw badRequest('error applying patch: the result is not an object');
   const obj = result as unknown as KubeObject;
   if (typeof obj.metadata !== 'object' || obj.metadata === null) obj.metadata = {};
   return obj;

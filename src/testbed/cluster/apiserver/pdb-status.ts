@@ -37,10 +37,12 @@ function scaled(value: number | string, total: number, roundUp: boolean): number
 
 export function computePdbStatus(pdb: KubeObject, pods: readonly KubeObject[]): PdbStatus {
   const spec = (pdb.spec ?? {}) as PdbSpec;
-  const disrupted = ((pdb.status as { disruptedPods?: Record<string, string> } | undefined)?.disruptedPods) ?? {};
+  const disrupted = (pdb.status as { disruptedPods?: Record<string, string> } | undefined)?.disruptedPods ?? {};
   const selected = pods.filter((p) => pdbSelects(pdb, p));
   const expectedPods = selected.length;
-  const currentHealthy = selected.filter((p) => isPodReady(p) && !p.metadata.deletionTimestamp && !((p.metadata.name ?? '') in disrupted)).length;
+  const currentHealthy = selected.filter(
+    (p) => isPodReady(p) && !p.metadata.deletionTimestamp && !((p.metadata.name ?? '') in disrupted),
+  ).length;
   let desiredHealthy = 0;
   if (spec.minAvailable !== undefined) desiredHealthy = scaled(spec.minAvailable, expectedPods, true);
   else if (spec.maxUnavailable !== undefined) desiredHealthy = Math.max(0, expectedPods - scaled(spec.maxUnavailable, expectedPods, true));
@@ -58,7 +60,9 @@ export function computePdbStatus(pdb: KubeObject, pods: readonly KubeObject[]): 
 /** The full status object written to the PDB, with the DisruptionAllowed condition. */
 export function pdbStatusObject(status: PdbStatus, previous: unknown, nowIso: string): Record<string, unknown> {
   const allowed = status.disruptionsAllowed > 0;
-  const prevCondition = ((previous as { conditions?: Array<{ type: string; status: string; lastTransitionTime?: string }> } | undefined)?.conditions ?? []).find((c) => c.type === 'DisruptionAllowed');
+  const prevCondition = (
+    (previous as { conditions?: Array<{ type: string; status: string; lastTransitionTime?: string }> } | undefined)?.conditions ?? []
+  ).find((c) => c.type === 'DisruptionAllowed');
   const conditionStatus = allowed ? 'True' : 'False';
   return {
     ...status,

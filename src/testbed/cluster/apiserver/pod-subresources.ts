@@ -13,7 +13,14 @@ import { type ResourceRegistry } from './resource-registry.js';
 import { type ResourceType, storageKey } from './resource-type.js';
 import { type WriteContext } from './write-context.js';
 
-export const successStatus = (code: number, details?: Record<string, unknown>) => ({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code, ...(details ? { details } : {}) });
+export const successStatus = (code: number, details?: Record<string, unknown>) => ({
+  kind: 'Status',
+  apiVersion: 'v1',
+  metadata: {},
+  status: 'Success',
+  code,
+  ...(details ? { details } : {}),
+});
 
 export class PodSubresources {
   constructor(
@@ -30,7 +37,8 @@ export class PodSubresources {
   async bind(namespace: string, name: string, body: unknown, ctx: WriteContext): Promise<object> {
     const binding = body as { metadata?: { name?: string }; target?: { kind?: string; name?: string } } | null;
     if (!binding || typeof binding !== 'object' || !binding.target?.name) throw badRequest('Binding.target.name is required');
-    if (binding.metadata?.name && binding.metadata.name !== name) throw badRequest(`name in URL (${name}) does not match name in Binding (${binding.metadata.name})`);
+    if (binding.metadata?.name && binding.metadata.name !== name)
+      throw badRequest(`name in URL (${name}) does not match name in Binding (${binding.metadata.name})`);
     const type = this.podType;
     const pod = this.objects.get(type, namespace, name);
     const bindingType = { ...type, plural: 'pods/binding' };
@@ -69,7 +77,12 @@ export class PodSubresources {
     const store = this.objects.store;
     const pdbs = [...store.values('policy/poddisruptionbudgets')].filter((pdb) => pdbSelects(pdb, pod));
     if (pdbs.length === 0) return;
-    if (pdbs.length > 1) throw new ApiError(500, 'InternalError', 'This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.');
+    if (pdbs.length > 1)
+      throw new ApiError(
+        500,
+        'InternalError',
+        'This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.',
+      );
     const pdb = pdbs[0] as KubeObject;
     const pods = [...store.values('/pods')].filter((p) => p.metadata.namespace === pod.metadata.namespace);
     const status = computePdbStatus(pdb, pods);
@@ -78,7 +91,12 @@ export class PodSubresources {
     const allowed = healthy ? status.disruptionsAllowed > 0 : status.currentHealthy >= status.desiredHealthy;
     if (!allowed) {
       throw new ApiError(429, 'TooManyRequests', "Cannot evict pod as it would violate the pod's disruption budget.", {
-        causes: [{ reason: 'DisruptionBudget', message: `The disruption budget ${pdb.metadata.name ?? ''} needs ${status.desiredHealthy} healthy pods and has ${status.currentHealthy} currently` }],
+        causes: [
+          {
+            reason: 'DisruptionBudget',
+            message: `The disruption budget ${pdb.metadata.name ?? ''} needs ${status.desiredHealthy} healthy pods and has ${status.currentHealthy} currently`,
+          },
+        ],
       });
     }
     if (ctx.dryRun || !healthy) return;

@@ -93,12 +93,22 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   const openWatches = new Set<WatchStream>();
   const namespaceType = registry.find('', 'v1', 'namespaces') as ResourceType;
   for (const name of options.namespaces ?? defaultNamespaces) {
-    await objects.create(namespaceType, '', { metadata: { name, labels: { 'kubernetes.io/metadata.name': name } } }, { dryRun: false, userInfo: adminUser, warnings: [] });
+    await objects.create(
+      namespaceType,
+      '',
+      { metadata: { name, labels: { 'kubernetes.io/metadata.name': name } } },
+      { dryRun: false, userInfo: adminUser, warnings: [] },
+    );
   }
 
   let address = '127.0.0.1:0';
   const faults = new FaultInjector();
-  const router = createRouter(registry, { objects, deleter, pods, clock, watchSettings: { bookmarkIntervalMs: options.bookmarkIntervalMs ?? 60_000 }, openWatches }, () => address, faults);
+  const router = createRouter(
+    registry,
+    { objects, deleter, pods, clock, watchSettings: { bookmarkIntervalMs: options.bookmarkIntervalMs ?? 60_000 }, openWatches },
+    () => address,
+    faults,
+  );
   const server = http.createServer(router);
   server.keepAliveTimeout = 5_000;
   const sockets = new Set<Socket>();
@@ -113,7 +123,9 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   const port = (server.address() as { port: number }).port;
   address = `127.0.0.1:${port}`;
   const url = `http://${address}`;
-  const kubeconfigFile = options.kubeconfig ? await writeKubeconfig(url, typeof options.kubeconfig === 'string' ? options.kubeconfig : undefined) : undefined;
+  const kubeconfigFile = options.kubeconfig
+    ? await writeKubeconfig(url, typeof options.kubeconfig === 'string' ? options.kubeconfig : undefined)
+    : undefined;
 
   const settle = async (): Promise<void> => {
     // Controllers feed each other (deployment → replicaset → pods): wait until all are quiet at once.

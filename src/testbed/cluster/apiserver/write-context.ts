@@ -13,7 +13,10 @@ export const adminUser: UserInfo = { username: 'kubernetes-admin', groups: ['sys
 export function systemContext(controller: string): WriteContext {
   return {
     dryRun: false,
-    userInfo: { username: `system:serviceaccount:kube-system:${controller}`, groups: ['system:serviceaccounts', 'system:serviceaccounts:kube-system', 'system:authenticated'] },
+    userInfo: {
+      username: `system:serviceaccount:kube-system:${controller}`,
+      groups: ['system:serviceaccounts', 'system:serviceaccounts:kube-system', 'system:authenticated'],
+    },
     warnings: [],
   };
 }

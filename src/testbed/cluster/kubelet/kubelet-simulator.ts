@@ -88,9 +88,11 @@ export class KubeletSimulator {
 
   /** One reconcile pass; passes never overlap. */
   sync(): Promise<void> {
-    this.syncing = this.syncing.then(() => this.syncOnce()).catch((error: unknown) => {
-      this.errors.push(error);
-    });
+    this.syncing = this.syncing
+      .then(() => this.syncOnce())
+      .catch((error: unknown) => {
+        this.errors.push(error);
+      });
     return this.syncing;
   }
 
@@ -124,16 +126,21 @@ export class KubeletSimulator {
   private async registerNewInstances(running: Map<string, CloudInstance>, now: number): Promise<void> {
     const known = new Set([...this.managed.values()].map((m) => m.instance.providerID));
     const fresh = [...running.values()].filter((i) => !known.has(i.providerID));
-    await runBounded(fresh, writeConcurrency, async (instance) => {
-      const body = nodeFor(instance, this.options.reserved ?? DefaultReserved, now);
-      body.metadata = { ...body.metadata, annotations: { [AnnotationSimulatedKubelet]: 'true' } };
-      try {
-        await this.api.createNode({ body });
-      } catch (error) {
-        if (statusCode(error) !== 409) throw error;
-      }
-      this.managed.set(instance.nodeName, { instance, registeredAt: now, ready: false });
-    }, (error) => this.errors.push(error));
+    await runBounded(
+      fresh,
+      writeConcurrency,
+      async (instance) => {
+        const body = nodeFor(instance, this.options.reserved ?? DefaultReserved, now);
+        body.metadata = { ...body.metadata, annotations: { [AnnotationSimulatedKubelet]: 'true' } };
+        try {
+          await this.api.createNode({ body });
+        } catch (error) {
+          if (statusCode(error) !== 409) throw error;
+        }
+        this.managed.set(instance.nodeName, { instance, registeredAt: now, ready: false });
+      },
+      (error) => this.errors.push(error),
+    );
   }
 
   private async progressNodes(running: Map<string, CloudInstance>, now: number): Promise<void> {
@@ -161,18 +168,32 @@ export class KubeletSimulator {
         work.push(() => this.markReady(name, now));
       }
     }
-    await runBounded(work, writeConcurrency, (w) => w(), (error) => this.errors.push(error));
+    await runBounded(
+      work,
+      writeConcurrency,
+      (w) => w(),
+      (error) => this.errors.push(error),
+    );
   }
 
   private async markReady(name: string, now: number): Promise<void> {
-    await this.api.patchNodeStatus({ name, body: { status: { conditions: [readyCondition('True', 'KubeletReady', 'kubelet is posting ready status', now)] } } }, mergePatch);
+    await this.api.patchNodeStatus(
+      { name, body: { status: { conditions: [readyCondition('True', 'KubeletReady', 'kubelet is posting ready status', now)] } } },
+      mergePatch,
+    );
     // The watch may not have shown the Node yet: then its taints are the ones it registered with.
     const taints = withoutTaint(this.nodes.get(name)?.spec?.taints ?? this.managed.get(name)?.instance.taints, TaintNotReady);
     await this.api.patchNode({ name, body: { spec: { taints: taints.length > 0 ? taints : null } } }, mergePatch);
   }
 
   private async markNotReady(name: string, now: number): Promise<void> {
-    await this.api.patchNodeStatus({ name, body: { status: { conditions: [readyCondition('Unknown', 'NodeStatusUnknown', 'Kubelet stopped posting node status.', now)] } } }, mergePatch);
+    await this.api.patchNodeStatus(
+      {
+        name,
+        body: { status: { conditions: [readyCondition('Unknown', 'NodeStatusUnknown', 'Kubelet stopped posting node status.', now)] } },
+      },
+      mergePatch,
+    );
     const taints = withTaint(this.nodes.get(name)?.spec?.taints, { key: TaintNotReady, effect: 'NoSchedule' });
     await this.api.patchNode({ name, body: { spec: { taints } } }, mergePatch);
   }
@@ -209,21 +230,38 @@ export class KubeletSimulator {
       if (now >= seenAt + startDelay) toStart.push(pod);
     }
     for (const uid of this.podSeenAt.keys()) if (!live.has(uid)) this.podSeenAt.delete(uid);
-    await runBounded(toStart, writeConcurrency, (pod) => this.startPod(pod, now), (error) => this.errors.push(error));
-    await runBounded(toRemove, writeConcurrency, (pod) => this.removePod(pod), (error) => this.errors.push(error));
+    await runBounded(
+      toStart,
+      writeConcurrency,
+      (pod) => this.startPod(pod, now),
+      (error) => this.errors.push(error),
+    );
+    await runBounded(
+      toRemove,
+      writeConcurrency,
+      (pod) => this.removePod(pod),
+      (error) => this.errors.push(error),
+    );
   }
 
   private async startPod(pod: V1Pod, now: number): Promise<void> {
     const nodeName = pod.spec?.nodeName ?? '';
     const hostIP = this.managed.get(nodeName)?.instance.internalIP;
     const status = runningStatus(pod, this.ips.allocate(nodeName), hostIP, now);
-    await this.api.patchNamespacedPodStatus({ namespace: pod.metadata?.namespace ?? '', name: pod.metadata?.name ?? '', body: { status } }, mergePatch).catch(ignoreNotFound);
+    await this.api
+      .patchNamespacedPodStatus({ namespace: pod.metadata?.namespace ?? '', name: pod.metadata?.name ?? '', body: { status } }, mergePatch)
+      .catch(ignoreNotFound);
   }
 
   private async removePod(pod: V1Pod): Promise<void> {
     const uid = pod.metadata?.uid;
     await this.api
-      .deleteNamespacedPod({ namespace: pod.metadata?.namespace ?? '', name: pod.metadata?.name ?? '', gracePeriodSeconds: 0, ...(uid ? { body: { preconditions: { uid } } } : {}) })
+      .deleteNamespacedPod({
+        namespace: pod.metadata?.namespace ?? '',
+        name: pod.metadata?.name ?? '',
+        gracePeriodSeconds: 0,
+        ...(uid ? { body: { preconditions: { uid } } } : {}),
+      })
       .catch(ignoreNotFound);
   }
 }

@@ -15,8 +15,14 @@ export function runningStatus(pod: V1Pod, podIP: string, hostIP: string | undefi
     qosClass: pod.status?.qosClass ?? 'BestEffort',
     conditions: ['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady', 'PodScheduled'].map(condition),
     containerStatuses: (pod.spec?.containers ?? []).map((c) => ({
-      name: c.name, image: c.image ?? '', imageID: `${c.image ?? ''}@sha256:simulated`, containerID: `containerd://${pod.metadata?.uid ?? ''}-${c.name}`,
-      ready: true, started: true, restartCount: 0, state: { running: { startedAt: at } },
+      name: c.name,
+      image: c.image ?? '',
+      imageID: `${c.image ?? ''}@sha256:simulated`,
+      containerID: `containerd://${pod.metadata?.uid ?? ''}-${c.name}`,
+      ready: true,
+      started: true,
+      restartCount: 0,
+      state: { running: { startedAt: at } },
     })),
   };
 }
@@ -34,7 +40,7 @@ export class PodIpAllocator {
     }
     const host = entry.next;
     entry.next = host >= 254 ? 2 : host + 1;
-    return `10.${100 + Math.floor(entry.block / 256) % 100}.${entry.block % 256}.${host}`;
+    return `10.${100 + (Math.floor(entry.block / 256) % 100)}.${entry.block % 256}.${host}`;
   }
 
   release(nodeName: string): void {

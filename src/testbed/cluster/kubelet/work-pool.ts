@@ -1,5 +1,10 @@
 /** Runs API writes with bounded concurrency so 10,000 pod updates don't open 10,000 sockets at once. */
-export async function runBounded<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>, onError: (error: unknown, item: T) => void): Promise<void> {
+export async function runBounded<T>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T) => Promise<void>,
+  onError: (error: unknown, item: T) => void,
+): Promise<void> {
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < items.length) {

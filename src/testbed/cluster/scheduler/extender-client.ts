@@ -65,7 +65,10 @@ export class ExtenderClient {
       feasible = ((field(result, 'NodeNames') as string[] | null) ?? []).map(String);
       const known = new Set(names);
       const unknown = feasible.find((n) => !known.has(n));
-      if (unknown !== undefined) throw new ExtenderError(`extender "${this.config.urlPrefix}" claims a filtered node "${unknown}" which is not found in the input node list`);
+      if (unknown !== undefined)
+        throw new ExtenderError(
+          `extender "${this.config.urlPrefix}" claims a filtered node "${unknown}" which is not found in the input node list`,
+        );
     } else {
       const list = field(result, 'Nodes') as { items?: V1Node[] } | null;
       feasible = (list?.items ?? []).map((n) => n.metadata?.name ?? '');
@@ -97,31 +100,49 @@ export class ExtenderClient {
     const tls = this.config.tlsConfig;
     const transport = url.protocol === 'https:' ? https : http;
     return new Promise((resolve, reject) => {
-      const request = transport.request(url, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) },
-        timeout: timeoutMs,
-        // Go's transport: the given CA (else the system roots), verified unless explicitly insecure.
-        ...(url.protocol === 'https:' ? { ...(tls?.caData ? { ca: tls.caData } : {}), rejectUnauthorized: tls?.insecure !== true, ...(tls?.serverName ? { servername: tls.serverName } : {}) } : {}),
-      }, (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (c: Buffer) => chunks.push(c));
-        response.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          if (response.statusCode !== 200) {
-            reject(new ExtenderError(`failed ${verb} with extender at URL ${url.href}, code ${String(response.statusCode)}`));
-            return;
-          }
-          try {
-            resolve(JSON.parse(text) as unknown);
-          } catch (error) {
-            reject(new ExtenderError(`decoding ${verb} reply from extender at URL ${url.href}: ${(error as Error).message}`));
-          }
-        });
-        response.on('error', reject);
-      });
-      request.on('timeout', () => request.destroy(new ExtenderError(`calling extender at URL ${url.href}: timed out after ${timeoutMs}ms`)));
-      request.on('error', (error) => reject(error instanceof ExtenderError ? error : new ExtenderError(`calling extender at URL ${url.href}: ${error.message}`, { cause: error })));
+      const request = transport.request(
+        url,
+        {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) },
+          timeout: timeoutMs,
+          // Go's transport: the given CA (else the system roots), verified unless explicitly insecure.
+          ...(url.protocol === 'https:'
+            ? {
+                ...(tls?.caData ? { ca: tls.caData } : {}),
+                rejectUnauthorized: tls?.insecure !== true,
+                ...(tls?.serverName ? { servername: tls.serverName } : {}),
+              }
+            : {}),
+        },
+        (response) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (c: Buffer) => chunks.push(c));
+          response.on('end', () => {
+            const text = Buffer.concat(chunks).toString('utf8');
+            if (response.statusCode !== 200) {
+              reject(new ExtenderError(`failed ${verb} with extender at URL ${url.href}, code ${String(response.statusCode)}`));
+              return;
+            }
+            try {
+              resolve(JSON.parse(text) as unknown);
+            } catch (error) {
+              reject(new ExtenderError(`decoding ${verb} reply from extender at URL ${url.href}: ${(error as Error).message}`));
+            }
+          });
+          response.on('error', reject);
+        },
+      );
+      request.on('timeout', () =>
+        request.destroy(new ExtenderError(`calling extender at URL ${url.href}: timed out after ${timeoutMs}ms`)),
+      );
+      request.on('error', (error) =>
+        reject(
+          error instanceof ExtenderError
+            ? error
+            : new ExtenderError(`calling extender at URL ${url.href}: ${error.message}`, { cause: error }),
+        ),
+      );
       request.end(payload);
     });
   }

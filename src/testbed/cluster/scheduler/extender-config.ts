@@ -28,8 +28,11 @@ export class ExtenderConfigError extends Error {
 /** The checks kube-scheduler's config validation makes on one extender. */
 export function validateExtenderConfig(config: ExtenderConfig): void {
   if (!config.urlPrefix) throw new ExtenderConfigError('urlPrefix is required');
-  if (!/^https?:\/\//.test(config.urlPrefix)) throw new ExtenderConfigError(`urlPrefix "${config.urlPrefix}" must be an http:// or https:// URL`);
+  if (!/^https?:\/\//.test(config.urlPrefix))
+    throw new ExtenderConfigError(`urlPrefix "${config.urlPrefix}" must be an http:// or https:// URL`);
   if (config.prioritizeVerb && !(config.weight !== undefined && config.weight > 0)) {
-    throw new ExtenderConfigError(`weight ${String(config.weight)} is invalid: an extender with a prioritizeVerb must have a positive weight applied to it`);
+    throw new ExtenderConfigError(
+      `weight ${String(config.weight)} is invalid: an extender with a prioritizeVerb must have a positive weight applied to it`,
+    );
   }
 }

@@ -12,7 +12,9 @@ export const TaintUnschedulable = 'node.kubernetes.io/unschedulable';
 
 export function nodeUnschedulable(pod: V1Pod, info: NodeInfo): string[] {
   if (!info.node.spec?.unschedulable) return [];
-  const tolerated = (pod.spec?.tolerations ?? []).some((t) => (t.key === TaintUnschedulable || (!t.key && t.operator === 'Exists')) && (!t.effect || t.effect === 'NoSchedule'));
+  const tolerated = (pod.spec?.tolerations ?? []).some(
+    (t) => (t.key === TaintUnschedulable || (!t.key && t.operator === 'Exists')) && (!t.effect || t.effect === 'NoSchedule'),
+  );
   return tolerated ? [] : ['node(s) were unschedulable'];
 }
 

@@ -46,7 +46,15 @@ export function buildNodeInfos(nodes: Iterable<V1Node>, pods: Iterable<V1Pod>): 
   const infos = new Map<string, NodeInfo>();
   for (const node of nodes) {
     const name = node.metadata?.name ?? '';
-    infos.set(name, { name, node, labels: node.metadata?.labels ?? {}, allocatable: allocatableOf(node), pods: [], requested: {}, usedPorts: [] });
+    infos.set(name, {
+      name,
+      node,
+      labels: node.metadata?.labels ?? {},
+      allocatable: allocatableOf(node),
+      pods: [],
+      requested: {},
+      usedPorts: [],
+    });
   }
   for (const pod of pods) {
     if (!holdsResources(pod)) continue;

@@ -3,7 +3,14 @@
  * its owner about every change. The kubelet and scheduler simulators read the cluster only through these,
  * as their real counterparts do; a broken watch is restarted (the informer relists on 410).
  */
-import { makeInformer, type Informer, type KubeConfig, type KubernetesListObject, type KubernetesObject, type ObjectCache as ClientCache } from '@kubernetes/client-node';
+import {
+  makeInformer,
+  type Informer,
+  type KubeConfig,
+  type KubernetesListObject,
+  type KubernetesObject,
+  type ObjectCache as ClientCache,
+} from '@kubernetes/client-node';
 
 export type CacheEvent = 'add' | 'update' | 'delete';
 export type CacheListener<T> = (event: CacheEvent, object: T) => void;

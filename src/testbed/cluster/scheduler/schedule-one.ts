@@ -18,9 +18,7 @@ export interface Snapshot {
 }
 
 export type ScheduleOutcome =
-  | { kind: 'scheduled'; nodeName: string }
-  | { kind: 'unschedulable'; message: string }
-  | { kind: 'error'; message: string };
+  { kind: 'scheduled'; nodeName: string } | { kind: 'unschedulable'; message: string } | { kind: 'error'; message: string };
 
 export interface ScheduleCounters {
   extenderFilterCalls: number;
@@ -42,7 +40,13 @@ export function filterNode(pod: V1Pod, info: NodeInfo, snapshot: Snapshot, reque
   return interPodAffinity(pod, info, snapshot.infos, snapshot.antiAffinityHolders);
 }
 
-export async function schedulePod(pod: V1Pod, snapshot: Snapshot, extenders: readonly ExtenderClient[], startIndex: number, counters: ScheduleCounters): Promise<ScheduleOutcome> {
+export async function schedulePod(
+  pod: V1Pod,
+  snapshot: Snapshot,
+  extenders: readonly ExtenderClient[],
+  startIndex: number,
+  counters: ScheduleCounters,
+): Promise<ScheduleOutcome> {
   const total = snapshot.ordered.length;
   if (total === 0) return { kind: 'unschedulable', message: NoNodesAvailableMessage };
   const requests = podSchedulingRequests(pod);
@@ -60,7 +64,10 @@ export async function schedulePod(pod: V1Pod, snapshot: Snapshot, extenders: rea
     if (!extender.isInterested(pod) || !extender.config.filterVerb) continue;
     counters.extenderFilterCalls++;
     try {
-      const result = await extender.filter(pod, feasible.map((f) => f.node));
+      const result = await extender.filter(
+        pod,
+        feasible.map((f) => f.node),
+      );
       const kept = new Set(result.feasible);
       for (const info of feasible) {
         if (kept.has(info.name)) continue;
@@ -78,7 +85,13 @@ export async function schedulePod(pod: V1Pod, snapshot: Snapshot, extenders: rea
   return { kind: 'scheduled', nodeName: await bestNode(pod, feasible, requests, extenders, counters) };
 }
 
-async function bestNode(pod: V1Pod, feasible: NodeInfo[], requests: ReturnType<typeof podSchedulingRequests>, extenders: readonly ExtenderClient[], counters: ScheduleCounters): Promise<string> {
+async function bestNode(
+  pod: V1Pod,
+  feasible: NodeInfo[],
+  requests: ReturnType<typeof podSchedulingRequests>,
+  extenders: readonly ExtenderClient[],
+  counters: ScheduleCounters,
+): Promise<string> {
   const scores = new Map(feasible.map((f) => [f.name, leastAllocatedScore(f, requests)]));
   const nodes = feasible.map((f) => f.node);
   const extenderScores = await Promise.all(
@@ -90,7 +103,8 @@ async function bestNode(pod: V1Pod, feasible: NodeInfo[], requests: ReturnType<t
         return e.prioritize(pod, nodes).catch(() => new Map<string, number>());
       }),
   );
-  for (const perHost of extenderScores) for (const [host, score] of perHost) if (scores.has(host)) scores.set(host, (scores.get(host) ?? 0) + score);
+  for (const perHost of extenderScores)
+    for (const [host, score] of perHost) if (scores.has(host)) scores.set(host, (scores.get(host) ?? 0) + score);
   let best = feasible[0] as NodeInfo;
   for (const info of feasible) if ((scores.get(info.name) ?? 0) > (scores.get(best.name) ?? 0)) best = info;
   return best.name;

@@ -34,7 +34,8 @@ function tlsOf(entry: ExtenderConfigurationEntry, context: SchedulerConfiguratio
   let ca: string | undefined;
   if (tls.caData) ca = Buffer.from(tls.caData, 'base64').toString('utf8');
   else if (tls.caFile) ca = context.readFile(tls.caFile);
-  if (tls.caData && !ca?.includes('BEGIN CERTIFICATE')) throw new ExtenderConfigError(`tlsConfig.caData of "${entry.urlPrefix}" is not base64 of a PEM certificate`);
+  if (tls.caData && !ca?.includes('BEGIN CERTIFICATE'))
+    throw new ExtenderConfigError(`tlsConfig.caData of "${entry.urlPrefix}" is not base64 of a PEM certificate`);
   const insecure = tls.insecure === true || (entry.enableHTTPS === true && ca === undefined);
   return { insecure, ...(ca ? { caData: ca } : {}), ...(tls.serverName ? { serverName: tls.serverName } : {}) };
 }
@@ -54,6 +55,9 @@ export function extenderFromConfiguration(entry: ExtenderConfigurationEntry, con
   };
 }
 
-export function extendersFromConfiguration(configuration: { extenders?: ExtenderConfigurationEntry[] }, context: SchedulerConfigurationContext): ExtenderConfig[] {
+export function extendersFromConfiguration(
+  configuration: { extenders?: ExtenderConfigurationEntry[] },
+  context: SchedulerConfigurationContext,
+): ExtenderConfig[] {
   return (configuration.extenders ?? []).map((entry) => extenderFromConfiguration(entry, context));
 }

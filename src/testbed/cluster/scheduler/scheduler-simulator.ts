@@ -39,7 +39,16 @@ export interface SchedulerStats extends ScheduleCounters {
 export class SchedulerSimulator {
   readonly nodes: ObjectCache<V1Node>;
   readonly pods: ObjectCache<V1Pod>;
-  readonly stats: SchedulerStats = { cycles: 0, scheduled: 0, unschedulable: 0, schedulerErrors: 0, bindFailures: 0, extenderFilterCalls: 0, extenderPrioritizeCalls: 0, extenderErrors: 0 };
+  readonly stats: SchedulerStats = {
+    cycles: 0,
+    scheduled: 0,
+    unschedulable: 0,
+    schedulerErrors: 0,
+    bindFailures: 0,
+    extenderFilterCalls: 0,
+    extenderPrioritizeCalls: 0,
+    extenderErrors: 0,
+  };
   readonly errors: unknown[] = [];
   private readonly api: CoreV1Api;
   private readonly extenders: ExtenderClient[];
@@ -90,9 +99,11 @@ export class SchedulerSimulator {
 
   /** One pass over the pods that are ready to be tried, bindings included; passes never overlap. */
   cycle(): Promise<void> {
-    this.cycling = this.cycling.then(() => this.cycleOnce()).catch((error: unknown) => {
-      this.errors.push(error);
-    });
+    this.cycling = this.cycling
+      .then(() => this.cycleOnce())
+      .catch((error: unknown) => {
+        this.errors.push(error);
+      });
     return this.cycling;
   }
 
@@ -127,8 +138,13 @@ export class SchedulerSimulator {
 
   private isPending(pod: V1Pod): boolean {
     const phase = pod.status?.phase;
-    return !pod.spec?.nodeName && !pod.metadata?.deletionTimestamp && phase !== 'Succeeded' && phase !== 'Failed'
-      && (pod.spec?.schedulerName ?? DefaultSchedulerName) === (this.options.schedulerName ?? DefaultSchedulerName);
+    return (
+      !pod.spec?.nodeName &&
+      !pod.metadata?.deletionTimestamp &&
+      phase !== 'Succeeded' &&
+      phase !== 'Failed' &&
+      (pod.spec?.schedulerName ?? DefaultSchedulerName) === (this.options.schedulerName ?? DefaultSchedulerName)
+    );
   }
 
   private snapshot(): Snapshot {
@@ -181,7 +197,16 @@ export class SchedulerSimulator {
     const namespace = pod.metadata?.namespace ?? '';
     const name = pod.metadata?.name ?? '';
     try {
-      await this.api.createNamespacedPodBinding({ namespace, name, body: { apiVersion: 'v1', kind: 'Binding', metadata: { name, namespace }, target: { apiVersion: 'v1', kind: 'Node', name: nodeName } } });
+      await this.api.createNamespacedPodBinding({
+        namespace,
+        name,
+        body: {
+          apiVersion: 'v1',
+          kind: 'Binding',
+          metadata: { name, namespace },
+          target: { apiVersion: 'v1', kind: 'Node', name: nodeName },
+        },
+      });
       this.stats.scheduled++;
     } catch (error) {
       this.stats.bindFailures++;
@@ -194,9 +219,19 @@ export class SchedulerSimulator {
   private async reportFailure(pod: V1Pod, reason: string, message: string, now: number): Promise<void> {
     const current = pod.status?.conditions?.find((c) => c.type === 'PodScheduled');
     if (current?.status === 'False' && current.reason === reason && current.message === message) return;
-    const condition = { type: 'PodScheduled', status: 'False', reason, message, lastProbeTime: null, lastTransitionTime: new Date(Math.floor(now / 1000) * 1000).toISOString().replace('.000Z', 'Z') };
+    const condition = {
+      type: 'PodScheduled',
+      status: 'False',
+      reason,
+      message,
+      lastProbeTime: null,
+      lastTransitionTime: new Date(Math.floor(now / 1000) * 1000).toISOString().replace('.000Z', 'Z'),
+    };
     await this.api
-      .patchNamespacedPodStatus({ namespace: pod.metadata?.namespace ?? '', name: pod.metadata?.name ?? '', body: { status: { conditions: [condition] } } }, strategicMerge)
+      .patchNamespacedPodStatus(
+        { namespace: pod.metadata?.namespace ?? '', name: pod.metadata?.name ?? '', body: { status: { conditions: [condition] } } },
+        strategicMerge,
+      )
       .catch((error: unknown) => this.errors.push(error));
   }
 }

@@ -22,7 +22,12 @@ function spreadCounts(pod: V1Pod, constraint: V1TopologySpreadConstraint, infos:
     if (constraint.nodeAffinityPolicy !== 'Ignore' && nodeAffinity(pod, info).length > 0) continue;
     let n = counts.get(domain) ?? 0;
     for (const other of info.pods) {
-      if (countsPod(other) && other.metadata?.namespace === namespace && labelSelectorMatches(constraint.labelSelector as LabelSelector, other.metadata?.labels)) n++;
+      if (
+        countsPod(other) &&
+        other.metadata?.namespace === namespace &&
+        labelSelectorMatches(constraint.labelSelector as LabelSelector, other.metadata?.labels)
+      )
+        n++;
     }
     counts.set(domain, n);
   }
@@ -66,20 +71,23 @@ export interface PlacedPod {
 /** Bound pods carrying required anti-affinity terms: the only ones that can reject an incoming pod. */
 export function antiAffinityHolders(infos: Map<string, NodeInfo>): PlacedPod[] {
   const holders: PlacedPod[] = [];
-  for (const info of infos.values()) for (const pod of info.pods) if (hasRequiredAntiAffinity(pod) && countsPod(pod)) holders.push({ pod, info });
+  for (const info of infos.values())
+    for (const pod of info.pods) if (hasRequiredAntiAffinity(pod) && countsPod(pod)) holders.push({ pod, info });
   return holders;
 }
 
 export function interPodAffinity(pod: V1Pod, info: NodeInfo, infos: Map<string, NodeInfo>, holders: readonly PlacedPod[]): string[] {
   const affinity = pod.spec?.affinity;
   for (const term of affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []) {
-    if (podsInDomain(term.topologyKey, info, infos).some((other) => termMatches(term, pod, other))) return ["node(s) didn't match pod anti-affinity rules"];
+    if (podsInDomain(term.topologyKey, info, infos).some((other) => termMatches(term, pod, other)))
+      return ["node(s) didn't match pod anti-affinity rules"];
   }
   for (const term of affinity?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []) {
     if (podsInDomain(term.topologyKey, info, infos).some((other) => termMatches(term, pod, other))) continue;
     // The first pod of a group that selects itself may go anywhere the key exists.
     const anyMatch = [...infos.values()].some((i) => i.pods.some((other) => countsPod(other) && termMatches(term, pod, other)));
-    if (anyMatch || !termMatches(term, pod, pod) || info.labels[term.topologyKey] === undefined) return ["node(s) didn't match pod affinity rules"];
+    if (anyMatch || !termMatches(term, pod, pod) || info.labels[term.topologyKey] === undefined)
+      return ["node(s) didn't match pod affinity rules"];
   }
   for (const { pod: existing, info: other } of holders) {
     for (const term of existing.spec?.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []) {

@@ -14,13 +14,24 @@ const settledForMs = 6000;
 function waitForSettledTerminations(ctx: DemoContext, step: string): Promise<true> {
   let lastKey = '';
   let since = ctx.clock.now();
-  return waitFor(ctx, 'nodes removed and the cluster settled', async () => {
-    const live = ctx.ledger.live().map((e) => e.name).sort().join(',');
-    if (live !== lastKey) [lastKey, since] = [live, ctx.clock.now()];
-    const terminated = ctx.ledger.terminatedIn(step).length;
-    const stable = ctx.clock.now() - since >= settledForMs;
-    return terminated > 0 && stable ? { done: true, status: '' } : { status: `${terminated} terminated, ${ctx.ledger.live().length} nodeclaims live, cost ${euros(ctx.ledger.hourlyCost())}` };
-  }, 2 * ctx.waitTimeoutMs);
+  return waitFor(
+    ctx,
+    'nodes removed and the cluster settled',
+    async () => {
+      const live = ctx.ledger
+        .live()
+        .map((e) => e.name)
+        .sort()
+        .join(',');
+      if (live !== lastKey) [lastKey, since] = [live, ctx.clock.now()];
+      const terminated = ctx.ledger.terminatedIn(step).length;
+      const stable = ctx.clock.now() - since >= settledForMs;
+      return terminated > 0 && stable
+        ? { done: true, status: '' }
+        : { status: `${terminated} terminated, ${ctx.ledger.live().length} nodeclaims live, cost ${euros(ctx.ledger.hourlyCost())}` };
+    },
+    2 * ctx.waitTimeoutMs,
+  );
 }
 
 function reasons(ctx: DemoContext, step: string): string {
@@ -58,7 +69,11 @@ function drifter(cloud: string): KubernetesObject {
       selector: { matchLabels: { app: 'drifter' } },
       template: {
         metadata: { labels: { app: 'drifter' } },
-        spec: { terminationGracePeriodSeconds: 0, nodeSelector: { 'karpenter-eu.io/cloud': cloud }, containers: [{ name: 'app', image: 'registry.k8s.io/pause:3.10', resources: { requests: { cpu: '250m', memory: '256Mi' } } }] },
+        spec: {
+          terminationGracePeriodSeconds: 0,
+          nodeSelector: { 'karpenter-eu.io/cloud': cloud },
+          containers: [{ name: 'app', image: 'registry.k8s.io/pause:3.10', resources: { requests: { cpu: '250m', memory: '256Mi' } } }],
+        },
       },
     },
   } as KubernetesObject;
@@ -66,7 +81,7 @@ function drifter(cloud: string): KubernetesObject {
 
 export const driftStep: DemoStep = {
   id: 'drift',
-  title: 'a NodeClass changes (its image; on OVH alone, the pools\' anti-affinity): drifted nodes are replaced',
+  title: "a NodeClass changes (its image; on OVH alone, the pools' anti-affinity): drifted nodes are replaced",
   needs: { controllers: disruptionControllers },
   async run(ctx) {
     const cloud = driftCloudOf(ctx.clouds);
@@ -77,11 +92,18 @@ export const driftStep: DemoStep = {
     // The drifter's own node is created in this step too: only NodeClaims after the patch are replacements.
     const beforePatch = new Set(ctx.ledger.createdIn('drift').map((e) => e.name));
     const replacements = (): LedgerEntry[] => ctx.ledger.createdIn('drift').filter((e) => !beforePatch.has(e.name));
-    await mergePatch(ctx, { apiVersion: patch.apiVersion, kind: patch.kind, metadata: { name: patch.name }, spec: patch.spec } as KubernetesObject);
+    await mergePatch(ctx, {
+      apiVersion: patch.apiVersion,
+      kind: patch.kind,
+      metadata: { name: patch.name },
+      spec: patch.spec,
+    } as KubernetesObject);
     ctx.timeline.say(`kubectl patch ${patch.kind}/${patch.name} ${JSON.stringify({ spec: patch.spec })}`);
     await waitFor(ctx, 'a drifted node replaced', async () => {
       const drifted = ctx.ledger.terminatedIn('drift').filter((e) => e.reason === 'drifted');
-      return drifted.length > 0 ? { done: true, status: '' } : { status: `${replacements().length} replacements launched, ${ctx.ledger.terminatedIn('drift').length} terminated` };
+      return drifted.length > 0
+        ? { done: true, status: '' }
+        : { status: `${replacements().length} replacements launched, ${ctx.ledger.terminatedIn('drift').length} terminated` };
     });
     await waitForRunning(ctx, 'drifter', 1);
     const drifted = ctx.ledger.terminatedIn('drift').filter((e) => e.reason === 'drifted');

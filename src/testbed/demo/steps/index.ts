@@ -4,4 +4,13 @@ import { consolidationStep, driftStep } from './disruption.js';
 import { installStep, rejectStep } from './install.js';
 import { flavorsStep, gpuStep, scaleUpStep, zoneSpreadStep } from './workloads.js';
 
-export const demoSteps: readonly DemoStep[] = [installStep, rejectStep, scaleUpStep, flavorsStep, zoneSpreadStep, gpuStep, consolidationStep, driftStep];
+export const demoSteps: readonly DemoStep[] = [
+  installStep,
+  rejectStep,
+  scaleUpStep,
+  flavorsStep,
+  zoneSpreadStep,
+  gpuStep,
+  consolidationStep,
+  driftStep,
+];

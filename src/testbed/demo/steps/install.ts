@@ -39,7 +39,14 @@ function badNodePool(ctx: DemoContext): KubernetesObject {
     apiVersion: 'karpenter.sh/v1',
     kind: 'NodePool',
     metadata: { name: 'bad-zone' },
-    spec: { template: { spec: { nodeClassRef: { group, kind, name: 'default' }, requirements: [{ key: 'topology.kubernetes.io/zone', operator: 'In', values: [zone] }] } } },
+    spec: {
+      template: {
+        spec: {
+          nodeClassRef: { group, kind, name: 'default' },
+          requirements: [{ key: 'topology.kubernetes.io/zone', operator: 'In', values: [zone] }],
+        },
+      },
+    },
   } as KubernetesObject;
 }
 
@@ -48,14 +55,17 @@ export const rejectStep: DemoStep = {
   title: 'kubectl apply of a bad NodePool is refused by the admission webhook',
   async run(ctx: DemoContext) {
     const pool = badNodePool(ctx);
-    ctx.timeline.say(`kubectl apply: NodePool/bad-zone with requirement ${JSON.stringify((pool as { spec: { template: { spec: { requirements: unknown[] } } } }).spec.template.spec.requirements[0])}`);
+    ctx.timeline.say(
+      `kubectl apply: NodePool/bad-zone with requirement ${JSON.stringify((pool as { spec: { template: { spec: { requirements: unknown[] } } } }).spec.template.spec.requirements[0])}`,
+    );
     const outcome = await ctx.objects.create(pool).then(
       () => undefined,
       (error: unknown) => apiErrorMessage(error),
     );
     if (outcome === undefined) throw new StepExpectationError('the API server stored NodePool/bad-zone; expected the webhook to deny it');
     ctx.timeline.say(`Error from server: ${outcome}`);
-    if (!outcome.includes('denied the request')) throw new StepExpectationError(`the API server refused NodePool/bad-zone, but not through the webhook: ${outcome}`);
+    if (!outcome.includes('denied the request'))
+      throw new StepExpectationError(`the API server refused NodePool/bad-zone, but not through the webhook: ${outcome}`);
     return 'denied by the validating webhook, with the field, the value and the accepted zones';
   },
 };

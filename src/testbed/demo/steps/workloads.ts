@@ -47,7 +47,10 @@ export const flavorsStep: DemoStep = {
     const created = await launchedIn(ctx, 'flavors');
     const [largeFlavors, smallFlavors] = [await flavorsOf(ctx, large), await flavorsOf(ctx, small)];
     const onlyLarge = [...largeFlavors].filter((f) => !smallFlavors.has(f));
-    if (onlyLarge.length === 0) throw new StepExpectationError(`inflate-large runs on ${[...largeFlavors].join(', ')}, the same flavors as inflate; expected a larger flavor`);
+    if (onlyLarge.length === 0)
+      throw new StepExpectationError(
+        `inflate-large runs on ${[...largeFlavors].join(', ')}, the same flavors as inflate; expected a larger flavor`,
+      );
     return `inflate on ${[...smallFlavors].join(', ')}; inflate-large on ${[...largeFlavors].join(', ')} (new: ${describeClaims(created)})`;
   },
 };
@@ -58,7 +61,9 @@ function launchedIn(ctx: DemoContext, step: string): Promise<LedgerEntry[]> {
   return waitFor(ctx, 'new NodeClaims launched', async () => {
     const entries = ctx.ledger.createdIn(step);
     const unlabelled = entries.filter((e) => !e.instanceType);
-    return unlabelled.length === 0 ? { done: entries, status: '' } : { status: `${unlabelled.length} of ${entries.length} not launched yet` };
+    return unlabelled.length === 0
+      ? { done: entries, status: '' }
+      : { status: `${unlabelled.length} of ${entries.length} not launched yet` };
   });
 }
 
@@ -76,7 +81,9 @@ function zoneSpreadFor(ctx: DemoContext): KubernetesObject {
 /** Zones the primary cloud's default NodePool may use. */
 function zonesOf(ctx: DemoContext): string[] {
   if (ctx.primaryCloud === 'ovhcloud') return ['eu-west-par-a', 'eu-west-par-b', 'eu-west-par-c'];
-  return ctx.primaryCloud === 'scaleway' ? ['fr-par-1', 'fr-par-2', 'fr-par-3'] : (ctx.env.outscale?.subregions ?? []).filter((z) => z === 'eu-west-2a' || z === 'eu-west-2b');
+  return ctx.primaryCloud === 'scaleway'
+    ? ['fr-par-1', 'fr-par-2', 'fr-par-3']
+    : (ctx.env.outscale?.subregions ?? []).filter((z) => z === 'eu-west-2a' || z === 'eu-west-2b');
 }
 
 export const zoneSpreadStep: DemoStep = {
@@ -86,7 +93,9 @@ export const zoneSpreadStep: DemoStep = {
   async run(ctx) {
     const start = await stepStart(ctx);
     await ctx.objects.create(zoneSpreadFor(ctx));
-    ctx.timeline.say(`kubectl apply: deployment/zone-spread (nodeSelector karpenter-eu.io/cloud=${ctx.primaryCloud}, minDomains ${zonesOf(ctx).length})`);
+    ctx.timeline.say(
+      `kubectl apply: deployment/zone-spread (nodeSelector karpenter-eu.io/cloud=${ctx.primaryCloud}, minDomains ${zonesOf(ctx).length})`,
+    );
     const pods = await waitForRunning(ctx, 'zone-spread', 6);
     await launchedIn(ctx, 'zone-spread');
     // One node per zone that had none of this cloud's nodes with room: the plan says which.
@@ -100,9 +109,14 @@ export const zoneSpreadStep: DemoStep = {
     const expected = zonesOf(ctx);
     const counts = [...perZone.values()];
     if (perZone.size !== expected.length || Math.max(...counts) - Math.min(...counts) > 1) {
-      throw new StepExpectationError(`pods per zone ${JSON.stringify(Object.fromEntries(perZone))}; expected ${expected.length} zones with a skew of at most 1`);
+      throw new StepExpectationError(
+        `pods per zone ${JSON.stringify(Object.fromEntries(perZone))}; expected ${expected.length} zones with a skew of at most 1`,
+      );
     }
-    return `pods per zone: ${[...perZone.entries()].sort().map(([z, n]) => `${z}=${n}`).join(', ')}`;
+    return `pods per zone: ${[...perZone.entries()]
+      .sort()
+      .map(([z, n]) => `${z}=${n}`)
+      .join(', ')}`;
   },
 };
 
@@ -117,10 +131,15 @@ export const gpuStep: DemoStep = {
     await ctx.objects.create(pod as KubernetesObject);
     const running = await waitFor(ctx, 'gpu-inference running', async () => {
       const p = await ctx.core.readNamespacedPod({ name: 'gpu-inference', namespace: 'default' });
-      return p.status?.phase === 'Running' ? { done: p, status: '' } : { status: `phase ${p.status?.phase ?? '?'}, ${ctx.ledger.createdIn('gpu').length} new nodeclaims` };
+      return p.status?.phase === 'Running'
+        ? { done: p, status: '' }
+        : { status: `phase ${p.status?.phase ?? '?'}, ${ctx.ledger.createdIn('gpu').length} new nodeclaims` };
     });
     const labels = (await nodeLabelsOf(ctx, [running])).get(running.spec?.nodeName ?? '') ?? {};
-    if (labels[LabelInstanceGPUName] !== 'l4') throw new StepExpectationError(`gpu-inference runs on ${labels[LabelInstanceType] ?? '?'} whose GPU is ${labels[LabelInstanceGPUName] ?? 'none'}; expected l4`);
+    if (labels[LabelInstanceGPUName] !== 'l4')
+      throw new StepExpectationError(
+        `gpu-inference runs on ${labels[LabelInstanceType] ?? '?'} whose GPU is ${labels[LabelInstanceGPUName] ?? 'none'}; expected l4`,
+      );
     const plan = await planned(ctx, start, [running]);
     if (plan.length !== 1) throw new StepExpectationError(`the plan for one GPU pod has ${plan.length} NodeClaims; expected 1`);
     await expectLaunchedAsPlanned(ctx, 'gpu', start, plan);

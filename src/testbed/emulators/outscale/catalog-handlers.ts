@@ -21,10 +21,24 @@ export function readVmTypes(ctx: EmulatorContext, body: Body): Record<string, un
   const memory = numberList(filters, 'MemorySizes');
   const gpus = numberList(filters, 'Gpus');
   const types = ctx.vmTypes.listed
-    .filter((t) => (!names || names.includes(t.name)) && (!cores || cores.includes(t.vcores)) && (!memory || memory.includes(t.ramGiB)) && (!gpus || gpus.includes(t.gpus)))
+    .filter(
+      (t) =>
+        (!names || names.includes(t.name)) &&
+        (!cores || cores.includes(t.vcores)) &&
+        (!memory || memory.includes(t.ramGiB)) &&
+        (!gpus || gpus.includes(t.gpus)),
+    )
     .map((t) => ({
-      VmTypeName: t.name, VcoreCount: t.vcores, MemorySize: t.ramGiB, Gpu: t.gpus,
-      Eth: 8, MaxPrivateIps: 30, BsuOptimized: true, VolumeCount: 0, VolumeSize: 0, EphemeralsType: 'local',
+      VmTypeName: t.name,
+      VcoreCount: t.vcores,
+      MemorySize: t.ramGiB,
+      Gpu: t.gpus,
+      Eth: 8,
+      MaxPrivateIps: 30,
+      BsuOptimized: true,
+      VolumeCount: 0,
+      VolumeSize: 0,
+      EphemeralsType: 'local',
     }));
   return paged(body, 'VmTypes', types);
 }
@@ -56,7 +70,15 @@ export function readImages(ctx: EmulatorContext, body: Body): Record<string, unk
   const names = optionalStringList(filters, 'ImageNames');
   const images = [...ctx.store.images.values()]
     .filter((i) => (!ids || ids.includes(i.id)) && (!names || names.includes(i.name)))
-    .map((i) => ({ ImageId: i.id, ImageName: i.name, Architecture: i.architecture, State: 'available', Description: i.description, RootDeviceName: '/dev/sda1', Tags: tagList(ctx.store, i.id) }));
+    .map((i) => ({
+      ImageId: i.id,
+      ImageName: i.name,
+      Architecture: i.architecture,
+      State: 'available',
+      Description: i.description,
+      RootDeviceName: '/dev/sda1',
+      Tags: tagList(ctx.store, i.id),
+    }));
   return paged(body, 'Images', images);
 }
 
@@ -64,7 +86,10 @@ function tagMatch(ctx: EmulatorContext, id: string, filters: Body): boolean {
   const keys = optionalStringList(filters, 'TagKeys');
   const pairs = optionalStringList(filters, 'Tags');
   const tags = ctx.store.tagsOf(id);
-  return (!keys || keys.some((k) => tags.has(k))) && (!pairs || pairs.some((p) => tags.get(p.split('=')[0] ?? '') === p.slice(p.indexOf('=') + 1)));
+  return (
+    (!keys || keys.some((k) => tags.has(k))) &&
+    (!pairs || pairs.some((p) => tags.get(p.split('=')[0] ?? '') === p.slice(p.indexOf('=') + 1)))
+  );
 }
 
 export function readSubnets(ctx: EmulatorContext, body: Body): Record<string, unknown> {
@@ -73,8 +98,23 @@ export function readSubnets(ctx: EmulatorContext, body: Body): Record<string, un
   const nets = optionalStringList(filters, 'NetIds');
   const subregions = optionalStringList(filters, 'SubregionNames');
   const subnets = [...ctx.store.subnets.values()]
-    .filter((s) => (!ids || ids.includes(s.id)) && (!nets || nets.includes(s.netId)) && (!subregions || subregions.includes(s.subregion)) && tagMatch(ctx, s.id, filters))
-    .map((s) => ({ SubnetId: s.id, NetId: s.netId, SubregionName: s.subregion, IpRange: s.ipRange, AvailableIpsCount: 250 - s.nextHost, State: 'available', MapPublicIpOnLaunch: false, Tags: tagList(ctx.store, s.id) }));
+    .filter(
+      (s) =>
+        (!ids || ids.includes(s.id)) &&
+        (!nets || nets.includes(s.netId)) &&
+        (!subregions || subregions.includes(s.subregion)) &&
+        tagMatch(ctx, s.id, filters),
+    )
+    .map((s) => ({
+      SubnetId: s.id,
+      NetId: s.netId,
+      SubregionName: s.subregion,
+      IpRange: s.ipRange,
+      AvailableIpsCount: 250 - s.nextHost,
+      State: 'available',
+      MapPublicIpOnLaunch: false,
+      Tags: tagList(ctx.store, s.id),
+    }));
   return paged(body, 'Subnets', subnets);
 }
 
@@ -84,7 +124,21 @@ export function readSecurityGroups(ctx: EmulatorContext, body: Body): Record<str
   const names = optionalStringList(filters, 'SecurityGroupNames');
   const nets = optionalStringList(filters, 'NetIds');
   const groups = [...ctx.store.securityGroups.values()]
-    .filter((g) => (!ids || ids.includes(g.id)) && (!names || names.includes(g.name)) && (!nets || nets.includes(g.netId)) && tagMatch(ctx, g.id, filters))
-    .map((g) => ({ SecurityGroupId: g.id, SecurityGroupName: g.name, Description: g.description, NetId: g.netId, InboundRules: [], OutboundRules: [], Tags: tagList(ctx.store, g.id) }));
+    .filter(
+      (g) =>
+        (!ids || ids.includes(g.id)) &&
+        (!names || names.includes(g.name)) &&
+        (!nets || nets.includes(g.netId)) &&
+        tagMatch(ctx, g.id, filters),
+    )
+    .map((g) => ({
+      SecurityGroupId: g.id,
+      SecurityGroupName: g.name,
+      Description: g.description,
+      NetId: g.netId,
+      InboundRules: [],
+      OutboundRules: [],
+      Tags: tagList(ctx.store, g.id),
+    }));
   return paged(body, 'SecurityGroups', groups);
 }

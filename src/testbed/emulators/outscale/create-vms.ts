@@ -133,7 +133,7 @@ function privateAddress(ctx: EmulatorContext, subnetId: string | undefined): { i
   const subnet = subnetId ? ctx.store.subnets.get(subnetId) : undefined;
   const octet = subnet?.octet ?? 200;
   const host = subnet ? subnet.nextHost++ : 10 + ctx.store.vms.size;
-  const ip = `10.0.${octet}.${host % 250 + 4}`;
+  const ip = `10.0.${octet}.${(host % 250) + 4}`;
   return { ip, dns: `ip-${ip.replaceAll('.', '-')}.${ctx.region}.compute.internal` };
 }
 
@@ -144,7 +144,12 @@ export function createVms(ctx: EmulatorContext, body: Body): Record<string, unkn
   const clientToken = optionalString(body, 'ClientToken');
   const earlier = clientToken ? store.clientTokens.get(clientToken) : undefined;
   if (earlier) {
-    return { Vms: earlier.map((id) => store.vms.get(id)).filter((v): v is VmRecord => v !== undefined).map((v) => vmToWire(store, v)) };
+    return {
+      Vms: earlier
+        .map((id) => store.vms.get(id))
+        .filter((v): v is VmRecord => v !== undefined)
+        .map((v) => vmToWire(store, v)),
+    };
   }
   const imageId = requiredString(body, 'ImageId');
   if (!store.images.has(imageId)) throw wireErrors.notFound(NotFoundCodes.image, 'image', imageId);
@@ -152,7 +157,8 @@ export function createVms(ctx: EmulatorContext, body: Body): Record<string, unkn
   const placement = resolvePlacement(ctx, body);
   const securityGroups = resolveSecurityGroups(ctx, body);
   const keypairName = optionalString(body, 'KeypairName');
-  if (keypairName !== undefined && !store.keypairs.has(keypairName)) throw wireErrors.notFound(NotFoundCodes.keypair, 'keypair', keypairName);
+  if (keypairName !== undefined && !store.keypairs.has(keypairName))
+    throw wireErrors.notFound(NotFoundCodes.keypair, 'keypair', keypairName);
   const userData = checkUserData(body);
   const boot = optionalBoolean(body, 'BootOnCreation') ?? true;
   const deletionProtection = optionalBoolean(body, 'DeletionProtection') ?? false;
@@ -164,15 +170,38 @@ export function createVms(ctx: EmulatorContext, body: Body): Record<string, unkn
   for (let i = 0; i < count; i += 1) {
     const address = privateAddress(ctx, placement.subnetId);
     const vm: VmRecord = {
-      id: ctx.ids.next('i'), vmType: type.name, vcores: type.vcores, ramGiB: type.ramGiB, generation: type.generation, performance,
-      ...placement, imageId, keypairName, securityGroups, userData, clientToken, reservationId, launchNumber: store.nextLaunchNumber(),
-      createdAt: now, visibleAt: now + ctx.settings.consistencyDelayMs, privateIp: address.ip, privateDnsName: address.dns,
-      blockDevices: devices.map((d) => ({ ...d, volumeId: ctx.ids.next('vol') })), deletionProtection, state: 'pending', stateSince: now, pendingTarget: boot ? 'running' : 'stopped',
+      id: ctx.ids.next('i'),
+      vmType: type.name,
+      vcores: type.vcores,
+      ramGiB: type.ramGiB,
+      generation: type.generation,
+      performance,
+      ...placement,
+      imageId,
+      keypairName,
+      securityGroups,
+      userData,
+      clientToken,
+      reservationId,
+      launchNumber: store.nextLaunchNumber(),
+      createdAt: now,
+      visibleAt: now + ctx.settings.consistencyDelayMs,
+      privateIp: address.ip,
+      privateDnsName: address.dns,
+      blockDevices: devices.map((d) => ({ ...d, volumeId: ctx.ids.next('vol') })),
+      deletionProtection,
+      state: 'pending',
+      stateSince: now,
+      pendingTarget: boot ? 'running' : 'stopped',
     };
     store.vms.set(vm.id, vm);
     store.register(vm.id, 'vm');
     created.push(vm);
   }
-  if (clientToken) store.clientTokens.set(clientToken, created.map((v) => v.id));
+  if (clientToken)
+    store.clientTokens.set(
+      clientToken,
+      created.map((v) => v.id),
+    );
   return { Vms: created.map((v) => vmToWire(store, v)) };
 }

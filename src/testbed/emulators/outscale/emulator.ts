@@ -74,7 +74,9 @@ function listen(server: Server): Promise<number> {
 function regionOf(catalog: CatalogFile, name: string): string[] {
   const region = catalog.regions.find((r) => r.name === name);
   if (!region || region.zones.length === 0) {
-    throw new Error(`starting the outscale emulator: region ${name} is not in the catalog; accepted: ${catalog.regions.map((r) => r.name).join(', ')}`);
+    throw new Error(
+      `starting the outscale emulator: region ${name} is not in the catalog; accepted: ${catalog.regions.map((r) => r.name).join(', ')}`,
+    );
   }
   return [...region.zones];
 }
@@ -89,8 +91,14 @@ export async function startOutscaleEmulator(options: OutscaleEmulatorOptions = {
   const store = new OutscaleStore(ids, { ...DEFAULT_TIMINGS, ...options.timings });
   const network = seedNetwork(store, subregions);
   const ctx: EmulatorContext = {
-    store, ids, clock: options.clock ?? new SystemClock(), region, subregions, catalog,
-    vmTypes: new VmTypeBook(catalog), gpuModels: FLEXIBLE_GPU_MODELS.map((m) => ({ ...m })),
+    store,
+    ids,
+    clock: options.clock ?? new SystemClock(),
+    region,
+    subregions,
+    catalog,
+    vmTypes: new VmTypeBook(catalog),
+    gpuModels: FLEXIBLE_GPU_MODELS.map((m) => ({ ...m })),
     settings: { consistencyDelayMs: options.consistencyDelayMs ?? 0, quotas: { ...options.quotas } },
   };
   const faults = new FaultInjector(seed);
@@ -119,8 +127,7 @@ export async function startOutscaleEmulator(options: OutscaleEmulatorOptions = {
     setQuotas: (quotas) => {
       ctx.settings.quotas = { ...quotas };
     },
-    failCreateTags: ({ times = 1, fault = TAGGING_FAILURE } = {}) =>
-      faults.add({ match: { action: 'CreateTags' }, fault, times }),
+    failCreateTags: ({ times = 1, fault = TAGGING_FAILURE } = {}) => faults.add({ match: { action: 'CreateTags' }, fault, times }),
     close: () =>
       new Promise<void>((resolve, reject) => {
         closing.abort(new Error('emulator closing'));

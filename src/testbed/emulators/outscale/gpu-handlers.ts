@@ -30,10 +30,16 @@ export function createFlexibleGpu(ctx: EmulatorContext, body: Body): Record<stri
   const generation = optionalString(body, 'Generation') ?? (m.Generations[m.Generations.length - 1] as string);
   if (!m.Generations.includes(generation)) throw wireErrors.invalidValue('Generation', generation, m.Generations.join(', '));
   const maxGpus = ctx.settings.quotas.maxGpus;
-  if (maxGpus !== undefined && ctx.store.flexibleGpus.size >= maxGpus) throw wireErrors.quota('10030', `the limit of ${maxGpus} flexible gpus for this account is reached`);
+  if (maxGpus !== undefined && ctx.store.flexibleGpus.size >= maxGpus)
+    throw wireErrors.quota('10030', `the limit of ${maxGpus} flexible gpus for this account is reached`);
   const record: FlexibleGpuRecord = {
-    id: ctx.ids.next('fgpu'), modelName: m.ModelName, subregion, generation, state: 'allocated',
-    deleteOnVmDeletion: optionalBoolean(body, 'DeleteOnVmDeletion') ?? false, createdAt: ctx.clock.now(),
+    id: ctx.ids.next('fgpu'),
+    modelName: m.ModelName,
+    subregion,
+    generation,
+    state: 'allocated',
+    deleteOnVmDeletion: optionalBoolean(body, 'DeleteOnVmDeletion') ?? false,
+    createdAt: ctx.clock.now(),
   };
   ctx.store.flexibleGpus.set(record.id, record);
   ctx.store.register(record.id, 'flexible-gpu');
@@ -93,8 +99,11 @@ export function readFlexibleGpus(ctx: EmulatorContext, body: Body): Record<strin
   const deleteOnVmDeletion = optionalBoolean(filters, 'DeleteOnVmDeletion');
   const gpus = [...ctx.store.flexibleGpus.values()].filter(
     (g) =>
-      (!ids || ids.includes(g.id)) && (!vmIds || (g.vmId !== undefined && vmIds.includes(g.vmId))) && (!states || states.includes(g.state)) &&
-      (!subregions || subregions.includes(g.subregion)) && (!models || models.includes(g.modelName)) &&
+      (!ids || ids.includes(g.id)) &&
+      (!vmIds || (g.vmId !== undefined && vmIds.includes(g.vmId))) &&
+      (!states || states.includes(g.state)) &&
+      (!subregions || subregions.includes(g.subregion)) &&
+      (!models || models.includes(g.modelName)) &&
       (deleteOnVmDeletion === undefined || g.deleteOnVmDeletion === deleteOnVmDeletion),
   );
   return { FlexibleGpus: gpus.map(flexibleGpuToWire) };

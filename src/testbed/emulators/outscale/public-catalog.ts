@@ -71,7 +71,16 @@ function fitUnitPrices(samples: PricedSample[], groups: string[]): { ram: number
 const round = (v: number): number => Math.round(v * 1e6) / 1e6;
 
 function entry(type: string, operation: string, subregion: string, title: string, price: number): PublicCatalogEntry {
-  return { Service: 'TinaOS-FCU', Type: type, Operation: operation, Category: 'compute', Flags: '', SubregionName: subregion, Title: title, UnitPrice: round(price) };
+  return {
+    Service: 'TinaOS-FCU',
+    Type: type,
+    Operation: operation,
+    Category: 'compute',
+    Flags: '',
+    SubregionName: subregion,
+    Title: title,
+    UnitPrice: round(price),
+  };
 }
 
 export function publicCatalogEntries(catalog: CatalogFile, region: string): PublicCatalogEntry[] {
@@ -90,7 +99,15 @@ export function publicCatalogEntries(catalog: CatalogFile, region: string): Publ
   if (samples.length === 0) return [];
   const groups = [...new Set(samples.map((s) => s.group))].sort();
   const { ram, core } = fitUnitPrices(samples, groups);
-  const entries = groups.map((g) => entry(`CustomCore:${g}`, 'RunInstances-OD', region, `Instance - On demand - Unite de vCore pour une instance Tina ${g} - par heure`, core.get(g) ?? 0));
+  const entries = groups.map((g) =>
+    entry(
+      `CustomCore:${g}`,
+      'RunInstances-OD',
+      region,
+      `Instance - On demand - Unite de vCore pour une instance Tina ${g} - par heure`,
+      core.get(g) ?? 0,
+    ),
+  );
   entries.push(entry('CustomRam', 'RunInstances-OD', region, 'Instance - On demand - Custom RAM - par Go de RAM par heure', ram));
   const gpuPrices = new Map<string, number>();
   for (const g of gpuFlavors) {

@@ -45,19 +45,28 @@ function parseBody(raw: Buffer): Record<string, unknown> {
   } catch (err) {
     throw wireErrors.malformedBody(err instanceof Error ? err.message : String(err));
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw wireErrors.malformedBody('the body must be a json object');
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw wireErrors.malformedBody('the body must be a json object');
   return parsed as Record<string, unknown>;
 }
 
 function launchTarget(ctx: EmulatorContext, action: string, body: Record<string, unknown>): { instanceType?: string; zone?: string } {
   if (action === 'CreateVms') return launchTargetOf(ctx, body);
   if (action === 'CreateFlexibleGpu') {
-    return { instanceType: typeof body.ModelName === 'string' ? body.ModelName : undefined, zone: typeof body.SubregionName === 'string' ? body.SubregionName : undefined };
+    return {
+      instanceType: typeof body.ModelName === 'string' ? body.ModelName : undefined,
+      zone: typeof body.SubregionName === 'string' ? body.SubregionName : undefined,
+    };
   }
   return {};
 }
 
-async function applyFault(deps: PipelineDeps, fault: Fault, action: string, target: { instanceType?: string; zone?: string }): Promise<void> {
+async function applyFault(
+  deps: PipelineDeps,
+  fault: Fault,
+  action: string,
+  target: { instanceType?: string; zone?: string },
+): Promise<void> {
   switch (fault.kind) {
     case 'server-error':
       throw wireErrors.internal(fault.status);

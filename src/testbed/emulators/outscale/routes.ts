@@ -1,8 +1,23 @@
 /** The OAPI actions the emulator answers, and which of them the real API accepts unsigned. */
-import { readPublicCatalog, readImages, readRegions, readSecurityGroups, readSubnets, readSubregions, readVmTypes } from './catalog-handlers.js';
+import {
+  readPublicCatalog,
+  readImages,
+  readRegions,
+  readSecurityGroups,
+  readSubnets,
+  readSubregions,
+  readVmTypes,
+} from './catalog-handlers.js';
 import type { ActionHandler } from './context.js';
 import { createVms } from './create-vms.js';
-import { createFlexibleGpu, deleteFlexibleGpu, linkFlexibleGpu, readFlexibleGpuCatalog, readFlexibleGpus, unlinkFlexibleGpu } from './gpu-handlers.js';
+import {
+  createFlexibleGpu,
+  deleteFlexibleGpu,
+  linkFlexibleGpu,
+  readFlexibleGpuCatalog,
+  readFlexibleGpus,
+  unlinkFlexibleGpu,
+} from './gpu-handlers.js';
 import { createTags, deleteTags, readTags } from './tag-handlers.js';
 import { deleteVms, readVms, startVms, stopVms } from './vm-handlers.js';
 

@@ -24,11 +24,31 @@ export function seedNetwork(store: OutscaleStore, subregions: string[]): SeededN
     subnets[subregion] = id;
   });
   const securityGroups = { default: store.ids.next('sg'), worker: store.ids.next('sg') };
-  store.securityGroups.set(securityGroups.default, { id: securityGroups.default, name: 'default', description: 'default security group', netId });
-  store.securityGroups.set(securityGroups.worker, { id: securityGroups.worker, name: 'k8s-worker', description: 'kubernetes worker nodes', netId });
+  store.securityGroups.set(securityGroups.default, {
+    id: securityGroups.default,
+    name: 'default',
+    description: 'default security group',
+    netId,
+  });
+  store.securityGroups.set(securityGroups.worker, {
+    id: securityGroups.worker,
+    name: 'k8s-worker',
+    description: 'kubernetes worker nodes',
+    netId,
+  });
   const images = { ubuntu: store.ids.next('ami'), talos: store.ids.next('ami') };
-  store.images.set(images.ubuntu, { id: images.ubuntu, name: 'Ubuntu-22.04-2026.01.01-0', architecture: 'x86_64', description: 'Ubuntu 22.04 LTS' });
-  store.images.set(images.talos, { id: images.talos, name: 'talos-v1.9.0-amd64', architecture: 'x86_64', description: 'Talos Linux v1.9.0' });
+  store.images.set(images.ubuntu, {
+    id: images.ubuntu,
+    name: 'Ubuntu-22.04-2026.01.01-0',
+    architecture: 'x86_64',
+    description: 'Ubuntu 22.04 LTS',
+  });
+  store.images.set(images.talos, {
+    id: images.talos,
+    name: 'talos-v1.9.0-amd64',
+    architecture: 'x86_64',
+    description: 'Talos Linux v1.9.0',
+  });
   for (const id of [securityGroups.default, securityGroups.worker]) store.register(id, 'security-group');
   for (const id of [images.ubuntu, images.talos]) store.register(id, 'image');
   const keypairName = 'karpenter-eu';

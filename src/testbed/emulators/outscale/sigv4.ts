@@ -30,7 +30,8 @@ export interface VerifyContext {
   maxSkewMs: number;
 }
 
-const AUTH_RE = /^AWS4-HMAC-SHA256\s+Credential=([^/\s,]+)\/(\d{8})\/([^/\s,]+)\/([^/\s,]+)\/aws4_request\s*,\s*SignedHeaders=([a-z0-9;-]+)\s*,\s*Signature=([0-9a-f]{64})$/;
+const AUTH_RE =
+  /^AWS4-HMAC-SHA256\s+Credential=([^/\s,]+)\/(\d{8})\/([^/\s,]+)\/([^/\s,]+)\/aws4_request\s*,\s*SignedHeaders=([a-z0-9;-]+)\s*,\s*Signature=([0-9a-f]{64})$/;
 
 const sha256 = (data: string | Buffer): string => createHash('sha256').update(data).digest('hex');
 const hmac = (key: string | Buffer, data: string): Buffer => createHmac('sha256', key).update(data, 'utf8').digest();
@@ -79,14 +80,22 @@ export function verifySignature(req: SignedRequest, ctx: VerifyContext): string 
   const [, accessKey, date, region, service, signedList, signature] = m as unknown as string[];
   const credential = ctx.credentials.find((c) => c.accessKey === accessKey);
   if (!credential) throw wireErrors.accessDenied(`the access key ${accessKey} does not exist`);
-  if (region !== ctx.region) throw wireErrors.accessDenied(`the credential scope region ${region} does not match the endpoint region ${ctx.region}`);
+  if (region !== ctx.region)
+    throw wireErrors.accessDenied(`the credential scope region ${region} does not match the endpoint region ${ctx.region}`);
   const signedHeaders = (signedList as string).split(';');
   for (const required of ['host', 'x-amz-date']) {
     if (!signedHeaders.includes(required)) throw wireErrors.accessDenied(`SignedHeaders must include ${required}`);
   }
   checkDate(req, ctx, date as string);
-  const stringToSign = ['AWS4-HMAC-SHA256', headerValue(req.headers, 'x-amz-date'), `${date}/${region}/${service}/aws4_request`, sha256(canonicalRequest(req, signedHeaders))].join('\n');
-  const expected = createHmac('sha256', signingKey(credential.secretKey, date as string, region as string, service as string)).update(stringToSign).digest();
+  const stringToSign = [
+    'AWS4-HMAC-SHA256',
+    headerValue(req.headers, 'x-amz-date'),
+    `${date}/${region}/${service}/aws4_request`,
+    sha256(canonicalRequest(req, signedHeaders)),
+  ].join('\n');
+  const expected = createHmac('sha256', signingKey(credential.secretKey, date as string, region as string, service as string))
+    .update(stringToSign)
+    .digest();
   const given = Buffer.from(signature as string, 'hex');
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
     throw wireErrors.accessDenied('the request signature does not match; check the secret key and the signing method');
@@ -97,10 +106,10 @@ export function verifySignature(req: SignedRequest, ctx: VerifyContext): string 
 function checkDate(req: SignedRequest, ctx: VerifyContext, scopeDate: string): void {
   const amzDate = headerValue(req.headers, 'x-amz-date') ?? '';
   const at = parseAmzDate(amzDate);
-  if (Number.isNaN(at)) throw wireErrors.accessDenied(`X-Amz-Date ${JSON.stringify(amzDate)} is not a valid ISO 8601 basic date (YYYYMMDDTHHMMSSZ)`);
+  if (Number.isNaN(at))
+    throw wireErrors.accessDenied(`X-Amz-Date ${JSON.stringify(amzDate)} is not a valid ISO 8601 basic date (YYYYMMDDTHHMMSSZ)`);
   if (!amzDate.startsWith(scopeDate)) throw wireErrors.accessDenied('the credential scope date does not match X-Amz-Date');
   if (Math.abs(at - ctx.now) > ctx.maxSkewMs) {
     throw wireErrors.accessDenied(`the request time ${amzDate} is too far from the server time; check the clock`);
   }
 }
-

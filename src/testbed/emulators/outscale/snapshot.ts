@@ -74,9 +74,16 @@ function instanceSnapshot(store: OutscaleStore, vm: VmRecord, now: number): Outs
 export function snapshotOf(store: OutscaleStore, now: number): OutscaleEmulatorState {
   store.settle(now);
   return {
-    instances: [...store.vms.values()].sort((a, b) => a.createdAt - b.createdAt || a.launchNumber - b.launchNumber).map((vm) => instanceSnapshot(store, vm, now)),
+    instances: [...store.vms.values()]
+      .sort((a, b) => a.createdAt - b.createdAt || a.launchNumber - b.launchNumber)
+      .map((vm) => instanceSnapshot(store, vm, now)),
     flexibleGpus: [...store.flexibleGpus.values()].map((g) => ({
-      id: g.id, modelName: g.modelName, zone: g.subregion, state: g.state, vmId: g.vmId, deleteOnVmDeletion: g.deleteOnVmDeletion,
+      id: g.id,
+      modelName: g.modelName,
+      zone: g.subregion,
+      state: g.state,
+      vmId: g.vmId,
+      deleteOnVmDeletion: g.deleteOnVmDeletion,
     })),
   };
 }

@@ -22,7 +22,8 @@ function tagEntries(body: Body, valueRequired: boolean): { key: string; value?: 
     if (key.length > 255) throw wireErrors.invalidValue(`Tags[${i}].Key`, key, 'a key of 1 to 255 characters');
     const value = optionalString(t, 'Value');
     if (valueRequired && value === undefined) throw wireErrors.missing(`Tags[${i}].Value`);
-    if (value !== undefined && value.length > 255) throw wireErrors.invalidValue(`Tags[${i}].Value`, value, 'a value of 0 to 255 characters');
+    if (value !== undefined && value.length > 255)
+      throw wireErrors.invalidValue(`Tags[${i}].Value`, value, 'a value of 0 to 255 characters');
     return value === undefined ? { key } : { key, value };
   });
 }
@@ -61,7 +62,13 @@ export function readTags(ctx: EmulatorContext, body: Body): Record<string, unkno
   const types = optionalStringList(filters, 'ResourceTypes');
   const matching = ctx.store
     .allTags()
-    .filter((t) => (!keys || keys.includes(t.key)) && (!values || values.includes(t.value)) && (!ids || ids.includes(t.resourceId)) && (!types || types.includes(t.resourceType)))
+    .filter(
+      (t) =>
+        (!keys || keys.includes(t.key)) &&
+        (!values || values.includes(t.value)) &&
+        (!ids || ids.includes(t.resourceId)) &&
+        (!types || types.includes(t.resourceType)),
+    )
     .map((t) => ({ ResourceId: t.resourceId, ResourceType: t.resourceType, Key: t.key, Value: t.value }));
   const { page, nextPageToken } = paginate(body, matching, ctx.settings.pageLimit);
   return { Tags: page, ...(nextPageToken ? { NextPageToken: nextPageToken } : {}) };

@@ -22,7 +22,8 @@ function vmFilters(filters: Body): VmPredicate {
     return at < 0 ? { key: t, value: undefined } : { key: t.slice(0, at), value: t.slice(at + 1) };
   });
   const states = optionalStringList(filters, 'VmStateNames');
-  for (const s of states ?? []) if (!VM_STATES.includes(s as VmState)) throw wireErrors.invalidValue('Filters.VmStateNames', s, VM_STATES.join(', '));
+  for (const s of states ?? [])
+    if (!VM_STATES.includes(s as VmState)) throw wireErrors.invalidValue('Filters.VmStateNames', s, VM_STATES.join(', '));
   const tokens = optionalStringList(filters, 'ClientTokens');
   const subregions = optionalStringList(filters, 'SubregionNames');
   const types = optionalStringList(filters, 'VmTypes');
@@ -78,7 +79,9 @@ export function deleteVms(ctx: EmulatorContext, body: Body): Record<string, unkn
   const protectedVm = vms.find((vm) => vm.deletionProtection);
   if (protectedVm) throw wireErrors.invalidState(`the vm ${protectedVm.id} has deletion protection enabled`);
   return {
-    Vms: vms.map((vm) => (vm.state === 'terminated' || vm.state === 'shutting-down' ? transition(ctx, vm, vm.state) : transition(ctx, vm, 'shutting-down'))),
+    Vms: vms.map((vm) =>
+      vm.state === 'terminated' || vm.state === 'shutting-down' ? transition(ctx, vm, vm.state) : transition(ctx, vm, 'shutting-down'),
+    ),
   };
 }
 

@@ -28,8 +28,10 @@ export const wireErrors = {
   throttled: (retryAfterSeconds: number) =>
     new OscWireError(429, '3', 'RequestLimitExceeded', 'too many requests, retry later', { 'Retry-After': String(retryAfterSeconds) }),
   internal: (status: number) => new OscWireError(status, '2000', 'InternalError', 'the server encountered an internal error'),
-  unknownAction: (action: string) => new OscWireError(404, '12000', 'InvalidAction', `the action ${action} is not valid for this web service`),
-  malformedBody: (reason: string) => new OscWireError(400, '4019', 'InvalidParameterValue', `the request body is not valid json: ${reason}`),
+  unknownAction: (action: string) =>
+    new OscWireError(404, '12000', 'InvalidAction', `the action ${action} is not valid for this web service`),
+  malformedBody: (reason: string) =>
+    new OscWireError(400, '4019', 'InvalidParameterValue', `the request body is not valid json: ${reason}`),
   missing: (field: string) => new OscWireError(400, '7000', 'MissingParameter', `Parameter: ${field}`),
   invalidValue: (field: string, value: unknown, accepted: string) =>
     new OscWireError(400, '4045', 'InvalidParameterValue', `invalid value ${JSON.stringify(value)} for ${field}; accepted: ${accepted}`),

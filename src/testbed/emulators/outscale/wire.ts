@@ -33,7 +33,12 @@ export function vmToWire(store: OutscaleStore, vm: VmRecord): Record<string, unk
     Architecture: 'x86_64',
     BlockDeviceMappings: vm.blockDevices.map((b) => ({
       DeviceName: b.deviceName,
-      Bsu: { VolumeId: b.volumeId, State: 'attached', LinkDate: new Date(vm.createdAt).toISOString(), DeleteOnVmDeletion: b.deleteOnVmDeletion },
+      Bsu: {
+        VolumeId: b.volumeId,
+        State: 'attached',
+        LinkDate: new Date(vm.createdAt).toISOString(),
+        DeleteOnVmDeletion: b.deleteOnVmDeletion,
+      },
     })),
     SecurityGroups: vm.securityGroups.map((g) => ({ SecurityGroupId: g.id, SecurityGroupName: g.name })),
     Tags: tagList(store, vm.id),

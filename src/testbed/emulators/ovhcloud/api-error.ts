@@ -17,8 +17,16 @@ export class OvhApiError extends Error {
 }
 
 const HTTP_TEXT: Record<number, string> = {
-  400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 409: 'Conflict',
-  429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  409: 'Conflict',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
 };
 
 function gatewayError(status: number, errorCode: string, message: string): OvhApiError {
@@ -41,7 +49,8 @@ export const methodNotAllowed = (method: string, path: string): OvhApiError =>
   new OvhApiError(405, { class: 'Client::MethodNotAllowed', message: `Method ${method} is not allowed on ${path}` });
 
 export function serverError(status: number): OvhApiError {
-  const cause = status === 503 ? 'ServiceUnavailable' : status === 502 ? 'BadGateway' : status === 504 ? 'GatewayTimeout' : 'InternalServerError';
+  const cause =
+    status === 503 ? 'ServiceUnavailable' : status === 502 ? 'BadGateway' : status === 504 ? 'GatewayTimeout' : 'InternalServerError';
   return new OvhApiError(status, { class: `Server::${cause}`, message: status === 503 ? 'Service unavailable' : 'Internal server error' });
 }
 

@@ -35,10 +35,19 @@ export const listCapabilityFlavors: Handler = (emu, req) => {
   const region = req.query.get('region');
   if (region === null) {
     const all = [...emu.flavorsByName.values()];
-    return { status: 200, json: all.map((f) => flavorToWire(f, f.regions.some((r) => isAvailable(emu, f.name, r)))) };
+    return {
+      status: 200,
+      json: all.map((f) =>
+        flavorToWire(
+          f,
+          f.regions.some((r) => isAvailable(emu, f.name, r)),
+        ),
+      ),
+    };
   }
   const known = emu.catalog.regions.map((r) => r.name);
-  if (!known.includes(region)) throw badRequest(`[InvalidDataError] region "${region}" is not a Managed Kubernetes region; accepted: ${known.join(', ')}`);
+  if (!known.includes(region))
+    throw badRequest(`[InvalidDataError] region "${region}" is not a Managed Kubernetes region; accepted: ${known.join(', ')}`);
   return flavorsOfRegion(emu, region);
 };
 

@@ -98,9 +98,19 @@ function buildCluster(ids: IdGenerator, catalog: CatalogFile, spec: OvhClusterSp
   const region = spec.region ?? 'EU-WEST-PAR';
   const zones = zonesOfRegion(catalog, region);
   if (zones.length === 0) {
-    throw new Error(`starting ovhcloud emulator: region "${region}" is not in the catalog; accepted: ${catalog.regions.map((r) => r.name).join(', ')}`);
+    throw new Error(
+      `starting ovhcloud emulator: region "${region}" is not in the catalog; accepted: ${catalog.regions.map((r) => r.name).join(', ')}`,
+    );
   }
-  return { id: spec.kubeId ?? ids.uuid(), serviceName: spec.serviceName ?? ids.serviceName(), name: spec.name ?? 'karpenter-eu', region, zones, version: spec.version ?? '1.31', createdAt: now };
+  return {
+    id: spec.kubeId ?? ids.uuid(),
+    serviceName: spec.serviceName ?? ids.serviceName(),
+    name: spec.name ?? 'karpenter-eu',
+    region,
+    zones,
+    version: spec.version ?? '1.31',
+    createdAt: now,
+  };
 }
 
 function listen(server: Server): Promise<number> {
@@ -122,7 +132,10 @@ export async function startOvhcloudEmulator(options: OvhcloudEmulatorOptions = {
     store.clusters.set(cluster.id, cluster);
   }
   const emu: EmulatorContext = {
-    store, ids, clock, catalog,
+    store,
+    ids,
+    clock,
+    catalog,
     flavorsByName: new Map(catalog.flavors.map((f) => [f.name, f])),
     settings: {
       consistencyDelayMs: options.consistencyDelayMs ?? 0,
@@ -138,9 +151,17 @@ export async function startOvhcloudEmulator(options: OvhcloudEmulatorOptions = {
   const calls = new CallLog();
   const closing = new AbortController();
   const tls = await createLoopbackCertificate();
-  const server = createServer({ key: tls.keyPem, cert: tls.certPem }, (req, res) => void handleRequest({ emu, faults, calls, credentials, closing: closing.signal }, req, res));
+  const server = createServer(
+    { key: tls.keyPem, cert: tls.certPem },
+    (req, res) => void handleRequest({ emu, faults, calls, credentials, closing: closing.signal }, req, res),
+  );
   const port = await listen(server);
-  const clusters = [...store.clusters.values()].map((c) => ({ serviceName: c.serviceName, kubeId: c.id, region: c.region, zones: [...c.zones] }));
+  const clusters = [...store.clusters.values()].map((c) => ({
+    serviceName: c.serviceName,
+    kubeId: c.id,
+    region: c.region,
+    zones: [...c.zones],
+  }));
   const first = credentials[0] as OvhCredential;
 
   return {
@@ -153,7 +174,13 @@ export async function startOvhcloudEmulator(options: OvhcloudEmulatorOptions = {
     credentials: first,
     cluster: clusters[0] as OvhClusterInfo,
     clusters,
-    clientOptions: (c = first) => ({ appKey: c.applicationKey, appSecret: c.applicationSecret, consumerKey: c.consumerKey, host: '127.0.0.1', port }),
+    clientOptions: (c = first) => ({
+      appKey: c.applicationKey,
+      appSecret: c.applicationSecret,
+      consumerKey: c.consumerKey,
+      host: '127.0.0.1',
+      port,
+    }),
     state: () => snapshotOf(store, clock.now()),
     setConsistencyDelay: (ms) => {
       emu.settings.consistencyDelayMs = ms;

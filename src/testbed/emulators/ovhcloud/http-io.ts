@@ -37,7 +37,8 @@ export function parseJsonObject(raw: string): Record<string, unknown> {
   } catch {
     throw badRequest('Invalid JSON received');
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw badRequest('Invalid JSON received: an object is expected');
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw badRequest('Invalid JSON received: an object is expected');
   return parsed as Record<string, unknown>;
 }
 

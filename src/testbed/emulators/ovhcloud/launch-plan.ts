@@ -20,9 +20,17 @@ function launchedUsage(emu: EmulatorContext, projectId: string): { instances: nu
   return { instances, vCPUs };
 }
 
-export function planLaunch(emu: EmulatorContext, args: { projectId: string; flavor: string; count: number; fault?: Fault; now: number }): LaunchPlan {
+export function planLaunch(
+  emu: EmulatorContext,
+  args: { projectId: string; flavor: string; count: number; fault?: Fault; now: number },
+): LaunchPlan {
   const failures: (NodeFailure | undefined)[] = [];
-  const capacityFault = args.fault?.kind === 'out-of-stock' ? 'FLAVOR_OUT_OF_STOCK_ERROR' : args.fault?.kind === 'quota-exceeded' ? 'USER_QUOTA_ERROR' : undefined;
+  const capacityFault =
+    args.fault?.kind === 'out-of-stock'
+      ? 'FLAVOR_OUT_OF_STOCK_ERROR'
+      : args.fault?.kind === 'quota-exceeded'
+        ? 'USER_QUOTA_ERROR'
+        : undefined;
   const usage = launchedUsage(emu, args.projectId);
   const cores = emu.flavorsByName.get(args.flavor)?.vcpus ?? 0;
   const { instances: maxInstances, vCPUs: maxCores } = emu.settings.quota;
@@ -31,7 +39,8 @@ export function planLaunch(emu: EmulatorContext, args: { projectId: string; flav
       failures.push(capacityFault);
       continue;
     }
-    const overQuota = (maxInstances !== undefined && usage.instances + 1 > maxInstances) || (maxCores !== undefined && usage.vCPUs + cores > maxCores);
+    const overQuota =
+      (maxInstances !== undefined && usage.instances + 1 > maxInstances) || (maxCores !== undefined && usage.vCPUs + cores > maxCores);
     if (overQuota) {
       failures.push('USER_QUOTA_ERROR');
       continue;

@@ -6,7 +6,32 @@
  */
 import type { CatalogFile, CatalogFlavor, CatalogPrice } from '../../../catalog/types.js';
 
-const SUBSIDIARIES = ['FR', 'DE', 'ES', 'GB', 'IE', 'IT', 'NL', 'PL', 'PT', 'CZ', 'FI', 'LT', 'MA', 'SN', 'TN', 'CA', 'QC', 'WE', 'WS', 'US', 'ASIA', 'AU', 'SG', 'IN'];
+const SUBSIDIARIES = [
+  'FR',
+  'DE',
+  'ES',
+  'GB',
+  'IE',
+  'IT',
+  'NL',
+  'PL',
+  'PT',
+  'CZ',
+  'FI',
+  'LT',
+  'MA',
+  'SN',
+  'TN',
+  'CA',
+  'QC',
+  'WE',
+  'WS',
+  'US',
+  'ASIA',
+  'AU',
+  'SG',
+  'IN',
+];
 
 export function isKnownSubsidiary(value: string): boolean {
   return SUBSIDIARIES.includes(value);
@@ -25,7 +50,11 @@ function technicalBlob(flavor: CatalogFlavor): Record<string, unknown> {
   };
   if (flavor.localDiskGiB !== undefined) technical.storage = { disks: [{ capacity: flavor.localDiskGiB, technology: 'NVMe' }] };
   if (flavor.gpu) {
-    technical.gpu = { number: flavor.gpu.count, model: flavor.gpu.cloudModel ?? flavor.gpu.name.toUpperCase(), memory: { size: Math.round(flavor.gpu.memoryMiB / 1024) } };
+    technical.gpu = {
+      number: flavor.gpu.count,
+      model: flavor.gpu.cloudModel ?? flavor.gpu.name.toUpperCase(),
+      memory: { size: Math.round(flavor.gpu.memoryMiB / 1024) },
+    };
   }
   return technical;
 }
@@ -83,7 +112,13 @@ export function orderCatalog(catalog: CatalogFile, subsidiary: string): Record<s
     catalogId: 1,
     locale: { currencyCode: 'EUR', subsidiary, taxRate: 20 },
     planFamilies: [{ name: 'default' }],
-    plans: [{ planCode: 'project.2018', invoiceName: 'Public Cloud Project', addonFamilies: [{ name: 'instance', addons: addons.map((a) => a.planCode) }] }],
+    plans: [
+      {
+        planCode: 'project.2018',
+        invoiceName: 'Public Cloud Project',
+        addonFamilies: [{ name: 'instance', addons: addons.map((a) => a.planCode) }],
+      },
+    ],
     products: [],
     addons,
   };

@@ -6,7 +6,14 @@
  */
 import { badRequest } from './api-error.js';
 import {
-  optionalBoolean, optionalInteger, optionalNumber, optionalObject, optionalString, optionalStringArray, rejectUndescribed, type Body,
+  optionalBoolean,
+  optionalInteger,
+  optionalNumber,
+  optionalObject,
+  optionalString,
+  optionalStringArray,
+  rejectUndescribed,
+  type Body,
 } from './body-fields.js';
 import { isFlavorOffered, type EmulatorContext } from './context.js';
 import { EMPTY_TEMPLATE, parseTemplate } from './pool-template.js';
@@ -14,8 +21,18 @@ import type { AutoscalingSettings, ClusterRecord } from './records.js';
 import type { PoolDraft } from './store.js';
 
 const CREATE_FIELDS = [
-  'name', 'flavorName', 'desiredNodes', 'minNodes', 'maxNodes', 'autoscale', 'autoscaling', 'monthlyBilled',
-  'antiAffinity', 'availabilityZones', 'attachFloatingIps', 'template',
+  'name',
+  'flavorName',
+  'desiredNodes',
+  'minNodes',
+  'maxNodes',
+  'autoscale',
+  'autoscaling',
+  'monthlyBilled',
+  'antiAffinity',
+  'availabilityZones',
+  'attachFloatingIps',
+  'template',
 ] as const;
 
 /** Lower-case alphanumerics and dashes, starting and ending alphanumeric (no `_`, as the MKS docs warn). */
@@ -31,9 +48,14 @@ export function parseAutoscaling(body: Body, current: AutoscalingSettings): Auto
   const a = optionalObject(body, 'autoscaling');
   if (!a) return current;
   return {
-    scaleDownUnneededTimeSeconds: optionalInteger(a, 'scaleDownUnneededTimeSeconds', 'autoscaling.scaleDownUnneededTimeSeconds') ?? current.scaleDownUnneededTimeSeconds,
-    scaleDownUnreadyTimeSeconds: optionalInteger(a, 'scaleDownUnreadyTimeSeconds', 'autoscaling.scaleDownUnreadyTimeSeconds') ?? current.scaleDownUnreadyTimeSeconds,
-    scaleDownUtilizationThreshold: optionalNumber(a, 'scaleDownUtilizationThreshold', 'autoscaling.scaleDownUtilizationThreshold') ?? current.scaleDownUtilizationThreshold,
+    scaleDownUnneededTimeSeconds:
+      optionalInteger(a, 'scaleDownUnneededTimeSeconds', 'autoscaling.scaleDownUnneededTimeSeconds') ??
+      current.scaleDownUnneededTimeSeconds,
+    scaleDownUnreadyTimeSeconds:
+      optionalInteger(a, 'scaleDownUnreadyTimeSeconds', 'autoscaling.scaleDownUnreadyTimeSeconds') ?? current.scaleDownUnreadyTimeSeconds,
+    scaleDownUtilizationThreshold:
+      optionalNumber(a, 'scaleDownUtilizationThreshold', 'autoscaling.scaleDownUtilizationThreshold') ??
+      current.scaleDownUtilizationThreshold,
   };
 }
 
@@ -47,9 +69,12 @@ export function parseFloatingIps(body: Body, current: { enabled: boolean }): { e
 export function checkSizes(sizes: { desiredNodes: number; minNodes: number; maxNodes: number }, antiAffinity: boolean, cap: number): void {
   const { desiredNodes, minNodes, maxNodes } = sizes;
   if (antiAffinity && (maxNodes > cap || desiredNodes > cap)) {
-    throw badRequest(`[InvalidDataError] a node pool with antiAffinity enabled cannot have more than ${cap} nodes (maxNodes ${maxNodes}, desiredNodes ${desiredNodes})`);
+    throw badRequest(
+      `[InvalidDataError] a node pool with antiAffinity enabled cannot have more than ${cap} nodes (maxNodes ${maxNodes}, desiredNodes ${desiredNodes})`,
+    );
   }
-  if (minNodes > maxNodes) throw badRequest(`[InvalidDataError] minNodes (${minNodes}) must be lower than or equal to maxNodes (${maxNodes})`);
+  if (minNodes > maxNodes)
+    throw badRequest(`[InvalidDataError] minNodes (${minNodes}) must be lower than or equal to maxNodes (${maxNodes})`);
   if (desiredNodes < minNodes || desiredNodes > maxNodes) {
     throw badRequest(`[InvalidDataError] desiredNodes (${desiredNodes}) must be between minNodes (${minNodes}) and maxNodes (${maxNodes})`);
   }
@@ -59,7 +84,9 @@ function checkFlavor(emu: EmulatorContext, cluster: ClusterRecord, name: string)
   const flavor = emu.flavorsByName.get(name);
   const offered = [...emu.flavorsByName.values()].filter((f) => isFlavorOffered(f, cluster)).map((f) => f.name);
   if (!flavor || !isFlavorOffered(flavor, cluster)) {
-    throw badRequest(`[InvalidDataError] flavorName "${name}" is not available in region ${cluster.region}; accepted: ${offered.join(', ')}`);
+    throw badRequest(
+      `[InvalidDataError] flavorName "${name}" is not available in region ${cluster.region}; accepted: ${offered.join(', ')}`,
+    );
   }
 }
 
@@ -67,11 +94,15 @@ function checkZones(cluster: ClusterRecord, zones: string[]): void {
   if (zones.length > 1) throw badRequest(`[InvalidDataError] availabilityZones: only 1 zone is supported for now, got ${zones.length}`);
   for (const zone of zones) {
     if (!cluster.zones.includes(zone)) {
-      throw badRequest(`[InvalidDataError] availabilityZones: zone "${zone}" does not exist in region ${cluster.region}; accepted: ${cluster.zones.join(', ')}`);
+      throw badRequest(
+        `[InvalidDataError] availabilityZones: zone "${zone}" does not exist in region ${cluster.region}; accepted: ${cluster.zones.join(', ')}`,
+      );
     }
   }
   if (zones.length === 0 && cluster.zones.length > 1) {
-    throw badRequest(`[InvalidDataError] availabilityZones is required in the multi-zone region ${cluster.region}; accepted: ${cluster.zones.join(', ')}`);
+    throw badRequest(
+      `[InvalidDataError] availabilityZones is required in the multi-zone region ${cluster.region}; accepted: ${cluster.zones.join(', ')}`,
+    );
   }
 }
 
@@ -89,7 +120,9 @@ export function parseCreateBody(emu: EmulatorContext, cluster: ClusterRecord, bo
   checkFlavor(emu, cluster, flavorName);
   const name = optionalString(body, 'name') ?? `nodepool-${emu.ids.hex(8)}`;
   if (!POOL_NAME.test(name)) {
-    throw badRequest(`[InvalidDataError] name "${name}" is invalid: use 1 to 63 lower-case letters, digits and '-', starting and ending with a letter or digit`);
+    throw badRequest(
+      `[InvalidDataError] name "${name}" is invalid: use 1 to 63 lower-case letters, digits and '-', starting and ending with a letter or digit`,
+    );
   }
   const antiAffinity = optionalBoolean(body, 'antiAffinity') ?? false;
   const cap = emu.settings.maxAntiAffinityNodes;

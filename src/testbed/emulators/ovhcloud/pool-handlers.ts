@@ -40,8 +40,17 @@ export const createPool: Handler = (emu, req) => {
   const taken = [...emu.store.pools.values()].some((p) => p.clusterId === cluster.id && p.name === draft.name);
   if (taken) throw conflict(`A node pool named ${draft.name} already exists in cluster ${cluster.id}`);
   checkClusterCap(emu, cluster, draft.desiredNodes);
-  const plan = planLaunch(emu, { projectId: cluster.serviceName, flavor: draft.flavor, count: draft.desiredNodes, fault: req.fault, now: req.now });
-  const pool = emu.store.createPool(draft, plan, { consistencyMs: emu.settings.consistencyDelayMs, nodeListingMs: takeNodeListingDelay(emu) });
+  const plan = planLaunch(emu, {
+    projectId: cluster.serviceName,
+    flavor: draft.flavor,
+    count: draft.desiredNodes,
+    fault: req.fault,
+    now: req.now,
+  });
+  const pool = emu.store.createPool(draft, plan, {
+    consistencyMs: emu.settings.consistencyDelayMs,
+    nodeListingMs: takeNodeListingDelay(emu),
+  });
   return { status: 200, json: poolToWire(pool, emu.store.nodesOf(pool.id), req.now) };
 };
 

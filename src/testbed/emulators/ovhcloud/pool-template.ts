@@ -23,11 +23,14 @@ function parseTaints(spec: Body): PoolTemplate['spec']['taints'] {
   if (raw === undefined || raw === null) missing('template.spec.taints');
   if (!Array.isArray(raw)) throw badRequest(`Invalid value for property template.spec.taints: ${JSON.stringify(raw)} is not an array`);
   return raw.map((taint: unknown, i) => {
-    if (typeof taint !== 'object' || taint === null) throw badRequest(`Invalid value for property template.spec.taints[${i}]: not an object`);
+    if (typeof taint !== 'object' || taint === null)
+      throw badRequest(`Invalid value for property template.spec.taints[${i}]: not an object`);
     const t = taint as Body;
     if (typeof t.key !== 'string' || t.key === '') missing(`template.spec.taints[${i}].key`);
     if (typeof t.effect !== 'string' || !TAINT_EFFECTS.includes(t.effect)) {
-      throw badRequest(`Invalid value for property template.spec.taints[${i}].effect: ${JSON.stringify(t.effect)}; accepted: ${TAINT_EFFECTS.join(', ')}`);
+      throw badRequest(
+        `Invalid value for property template.spec.taints[${i}].effect: ${JSON.stringify(t.effect)}; accepted: ${TAINT_EFFECTS.join(', ')}`,
+      );
     }
     if (t.value !== undefined && t.value !== null && typeof t.value !== 'string') {
       throw badRequest(`Invalid value for property template.spec.taints[${i}].value: ${JSON.stringify(t.value)} is not a string`);

@@ -14,13 +14,25 @@ import { parseTemplate } from './pool-template.js';
 import type { NodeRecord, PoolRecord } from './records.js';
 import { providerIdOf } from './wire.js';
 
-const UPDATE_FIELDS = ['desiredNodes', 'minNodes', 'maxNodes', 'autoscale', 'autoscaling', 'attachFloatingIps', 'template', 'nodesToRemove'] as const;
+const UPDATE_FIELDS = [
+  'desiredNodes',
+  'minNodes',
+  'maxNodes',
+  'autoscale',
+  'autoscaling',
+  'attachFloatingIps',
+  'template',
+  'nodesToRemove',
+] as const;
 
 function resolveNodesToRemove(live: NodeRecord[], refs: string[], pool: PoolRecord): NodeRecord[] {
   const chosen = new Map<string, NodeRecord>();
   for (const ref of refs) {
     const node = live.find((n) => n.id === ref || n.instanceId === ref || providerIdOf(n.instanceId) === ref);
-    if (!node) throw badRequest(`[InvalidDataError] nodesToRemove: "${ref}" is not a node id, instance id or providerID of a node of node pool ${pool.name}`);
+    if (!node)
+      throw badRequest(
+        `[InvalidDataError] nodesToRemove: "${ref}" is not a node id, instance id or providerID of a node of node pool ${pool.name}`,
+      );
     chosen.set(node.id, node);
   }
   return [...chosen.values()];
@@ -41,7 +53,9 @@ function desiredSize(body: Body, pool: PoolRecord, liveCount: number, toRemove: 
   const given = optionalInteger(body, 'desiredNodes');
   if (given !== undefined) {
     if (toRemove.length > Math.max(0, liveCount - given)) {
-      throw badRequest(`[InvalidDataError] nodesToRemove names ${toRemove.length} nodes but desiredNodes ${given} removes only ${Math.max(0, liveCount - given)} of ${liveCount}`);
+      throw badRequest(
+        `[InvalidDataError] nodesToRemove names ${toRemove.length} nodes but desiredNodes ${given} removes only ${Math.max(0, liveCount - given)} of ${liveCount}`,
+      );
     }
     return given;
   }
@@ -68,6 +82,12 @@ export function updatePool(emu: EmulatorContext, pool: PoolRecord, body: Body, r
   // Everything is validated: apply.
   Object.assign(pool, { minNodes: sizes.minNodes, maxNodes: sizes.maxNodes, template: parsedTemplate, autoscaling, attachFloatingIps });
   pool.autoscale = optionalBoolean(body, 'autoscale') ?? pool.autoscale;
-  const plan = planLaunch(emu, { projectId: pool.projectId, flavor: pool.flavor, count: Math.max(0, desired - live.length), fault: req.fault, now: req.now });
+  const plan = planLaunch(emu, {
+    projectId: pool.projectId,
+    flavor: pool.flavor,
+    count: Math.max(0, desired - live.length),
+    fault: req.fault,
+    now: req.now,
+  });
   emu.store.resize(pool, desired, toRemove, plan);
 }

@@ -63,22 +63,39 @@ const authTime: Handler = (emu) => ({ status: 200, json: Math.floor(emu.clock.no
 const publicCatalog: Handler = (emu, req) => {
   const subsidiary = req.query.get('ovhSubsidiary');
   if (subsidiary === null) throw badRequest('Missing parameter(s): ovhSubsidiary');
-  if (!isKnownSubsidiary(subsidiary)) throw badRequest(`Invalid value for parameter ovhSubsidiary: ${JSON.stringify(subsidiary)} is not a known subsidiary`);
+  if (!isKnownSubsidiary(subsidiary))
+    throw badRequest(`Invalid value for parameter ovhSubsidiary: ${JSON.stringify(subsidiary)} is not a known subsidiary`);
   return { status: 200, json: orderCatalog(emu.catalog, subsidiary) };
 };
 
 export const ROUTES: Route[] = [
   { method: 'GET', pattern: '/auth/time', action: 'getAuthTime', public: true, handler: authTime },
   { method: 'GET', pattern: '/order/catalog/public/cloud', action: 'getPublicCatalog', public: true, handler: publicCatalog },
-  { method: 'GET', pattern: '/cloud/project/:serviceName/capabilities/kube/flavors', action: 'listCapabilityFlavors', handler: listCapabilityFlavors },
-  { method: 'GET', pattern: '/cloud/project/:serviceName/capabilities/kube/regions', action: 'listCapabilityRegions', handler: listCapabilityRegions },
+  {
+    method: 'GET',
+    pattern: '/cloud/project/:serviceName/capabilities/kube/flavors',
+    action: 'listCapabilityFlavors',
+    handler: listCapabilityFlavors,
+  },
+  {
+    method: 'GET',
+    pattern: '/cloud/project/:serviceName/capabilities/kube/regions',
+    action: 'listCapabilityRegions',
+    handler: listCapabilityRegions,
+  },
   { method: 'GET', pattern: '/cloud/project/:serviceName/kube', action: 'listClusters', handler: listClusters },
   { method: 'GET', pattern: KUBE, action: 'getCluster', handler: getCluster },
   { method: 'GET', pattern: `${KUBE}/flavors`, action: 'listFlavors', handler: listClusterFlavors },
   { method: 'GET', pattern: `${KUBE}/nodepool`, action: 'listNodePools', handler: listPools },
   { method: 'POST', pattern: `${KUBE}/nodepool`, action: 'createNodePool', handler: createPool, describe: describeCreate },
   { method: 'GET', pattern: `${KUBE}/nodepool/:nodePoolId`, action: 'getNodePool', handler: getPool },
-  { method: 'PUT', pattern: `${KUBE}/nodepool/:nodePoolId`, action: 'updateNodePool', handler: updatePoolHandler, describe: describeUpdate },
+  {
+    method: 'PUT',
+    pattern: `${KUBE}/nodepool/:nodePoolId`,
+    action: 'updateNodePool',
+    handler: updatePoolHandler,
+    describe: describeUpdate,
+  },
   { method: 'DELETE', pattern: `${KUBE}/nodepool/:nodePoolId`, action: 'deleteNodePool', handler: deletePool },
   { method: 'GET', pattern: `${KUBE}/nodepool/:nodePoolId/nodes`, action: 'listNodePoolNodes', handler: listPoolNodes },
   { method: 'GET', pattern: `${KUBE}/node`, action: 'listNodes', handler: listClusterNodes },
@@ -109,7 +126,10 @@ function matchPattern(pattern: string, path: string): Record<string, string> | u
 }
 
 /** The route for a path below the base path, `'methodNotAllowed'`, or undefined (unknown URL). */
-export function matchRoute(method: string, path: string): { route: Route; params: Record<string, string> } | 'methodNotAllowed' | undefined {
+export function matchRoute(
+  method: string,
+  path: string,
+): { route: Route; params: Record<string, string> } | 'methodNotAllowed' | undefined {
   let pathMatched = false;
   for (const route of ROUTES) {
     const params = matchPattern(route.pattern, path);

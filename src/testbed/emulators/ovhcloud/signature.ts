@@ -9,7 +9,14 @@ import type { IncomingMessage } from 'node:http';
 import { invalidApplicationKey, invalidCredential, invalidSignature, notAuthenticated, queryOutOfTime } from './api-error.js';
 import type { OvhCredential } from './context.js';
 
-export function signRequest(args: { applicationSecret: string; consumerKey: string; method: string; url: string; body: string; timestamp: number | string }): string {
+export function signRequest(args: {
+  applicationSecret: string;
+  consumerKey: string;
+  method: string;
+  url: string;
+  body: string;
+  timestamp: number | string;
+}): string {
   const joined = [args.applicationSecret, args.consumerKey, args.method, args.url, args.body, String(args.timestamp)].join('+');
   return `$1$${createHash('sha1').update(joined).digest('hex')}`;
 }

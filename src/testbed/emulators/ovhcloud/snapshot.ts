@@ -70,7 +70,8 @@ function instanceSnapshot(store: OvhStore, node: NodeRecord, now: number): OvhIn
     createdAt: node.createdAt,
     providerID: instanceId ? providerIdOf(instanceId) : undefined,
     clusterId: node.clusterId,
-    visible: now >= node.appearsAt && status !== 'DELETED' && (pool === undefined || (now >= pool.nodesListedFrom && now >= pool.visibleAt)),
+    visible:
+      now >= node.appearsAt && status !== 'DELETED' && (pool === undefined || (now >= pool.nodesListedFrom && now >= pool.visibleAt)),
   };
 }
 

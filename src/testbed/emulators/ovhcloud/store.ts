@@ -7,7 +7,10 @@ import type { IdGenerator } from './ids.js';
 import { isLive, type OvhTimings } from './lifecycle.js';
 import type { ClusterRecord, NodeFailure, NodeRecord, PoolRecord } from './records.js';
 
-export type PoolDraft = Omit<PoolRecord, 'id' | 'createdAt' | 'updatedAt' | 'visibleAt' | 'installedAt' | 'nodesListedFrom' | 'deleteRequestedAt' | 'goneAt'>;
+export type PoolDraft = Omit<
+  PoolRecord,
+  'id' | 'createdAt' | 'updatedAt' | 'visibleAt' | 'installedAt' | 'nodesListedFrom' | 'deleteRequestedAt' | 'goneAt'
+>;
 
 export interface LaunchPlan {
   now: number;
@@ -112,7 +115,10 @@ export class OvhStore {
     if (excess <= 0) return;
     const preferredIds = new Set(preferred.map((n) => n.id));
     // Map order is creation order, so the reversed list is newest first (ties within one request included).
-    const newestFirst = live.filter((n) => !preferredIds.has(n.id)).reverse().sort((a, b) => b.createdAt - a.createdAt);
+    const newestFirst = live
+      .filter((n) => !preferredIds.has(n.id))
+      .reverse()
+      .sort((a, b) => b.createdAt - a.createdAt);
     this.removeNodes([...preferred, ...newestFirst].slice(0, excess), plan.now);
   }
 

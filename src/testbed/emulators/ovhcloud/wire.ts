@@ -42,7 +42,9 @@ export function clusterToWire(cluster: ClusterRecord): Record<string, unknown> {
 
 export function nodeToWire(node: NodeRecord, now: number): Record<string, unknown> {
   const status = nodeStatus(node, now);
-  const transitions = [node.createdAt, node.instanceAt, node.readyAt, node.deleteRequestedAt ?? 0, node.goneAt ?? 0].filter((t) => t <= now);
+  const transitions = [node.createdAt, node.instanceAt, node.readyAt, node.deleteRequestedAt ?? 0, node.goneAt ?? 0].filter(
+    (t) => t <= now,
+  );
   return {
     id: node.id,
     projectId: node.projectId,

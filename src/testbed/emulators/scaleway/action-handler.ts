@@ -32,13 +32,22 @@ export function serverAction(emu: EmulatorContext, req: RequestContext): Reply {
   const server = serverOf(emu, req);
   if (isTransient(server.state)) throw transientState('instance_server', server.id, server.state);
   if (!allowedActions(server.state).includes(action as ServerAction)) {
-    throw invalidRequest(`action ${action} is not allowed while the server is ${server.state}; allowed: ${allowedActions(server.state).join(', ')}`);
+    throw invalidRequest(
+      `action ${action} is not allowed while the server is ${server.state}; allowed: ${allowedActions(server.state).join(', ')}`,
+    );
   }
   if (action === 'poweron' && emu.availability.get(server.commercialType, server.zone) === 'shortage') {
     throw outOfStock(server.commercialType);
   }
   if (action === 'enable_routed_ip') {
-    const task = { id: emu.ids.uuid(), description: 'server_enable_routed_ip', serverId: server.id, zone: server.zone, startedAt: req.now, completesAt: req.now };
+    const task = {
+      id: emu.ids.uuid(),
+      description: 'server_enable_routed_ip',
+      serverId: server.id,
+      zone: server.zone,
+      startedAt: req.now,
+      completesAt: req.now,
+    };
     emu.store.tasks.set(task.id, task);
     return { status: 202, json: { task: taskWire(task, req.now) } };
   }

@@ -13,7 +13,10 @@ export function getBlockVolume(emu: EmulatorContext, req: RequestContext): Reply
 export function deleteBlockVolume(emu: EmulatorContext, req: RequestContext): Reply {
   const volume = emu.store.getBlockVolume(req.zone, req.params.volumeId ?? '', req.now, callerOf(req).projectId);
   if (volume.attachedTo) {
-    throw preconditionFailed('resource_still_in_use', `volume ${volume.id} is attached to server ${volume.attachedTo.serverId}; detach it or terminate the server first`);
+    throw preconditionFailed(
+      'resource_still_in_use',
+      `volume ${volume.id} is attached to server ${volume.attachedTo.serverId}; detach it or terminate the server first`,
+    );
   }
   emu.store.blockVolumes.delete(volume.id);
   return { status: 204 };

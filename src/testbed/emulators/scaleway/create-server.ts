@@ -39,7 +39,8 @@ function optionalUuid(body: Body, field: string): string | undefined {
 function parseTags(body: Body): string[] {
   const tags = body.tags;
   if (tags === undefined || tags === null) return [];
-  if (!Array.isArray(tags) || tags.some((t) => typeof t !== 'string')) throw invalidArgument('tags', 'tags must be a list of strings', 'type');
+  if (!Array.isArray(tags) || tags.some((t) => typeof t !== 'string'))
+    throw invalidArgument('tags', 'tags must be a list of strings', 'type');
   return tags as string[];
 }
 
@@ -75,7 +76,8 @@ function parseVolumes(body: Body, defaultRootBytes: number): VolumeTemplate[] {
   if (raw === undefined || raw === null) {
     return [{ index: '0', volumeType: 'sbs_volume', sizeBytes: defaultRootBytes, boot: false, fromExisting: false }];
   }
-  if (typeof raw !== 'object' || Array.isArray(raw)) throw invalidArgument('volumes', 'volumes must be a map of index to volume template', 'type');
+  if (typeof raw !== 'object' || Array.isArray(raw))
+    throw invalidArgument('volumes', 'volumes must be a map of index to volume template', 'type');
   return Object.entries(raw as Record<string, unknown>).map(([index, value]) => {
     if (!/^\d+$/.test(index)) throw invalidArgument(`volumes.${index}`, 'volume keys are indexes ("0", "1", …)');
     if (typeof value !== 'object' || value === null) throw invalidArgument(`volumes.${index}`, 'volume template must be an object', 'type');
@@ -104,7 +106,10 @@ function checkLocalStorage(flavor: CatalogFlavor, volumes: VolumeTemplate[]): vo
   const maxBytes = (flavor.localDiskGiB ?? 0) * 1024 ** 3;
   const localBytes = volumes.filter((v) => v.volumeType === 'l_ssd').reduce((sum, v) => sum + v.sizeBytes, 0);
   if (localBytes > maxBytes) {
-    throw invalidArgument('volumes', `the total size of local volumes (${localBytes} bytes) exceeds ${maxBytes} bytes allowed by ${flavor.name}; use sbs_volume instead`);
+    throw invalidArgument(
+      'volumes',
+      `the total size of local volumes (${localBytes} bytes) exceeds ${maxBytes} bytes allowed by ${flavor.name}; use sbs_volume instead`,
+    );
   }
 }
 
@@ -122,8 +127,16 @@ function buildVolumes(emu: EmulatorContext, server: ServerRecord, templates: Vol
     const name = t.name ?? `${server.image.name}_${t.volumeType}_${t.index}`;
     if (t.volumeType === 'sbs_volume') {
       emu.store.blockVolumes.set(id, {
-        id, name, zone: server.zone, projectId: server.project, sizeBytes: t.sizeBytes, type: 'sbs_5k', tags: [],
-        createdAt: now, updatedAt: now, attachedTo: { serverId: server.id, since: now, referenceId: emu.ids.uuid() },
+        id,
+        name,
+        zone: server.zone,
+        projectId: server.project,
+        sizeBytes: t.sizeBytes,
+        type: 'sbs_5k',
+        tags: [],
+        createdAt: now,
+        updatedAt: now,
+        attachedTo: { serverId: server.id, since: now, referenceId: emu.ids.uuid() },
       });
     }
     return { index: t.index, id, name, volumeType: t.volumeType, sizeBytes: t.sizeBytes, boot: t.boot, createdAt: now };
@@ -148,10 +161,14 @@ export function createServer(emu: EmulatorContext, req: RequestContext): Reply {
   if (project !== caller.projectId) throw permissionsDenied('write', 'instance_server');
   const flavor = resolveFlavor(emu, req.zone, optionalString(body, 'commercial_type'));
   const templates = parseVolumes(body, emu.settings.defaultRootVolumeBytes);
-  const image = resolveImage(body, templates.some((t) => t.index === '0' && t.fromExisting));
+  const image = resolveImage(
+    body,
+    templates.some((t) => t.index === '0' && t.fromExisting),
+  );
   checkLocalStorage(flavor, templates);
   const bootType = optionalString(body, 'boot_type') ?? 'local';
-  if (!(BOOT_TYPES as readonly string[]).includes(bootType)) throw invalidArgument('boot_type', `boot_type "${bootType}" is not one of ${BOOT_TYPES.join(', ')}`);
+  if (!(BOOT_TYPES as readonly string[]).includes(bootType))
+    throw invalidArgument('boot_type', `boot_type "${bootType}" is not one of ${BOOT_TYPES.join(', ')}`);
   const tags = parseTags(body);
   const securityGroupId = optionalUuid(body, 'security_group');
   const placementGroupId = optionalUuid(body, 'placement_group');
@@ -172,7 +189,9 @@ export function createServer(emu: EmulatorContext, req: RequestContext): Reply {
     tags,
     dynamicIpRequired: optionalBoolean(body, 'dynamic_ip_required', true),
     protected: optionalBoolean(body, 'protected', false),
-    securityGroup: securityGroupId ? { id: securityGroupId, name: 'security-group' } : { id: imageIdForLabel(`sg:${project}:${req.zone}`), name: 'Default security group' },
+    securityGroup: securityGroupId
+      ? { id: securityGroupId, name: 'security-group' }
+      : { id: imageIdForLabel(`sg:${project}:${req.zone}`), name: 'Default security group' },
     placementGroupId,
     volumes: [],
     privateNics: [],

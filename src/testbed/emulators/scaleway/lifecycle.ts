@@ -73,8 +73,7 @@ export function beginAction(
     server.stateDetail = 'stopped in place';
     return now;
   }
-  const duration =
-    action === 'poweron' ? timings.startingMs : action === 'reboot' ? timings.rebootMs : timings.stoppingMs;
+  const duration = action === 'poweron' ? timings.startingMs : action === 'reboot' ? timings.rebootMs : timings.stoppingMs;
   server.transition = { action, startedAt: now, completesAt: now + duration, taskId };
   if (action === 'poweron') {
     server.state = 'starting';

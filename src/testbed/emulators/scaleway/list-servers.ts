@@ -9,7 +9,11 @@ import { serverWire } from './wire.js';
 const STATES = ['running', 'stopped', 'stopped in place', 'starting', 'stopping', 'locked'];
 type Filter = (s: ServerRecord) => boolean;
 
-const csv = (v: string): string[] => v.split(',').map((s) => s.trim()).filter((s) => s !== '');
+const csv = (v: string): string[] =>
+  v
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
 
 function filtersOf(query: URLSearchParams): Filter[] {
   const filters: Filter[] = [];

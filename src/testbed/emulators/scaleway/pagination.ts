@@ -16,7 +16,8 @@ function positiveInt(query: URLSearchParams, name: string, fallback: number, max
   const raw = query.get(name);
   if (raw === null || raw === '') return fallback;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1 || n > max) throw invalidArgument(name, `${name} must be an integer between 1 and ${max}, got "${raw}"`);
+  if (!Number.isInteger(n) || n < 1 || n > max)
+    throw invalidArgument(name, `${name} must be an integer between 1 and ${max}, got "${raw}"`);
   return n;
 }
 

@@ -52,7 +52,11 @@ export function serverTypeWire(flavor: CatalogFlavor, region: string): Record<st
     ram: flavor.memoryMiB * MIB,
     gpu: flavor.gpu?.count ?? 0,
     gpu_info: flavor.gpu
-      ? { gpu_manufacturer: flavor.gpu.manufacturer.toUpperCase(), gpu_name: gpuDisplayName(flavor.gpu), gpu_memory: flavor.gpu.memoryMiB * MIB }
+      ? {
+          gpu_manufacturer: flavor.gpu.manufacturer.toUpperCase(),
+          gpu_name: gpuDisplayName(flavor.gpu),
+          gpu_memory: flavor.gpu.memoryMiB * MIB,
+        }
       : null,
     mig_profile: null,
     // Unknown prices stay absent rather than invented.

@@ -6,7 +6,15 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DropConnection, dropConnection, type FaultLog, openExchange, replyFaultTookOver, triageFault } from '../fault-pipeline.js';
 import { type BodyFault, type CallLog, damagedBody, type Fault, type FaultInjector, type RequestInfo } from '../faults.js';
 import {
-  ScalewayApiError, deniedAuthentication, invalidArgument, invalidRequest, outOfStock, quotaResourceName, quotasExceeded, serverError, tooManyRequests,
+  ScalewayApiError,
+  deniedAuthentication,
+  invalidArgument,
+  invalidRequest,
+  outOfStock,
+  quotaResourceName,
+  quotasExceeded,
+  serverError,
+  tooManyRequests,
 } from './api-error.js';
 import type { EmulatorContext, RequestContext, ScalewayCredential } from './context.js';
 import { errorReply, readBody, writeReply, type Reply } from './http-io.js';
@@ -71,14 +79,24 @@ async function route(deps: PipelineDeps, req: IncomingMessage, log: FaultLog): P
   const url = new URL(req.url ?? '/', 'http://emulator.invalid');
   const rawBody = await readBody(req);
   const match = matchRoute(method, url.pathname);
-  if (match === undefined) return { status: 404, json: { type: 'not_found', message: 'resource is not found', resource: 'route', resource_id: url.pathname } };
+  if (match === undefined)
+    return { status: 404, json: { type: 'not_found', message: 'resource is not found', resource: 'route', resource_id: url.pathname } };
   if (match === 'methodNotAllowed') throw invalidRequest(`method ${method} is not allowed on ${url.pathname}`);
   log.action = match.route.action;
   const credential = match.route.public ? undefined : authenticate(req, deps.credentials);
   // The Marketplace names the zone in the query, the zoned APIs in the path.
   const zone = (match.route.zoneFromQuery ? url.searchParams.get('zone') : match.params.zone) ?? '';
   if (!emu.zones.has(zone)) throw invalidArgument('zone', `unknown zone "${zone}"; accepted: ${[...emu.zones.keys()].join(', ')}`);
-  const ctx: RequestContext = { method, path: url.pathname, params: match.params, query: url.searchParams, rawBody, zone, credential, now: emu.clock.now() };
+  const ctx: RequestContext = {
+    method,
+    path: url.pathname,
+    params: match.params,
+    query: url.searchParams,
+    rawBody,
+    zone,
+    credential,
+    now: emu.clock.now(),
+  };
   const described = match.route.describe?.(emu, ctx) ?? {};
   if (described.action) log.action = described.action;
   const request: RequestInfo = { method, path: url.pathname, action: log.action, instanceType: described.instanceType, zone };

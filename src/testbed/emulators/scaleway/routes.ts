@@ -7,7 +7,15 @@ import { createServer, requestedCommercialType } from './create-server.js';
 import { getImage, listLocalImages } from './image-handlers.js';
 import { listServers } from './list-servers.js';
 import {
-  createPrivateNic, deleteServer, deleteUserData, getServer, getUserData, listPrivateNics, listUserData, setUserData, updateServer,
+  createPrivateNic,
+  deleteServer,
+  deleteUserData,
+  getServer,
+  getUserData,
+  listPrivateNics,
+  listUserData,
+  setUserData,
+  updateServer,
 } from './server-handlers.js';
 
 export interface Route {
@@ -39,10 +47,19 @@ function launchedByAction(emu: EmulatorContext, req: RequestContext): { action?:
 
 export const ROUTES: Route[] = [
   { method: 'GET', pattern: instance('/products/servers'), action: 'listServersTypes', handler: listServerTypes, public: true },
-  { method: 'GET', pattern: instance('/products/servers/availability'), action: 'getServerTypesAvailability', handler: serverTypesAvailability, public: true },
+  {
+    method: 'GET',
+    pattern: instance('/products/servers/availability'),
+    action: 'getServerTypesAvailability',
+    handler: serverTypesAvailability,
+    public: true,
+  },
   { method: 'GET', pattern: instance('/servers'), action: 'listServers', handler: listServers },
   {
-    method: 'POST', pattern: instance('/servers'), action: 'createServer', handler: createServer,
+    method: 'POST',
+    pattern: instance('/servers'),
+    action: 'createServer',
+    handler: createServer,
     describe: (_emu, req) => ({ instanceType: requestedCommercialType(req.rawBody) }),
   },
   { method: 'GET', pattern: instance(`/servers/${ID}`), action: 'getServer', handler: getServer },
@@ -53,14 +70,29 @@ export const ROUTES: Route[] = [
   { method: 'GET', pattern: instance(`/servers/${ID}/user_data/(?<key>[^/]+)`), action: 'getServerUserData', handler: getUserData },
   { method: 'PATCH', pattern: instance(`/servers/${ID}/user_data/(?<key>[^/]+)`), action: 'setServerUserData', handler: setUserData },
   { method: 'PUT', pattern: instance(`/servers/${ID}/user_data/(?<key>[^/]+)`), action: 'setServerUserData', handler: setUserData },
-  { method: 'DELETE', pattern: instance(`/servers/${ID}/user_data/(?<key>[^/]+)`), action: 'deleteServerUserData', handler: deleteUserData },
+  {
+    method: 'DELETE',
+    pattern: instance(`/servers/${ID}/user_data/(?<key>[^/]+)`),
+    action: 'deleteServerUserData',
+    handler: deleteUserData,
+  },
   { method: 'GET', pattern: instance(`/servers/${ID}/private_nics`), action: 'listPrivateNICs', handler: listPrivateNics },
   { method: 'POST', pattern: instance(`/servers/${ID}/private_nics`), action: 'createPrivateNIC', handler: createPrivateNic },
   { method: 'GET', pattern: instance('/images/(?<imageId>[^/]+)'), action: 'getImage', handler: getImage },
   { method: 'GET', pattern: /^\/marketplace\/v2\/local-images$/, action: 'listLocalImages', handler: listLocalImages, zoneFromQuery: true },
   { method: 'GET', pattern: new RegExp(`^/block/v1alpha1/zones/${ZONE}/volumes$`), action: 'listVolumes', handler: listBlockVolumes },
-  { method: 'GET', pattern: new RegExp(`^/block/v1alpha1/zones/${ZONE}/volumes/(?<volumeId>[^/]+)$`), action: 'getVolume', handler: getBlockVolume },
-  { method: 'DELETE', pattern: new RegExp(`^/block/v1alpha1/zones/${ZONE}/volumes/(?<volumeId>[^/]+)$`), action: 'deleteVolume', handler: deleteBlockVolume },
+  {
+    method: 'GET',
+    pattern: new RegExp(`^/block/v1alpha1/zones/${ZONE}/volumes/(?<volumeId>[^/]+)$`),
+    action: 'getVolume',
+    handler: getBlockVolume,
+  },
+  {
+    method: 'DELETE',
+    pattern: new RegExp(`^/block/v1alpha1/zones/${ZONE}/volumes/(?<volumeId>[^/]+)$`),
+    action: 'deleteVolume',
+    handler: deleteBlockVolume,
+  },
 ];
 
 function safeDecode(segment: string): string {

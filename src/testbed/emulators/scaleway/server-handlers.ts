@@ -26,7 +26,8 @@ export function updateServer(emu: EmulatorContext, req: RequestContext): Reply {
     server.name = body.name;
   }
   if (body.tags !== undefined && body.tags !== null) {
-    if (!Array.isArray(body.tags) || body.tags.some((t) => typeof t !== 'string')) throw invalidArgument('tags', 'tags must be a list of strings', 'type');
+    if (!Array.isArray(body.tags) || body.tags.some((t) => typeof t !== 'string'))
+      throw invalidArgument('tags', 'tags must be a list of strings', 'type');
     server.tags = [...(body.tags as string[])];
   }
   for (const field of ['protected', 'dynamic_ip_required'] as const) {

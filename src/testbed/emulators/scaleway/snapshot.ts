@@ -69,8 +69,13 @@ function instanceSnapshot(s: ServerRecord, now: number): ScalewayInstanceSnapsho
 
 function volumeSnapshot(v: BlockVolumeRecord): ScalewayVolumeSnapshot {
   return {
-    id: v.id, name: v.name, zone: v.zone, sizeBytes: v.sizeBytes, type: v.type,
-    status: v.attachedTo ? 'in_use' : 'available', attachedTo: v.attachedTo?.serverId,
+    id: v.id,
+    name: v.name,
+    zone: v.zone,
+    sizeBytes: v.sizeBytes,
+    type: v.type,
+    status: v.attachedTo ? 'in_use' : 'available',
+    attachedTo: v.attachedTo?.serverId,
   };
 }
 

@@ -67,14 +67,17 @@ export class ScalewayStore {
   }
 
   /** Starts a power action and records the task the API answers with. */
-  startAction(
-    server: ServerRecord,
-    action: 'poweron' | 'poweroff' | 'reboot' | 'terminate' | 'stop_in_place',
-    now: number,
-  ): TaskRecord {
+  startAction(server: ServerRecord, action: 'poweron' | 'poweroff' | 'reboot' | 'terminate' | 'stop_in_place', now: number): TaskRecord {
     const taskId = this.ids.uuid();
     const completesAt = beginAction(server, action, now, this.timings, taskId);
-    const task: TaskRecord = { id: taskId, description: `server_${action}`, serverId: server.id, zone: server.zone, startedAt: now, completesAt };
+    const task: TaskRecord = {
+      id: taskId,
+      description: `server_${action}`,
+      serverId: server.id,
+      zone: server.zone,
+      startedAt: now,
+      completesAt,
+    };
     this.tasks.set(taskId, task);
     return task;
   }

@@ -30,7 +30,15 @@ function volumeWire(server: ServerRecord, v: AttachedVolume): Record<string, unk
 export function serverWire(server: ServerRecord): Record<string, unknown> {
   const volumes = Object.fromEntries(server.volumes.map((v) => [v.index, volumeWire(server, v)]));
   const publicIp = server.publicIpAddress
-    ? { id: `${server.id.slice(0, 24)}000000000001`, address: server.publicIpAddress, dynamic: true, family: 'inet', provisioning_mode: 'dhcp', state: 'attached', tags: [] }
+    ? {
+        id: `${server.id.slice(0, 24)}000000000001`,
+        address: server.publicIpAddress,
+        dynamic: true,
+        family: 'inet',
+        provisioning_mode: 'dhcp',
+        state: 'attached',
+        tags: [],
+      }
     : null;
   return {
     id: server.id,
@@ -58,9 +66,22 @@ export function serverWire(server: ServerRecord): Record<string, unknown> {
     private_nics: server.privateNics.map((n) => privateNicWire(server, n)),
     security_group: { ...server.securityGroup },
     placement_group: server.placementGroupId
-      ? { id: server.placementGroupId, name: 'placement-group', organization: server.organization, project: server.project, policy_mode: 'optional', policy_type: 'max_availability', policy_respected: true, tags: [], zone: server.zone }
+      ? {
+          id: server.placementGroupId,
+          name: 'placement-group',
+          organization: server.organization,
+          project: server.project,
+          policy_mode: 'optional',
+          policy_type: 'max_availability',
+          policy_respected: true,
+          tags: [],
+          zone: server.zone,
+        }
       : null,
-    location: server.state === 'running' || server.state === 'stopping' ? { zone_id: server.zone, platform_id: '14', cluster_id: '2', hypervisor_id: '101', node_id: '7' } : null,
+    location:
+      server.state === 'running' || server.state === 'stopping'
+        ? { zone_id: server.zone, platform_id: '14', cluster_id: '2', hypervisor_id: '101', node_id: '7' }
+        : null,
     maintenances: [],
     allowed_actions: allowedActions(server.state),
     creation_date: iso(server.createdAt),
@@ -110,7 +131,16 @@ export function blockVolumeWire(v: BlockVolumeRecord): Record<string, unknown> {
     created_at: iso(v.createdAt),
     updated_at: iso(v.updatedAt),
     references: ref
-      ? [{ id: ref.referenceId, product_resource_type: 'instance_server', product_resource_id: ref.serverId, created_at: iso(ref.since), type: 'exclusive', status: 'attached' }]
+      ? [
+          {
+            id: ref.referenceId,
+            product_resource_type: 'instance_server',
+            product_resource_id: ref.serverId,
+            created_at: iso(ref.since),
+            type: 'exclusive',
+            status: 'attached',
+          },
+        ]
       : [],
     parent_snapshot_id: null,
     status: ref ? 'in_use' : 'available',

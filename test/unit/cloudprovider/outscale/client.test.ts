@@ -35,7 +35,14 @@ const json = (status: number, body: unknown, headers: Record<string, string> = {
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
 
 function client(fetchImpl: typeof fetch, endpoint = 'https://api.eu-west-2.outscale.com') {
-  return createOutscaleClient({ endpoint, region: 'eu-west-2', accessKey: 'AKTEST', secretKey: 'SKTEST', fetch: fetchImpl, clock: new FakeClock(Date.UTC(2026, 0, 2, 3, 4, 5)) });
+  return createOutscaleClient({
+    endpoint,
+    region: 'eu-west-2',
+    accessKey: 'AKTEST',
+    secretKey: 'SKTEST',
+    fetch: fetchImpl,
+    clock: new FakeClock(Date.UTC(2026, 0, 2, 3, 4, 5)),
+  });
 }
 
 describe('outscale client: requests', () => {
@@ -62,30 +69,51 @@ describe('outscale client: requests', () => {
 describe('outscale client: errors', () => {
   it('turns Errors[] into an OutscaleApiError with status, code, type, details, request id and Retry-After', async () => {
     const f = fakeFetch(() =>
-      json(429, { Errors: [{ Code: '3', Type: 'RequestLimitExceeded', Details: 'slow down' }], ResponseContext: { RequestId: 'req-9' } }, { 'retry-after': '4' }),
+      json(
+        429,
+        { Errors: [{ Code: '3', Type: 'RequestLimitExceeded', Details: 'slow down' }], ResponseContext: { RequestId: 'req-9' } },
+        { 'retry-after': '4' },
+      ),
     );
-    const err = await client(f.impl).readVms().catch((e: unknown) => e);
+    const err = await client(f.impl)
+      .readVms()
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(OutscaleApiError);
-    expect(err).toMatchObject({ status: 429, code: '3', type: 'RequestLimitExceeded', details: 'slow down', requestId: 'req-9', retryAfterMs: 4000 });
+    expect(err).toMatchObject({
+      status: 429,
+      code: '3',
+      type: 'RequestLimitExceeded',
+      details: 'slow down',
+      requestId: 'req-9',
+      retryAfterMs: 4000,
+    });
     expect((err as Error).message).toBe('calling outscale ReadVms: RequestLimitExceeded (code 3): slow down [request req-9]');
   });
 
   it('keeps the status of a non-JSON error page', async () => {
     const f = fakeFetch(() => new Response('<html>bad gateway</html>', { status: 502 }));
-    const err = (await client(f.impl).readVms().catch((e: unknown) => e)) as OutscaleApiError;
+    const err = (await client(f.impl)
+      .readVms()
+      .catch((e: unknown) => e)) as OutscaleApiError;
     expect([err.status, err.errors.length, isTransient(err)]).toEqual([502, 0, true]);
   });
 
   it('refuses a 200 whose body is not JSON', async () => {
     const f = fakeFetch(() => new Response('not json', { status: 200 }));
-    expect(await client(f.impl).readVms().catch((e: unknown) => e)).toBeInstanceOf(OutscaleResponseError);
+    expect(
+      await client(f.impl)
+        .readVms()
+        .catch((e: unknown) => e),
+    ).toBeInstanceOf(OutscaleResponseError);
   });
 
   it('wraps a failed connection in a transient OutscaleTransportError', async () => {
     const impl = (async () => {
       throw new TypeError('fetch failed');
     }) as typeof fetch;
-    const err = await client(impl).readVms().catch((e: unknown) => e);
+    const err = await client(impl)
+      .readVms()
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(OutscaleTransportError);
     expect([(err as OutscaleTransportError).timedOut, isTransient(err)]).toEqual([false, true]);
   });
@@ -93,14 +121,40 @@ describe('outscale client: errors', () => {
   const error = (status: number, Code: string, Type: string) =>
     new OutscaleApiError({ action: 'X', status, errors: [{ Code, Type, Details: '' }] });
   it.each([
-    ['no such vm', error(400, '5063', 'InvalidResource'), { notFound: true, quota: false, capacity: false, throttle: false, transient: false }],
-    ['too many cores', error(409, '10029', 'TooManyResources (QuotaExceded)'), { notFound: false, quota: true, capacity: false, throttle: false, transient: false }],
-    ['no capacity', error(409, '3001', 'InsufficientCapacity'), { notFound: false, quota: false, capacity: true, throttle: false, transient: false }],
-    ['throttled', error(429, '3', 'RequestLimitExceeded'), { notFound: false, quota: false, capacity: false, throttle: true, transient: true }],
+    [
+      'no such vm',
+      error(400, '5063', 'InvalidResource'),
+      { notFound: true, quota: false, capacity: false, throttle: false, transient: false },
+    ],
+    [
+      'too many cores',
+      error(409, '10029', 'TooManyResources (QuotaExceded)'),
+      { notFound: false, quota: true, capacity: false, throttle: false, transient: false },
+    ],
+    [
+      'no capacity',
+      error(409, '3001', 'InsufficientCapacity'),
+      { notFound: false, quota: false, capacity: true, throttle: false, transient: false },
+    ],
+    [
+      'throttled',
+      error(429, '3', 'RequestLimitExceeded'),
+      { notFound: false, quota: false, capacity: false, throttle: true, transient: true },
+    ],
     ['internal', error(503, '2000', 'InternalError'), { notFound: false, quota: false, capacity: false, throttle: false, transient: true }],
-    ['bad value', error(400, '4045', 'InvalidParameterValue'), { notFound: false, quota: false, capacity: false, throttle: false, transient: false }],
+    [
+      'bad value',
+      error(400, '4045', 'InvalidParameterValue'),
+      { notFound: false, quota: false, capacity: false, throttle: false, transient: false },
+    ],
   ])('classifies %s', (_name, err, expected) => {
-    expect({ notFound: isNotFound(err), quota: isQuota(err), capacity: isCapacity(err), throttle: isThrottle(err), transient: isTransient(err) }).toEqual(expected);
+    expect({
+      notFound: isNotFound(err),
+      quota: isQuota(err),
+      capacity: isCapacity(err),
+      throttle: isThrottle(err),
+      transient: isTransient(err),
+    }).toEqual(expected);
   });
 
   it('classifies nothing but its own errors', () => {

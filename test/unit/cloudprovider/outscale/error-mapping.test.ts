@@ -9,7 +9,13 @@ import { toCloudError } from '../../../../src/cloudprovider/outscale/error-mappi
 import { OutscaleApiError, OutscaleTransportError } from '../../../../src/cloudprovider/outscale/errors.js';
 
 function apiError(status: number, Code: string, Type: string, retryAfterMs?: number): OutscaleApiError {
-  return new OutscaleApiError({ action: 'CreateVms', status, errors: [{ Code, Type, Details: 'd' }], requestId: 'req-1', ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) });
+  return new OutscaleApiError({
+    action: 'CreateVms',
+    status,
+    errors: [{ Code, Type, Details: 'd' }],
+    requestId: 'req-1',
+    ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+  });
 }
 
 const offering = { instanceType: 'tinav5.c2r4p2', zone: 'eu-west-2a', capacityType: 'on-demand' };

@@ -20,7 +20,17 @@ const units = unitPricesOf([
 ]);
 
 function flavor(name: string, gpu?: CatalogFlavor['gpu']): CatalogFlavor {
-  return { name, family: 'tinav5', generation: 5, vcpus: 0, memoryMiB: 0, arch: 'amd64', regions: ['eu-west-2'], prices: [], ...(gpu ? { gpu } : {}) };
+  return {
+    name,
+    family: 'tinav5',
+    generation: 5,
+    vcpus: 0,
+    memoryMiB: 0,
+    arch: 'amd64',
+    regions: ['eu-west-2'],
+    prices: [],
+    ...(gpu ? { gpu } : {}),
+  };
 }
 
 describe('tina VM types', () => {
@@ -37,8 +47,17 @@ describe('tina VM types', () => {
   });
 
   it('a GPU bundle launches its VM type plus flexible GPUs of the VM generation', () => {
-    const bundle = flavor('tinav5.c16r128p1-v100x2', { count: 2, name: 'v100', memoryMiB: 16384, manufacturer: 'nvidia', cloudModel: 'nvidia-v100' });
-    expect(launchShapeOf(bundle)).toEqual({ vmType: 'tinav5.c16r128p1', flexibleGpu: { modelName: 'nvidia-v100', count: 2, generation: 'v5' } });
+    const bundle = flavor('tinav5.c16r128p1-v100x2', {
+      count: 2,
+      name: 'v100',
+      memoryMiB: 16384,
+      manufacturer: 'nvidia',
+      cloudModel: 'nvidia-v100',
+    });
+    expect(launchShapeOf(bundle)).toEqual({
+      vmType: 'tinav5.c16r128p1',
+      flexibleGpu: { modelName: 'nvidia-v100', count: 2, generation: 'v5' },
+    });
     expect(launchShapeOf(flavor('tinav5.c2r4p2'))).toEqual({ vmType: 'tinav5.c2r4p2' });
   });
 });
@@ -52,7 +71,11 @@ describe('prices from ReadPublicCatalog', () => {
 
   it.each([
     ['tinav5.c2r4p2', undefined, 2 * 0.044 + 4 * 0.005],
-    ['tinav5.c8r64p1-v100', { count: 1, name: 'v100', memoryMiB: 16384, manufacturer: 'nvidia' as const, cloudModel: 'nvidia-v100' }, 8 * 0.05 + 64 * 0.005 + 1.2],
+    [
+      'tinav5.c8r64p1-v100',
+      { count: 1, name: 'v100', memoryMiB: 16384, manufacturer: 'nvidia' as const, cloudModel: 'nvidia-v100' },
+      8 * 0.05 + 64 * 0.005 + 1.2,
+    ],
   ])('%s = cores + RAM + GPUs', (name, gpu, expected) => {
     expect(priceFromUnits(flavor(name, gpu), units)).toBeCloseTo(expected, 6);
   });
@@ -76,7 +99,12 @@ describe('buildOutscaleInstanceTypes', () => {
   });
 
   it('keeps a type whose offerings are all unavailable, marked so', () => {
-    const types = buildOutscaleInstanceTypes({ catalog, region: 'eu-west-2', subregions: ['eu-west-2a'], unavailable: (t) => t === 'tinav5.c2r4p2' });
+    const types = buildOutscaleInstanceTypes({
+      catalog,
+      region: 'eu-west-2',
+      subregions: ['eu-west-2a'],
+      unavailable: (t) => t === 'tinav5.c2r4p2',
+    });
     expect(types.find((t) => t.name === 'tinav5.c2r4p2')?.offerings.every((o) => !o.available)).toBe(true);
   });
 });

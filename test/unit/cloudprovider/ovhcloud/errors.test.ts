@@ -17,7 +17,10 @@ describe('ovhcloud error mapping', () => {
     [{ status: 500, message: 'Internal server error' }, TransientCloudError],
     [{ status: 503, message: 'Service unavailable' }, TransientCloudError],
     [{ message: 'socket hang up' }, TransientCloudError],
-    [{ status: 400, message: '[InvalidDataError] the cluster would have 101 nodes: a Managed Kubernetes cluster is limited to 100 nodes' }, QuotaExceededError],
+    [
+      { status: 400, message: '[InvalidDataError] the cluster would have 101 nodes: a Managed Kubernetes cluster is limited to 100 nodes' },
+      QuotaExceededError,
+    ],
     [{ status: 403, message: 'This credential is not valid' }, PermanentCloudError],
     [{ status: 409, message: 'A node pool named x already exists' }, PermanentCloudError],
     [{ status: 400, message: 'Missing parameter(s): flavorName' }, PermanentCloudError],
@@ -32,11 +35,14 @@ describe('ovhcloud error mapping', () => {
     ['the cluster', 'Cluster 6f1c9a52 does not exist'],
     ['the project', 'This service does not exist'],
     ['the node', 'Node x does not exist'],
-  ])('a 404 about %s is never NodeClaimNotFound by itself: only a caller that just read the cluster can call a node gone', (_what, message) => {
-    const error = toCloudError({ status: 404, message }, 'listing nodes of cluster k');
-    expect(error).not.toBeInstanceOf(NodeClaimNotFoundError);
-    expect(isOvhNotFound(error)).toBe(true);
-  });
+  ])(
+    'a 404 about %s is never NodeClaimNotFound by itself: only a caller that just read the cluster can call a node gone',
+    (_what, message) => {
+      const error = toCloudError({ status: 404, message }, 'listing nodes of cluster k');
+      expect(error).not.toBeInstanceOf(NodeClaimNotFoundError);
+      expect(isOvhNotFound(error)).toBe(true);
+    },
+  );
 
   it('names the cluster cap quota', () => {
     const error = toCloudError({ status: 400, message: 'a Managed Kubernetes cluster is limited to 100 nodes' }, 'scaling');
@@ -44,7 +50,10 @@ describe('ovhcloud error mapping', () => {
   });
 
   it.each([
-    [{ error: 404, message: 'gone' }, { status: 404, message: 'gone' }],
+    [
+      { error: 404, message: 'gone' },
+      { status: 404, message: 'gone' },
+    ],
     [{ error: -104 }, { message: 'socket error -104' }],
     [{ error: new Error('no answer within 100 ms') }, { message: 'no answer within 100 ms' }],
     [{ error: '[OVH] Unable to fetch OVH API time' }, { message: '[OVH] Unable to fetch OVH API time' }],
@@ -71,7 +80,10 @@ describe('ovhcloud SDK parameters', () => {
     [{}, { endpoint: 'ovh-eu' }],
     [{ endpoint: 'ovh-ca' }, { endpoint: 'ovh-ca' }],
     [{ endpoint: 'https://127.0.0.1:8443' }, { host: '127.0.0.1', port: 8443 }],
-    [{ endpoint: 'ovh-eu', host: '127.0.0.1', port: 9 }, { host: '127.0.0.1', port: 9 }],
+    [
+      { endpoint: 'ovh-eu', host: '127.0.0.1', port: 9 },
+      { host: '127.0.0.1', port: 9 },
+    ],
   ])('%j', (settings, expected) => {
     expect(ovhSdkParams({ ...keys, ...settings })).toEqual({ appKey: 'ak', appSecret: 'as', consumerKey: 'ck', ...expected });
   });

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { loadCatalog } from '../../../../src/catalog/index.js';
 import type { OvhFlavor } from '../../../../src/cloudprovider/ovhcloud/api.js';
-import { buildOvhInstanceTypes, bundledOvhInstanceTypes, familyOf, generationOf } from '../../../../src/cloudprovider/ovhcloud/instancetypes.js';
+import {
+  buildOvhInstanceTypes,
+  bundledOvhInstanceTypes,
+  familyOf,
+  generationOf,
+} from '../../../../src/cloudprovider/ovhcloud/instancetypes.js';
 import { parseOrderCatalog } from '../../../../src/cloudprovider/ovhcloud/prices.js';
 import { formatProviderID, instanceIdOf } from '../../../../src/cloudprovider/ovhcloud/provider-id.js';
 
@@ -12,7 +17,10 @@ const flavors: OvhFlavor[] = [
   { name: 'l4-90', category: 'g', state: 'available', vCPUs: 22, gpus: 1, ram: 90 },
   { name: 'z9-4', category: 'b', state: 'available', vCPUs: 1, gpus: 0, ram: 4 },
 ];
-const prices = new Map([['b3-8', { hourly: 0.06 }], ['z9-4', { hourly: 0.01 }]]);
+const prices = new Map([
+  ['b3-8', { hourly: 0.06 }],
+  ['z9-4', { hourly: 0.01 }],
+]);
 
 describe('ovhcloud instance types', () => {
   const types = buildOvhInstanceTypes({ catalog, region: 'EU-WEST-PAR', flavors, prices, billing: 'hourly' });
@@ -21,7 +29,9 @@ describe('ovhcloud instance types', () => {
     expect(types.map((t) => t.name)).toEqual(['b3-16', 'b3-8', 'l4-90', 'z9-4']);
     const b38 = types.find((t) => t.name === 'b3-8');
     expect(b38?.offerings.map((o) => [o.zone, o.pricePerHour, o.available])).toEqual([
-      ['eu-west-par-a', 0.06, true], ['eu-west-par-b', 0.06, true], ['eu-west-par-c', 0.06, true],
+      ['eu-west-par-a', 0.06, true],
+      ['eu-west-par-b', 0.06, true],
+      ['eu-west-par-c', 0.06, true],
     ]);
     expect(b38?.labels['karpenter-eu.io/instance-memory']).toBe('8192');
     expect(b38?.labels['karpenter-eu.io/instance-family']).toBe('b3');
@@ -38,7 +48,12 @@ describe('ovhcloud instance types', () => {
     expect(unknown?.offerings[0]?.pricePerHour).toBe(0.01);
   });
 
-  it.each([['b3-8', 'b3', 3], ['b2-7', 'b2', 2], ['t1-45', 't1', 1], ['h100-380', 'h100', 3]])('family/generation of %s', (name, family, generation) => {
+  it.each([
+    ['b3-8', 'b3', 3],
+    ['b2-7', 'b2', 2],
+    ['t1-45', 't1', 1],
+    ['h100-380', 'h100', 3],
+  ])('family/generation of %s', (name, family, generation) => {
     expect(familyOf(name)).toBe(family);
     expect(generationOf(family)).toBe(generation);
   });

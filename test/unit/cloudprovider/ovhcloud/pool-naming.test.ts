@@ -15,7 +15,15 @@ import {
   type PoolSettings,
 } from '../../../../src/cloudprovider/ovhcloud/pool-naming.js';
 
-const base: PoolSettings = { flavor: 'b3-8', zone: 'eu-west-par-a', monthlyBilled: false, antiAffinity: false, labels: { 'karpenter.sh/nodepool': 'default' }, taints: [], clusterName: 'prod' };
+const base: PoolSettings = {
+  flavor: 'b3-8',
+  zone: 'eu-west-par-a',
+  monthlyBilled: false,
+  antiAffinity: false,
+  labels: { 'karpenter.sh/nodepool': 'default' },
+  taints: [],
+  clusterName: 'prod',
+};
 const MksPoolName = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 
 describe('ovhcloud pool naming', () => {
@@ -49,16 +57,23 @@ describe('ovhcloud pool naming', () => {
 
   it('every pool name is a valid MKS pool name whose base (lock family) can be read back', () => {
     fc.assert(
-      fc.property(fc.stringMatching(/^[a-z0-9][a-z0-9.-]{0,40}$/), fc.stringMatching(/^[a-z]{2,20}-[a-z]$/), fc.boolean(), fc.boolean(), fc.nat(30), (flavor, zone, monthlyBilled, antiAffinity, index) => {
-        const settings = { ...base, flavor, zone, monthlyBilled, antiAffinity };
-        const baseName = poolBaseName(settings);
-        for (const stem of [baseName, poolStem(baseName, poolVariant(settings), 'other')]) {
-          const name = poolNameAt(stem, index);
-          expect(name).toMatch(MksPoolName);
-          expect(name.length).toBeLessThanOrEqual(63);
-          expect(familyOfPoolName(name)).toBe(baseName);
-        }
-      }),
+      fc.property(
+        fc.stringMatching(/^[a-z0-9][a-z0-9.-]{0,40}$/),
+        fc.stringMatching(/^[a-z]{2,20}-[a-z]$/),
+        fc.boolean(),
+        fc.boolean(),
+        fc.nat(30),
+        (flavor, zone, monthlyBilled, antiAffinity, index) => {
+          const settings = { ...base, flavor, zone, monthlyBilled, antiAffinity };
+          const baseName = poolBaseName(settings);
+          for (const stem of [baseName, poolStem(baseName, poolVariant(settings), 'other')]) {
+            const name = poolNameAt(stem, index);
+            expect(name).toMatch(MksPoolName);
+            expect(name.length).toBeLessThanOrEqual(63);
+            expect(familyOfPoolName(name)).toBe(baseName);
+          }
+        },
+      ),
     );
   });
 
@@ -77,7 +92,16 @@ describe('ovhcloud pool naming', () => {
   it('templates carry all five fields MKS requires, the managed-by label and the claim records', () => {
     const template = poolTemplate(base, { [claimAnnotationKey('a')]: 'pending:5' });
     expect(template).toEqual({
-      metadata: { labels: { 'karpenter.sh/nodepool': 'default', 'karpenter-eu.io/managed-by': 'karpenter-eu', 'karpenter-eu.io/cluster': 'prod', 'karpenter-eu.io/pool-variant': poolVariant(base) }, annotations: { 'claims.karpenter-eu.io/a': 'pending:5' }, finalizers: [] },
+      metadata: {
+        labels: {
+          'karpenter.sh/nodepool': 'default',
+          'karpenter-eu.io/managed-by': 'karpenter-eu',
+          'karpenter-eu.io/cluster': 'prod',
+          'karpenter-eu.io/pool-variant': poolVariant(base),
+        },
+        annotations: { 'claims.karpenter-eu.io/a': 'pending:5' },
+        finalizers: [],
+      },
       spec: { taints: [], unschedulable: false },
     });
     expect([...claimRecordsOf(template)]).toEqual([['claims.karpenter-eu.io/a', { kind: 'pending', since: 5 }]]);

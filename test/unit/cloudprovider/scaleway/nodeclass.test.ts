@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
 import type { ScalewayNodeClassSpec } from '../../../../src/apis/v1alpha1/scaleway-nodeclass.js';
 import type { ScalewayServer } from '../../../../src/cloudprovider/scaleway/api.js';
-import { apiServerHostPort, driftReason, MissingJoinTokenError, renderUserData, userDataHash } from '../../../../src/cloudprovider/scaleway/nodeclass.js';
+import {
+  apiServerHostPort,
+  driftReason,
+  MissingJoinTokenError,
+  renderUserData,
+  userDataHash,
+} from '../../../../src/cloudprovider/scaleway/nodeclass.js';
 import { launchTags } from '../../../../src/cloudprovider/scaleway/tags.js';
 
 const spec: ScalewayNodeClassSpec = {
@@ -20,7 +26,10 @@ const input = {
   nodeName: 'gpu-1',
   providerID: 'scaleway://instance/fr-par-2/33333333-3333-4333-8333-333333333333',
   labels: { 'karpenter.sh/nodepool': 'gpu', 'node.kubernetes.io/instance-type': 'L4-1-24G' },
-  taints: [{ key: 'nvidia.com/gpu', value: 'true', effect: 'NoSchedule' }, { key: 'karpenter.sh/unregistered', effect: 'NoExecute' }],
+  taints: [
+    { key: 'nvidia.com/gpu', value: 'true', effect: 'NoSchedule' },
+    { key: 'karpenter.sh/unregistered', effect: 'NoExecute' },
+  ],
 };
 
 function joinConfigOf(userData: string): Record<string, unknown> {
@@ -33,11 +42,18 @@ describe('Scaleway cloud-init join config', () => {
   it('is a kubeadm JoinConfiguration with token, node name, providerID, labels and taints', () => {
     const userData = renderUserData(input, 'gpu');
     expect(userData.startsWith('#cloud-config\n')).toBe(true);
-    const join = joinConfigOf(userData) as { kind: string; discovery: { bootstrapToken: Record<string, unknown> }; nodeRegistration: { name: string; taints: unknown[]; kubeletExtraArgs: { name: string; value: string }[] } };
+    const join = joinConfigOf(userData) as {
+      kind: string;
+      discovery: { bootstrapToken: Record<string, unknown> };
+      nodeRegistration: { name: string; taints: unknown[]; kubeletExtraArgs: { name: string; value: string }[] };
+    };
     expect(join.kind).toBe('JoinConfiguration');
     expect(join.discovery.bootstrapToken).toMatchObject({ apiServerEndpoint: 'k8s.example.com:6443', token: 'abcdef.0123456789abcdef' });
     expect(join.nodeRegistration.name).toBe('gpu-1');
-    expect(join.nodeRegistration.taints).toEqual([{ key: 'nvidia.com/gpu', value: 'true', effect: 'NoSchedule' }, { key: 'karpenter.sh/unregistered', effect: 'NoExecute' }]);
+    expect(join.nodeRegistration.taints).toEqual([
+      { key: 'nvidia.com/gpu', value: 'true', effect: 'NoSchedule' },
+      { key: 'karpenter.sh/unregistered', effect: 'NoExecute' },
+    ]);
     expect(join.nodeRegistration.kubeletExtraArgs).toEqual([
       { name: 'provider-id', value: input.providerID },
       { name: 'node-labels', value: 'karpenter.sh/nodepool=gpu,node.kubernetes.io/instance-type=L4-1-24G' },
@@ -59,7 +75,9 @@ describe('Scaleway cloud-init join config', () => {
 
   it('without join, is the NodeClass user data as written', () => {
     const { join: _join, ...rest } = spec;
-    expect(renderUserData({ ...input, spec: { ...rest, userData: '#cloud-config\nruncmd: [k3s]' } }, 'gpu')).toBe('#cloud-config\nruncmd: [k3s]');
+    expect(renderUserData({ ...input, spec: { ...rest, userData: '#cloud-config\nruncmd: [k3s]' } }, 'gpu')).toBe(
+      '#cloud-config\nruncmd: [k3s]',
+    );
   });
 
   it('refuses to render a join without a token', () => {
@@ -71,16 +89,34 @@ describe('Scaleway cloud-init join config', () => {
     expect(parseAllDocuments(renderUserData(input, 'gpu')).every((d) => d.errors.length === 0)).toBe(true);
   });
 
-  it.each([['https://k.example.com', 'k.example.com:443'], ['https://10.0.0.1:6443/', '10.0.0.1:6443']])('api server %s → %s', (url, hostPort) => {
+  it.each([
+    ['https://k.example.com', 'k.example.com:443'],
+    ['https://10.0.0.1:6443/', '10.0.0.1:6443'],
+  ])('api server %s → %s', (url, hostPort) => {
     expect(apiServerHostPort(url)).toBe(hostPort);
   });
 });
 
 describe('Scaleway drift', () => {
   const server: ScalewayServer = {
-    id: '33333333-3333-4333-8333-333333333333', name: 'gpu-1', zone: 'fr-par-1', commercialType: 'DEV1-S', state: 'running', stateDetail: '',
-    tags: launchTags({ clusterName: 'c', nodeClaimName: 'gpu-1', nodeClassName: 'gpu', image: spec.image, userDataHash: userDataHash(spec), extra: spec.tags }),
-    securityGroupId: spec.securityGroupId, privateNetworkIds: [], volumes: [], createdAt: 0,
+    id: '33333333-3333-4333-8333-333333333333',
+    name: 'gpu-1',
+    zone: 'fr-par-1',
+    commercialType: 'DEV1-S',
+    state: 'running',
+    stateDetail: '',
+    tags: launchTags({
+      clusterName: 'c',
+      nodeClaimName: 'gpu-1',
+      nodeClassName: 'gpu',
+      image: spec.image,
+      userDataHash: userDataHash(spec),
+      extra: spec.tags,
+    }),
+    securityGroupId: spec.securityGroupId,
+    privateNetworkIds: [],
+    volumes: [],
+    createdAt: 0,
   };
 
   it.each<[string, Partial<ScalewayNodeClassSpec>, string | undefined]>([

@@ -7,26 +7,43 @@ const zone = fc.constantFrom('fr-par-1', 'fr-par-2', 'nl-ams-3', 'pl-waw-2');
 
 describe('Scaleway providerIDs', () => {
   it('format and parse round-trip', () => {
-    fc.assert(fc.property(zone, fc.uuid(), (z, id) => {
-      expect(parseProviderID(formatProviderID({ zone: z, id }))).toEqual({ zone: z, id });
-    }));
+    fc.assert(
+      fc.property(zone, fc.uuid(), (z, id) => {
+        expect(parseProviderID(formatProviderID({ zone: z, id }))).toEqual({ zone: z, id });
+      }),
+    );
   });
 
-  it.each(['aws:///eu-west-2a/i-1', 'scaleway://instance/fr-par/abc', 'openstack:///1234', 'scaleway://instance/fr-par-1/not-a-uuid', ''])('rejects %j', (value) => {
-    expect(tryParseProviderID(value)).toBeUndefined();
-    expect(() => parseProviderID(value)).toThrow(/accepted: scaleway:\/\/instance\/<zone>\/<server uuid>/);
-  });
+  it.each(['aws:///eu-west-2a/i-1', 'scaleway://instance/fr-par/abc', 'openstack:///1234', 'scaleway://instance/fr-par-1/not-a-uuid', ''])(
+    'rejects %j',
+    (value) => {
+      expect(tryParseProviderID(value)).toBeUndefined();
+      expect(() => parseProviderID(value)).toThrow(/accepted: scaleway:\/\/instance\/<zone>\/<server uuid>/);
+    },
+  );
 });
 
 describe('Scaleway server tags', () => {
   it('launch tags identify cluster, NodeClaim, NodePool, NodeClass and drift fingerprints', () => {
     const tags = launchTags({
-      clusterName: 'prod', nodeClaimName: 'default-x1', nodeClaimUID: 'u-1', nodePoolName: 'default', nodeClassName: 'gpu',
-      image: 'ubuntu_jammy', userDataHash: 'abc', extra: { team: 'ml' },
+      clusterName: 'prod',
+      nodeClaimName: 'default-x1',
+      nodeClaimUID: 'u-1',
+      nodePoolName: 'default',
+      nodeClassName: 'gpu',
+      image: 'ubuntu_jammy',
+      userDataHash: 'abc',
+      extra: { team: 'ml' },
     });
     expect(tags).toEqual([
-      'karpenter-eu.io/cluster=prod', 'karpenter.sh/nodeclaim=default-x1', 'karpenter-eu.io/nodeclass=gpu', 'karpenter-eu.io/image=ubuntu_jammy',
-      'karpenter-eu.io/userdata-hash=abc', 'karpenter-eu.io/nodeclaim-uid=u-1', 'karpenter.sh/nodepool=default', 'team=ml',
+      'karpenter-eu.io/cluster=prod',
+      'karpenter.sh/nodeclaim=default-x1',
+      'karpenter-eu.io/nodeclass=gpu',
+      'karpenter-eu.io/image=ubuntu_jammy',
+      'karpenter-eu.io/userdata-hash=abc',
+      'karpenter-eu.io/nodeclaim-uid=u-1',
+      'karpenter.sh/nodepool=default',
+      'team=ml',
     ]);
     expect(tagValue(tags, 'karpenter.sh/nodeclaim')).toBe('default-x1');
   });

@@ -3,8 +3,14 @@ import type { NodeClaim, NodePool } from '../../../../src/apis/index.js';
 import { disruptedLabels, snakeCase, terminationMode } from '../../../../src/controllers/disruption/disrupted-labels.js';
 
 const claim = (grace?: string): NodeClaim =>
-  ({ metadata: { name: 'c', labels: { 'karpenter.sh/nodepool': 'default', 'karpenter.sh/capacity-type': 'on-demand' } }, spec: grace === undefined ? {} : { terminationGracePeriod: grace } }) as unknown as NodeClaim;
-const pool = { metadata: { name: 'default' }, spec: { disruption: { consolidationPolicy: 'WhenEmptyOrUnderutilized' } } } as unknown as NodePool;
+  ({
+    metadata: { name: 'c', labels: { 'karpenter.sh/nodepool': 'default', 'karpenter.sh/capacity-type': 'on-demand' } },
+    spec: grace === undefined ? {} : { terminationGracePeriod: grace },
+  }) as unknown as NodeClaim;
+const pool = {
+  metadata: { name: 'default' },
+  spec: { disruption: { consolidationPolicy: 'WhenEmptyOrUnderutilized' } },
+} as unknown as NodePool;
 
 describe("karpenter_nodeclaims_disrupted_total labels (upstream's)", () => {
   it('termination_mode: graceful without a grace period, forceful at zero, eventual otherwise', () => {
@@ -14,7 +20,13 @@ describe("karpenter_nodeclaims_disrupted_total labels (upstream's)", () => {
   });
 
   it('consolidation_policy only when consolidation disrupted the NodeClaim, in snake_case', () => {
-    expect(disruptedLabels('underutilized', claim(), pool, true)).toEqual({ reason: 'underutilized', nodepool: 'default', capacity_type: 'on-demand', consolidation_policy: 'when_empty_or_underutilized', termination_mode: 'graceful' });
+    expect(disruptedLabels('underutilized', claim(), pool, true)).toEqual({
+      reason: 'underutilized',
+      nodepool: 'default',
+      capacity_type: 'on-demand',
+      consolidation_policy: 'when_empty_or_underutilized',
+      termination_mode: 'graceful',
+    });
     expect(disruptedLabels('drifted', claim('1h'), pool, false).consolidation_policy).toBe('');
     expect(snakeCase('WhenEmpty')).toBe('when_empty');
   });

@@ -16,11 +16,28 @@ export function ovhClass(name: string, spec: Record<string, unknown> = {}): Kube
     apiVersion: 'karpenter.ovhcloud.sh/v1alpha1',
     kind: 'OVHNodeClass',
     metadata: { name },
-    spec: { serviceName, kubeId, region: 'EU-WEST-PAR', credentialsSecretRef: { name: 'ovh-credentials', namespace: 'karpenter' }, ...spec },
+    spec: {
+      serviceName,
+      kubeId,
+      region: 'EU-WEST-PAR',
+      credentialsSecretRef: { name: 'ovh-credentials', namespace: 'karpenter' },
+      ...spec,
+    },
   };
 }
 
-export function nodePool(name: string, spec: { requirements?: unknown[]; limits?: Record<string, unknown>; nodeClass?: string; group?: string; kind?: string; extra?: Record<string, unknown>; template?: Record<string, unknown> } = {}): KubeObject {
+export function nodePool(
+  name: string,
+  spec: {
+    requirements?: unknown[];
+    limits?: Record<string, unknown>;
+    nodeClass?: string;
+    group?: string;
+    kind?: string;
+    extra?: Record<string, unknown>;
+    template?: Record<string, unknown>;
+  } = {},
+): KubeObject {
   return {
     apiVersion: 'karpenter.sh/v1',
     kind: 'NodePool',
@@ -28,7 +45,11 @@ export function nodePool(name: string, spec: { requirements?: unknown[]; limits?
     spec: {
       template: {
         spec: {
-          nodeClassRef: { group: spec.group ?? 'karpenter.ovhcloud.sh', kind: spec.kind ?? 'OVHNodeClass', name: spec.nodeClass ?? 'default' },
+          nodeClassRef: {
+            group: spec.group ?? 'karpenter.ovhcloud.sh',
+            kind: spec.kind ?? 'OVHNodeClass',
+            name: spec.nodeClass ?? 'default',
+          },
           requirements: spec.requirements ?? [],
           ...spec.template,
         },

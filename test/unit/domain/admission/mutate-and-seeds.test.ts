@@ -6,7 +6,8 @@ import { admit, mutate, validate, type KubeObject } from '../../../../src/domain
 import { context, defaults, nodePool, ovhClass, req } from './fixtures.js';
 
 const IT = 'node.kubernetes.io/instance-type';
-const reqs = (o: KubeObject): { key: string; values: string[] }[] => (o.spec as { template: { spec: { requirements: { key: string; values: string[] }[] } } }).template.spec.requirements;
+const reqs = (o: KubeObject): { key: string; values: string[] }[] =>
+  (o.spec as { template: { spec: { requirements: { key: string; values: string[] }[] } } }).template.spec.requirements;
 
 // The OVHcloud provider's documented examples (shared/seeds 001, 002) with the placeholders (serviceName
 // "abc123def456...", kubeId "cluster-xyz...") replaced by well-formed ids; the GRA7 multi-zone examples are
@@ -81,7 +82,10 @@ describe('documented examples', () => {
       expect(outcome.allowed).toBe(true);
       // Only additions: everything the user wrote is still there, unchanged.
       if (object.kind === 'NodePool') for (const r of reqs(object)) expect(reqs(outcome.object)).toContainEqual(r);
-      expect({ ...(outcome.object.spec as object), template: undefined }).toMatchObject({ ...(object.spec as object), template: undefined });
+      expect({ ...(outcome.object.spec as object), template: undefined }).toMatchObject({
+        ...(object.spec as object),
+        template: undefined,
+      });
     }
   });
 
@@ -94,7 +98,9 @@ describe('documented examples', () => {
   });
 
   it('denies the GRA7 multi-zone example with the zone that exists', () => {
-    const pool = nodePool('production-pool', { requirements: [req(IT, 'In', 'b2-30'), req('topology.kubernetes.io/zone', 'In', 'gra7-a', 'gra7-b', 'gra7-c')] });
+    const pool = nodePool('production-pool', {
+      requirements: [req(IT, 'In', 'b2-30'), req('topology.kubernetes.io/zone', 'In', 'gra7-a', 'gra7-b', 'gra7-c')],
+    });
     const result = validate(pool, context([ovhClass('default', { region: 'GRA7' })]));
     expect(result.allowed).toBe(false);
     expect(result.message).toContain('"gra7-b": not a zone of region GRA7');
@@ -106,12 +112,19 @@ describe('mutating defaults', () => {
   it('adds on-demand and amd64 when absent, with a warning each', () => {
     const { patch, warnings } = mutate(nodePool('p', { requirements: [req(IT, 'In', 'b3-8')] }), context());
     const patched = applyJsonPatch(nodePool('p', { requirements: [req(IT, 'In', 'b3-8')] }) as JsonValue, patch) as KubeObject;
-    expect(reqs(patched)).toEqual([req(IT, 'In', 'b3-8'), req('karpenter.sh/capacity-type', 'In', 'on-demand'), req('kubernetes.io/arch', 'In', 'amd64')]);
+    expect(reqs(patched)).toEqual([
+      req(IT, 'In', 'b3-8'),
+      req('karpenter.sh/capacity-type', 'In', 'on-demand'),
+      req('kubernetes.io/arch', 'In', 'amd64'),
+    ]);
     expect(warnings).toHaveLength(2);
   });
 
   it('leaves a NodePool that already says everything unchanged', () => {
-    const pool = nodePool('p', { limits: { cpu: '10' }, requirements: [req(IT, 'In', 'b3-8'), req('karpenter.sh/capacity-type', 'In', 'on-demand'), req('kubernetes.io/arch', 'In', 'amd64')] });
+    const pool = nodePool('p', {
+      limits: { cpu: '10' },
+      requirements: [req(IT, 'In', 'b3-8'), req('karpenter.sh/capacity-type', 'In', 'on-demand'), req('kubernetes.io/arch', 'In', 'amd64')],
+    });
     expect(mutate(pool, context())).toEqual({ patch: [], warnings: [] });
   });
 
@@ -143,7 +156,10 @@ describe('mutating defaults', () => {
 
   it('fills OVH region and kubeId from the service configuration', () => {
     const nodeClass = ovhClass('c', { region: undefined, kubeId: undefined });
-    const outcome = admit(JSON.parse(JSON.stringify(nodeClass)) as KubeObject, { ...context(), defaults: { ...defaults, ovh: { region: 'GRA9', kubeId: '6f1c9a52-3b7e-4d0a-9c51-2e8f4b7a1d04' } } });
+    const outcome = admit(JSON.parse(JSON.stringify(nodeClass)) as KubeObject, {
+      ...context(),
+      defaults: { ...defaults, ovh: { region: 'GRA9', kubeId: '6f1c9a52-3b7e-4d0a-9c51-2e8f4b7a1d04' } },
+    });
     expect(outcome.allowed).toBe(true);
     expect(outcome.object.spec).toMatchObject({ region: 'GRA9', kubeId: '6f1c9a52-3b7e-4d0a-9c51-2e8f4b7a1d04' });
     expect(outcome.warnings).toHaveLength(2);
@@ -152,8 +168,25 @@ describe('mutating defaults', () => {
   it('never throws and always returns a patch that applies, whatever the object', () => {
     const anyObject = fc.oneof(
       fc.jsonValue(),
-      fc.record({ kind: fc.constantFrom('NodePool', 'OVHNodeClass', 'NodeClaim', 'Pod'), apiVersion: fc.constantFrom('karpenter.sh/v1', 'karpenter.ovhcloud.sh/v1alpha1', 'v1'), spec: fc.jsonValue(), metadata: fc.jsonValue() }),
-      fc.record({ kind: fc.constant('NodePool'), apiVersion: fc.constant('karpenter.sh/v1'), spec: fc.record({ template: fc.record({ spec: fc.record({ requirements: fc.array(fc.record({ key: fc.string(), operator: fc.string(), values: fc.array(fc.string()) })), taints: fc.jsonValue() }) }), limits: fc.dictionary(fc.string(), fc.oneof(fc.string(), fc.integer())) }) }),
+      fc.record({
+        kind: fc.constantFrom('NodePool', 'OVHNodeClass', 'NodeClaim', 'Pod'),
+        apiVersion: fc.constantFrom('karpenter.sh/v1', 'karpenter.ovhcloud.sh/v1alpha1', 'v1'),
+        spec: fc.jsonValue(),
+        metadata: fc.jsonValue(),
+      }),
+      fc.record({
+        kind: fc.constant('NodePool'),
+        apiVersion: fc.constant('karpenter.sh/v1'),
+        spec: fc.record({
+          template: fc.record({
+            spec: fc.record({
+              requirements: fc.array(fc.record({ key: fc.string(), operator: fc.string(), values: fc.array(fc.string()) })),
+              taints: fc.jsonValue(),
+            }),
+          }),
+          limits: fc.dictionary(fc.string(), fc.oneof(fc.string(), fc.integer())),
+        }),
+      }),
     );
     fc.assert(
       fc.property(anyObject, (value) => {

@@ -27,7 +27,11 @@ function kindReadsToAdmit(podCount: number): number {
 
 describe('admitOffline over a set of files', () => {
   it('admits each object against the others of its set: a NodePool finds the NodeClass of the set, not one the set lacks', () => {
-    const reviews = admitOffline([ovhClass('default'), nodePool('default'), nodePool('other', { nodeClass: 'missing' }), pod(0)], catalogs, defaults);
+    const reviews = admitOffline(
+      [ovhClass('default'), nodePool('default'), nodePool('other', { nodeClass: 'missing' }), pod(0)],
+      catalogs,
+      defaults,
+    );
     expect(reviews.map((r) => [r.original.kind, r.outcome.allowed])).toEqual([
       ['OVHNodeClass', true],
       ['NodePool', true],

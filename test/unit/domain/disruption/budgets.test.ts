@@ -8,7 +8,14 @@ const monday20 = Date.UTC(2026, 0, 5, 20, 0);
 
 describe('budgetNodes', () => {
   it.each([
-    ['10%', 10, 1], ['10%', 11, 2], ['10%', 0, 0], ['50%', 3, 2], ['100%', 7, 7], ['0', 9, 0], ['3', 9, 3], ['0%', 9, 0],
+    ['10%', 10, 1],
+    ['10%', 11, 2],
+    ['10%', 0, 0],
+    ['50%', 3, 2],
+    ['100%', 7, 7],
+    ['0', 9, 0],
+    ['3', 9, 3],
+    ['0%', 9, 0],
   ])('%s of %i nodes = %i (percent rounds up)', (nodes, total, expected) => {
     expect(budgetNodes(nodes, total)).toBe(expected);
   });
@@ -24,7 +31,13 @@ describe('allowedDisruptions', () => {
     ['minimum over active budgets', [{ nodes: '50%' }, { nodes: '3' }], 'Underutilized', monday10, 3],
     ['budget limited to other reasons is ignored', [{ nodes: '0', reasons: ['Drifted'] }, { nodes: '5' }], 'Empty', monday10, 5],
     ['budget for this reason applies', [{ nodes: '0', reasons: ['Drifted'] }, { nodes: '5' }], 'Drifted', monday10, 0],
-    ['business-hours window active', [{ nodes: '0', schedule: '0 9 * * 1-5', duration: '8h' }, { nodes: '100%' }], 'Underutilized', monday10, 0],
+    [
+      'business-hours window active',
+      [{ nodes: '0', schedule: '0 9 * * 1-5', duration: '8h' }, { nodes: '100%' }],
+      'Underutilized',
+      monday10,
+      0,
+    ],
   ] as const)('%s', (_name, budgets, reason, now, expected) => {
     const pool = apiNodePool('p', budgets === undefined ? {} : { budgets: budgets as never });
     if (budgets === undefined) delete (pool.spec.disruption as { budgets?: unknown }).budgets;
@@ -54,12 +67,23 @@ describe('allowedDisruptions', () => {
 
   it('never exceeds any applicable active budget (property)', () => {
     fc.assert(
-      fc.property(fc.array(fc.oneof(fc.integer({ min: 0, max: 20 }).map(String), fc.integer({ min: 0, max: 100 }).map((n) => `${n}%`)), { minLength: 1, maxLength: 4 }), fc.integer({ min: 0, max: 50 }), fc.integer({ min: 0, max: 10 }), (nodes, total, disrupting) => {
-        const pool = apiNodePool('p', { budgets: nodes.map((n) => ({ nodes: n })) });
-        const got = allowedDisruptions(pool, 'Underutilized', { total, disrupting }, monday10).allowed;
-        expect(got).toBeGreaterThanOrEqual(0);
-        for (const n of nodes) expect(got).toBeLessThanOrEqual(budgetNodes(n, total));
-      }),
+      fc.property(
+        fc.array(
+          fc.oneof(
+            fc.integer({ min: 0, max: 20 }).map(String),
+            fc.integer({ min: 0, max: 100 }).map((n) => `${n}%`),
+          ),
+          { minLength: 1, maxLength: 4 },
+        ),
+        fc.integer({ min: 0, max: 50 }),
+        fc.integer({ min: 0, max: 10 }),
+        (nodes, total, disrupting) => {
+          const pool = apiNodePool('p', { budgets: nodes.map((n) => ({ nodes: n })) });
+          const got = allowedDisruptions(pool, 'Underutilized', { total, disrupting }, monday10).allowed;
+          expect(got).toBeGreaterThanOrEqual(0);
+          for (const n of nodes) expect(got).toBeLessThanOrEqual(budgetNodes(n, total));
+        },
+      ),
     );
   });
 });

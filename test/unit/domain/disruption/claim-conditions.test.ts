@@ -8,18 +8,29 @@ type ConditionSketch = { type: string; status: 'True' | 'False'; reason: string 
 
 function withConditions(node: DisruptionNode, extra: ConditionSketch[]): DisruptionNode {
   const claim = node.nodeClaim as NonNullable<DisruptionNode['nodeClaim']>;
-  const conditions = [...(claim.status?.conditions ?? []), ...extra.map((c) => ({ ...c, message: '', lastTransitionTime: new Date(NOW - HOUR).toISOString() }))];
-  return { ...node, nodeClaim: { ...claim, metadata: { ...claim.metadata, resourceVersion: '7' }, status: { ...claim.status, conditions } } };
+  const conditions = [
+    ...(claim.status?.conditions ?? []),
+    ...extra.map((c) => ({ ...c, message: '', lastTransitionTime: new Date(NOW - HOUR).toISOString() })),
+  ];
+  return {
+    ...node,
+    nodeClaim: { ...claim, metadata: { ...claim.metadata, resourceVersion: '7' }, status: { ...claim.status, conditions } },
+  };
 }
 
-const summary = (conditions: { type: string; status: string; reason: string }[] | undefined) => conditions?.map((c) => `${c.type}=${c.status}/${c.reason}`);
+const summary = (conditions: { type: string; status: string; reason: string }[] | undefined) =>
+  conditions?.map((c) => `${c.type}=${c.status}/${c.reason}`);
 
 describe('claimConditionChanges (upstream Drifted / Consolidatable conditions)', () => {
   it('sets Drifted with the reason and Consolidatable once consolidateAfter has passed, keeping the other conditions', () => {
     const changes = claimConditionChanges(disruptionInput([clusterNode('n', s4, pods('a', 1, '1'), { cloudDriftReason: 'ImageDrifted' })]));
     expect(changes).toHaveLength(1);
     expect(changes[0]?.nodeClaim).toBe('claim-n');
-    expect(summary(changes[0]?.conditions)).toEqual(['Initialized=True/Initialized', 'Drifted=True/ImageDrifted', 'Consolidatable=True/Consolidatable']);
+    expect(summary(changes[0]?.conditions)).toEqual([
+      'Initialized=True/Initialized',
+      'Drifted=True/ImageDrifted',
+      'Consolidatable=True/Consolidatable',
+    ]);
     expect(changes[0]?.conditions.find((c) => c.type === 'Drifted')?.lastTransitionTime).toBe(new Date(NOW).toISOString());
   });
 
@@ -42,9 +53,14 @@ describe('claimConditionChanges (upstream Drifted / Consolidatable conditions)',
   });
 
   it('updates the reason when the drift reason changes', () => {
-    const node = withConditions(clusterNode('n', s4, [], { cloudDriftReason: 'SubnetDrifted' }), [{ type: 'Drifted', status: 'True', reason: 'ImageDrifted' }]);
+    const node = withConditions(clusterNode('n', s4, [], { cloudDriftReason: 'SubnetDrifted' }), [
+      { type: 'Drifted', status: 'True', reason: 'ImageDrifted' },
+    ]);
     const [change] = claimConditionChanges(disruptionInput([node], [apiNodePool('default', { consolidateAfter: 'Never' })]));
-    expect(change?.conditions.find((c) => c.type === 'Drifted')).toMatchObject({ reason: 'SubnetDrifted', lastTransitionTime: new Date(NOW - HOUR).toISOString() });
+    expect(change?.conditions.find((c) => c.type === 'Drifted')).toMatchObject({
+      reason: 'SubnetDrifted',
+      lastTransitionTime: new Date(NOW - HOUR).toISOString(),
+    });
   });
 
   it('leaves NodeClaims being deleted, uninitialized or without their NodePool alone', () => {

@@ -31,15 +31,20 @@ describe('parseCron + cronMatches', () => {
     expect(cronMatches(parseCron(schedule), at(iso))).toBe(expected);
   });
 
-  it.each(['* * * *', '61 * * * *', '* 24 * * *', 'a b c d e', '5-1 * * * *', '* * 0 * *', '*/0 * * * *', '@often'])('rejects %s with a reason', (schedule) => {
-    expect(() => parseCron(schedule)).toThrow(InvalidCronError);
-    expect(() => parseCron(schedule)).toThrow(/parsing budget schedule .*accepted: 5 fields/);
-  });
+  it.each(['* * * *', '61 * * * *', '* 24 * * *', 'a b c d e', '5-1 * * * *', '* * 0 * *', '*/0 * * * *', '@often'])(
+    'rejects %s with a reason',
+    (schedule) => {
+      expect(() => parseCron(schedule)).toThrow(InvalidCronError);
+      expect(() => parseCron(schedule)).toThrow(/parsing budget schedule .*accepted: 5 fields/);
+    },
+  );
 });
 
 describe('cronNext and windows', () => {
   it('finds the next weekday 09:00 from a Saturday', () => {
-    expect(new Date(cronNext(parseCron('0 9 * * 1-5'), at('2026-01-03T10:00:00Z')) as number).toISOString()).toBe('2026-01-05T09:00:00.000Z');
+    expect(new Date(cronNext(parseCron('0 9 * * 1-5'), at('2026-01-03T10:00:00Z')) as number).toISOString()).toBe(
+      '2026-01-05T09:00:00.000Z',
+    );
   });
   it('returns undefined for a schedule that never fires', () => {
     expect(cronNext(parseCron('0 0 31 2 *'), at('2026-01-01T00:00:00Z'))).toBeUndefined();

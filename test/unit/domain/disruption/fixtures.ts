@@ -10,7 +10,12 @@ export { instanceType, pod };
 export const NOW = Date.UTC(2026, 0, 5, 12, 0); // a Monday, 12:00 UTC
 export const HOUR = 3_600_000;
 
-export const types = (): InstanceType[] => [instanceType('s-2', 2, 4, 0.05), instanceType('s-4', 4, 8, 0.1), instanceType('s-8', 8, 16, 0.2), instanceType('s-16', 16, 32, 0.4)];
+export const types = (): InstanceType[] => [
+  instanceType('s-2', 2, 4, 0.05),
+  instanceType('s-4', 4, 8, 0.1),
+  instanceType('s-8', 8, 16, 0.2),
+  instanceType('s-16', 16, 32, 0.4),
+];
 
 export interface PoolOptions {
   budgets?: Budget[];
@@ -26,8 +31,18 @@ export function apiNodePool(name: string, o: PoolOptions = {}): NodePool {
     kind: 'NodePool',
     metadata: { name },
     spec: {
-      disruption: { budgets: o.budgets ?? [{ nodes: '100%' }], consolidationPolicy: o.consolidationPolicy ?? 'WhenEmptyOrUnderutilized', consolidateAfter: o.consolidateAfter ?? '0s' },
-      template: { spec: { nodeClassRef: { group: 'karpenter.ovhcloud.sh', kind: 'OVHNodeClass', name: 'default' }, requirements: o.requirements ?? [], expireAfter: o.expireAfter ?? 'Never' } },
+      disruption: {
+        budgets: o.budgets ?? [{ nodes: '100%' }],
+        consolidationPolicy: o.consolidationPolicy ?? 'WhenEmptyOrUnderutilized',
+        consolidateAfter: o.consolidateAfter ?? '0s',
+      },
+      template: {
+        spec: {
+          nodeClassRef: { group: 'karpenter.ovhcloud.sh', kind: 'OVHNodeClass', name: 'default' },
+          requirements: o.requirements ?? [],
+          expireAfter: o.expireAfter ?? 'Never',
+        },
+      },
     },
   } as NodePool;
 }
@@ -46,21 +61,39 @@ export interface NodeOptions {
 export function clusterNode(name: string, type: InstanceType, pods: V1Pod[], o: NodeOptions = {}): DisruptionNode {
   const pool = o.pool ?? 'default';
   const zone = o.zone ?? 'z-a';
-  const labels = { ...type.labels, 'topology.kubernetes.io/zone': zone, 'karpenter.sh/nodepool': pool, 'karpenter.sh/capacity-type': 'on-demand', 'kubernetes.io/hostname': name, 'karpenter.sh/initialized': 'true' };
+  const labels = {
+    ...type.labels,
+    'topology.kubernetes.io/zone': zone,
+    'karpenter.sh/nodepool': pool,
+    'karpenter.sh/capacity-type': 'on-demand',
+    'kubernetes.io/hostname': name,
+    'karpenter.sh/initialized': 'true',
+  };
   const allocatable = { cpu: `${type.allocatable.cpu}m`, memory: String(type.allocatable.memory), pods: '110' };
   const created = new Date(o.createdAt ?? NOW - 2 * HOUR).toISOString();
   return {
     name,
-    node: { metadata: { name, labels, annotations: o.annotations ?? {} }, spec: { providerID: `fake://${name}` }, status: { allocatable, capacity: allocatable, conditions: [{ type: 'Ready', status: 'True' }] } },
+    node: {
+      metadata: { name, labels, annotations: o.annotations ?? {} },
+      spec: { providerID: `fake://${name}` },
+      status: { allocatable, capacity: allocatable, conditions: [{ type: 'Ready', status: 'True' }] },
+    },
     nodeClaim: {
       apiVersion: 'karpenter.sh/v1',
       kind: 'NodeClaim',
       metadata: { name: `claim-${name}`, labels, annotations: o.claimAnnotations ?? {}, creationTimestamp: created },
       spec: { nodeClassRef: { group: 'karpenter.ovhcloud.sh', kind: 'OVHNodeClass', name: 'default' }, requirements: [] },
-      status: { providerID: `fake://${name}`, conditions: [{ type: 'Initialized', status: 'True', lastTransitionTime: created, reason: 'Initialized', message: '' }] },
+      status: {
+        providerID: `fake://${name}`,
+        conditions: [{ type: 'Initialized', status: 'True', lastTransitionTime: created, reason: 'Initialized', message: '' }],
+      },
     } as unknown as DisruptionNode['nodeClaim'],
     nodePool: pool,
-    pods: pods.map((p) => ({ ...p, spec: { ...p.spec, containers: p.spec?.containers ?? [], nodeName: name }, status: { phase: 'Running' } })),
+    pods: pods.map((p) => ({
+      ...p,
+      spec: { ...p.spec, containers: p.spec?.containers ?? [], nodeName: name },
+      status: { phase: 'Running' },
+    })),
     initialized: true,
     markedForDeletion: o.markedForDeletion ?? false,
     nominated: false,
@@ -70,13 +103,20 @@ export function clusterNode(name: string, type: InstanceType, pods: V1Pod[], o: 
   };
 }
 
-export function disruptionInput(nodes: DisruptionNode[], pools: NodePool[] = [apiNodePool('default')], extra: Partial<DisruptionInput> = {}, poolTypes: InstanceType[] = types()): DisruptionInput {
+export function disruptionInput(
+  nodes: DisruptionNode[],
+  pools: NodePool[] = [apiNodePool('default')],
+  extra: Partial<DisruptionInput> = {},
+  poolTypes: InstanceType[] = types(),
+): DisruptionInput {
   return {
     now: NOW,
     nodes,
     pendingPods: [],
     nodePools: pools,
-    schedulingNodePools: pools.map((p) => schedulingPool(p.metadata?.name ?? '', poolTypes, { requirements: p.spec.template.spec.requirements as never })),
+    schedulingNodePools: pools.map((p) =>
+      schedulingPool(p.metadata?.name ?? '', poolTypes, { requirements: p.spec.template.spec.requirements as never }),
+    ),
     ...extra,
   };
 }

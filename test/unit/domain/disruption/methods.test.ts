@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import {
-  computeDrift, computeEmptiness, computeMultiNodeConsolidation, computeSingleNodeConsolidation, decide, expiredNodeClaims, findCandidates,
-  nodePoolHash, validateCommand,
+  computeDrift,
+  computeEmptiness,
+  computeMultiNodeConsolidation,
+  computeSingleNodeConsolidation,
+  decide,
+  expiredNodeClaims,
+  findCandidates,
+  nodePoolHash,
+  validateCommand,
 } from '../../../../src/domain/disruption/index.js';
 import { apiNodePool, clusterNode, disruptionInput, HOUR, instanceType, NOW, pods, types } from './fixtures.js';
 
@@ -9,9 +16,21 @@ const [s2, s4, s8] = types() as [ReturnType<typeof instanceType>, ReturnType<typ
 
 describe('candidates', () => {
   it.each([
-    ['node annotated do-not-disrupt', clusterNode('n', s4, [], { annotations: { 'karpenter.sh/do-not-disrupt': 'true' } }), /annotated karpenter.sh\/do-not-disrupt/],
+    [
+      'node annotated do-not-disrupt',
+      clusterNode('n', s4, [], { annotations: { 'karpenter.sh/do-not-disrupt': 'true' } }),
+      /annotated karpenter.sh\/do-not-disrupt/,
+    ],
     ['already disrupting', clusterNode('n', s4, [], { markedForDeletion: true }), /already being disrupted/],
-    ['pod annotated do-not-disrupt', clusterNode('n', s4, pods('p', 1, '1').map((p) => ({ ...p, metadata: { ...p.metadata, annotations: { 'karpenter.sh/do-not-disrupt': 'true' } } }))), /pod default\/p-0 is annotated/],
+    [
+      'pod annotated do-not-disrupt',
+      clusterNode(
+        'n',
+        s4,
+        pods('p', 1, '1').map((p) => ({ ...p, metadata: { ...p.metadata, annotations: { 'karpenter.sh/do-not-disrupt': 'true' } } })),
+      ),
+      /pod default\/p-0 is annotated/,
+    ],
     ['unknown NodePool', clusterNode('n', s4, [], { pool: 'gone' }), /NodePool "gone" not found/],
   ])('%s is not a candidate', (_name, node, reason) => {
     const set = findCandidates(disruptionInput([node]));
@@ -21,7 +40,11 @@ describe('candidates', () => {
 
   it('a pod whose PDB allows no disruption blocks its node', () => {
     const node = clusterNode('n', s4, pods('web', 1, '1', '256Mi', { app: 'web' }));
-    const pdb = { metadata: { name: 'web', namespace: 'default' }, spec: { selector: { matchLabels: { app: 'web' } } }, status: { disruptionsAllowed: 0, currentHealthy: 1, desiredHealthy: 1, expectedPods: 1 } };
+    const pdb = {
+      metadata: { name: 'web', namespace: 'default' },
+      spec: { selector: { matchLabels: { app: 'web' } } },
+      status: { disruptionsAllowed: 0, currentHealthy: 1, desiredHealthy: 1, expectedPods: 1 },
+    };
     const set = findCandidates(disruptionInput([node], undefined, { podDisruptionBudgets: [pdb] }));
     expect(set.ineligible[0]?.reason).toMatch(/protected by PodDisruptionBudget default\/web/);
     const allowing = { ...pdb, status: { ...pdb.status, disruptionsAllowed: 1 } };
@@ -31,9 +54,20 @@ describe('candidates', () => {
 
 describe('emptiness', () => {
   it('deletes every empty consolidatable node in one command within budget', () => {
-    const nodes = [clusterNode('a', s4, []), clusterNode('b', s4, []), clusterNode('c', s4, []), clusterNode('busy', s4, pods('p', 1, '1'))];
+    const nodes = [
+      clusterNode('a', s4, []),
+      clusterNode('b', s4, []),
+      clusterNode('c', s4, []),
+      clusterNode('busy', s4, pods('p', 1, '1')),
+    ];
     const cmd = computeEmptiness(disruptionInput(nodes, [apiNodePool('default', { budgets: [{ nodes: '2' }] })]));
-    expect(cmd).toMatchObject({ reason: 'Empty', decision: 'delete', candidates: ['claim-a', 'claim-b'], replacements: [], pricePerHourAfter: 0 });
+    expect(cmd).toMatchObject({
+      reason: 'Empty',
+      decision: 'delete',
+      candidates: ['claim-a', 'claim-b'],
+      replacements: [],
+      pricePerHourAfter: 0,
+    });
     expect(cmd?.pricePerHourBefore).toBeCloseTo(0.2);
   });
   it('waits for consolidateAfter since the last pod event; Never disables', () => {
@@ -85,7 +119,13 @@ describe('consolidation', () => {
     const cheap = instanceType('c-4', 4, 8, 0.03);
     const pools = [apiNodePool('dear'), apiNodePool('cheap')];
     const input = disruptionInput([clusterNode('n', s4, pods('a', 2, '1'), { pool: 'dear' })], pools);
-    const withCheap = { ...input, schedulingNodePools: [input.schedulingNodePools[0] as never, { ...(input.schedulingNodePools[1] as object), instanceTypes: [cheap] } as never] };
+    const withCheap = {
+      ...input,
+      schedulingNodePools: [
+        input.schedulingNodePools[0] as never,
+        { ...(input.schedulingNodePools[1] as object), instanceTypes: [cheap] } as never,
+      ],
+    };
     const cmd = computeSingleNodeConsolidation(withCheap);
     expect(cmd?.replacements[0]).toMatchObject({ nodePool: 'cheap', instanceType: 'c-4' });
   });
@@ -102,8 +142,18 @@ describe('consolidation', () => {
 describe('drift', () => {
   const pool = apiNodePool('default');
   it.each([
-    ['NodePool hash changed', { claimAnnotations: { 'karpenter.sh/nodepool-hash': 'stale', 'karpenter.sh/nodepool-hash-version': 'v3' } }, pool, 'NodePoolDrifted'],
-    ['requirements no longer met', {}, apiNodePool('default', { requirements: [{ key: 'node.kubernetes.io/instance-type', operator: 'In', values: ['s-8'] }] }), 'RequirementsDrifted'],
+    [
+      'NodePool hash changed',
+      { claimAnnotations: { 'karpenter.sh/nodepool-hash': 'stale', 'karpenter.sh/nodepool-hash-version': 'v3' } },
+      pool,
+      'NodePoolDrifted',
+    ],
+    [
+      'requirements no longer met',
+      {},
+      apiNodePool('default', { requirements: [{ key: 'node.kubernetes.io/instance-type', operator: 'In', values: ['s-8'] }] }),
+      'RequirementsDrifted',
+    ],
     ['cloud provider isDrifted', { cloudDriftReason: 'ImageDrifted' }, pool, 'ImageDrifted'],
   ] as const)('%s → replace', (_name, opts, nodePool, reason) => {
     const cmd = computeDrift(disruptionInput([clusterNode('n', s4, pods('a', 2, '1'), opts)], [nodePool]));
@@ -115,16 +165,27 @@ describe('drift', () => {
     expect(computeDrift(disruptionInput([clusterNode('n', s4, [], opts)], [pool]))).toBeUndefined();
   });
   it('one candidate per command, empty ones first, within the Drifted budget', () => {
-    const nodes = [clusterNode('a', s4, pods('a', 1, '1'), { cloudDriftReason: 'ImageDrifted' }), clusterNode('b', s4, [], { cloudDriftReason: 'ImageDrifted' })];
+    const nodes = [
+      clusterNode('a', s4, pods('a', 1, '1'), { cloudDriftReason: 'ImageDrifted' }),
+      clusterNode('b', s4, [], { cloudDriftReason: 'ImageDrifted' }),
+    ];
     expect(computeDrift(disruptionInput(nodes))?.candidates).toEqual(['claim-b']);
-    expect(computeDrift(disruptionInput(nodes, [apiNodePool('default', { budgets: [{ nodes: '0', reasons: ['Drifted'] }] })]))).toBeUndefined();
+    expect(
+      computeDrift(disruptionInput(nodes, [apiNodePool('default', { budgets: [{ nodes: '0', reasons: ['Drifted'] }] })])),
+    ).toBeUndefined();
   });
 });
 
 describe('expiration', () => {
   it('deletes NodeClaims past expireAfter, oldest first, ignoring Never', () => {
-    const claim = (name: string, ageH: number, expireAfter?: string) => ({ nodeClaim: { metadata: { name, creationTimestamp: new Date(NOW - ageH * HOUR).toISOString() }, spec: { expireAfter } } as never, nodePoolExpireAfter: '24h' });
-    const got = expiredNodeClaims([claim('young', 1), claim('old', 30), claim('older', 48), claim('never', 1000, 'Never'), claim('own', 3, '2h')], NOW);
+    const claim = (name: string, ageH: number, expireAfter?: string) => ({
+      nodeClaim: { metadata: { name, creationTimestamp: new Date(NOW - ageH * HOUR).toISOString() }, spec: { expireAfter } } as never,
+      nodePoolExpireAfter: '24h',
+    });
+    const got = expiredNodeClaims(
+      [claim('young', 1), claim('old', 30), claim('older', 48), claim('never', 1000, 'Never'), claim('own', 3, '2h')],
+      NOW,
+    );
     expect(got.map((e) => e.nodeClaim)).toEqual(['older', 'old', 'own']);
   });
 });
@@ -141,7 +202,11 @@ describe('decide + validate', () => {
     const cmd = decide(input)?.command;
     expect(cmd).toBeDefined();
     expect(validateCommand(cmd as never, input)).toEqual({ valid: true });
-    const later = disruptionInput(nodes.map((n) => ({ ...n, lastPodEventAt: NOW + 1000 })), [apiNodePool('default', { consolidateAfter: '1m' })], { now: NOW + 2000 });
+    const later = disruptionInput(
+      nodes.map((n) => ({ ...n, lastPodEventAt: NOW + 1000 })),
+      [apiNodePool('default', { consolidateAfter: '1m' })],
+      { now: NOW + 2000 },
+    );
     expect(validateCommand(cmd as never, later)).toMatchObject({ valid: false });
   });
   it('is deterministic', () => {
@@ -155,7 +220,10 @@ describe('consolidation under NodePool limits (the usage of the nodes that stay,
   /** The NodePools as the controller builds them: limits, and usage of every node of the pool, candidates included. */
   function limitedInput(nodes: ReturnType<typeof clusterNode>[], limits: Record<string, number>) {
     const input = disruptionInput(nodes);
-    const usage = { cpu: nodes.reduce((sum, n) => sum + Number.parseInt(String(n.node?.status?.capacity?.cpu), 10), 0), nodes: nodes.length };
+    const usage = {
+      cpu: nodes.reduce((sum, n) => sum + Number.parseInt(String(n.node?.status?.capacity?.cpu), 10), 0),
+      nodes: nodes.length,
+    };
     return { ...input, schedulingNodePools: input.schedulingNodePools.map((p) => ({ ...p, limits, usage })) };
   }
 
@@ -168,7 +236,10 @@ describe('consolidation under NodePool limits (the usage of the nodes that stay,
   });
 
   it('replaces at limits.nodes: the candidate leaves room for its replacement, and no more', () => {
-    const nodes = [clusterNode('big', s8, pods('a', 2, '500m')), clusterNode('full', s2, pods('b', 1, '1500m'), { annotations: { 'karpenter.sh/do-not-disrupt': 'true' } })];
+    const nodes = [
+      clusterNode('big', s8, pods('a', 2, '500m')),
+      clusterNode('full', s2, pods('b', 1, '1500m'), { annotations: { 'karpenter.sh/do-not-disrupt': 'true' } }),
+    ];
     expect(computeSingleNodeConsolidation(limitedInput(nodes, { nodes: 2 }))?.decision).toBe('replace');
   });
 

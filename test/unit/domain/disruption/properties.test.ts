@@ -6,14 +6,34 @@ import { parseResourceList } from '../../../../src/domain/quantity/index.js';
 import { apiNodePool, clusterNode, disruptionInput, pods, types } from './fixtures.js';
 
 const budgetArb = fc.oneof(fc.constantFrom('0', '1', '2', '5'), fc.constantFrom('10%', '34%', '100%'));
-const nodeArb = fc.record({ type: fc.integer({ min: 0, max: 3 }), podCount: fc.integer({ min: 0, max: 6 }), milli: fc.constantFrom(100, 250, 500, 1000), drifted: fc.boolean() });
-const clusterArb = fc.record({ nodes: fc.array(nodeArb, { minLength: 1, maxLength: 8 }), budget: budgetArb, policy: fc.constantFrom('WhenEmpty' as const, 'WhenEmptyOrUnderutilized' as const) });
+const nodeArb = fc.record({
+  type: fc.integer({ min: 0, max: 3 }),
+  podCount: fc.integer({ min: 0, max: 6 }),
+  milli: fc.constantFrom(100, 250, 500, 1000),
+  drifted: fc.boolean(),
+});
+const clusterArb = fc.record({
+  nodes: fc.array(nodeArb, { minLength: 1, maxLength: 8 }),
+  budget: budgetArb,
+  policy: fc.constantFrom('WhenEmpty' as const, 'WhenEmptyOrUnderutilized' as const),
+});
 
-interface Cluster { nodes: { type: number; podCount: number; milli: number; drifted: boolean }[]; budget: string; policy: 'WhenEmpty' | 'WhenEmptyOrUnderutilized' }
+interface Cluster {
+  nodes: { type: number; podCount: number; milli: number; drifted: boolean }[];
+  budget: string;
+  policy: 'WhenEmpty' | 'WhenEmptyOrUnderutilized';
+}
 
 function build(c: Cluster) {
   const all = types();
-  const nodes = c.nodes.map((n, i) => clusterNode(`n${i}`, all[n.type] as never, pods(`p${i}`, n.podCount, `${n.milli}m`), n.drifted ? { cloudDriftReason: 'ImageDrifted' } : {}));
+  const nodes = c.nodes.map((n, i) =>
+    clusterNode(
+      `n${i}`,
+      all[n.type] as never,
+      pods(`p${i}`, n.podCount, `${n.milli}m`),
+      n.drifted ? { cloudDriftReason: 'ImageDrifted' } : {},
+    ),
+  );
   return disruptionInput(nodes, [apiNodePool('default', { budgets: [{ nodes: c.budget }], consolidationPolicy: c.policy })]);
 }
 
@@ -44,7 +64,11 @@ describe('disruption decisions (properties)', () => {
         const free = input.nodes
           .filter((n) => !d.command.candidateNodes.includes(n.name))
           // The generator may overcommit a node (pods bound beyond allocatable): its free capacity is 0, not negative.
-          .reduce((sum, n) => sum + Math.max(0, (parseResourceList(n.node?.status?.allocatable).cpu ?? 0) - (podsSchedulingRequests(n.pods).cpu ?? 0)), 0);
+          .reduce(
+            (sum, n) =>
+              sum + Math.max(0, (parseResourceList(n.node?.status?.allocatable).cpu ?? 0) - (podsSchedulingRequests(n.pods).cpu ?? 0)),
+            0,
+          );
         expect(moved).toBeLessThanOrEqual(free);
       }),
       { numRuns: 60 },
@@ -58,7 +82,8 @@ describe('disruption decisions (properties)', () => {
         if (!d || d.command.reason !== 'Underutilized' || d.command.decision !== 'replace') return;
         expect(d.command.replacements).toHaveLength(1);
         expect(d.command.pricePerHourAfter).toBeLessThan(d.command.pricePerHourBefore);
-        for (const o of d.command.replacements[0]?.instanceTypeOptions ?? []) expect(o.pricePerHour).toBeLessThan(d.command.pricePerHourBefore);
+        for (const o of d.command.replacements[0]?.instanceTypeOptions ?? [])
+          expect(o.pricePerHour).toBeLessThan(d.command.pricePerHourBefore);
       }),
       { numRuns: 60 },
     );

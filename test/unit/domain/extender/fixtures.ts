@@ -28,12 +28,22 @@ export function pod(requests?: Record<string, string>, extra: Partial<V1Pod> = {
 }
 
 export function daemonSetPod(): V1Pod {
-  return pod({ cpu: '100m' }, {
-    metadata: { name: 'agent-x', namespace: 'kube-system', ownerReferences: [{ apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'agent', uid: 'u1', controller: true }] },
-  });
+  return pod(
+    { cpu: '100m' },
+    {
+      metadata: {
+        name: 'agent-x',
+        namespace: 'kube-system',
+        ownerReferences: [{ apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'agent', uid: 'u1', controller: true }],
+      },
+    },
+  );
 }
 
-export function nodeObject(name: string, extra: { taints?: V1Taint[]; deleting?: boolean; allocatable?: Record<string, string> } = {}): V1Node {
+export function nodeObject(
+  name: string,
+  extra: { taints?: V1Taint[]; deleting?: boolean; allocatable?: Record<string, string> } = {},
+): V1Node {
   return {
     apiVersion: 'v1',
     kind: 'Node',

@@ -103,8 +103,11 @@ describe('score components', () => {
 function referenceScores(nodes: readonly (ExtenderNode | undefined)[], pod: PodDemand): number[] {
   const amount = (list: Readonly<Record<string, number>>, name: string): number => list[name] ?? 0;
   const fits = (n: ExtenderNode): boolean =>
-    [['cpu', pod.cpu] as const, ['memory', pod.memory] as const, ...pod.others].every(([name, want]) => !(want > 0 && want + amount(n.requested, name) > amount(n.allocatable, name)));
-  const use = (n: ExtenderNode, name: string, want: number): number => Math.min(1, (amount(n.requested, name) + want) / amount(n.allocatable, name));
+    [['cpu', pod.cpu] as const, ['memory', pod.memory] as const, ...pod.others].every(
+      ([name, want]) => !(want > 0 && want + amount(n.requested, name) > amount(n.allocatable, name)),
+    );
+  const use = (n: ExtenderNode, name: string, want: number): number =>
+    Math.min(1, (amount(n.requested, name) + want) / amount(n.allocatable, name));
   const packed = (n: ExtenderNode): number => {
     if (!fits(n)) return 0;
     const cpu = amount(n.allocatable, 'cpu');
@@ -131,14 +134,21 @@ function referenceScores(nodes: readonly (ExtenderNode | undefined)[], pod: PodD
 }
 
 describe('nodeScores', () => {
-  const quantity = fc.oneof(fc.constantFrom(0, 1, 500, 4000, 8 * GiB, 1e308 * 10), fc.integer({ min: 0, max: 64_000 }), fc.double({ min: 0, max: 1e12, noNaN: true }));
+  const quantity = fc.oneof(
+    fc.constantFrom(0, 1, 500, 4000, 8 * GiB, 1e308 * 10),
+    fc.integer({ min: 0, max: 64_000 }),
+    fc.double({ min: 0, max: 1e12, noNaN: true }),
+  );
   const resources = fc.record({ cpu: quantity, memory: quantity, 'nvidia.com/gpu': fc.integer({ min: 0, max: 4 }) }, { requiredKeys: [] });
   const extenderNode = fc.record({
     labels: fc.constant({}),
     taints: fc.constant([]),
     allocatable: resources,
     requested: resources,
-    pricePerHour: fc.option(fc.oneof(fc.double({ min: 0, max: 10, noNaN: true }), fc.constantFrom(-1, Number.NaN, Number.POSITIVE_INFINITY, 0)), { nil: undefined }),
+    pricePerHour: fc.option(
+      fc.oneof(fc.double({ min: 0, max: 10, noNaN: true }), fc.constantFrom(-1, Number.NaN, Number.POSITIVE_INFINITY, 0)),
+      { nil: undefined },
+    ),
     state: fc.constantFrom<ExtenderNodeState>('ok', 'disrupting', 'terminating', 'consolidation-candidate', 'drifted'),
   });
 
@@ -206,7 +216,16 @@ describe('prioritize', () => {
   });
 
   it('reads labels, taints and allocatable from full Node objects', () => {
-    const full: ExtenderArgs = { Pod: pod({ cpu: '1' }), Nodes: { items: [nodeObject('small', { allocatable: { cpu: '2', memory: '4Gi' } }), nodeObject('big', { allocatable: { cpu: '16', memory: '64Gi' } })] }, NodeNames: null };
+    const full: ExtenderArgs = {
+      Pod: pod({ cpu: '1' }),
+      Nodes: {
+        items: [
+          nodeObject('small', { allocatable: { cpu: '2', memory: '4Gi' } }),
+          nodeObject('big', { allocatable: { cpu: '16', memory: '64Gi' } }),
+        ],
+      },
+      NodeNames: null,
+    };
     const list = prioritize(full, new Map());
     expect(list.map((h) => h.Host)).toEqual(['small', 'big']);
     expect(list[0]?.Score).toBeGreaterThan(list[1]?.Score as number);
@@ -227,22 +246,35 @@ describe('prioritize properties', () => {
 
   it('returns one integer score in 0..10 per input node, in order, deterministically', () => {
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.string({ maxLength: 5 }), fc.option(nodeArb, { nil: undefined })), { maxLength: 25 }), podArb, (entries, p) => {
-        const view = new Map<string, ExtenderNode>();
-        for (const [name, n] of entries) {
-          if (n) view.set(name, node({ state: n.state, pricePerHour: n.pricePerHour, allocatable: { cpu: n.allocCpu, memory: n.allocMem }, requested: { cpu: n.usedCpu, memory: n.usedMem } }));
-        }
-        const names = entries.map(([name]) => name);
-        const podSpec = pod({ cpu: `${p.cpu}m`, memory: `${p.mem}` });
-        const list = prioritize(args(names, podSpec), view);
-        expect(list.map((h) => h.Host)).toEqual(names);
-        for (const h of list) {
-          expect(Number.isInteger(h.Score)).toBe(true);
-          expect(h.Score).toBeGreaterThanOrEqual(0);
-          expect(h.Score).toBeLessThanOrEqual(MaxExtenderPriority);
-        }
-        expect(prioritize(args(names, podSpec), view)).toEqual(list);
-      }),
+      fc.property(
+        fc.array(fc.tuple(fc.string({ maxLength: 5 }), fc.option(nodeArb, { nil: undefined })), { maxLength: 25 }),
+        podArb,
+        (entries, p) => {
+          const view = new Map<string, ExtenderNode>();
+          for (const [name, n] of entries) {
+            if (n)
+              view.set(
+                name,
+                node({
+                  state: n.state,
+                  pricePerHour: n.pricePerHour,
+                  allocatable: { cpu: n.allocCpu, memory: n.allocMem },
+                  requested: { cpu: n.usedCpu, memory: n.usedMem },
+                }),
+              );
+          }
+          const names = entries.map(([name]) => name);
+          const podSpec = pod({ cpu: `${p.cpu}m`, memory: `${p.mem}` });
+          const list = prioritize(args(names, podSpec), view);
+          expect(list.map((h) => h.Host)).toEqual(names);
+          for (const h of list) {
+            expect(Number.isInteger(h.Score)).toBe(true);
+            expect(h.Score).toBeGreaterThanOrEqual(0);
+            expect(h.Score).toBeLessThanOrEqual(MaxExtenderPriority);
+          }
+          expect(prioritize(args(names, podSpec), view)).toEqual(list);
+        },
+      ),
     );
   });
 });

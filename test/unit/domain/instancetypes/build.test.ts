@@ -4,7 +4,19 @@ import { loadCatalog } from '../../../../src/catalog/index.js';
 import { UnknownRegionError, buildInstanceTypes } from '../../../../src/domain/instancetypes/build.js';
 
 const everyRegion = L.CloudNames.flatMap((cloud) => loadCatalog(cloud).regions.map((r) => [cloud, r.name] as const));
-const always = [L.LabelInstanceType, L.LabelTopologyRegion, L.LabelArch, L.LabelOS, L.LabelCapacityType, L.LabelCloud, L.LabelInstanceFamily, L.LabelInstanceGeneration, L.LabelInstanceCPU, L.LabelInstanceMemory, L.LabelBilling];
+const always = [
+  L.LabelInstanceType,
+  L.LabelTopologyRegion,
+  L.LabelArch,
+  L.LabelOS,
+  L.LabelCapacityType,
+  L.LabelCloud,
+  L.LabelInstanceFamily,
+  L.LabelInstanceGeneration,
+  L.LabelInstanceCPU,
+  L.LabelInstanceMemory,
+  L.LabelBilling,
+];
 const gpuLabels = [L.LabelInstanceGPUCount, L.LabelInstanceGPUName, L.LabelInstanceGPUMemory, L.LabelInstanceGPUManufacturer];
 
 describe('buildInstanceTypes', () => {
@@ -35,9 +47,17 @@ describe('buildInstanceTypes', () => {
 
   it('prices OVH b3-8 at the catalog price in every EU-WEST-PAR zone', () => {
     const b38 = buildInstanceTypes(loadCatalog('ovhcloud'), 'EU-WEST-PAR').find((t) => t.name === 'b3-8')!;
-    expect(b38.offerings).toEqual(['a', 'b', 'c'].map((z) => ({ zone: `eu-west-par-${z}`, capacityType: 'on-demand', pricePerHour: 0.0508, available: true })));
+    expect(b38.offerings).toEqual(
+      ['a', 'b', 'c'].map((z) => ({ zone: `eu-west-par-${z}`, capacityType: 'on-demand', pricePerHour: 0.0508, available: true })),
+    );
     expect(b38.priceNote).toBeUndefined();
-    expect(b38.labels).toMatchObject({ [L.LabelInstanceFamily]: 'b3', [L.LabelInstanceGeneration]: '3', [L.LabelInstanceCPU]: '2', [L.LabelInstanceMemory]: '8192', [L.LabelBilling]: 'hourly' });
+    expect(b38.labels).toMatchObject({
+      [L.LabelInstanceFamily]: 'b3',
+      [L.LabelInstanceGeneration]: '3',
+      [L.LabelInstanceCPU]: '2',
+      [L.LabelInstanceMemory]: '8192',
+      [L.LabelBilling]: 'hourly',
+    });
   });
 
   it('estimates an unpriced size from its family and says so', () => {
@@ -55,14 +75,25 @@ describe('buildInstanceTypes', () => {
   });
 
   it('marks offerings the caller reports unavailable', () => {
-    const types = buildInstanceTypes(loadCatalog('ovhcloud'), 'EU-WEST-PAR', { unavailable: (type, zone) => type === 'b3-8' && zone === 'eu-west-par-b' });
+    const types = buildInstanceTypes(loadCatalog('ovhcloud'), 'EU-WEST-PAR', {
+      unavailable: (type, zone) => type === 'b3-8' && zone === 'eu-west-par-b',
+    });
     const b38 = types.find((t) => t.name === 'b3-8')!;
-    expect(b38.offerings.map((o) => [o.zone, o.available])).toEqual([['eu-west-par-a', true], ['eu-west-par-b', false], ['eu-west-par-c', true]]);
+    expect(b38.offerings.map((o) => [o.zone, o.available])).toEqual([
+      ['eu-west-par-a', true],
+      ['eu-west-par-b', false],
+      ['eu-west-par-c', true],
+    ]);
   });
 
   it('labels GPU types with the normalised model', () => {
     const l4 = buildInstanceTypes(loadCatalog('scaleway'), 'fr-par').find((t) => t.name === 'L4-1-24G')!;
-    expect(l4.labels).toMatchObject({ [L.LabelInstanceGPUName]: 'l4', [L.LabelInstanceGPUCount]: '1', [L.LabelInstanceGPUMemory]: '24576', [L.LabelInstanceGPUManufacturer]: 'nvidia' });
+    expect(l4.labels).toMatchObject({
+      [L.LabelInstanceGPUName]: 'l4',
+      [L.LabelInstanceGPUCount]: '1',
+      [L.LabelInstanceGPUMemory]: '24576',
+      [L.LabelInstanceGPUManufacturer]: 'nvidia',
+    });
   });
 
   it('rejects an unknown region, listing the accepted ones', () => {

@@ -9,7 +9,9 @@ const pool = (status?: NodePool['status']): NodePool =>
     apiVersion: 'karpenter.sh/v1',
     kind: 'NodePool',
     metadata: { name: 'default', generation: 3 },
-    spec: { template: { spec: { nodeClassRef: { group: 'karpenter.ovhcloud.sh', kind: 'OVHNodeClass', name: 'default' }, requirements: [] } } },
+    spec: {
+      template: { spec: { nodeClassRef: { group: 'karpenter.ovhcloud.sh', kind: 'OVHNodeClass', name: 'default' }, requirements: [] } },
+    },
     ...(status ? { status } : {}),
   }) as NodePool;
 const t0 = Date.UTC(2026, 0, 1);
@@ -17,9 +19,27 @@ const t0 = Date.UTC(2026, 0, 1);
 describe('desiredNodePoolStatus', () => {
   it.each([
     ['the NodeClass exists', { found: true }, 'True', 'NodeClassReady', ''],
-    ['the NodeClass is missing', { found: false }, 'False', 'NodeClassNotFound', 'OVHNodeClass "default" does not exist; create it or fix spec.template.spec.nodeClassRef'],
-    ['the NodeClass is being deleted', { found: true, deleting: true }, 'False', 'NodeClassTerminating', 'OVHNodeClass "default" is being deleted'],
-    ['the NodeClass says it is not ready', { found: true, ready: { status: 'False', message: 'Secret ovh lacks consumerKey' } }, 'False', 'NodeClassNotReady', 'OVHNodeClass "default" is not ready: Secret ovh lacks consumerKey'],
+    [
+      'the NodeClass is missing',
+      { found: false },
+      'False',
+      'NodeClassNotFound',
+      'OVHNodeClass "default" does not exist; create it or fix spec.template.spec.nodeClassRef',
+    ],
+    [
+      'the NodeClass is being deleted',
+      { found: true, deleting: true },
+      'False',
+      'NodeClassTerminating',
+      'OVHNodeClass "default" is being deleted',
+    ],
+    [
+      'the NodeClass says it is not ready',
+      { found: true, ready: { status: 'False', message: 'Secret ovh lacks consumerKey' } },
+      'False',
+      'NodeClassNotReady',
+      'OVHNodeClass "default" is not ready: Secret ovh lacks consumerKey',
+    ],
   ] as const)('%s', (_label, nodeClass, status, reason, message) => {
     const desired = desiredNodePoolStatus({ nodePool: pool(), nodeClass, now: t0 });
     expect(desired.conditions?.map((c) => [c.type, c.status, c.reason, c.message])).toEqual([
@@ -30,7 +50,12 @@ describe('desiredNodePoolStatus', () => {
   });
 
   it('counts the managed nodes and their capacity, in Kubernetes quantities', () => {
-    const desired = desiredNodePoolStatus({ nodePool: pool(), nodeClass: { found: true }, usage: { resources: { cpu: 16_000, memory: 64 * GiB, pods: 220 }, nodes: 2 }, now: t0 });
+    const desired = desiredNodePoolStatus({
+      nodePool: pool(),
+      nodeClass: { found: true },
+      usage: { resources: { cpu: 16_000, memory: 64 * GiB, pods: 220 }, nodes: 2 },
+      now: t0,
+    });
     expect(desired.nodes).toBe(2);
     expect(desired.resources).toEqual({ cpu: '16', memory: '64Gi', pods: '220', nodes: '2' });
   });
@@ -40,7 +65,13 @@ describe('desiredNodePoolStatus', () => {
     const later = desiredNodePoolStatus({ nodePool: pool(first), nodeClass: { found: true }, now: t0 + 60_000 });
     expect(later.conditions?.[1]?.lastTransitionTime).toBe(new Date(t0).toISOString());
     // Key order as an API server may return it must not count as a change.
-    const reordered = JSON.parse(JSON.stringify({ nodes: first.nodes, conditions: first.conditions?.map((c) => Object.fromEntries(Object.entries(c).reverse())), resources: first.resources }));
+    const reordered = JSON.parse(
+      JSON.stringify({
+        nodes: first.nodes,
+        conditions: first.conditions?.map((c) => Object.fromEntries(Object.entries(c).reverse())),
+        resources: first.resources,
+      }),
+    );
     expect(statusDiffers(reordered, later)).toBe(false);
     const broken = desiredNodePoolStatus({ nodePool: pool(first), nodeClass: { found: false }, now: t0 + 60_000 });
     expect(broken.conditions?.[1]?.lastTransitionTime).toBe(new Date(t0 + 60_000).toISOString());

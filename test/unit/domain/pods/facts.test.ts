@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { isDaemonSetPod, isMirrorPod, isReschedulable, isTerminal, isTerminating, podKey } from '../../../../src/domain/pods/index.js';
 
 function owned(...refs: Partial<V1OwnerReference>[]): V1Pod {
-  return { metadata: { name: 'p', namespace: 'ns', ownerReferences: refs.map((r) => ({ name: 'o', uid: 'u', ...r }) as V1OwnerReference) } };
+  return {
+    metadata: { name: 'p', namespace: 'ns', ownerReferences: refs.map((r) => ({ name: 'o', uid: 'u', ...r }) as V1OwnerReference) },
+  };
 }
 
 // The cases where the three former copies answered differently are marked with the copy that was wrong.
@@ -11,7 +13,11 @@ describe('pod facts: one reading of ownership, shared by provisioning, disruptio
   it.each<[string, V1Pod, boolean]>([
     ['apps/v1 DaemonSet, controller', owned({ apiVersion: 'apps/v1', kind: 'DaemonSet', controller: true }), true],
     ['apps/v1 DaemonSet without controller: true (the extender copy said no)', owned({ apiVersion: 'apps/v1', kind: 'DaemonSet' }), true],
-    ['DaemonSet of another apiVersion (the disruption copy said yes)', owned({ apiVersion: 'extensions/v1beta1', kind: 'DaemonSet', controller: true }), false],
+    [
+      'DaemonSet of another apiVersion (the disruption copy said yes)',
+      owned({ apiVersion: 'extensions/v1beta1', kind: 'DaemonSet', controller: true }),
+      false,
+    ],
     ['ReplicaSet', owned({ apiVersion: 'apps/v1', kind: 'ReplicaSet', controller: true }), false],
     ['second owner is the DaemonSet', owned({ apiVersion: 'v1', kind: 'ConfigMap' }, { apiVersion: 'apps/v1', kind: 'DaemonSet' }), true],
     ['no owner', { metadata: { name: 'p' } }, false],
@@ -22,7 +28,11 @@ describe('pod facts: one reading of ownership, shared by provisioning, disruptio
 
   it.each<[string, V1Pod, boolean]>([
     ['owned by its v1 Node (the disruption copy said no)', owned({ apiVersion: 'v1', kind: 'Node', controller: true }), true],
-    ['mirror annotation only (the provisioning copy said no)', { metadata: { annotations: { 'kubernetes.io/config.mirror': 'abc' } } }, true],
+    [
+      'mirror annotation only (the provisioning copy said no)',
+      { metadata: { annotations: { 'kubernetes.io/config.mirror': 'abc' } } },
+      true,
+    ],
     ['mirror annotation with an empty value', { metadata: { annotations: { 'kubernetes.io/config.mirror': '' } } }, true],
     ['Node owner of another apiVersion', owned({ apiVersion: 'example.com/v1', kind: 'Node' }), false],
     ['ordinary pod', owned({ apiVersion: 'apps/v1', kind: 'ReplicaSet' }), false],
@@ -43,7 +53,11 @@ describe('pod facts: one reading of ownership, shared by provisioning, disruptio
 
   it.each<[string, V1Pod, boolean]>([
     ['deletionTimestamp set', { metadata: { deletionTimestamp: new Date(0) } }, true],
-    ['deletionTimestamp null (the disruption copy counted it as terminating)', { metadata: { deletionTimestamp: null as unknown as Date } }, false],
+    [
+      'deletionTimestamp null (the disruption copy counted it as terminating)',
+      { metadata: { deletionTimestamp: null as unknown as Date } },
+      false,
+    ],
     ['no deletionTimestamp', { metadata: {} }, false],
   ])('isTerminating: %s', (_case, pod, expected) => {
     expect(isTerminating(pod)).toBe(expected);

@@ -27,20 +27,27 @@ describe('batch window', () => {
 
   it('never closes later than max after the first trigger, nor earlier than idle after it', () => {
     fc.assert(
-      fc.property(fc.array(fc.integer({ min: 0, max: 5_000 }), { maxLength: 30 }), fc.integer({ min: 0, max: 2_000 }), fc.integer({ min: 0, max: 20_000 }), (gaps, idleMs, extra) => {
-        const options = { idleMs, maxMs: idleMs + extra };
-        let now = 0;
-        let w = openWindow(now);
-        for (const g of gaps) {
-          now += g;
-          if (isWindowClosed(w, now, options)) break;
-          w = extendWindow(w, now);
-        }
-        const deadline = windowDeadline(w, options);
-        expect(deadline).toBeLessThanOrEqual(options.maxMs);
-        expect(deadline).toBeGreaterThanOrEqual(Math.min(idleMs, options.maxMs));
-        expect(deadline).toBeGreaterThanOrEqual(w.lastTriggerAt > options.maxMs ? options.maxMs : Math.min(w.lastTriggerAt + idleMs, options.maxMs));
-      }),
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 5_000 }), { maxLength: 30 }),
+        fc.integer({ min: 0, max: 2_000 }),
+        fc.integer({ min: 0, max: 20_000 }),
+        (gaps, idleMs, extra) => {
+          const options = { idleMs, maxMs: idleMs + extra };
+          let now = 0;
+          let w = openWindow(now);
+          for (const g of gaps) {
+            now += g;
+            if (isWindowClosed(w, now, options)) break;
+            w = extendWindow(w, now);
+          }
+          const deadline = windowDeadline(w, options);
+          expect(deadline).toBeLessThanOrEqual(options.maxMs);
+          expect(deadline).toBeGreaterThanOrEqual(Math.min(idleMs, options.maxMs));
+          expect(deadline).toBeGreaterThanOrEqual(
+            w.lastTriggerAt > options.maxMs ? options.maxMs : Math.min(w.lastTriggerAt + idleMs, options.maxMs),
+          );
+        },
+      ),
     );
   });
 

@@ -13,11 +13,23 @@ import {
 
 const t0 = Date.UTC(2026, 0, 1);
 const iso = (ms: number): string => new Date(ms).toISOString();
-const cond = (type: string, status: 'True' | 'False', at = t0) => ({ type, status, reason: type, message: '', lastTransitionTime: iso(at) });
+const cond = (type: string, status: 'True' | 'False', at = t0) => ({
+  type,
+  status,
+  reason: type,
+  message: '',
+  lastTransitionTime: iso(at),
+});
 
 function claim(conditions: ReturnType<typeof cond>[] = [], extra: Partial<NodeClaim['spec']> = {}, deleting = false): NodeClaim {
   return {
-    metadata: { name: 'default-abc', creationTimestamp: iso(t0) as never, labels: { 'karpenter.sh/nodepool': 'default' }, annotations: { a: '1' }, ...(deleting ? { deletionTimestamp: iso(t0) as never } : {}) },
+    metadata: {
+      name: 'default-abc',
+      creationTimestamp: iso(t0) as never,
+      labels: { 'karpenter.sh/nodepool': 'default' },
+      annotations: { a: '1' },
+      ...(deleting ? { deletionTimestamp: iso(t0) as never } : {}),
+    },
     spec: { nodeClassRef: { group: 'g', kind: 'K', name: 'n' }, requirements: [], ...extra },
     status: { conditions },
   } as NodeClaim;
@@ -29,7 +41,11 @@ describe('lifecycle phase', () => {
     { conditions: [cond('Launched', 'False')], deleting: false, phase: 'launching' },
     { conditions: [cond('Launched', 'True')], deleting: false, phase: 'registering' },
     { conditions: [cond('Launched', 'True'), cond('Registered', 'True')], deleting: false, phase: 'initializing' },
-    { conditions: [cond('Launched', 'True'), cond('Registered', 'True'), cond('Initialized', 'True')], deleting: false, phase: 'initialized' },
+    {
+      conditions: [cond('Launched', 'True'), cond('Registered', 'True'), cond('Initialized', 'True')],
+      deleting: false,
+      phase: 'initialized',
+    },
     { conditions: [cond('Launched', 'True')], deleting: true, phase: 'deleting' },
   ])('$phase', ({ conditions, deleting, phase }) => {
     expect(lifecyclePhase(claim(conditions, {}, deleting))).toBe(phase);
@@ -67,7 +83,12 @@ describe('setCondition', () => {
   });
 });
 
-function node(taints: V1Taint[], ready: boolean, labels: Record<string, string> = {}, allocatable: Record<string, string> = { cpu: '2' }): V1Node {
+function node(
+  taints: V1Taint[],
+  ready: boolean,
+  labels: Record<string, string> = {},
+  allocatable: Record<string, string> = { cpu: '2' },
+): V1Node {
   return {
     metadata: { name: 'node-1', labels },
     spec: { providerID: 'fake:///a/i-1', taints },
@@ -77,8 +98,20 @@ function node(taints: V1Taint[], ready: boolean, labels: Record<string, string> 
 
 describe('registration patch', () => {
   it('adds labels, finalizer, claim and startup taints on first registration and drops the unregistered taint', () => {
-    const c = claim([], { taints: [{ key: 'team', value: 'a', effect: 'NoSchedule' }], startupTaints: [{ key: 'cni', effect: 'NoSchedule' }] });
-    const p = registrationPatch(node([{ key: 'karpenter.sh/unregistered', effect: 'NoExecute' }, { key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' }], false), c);
+    const c = claim([], {
+      taints: [{ key: 'team', value: 'a', effect: 'NoSchedule' }],
+      startupTaints: [{ key: 'cni', effect: 'NoSchedule' }],
+    });
+    const p = registrationPatch(
+      node(
+        [
+          { key: 'karpenter.sh/unregistered', effect: 'NoExecute' },
+          { key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' },
+        ],
+        false,
+      ),
+      c,
+    );
     expect(p.changed).toBe(true);
     expect(p.labels).toMatchObject({ 'karpenter.sh/nodepool': 'default', 'karpenter.sh/registered': 'true' });
     expect(p.annotations).toEqual({ a: '1' });
@@ -99,10 +132,26 @@ describe('initialization blockers', () => {
   it.each([
     { n: node([], true), spec: {}, blockers: [] },
     { n: node([], false), spec: {}, blockers: ['node is not ready'] },
-    { n: node([{ key: 'cni', effect: 'NoSchedule' }], true), spec: { startupTaints: [{ key: 'cni', effect: 'NoSchedule' as const }] }, blockers: ['startup taint cni:NoSchedule is still present'] },
-    { n: node([{ key: 'karpenter.sh/unregistered', effect: 'NoExecute' }], true), spec: {}, blockers: ['taint karpenter.sh/unregistered:NoExecute is still present'] },
-    { n: node([], true), spec: { resources: { requests: { cpu: '1', 'nvidia.com/gpu': '1' } } }, blockers: ['extended resource nvidia.com/gpu is not registered'] },
-    { n: node([], true, {}, { cpu: '2', 'nvidia.com/gpu': '1' }), spec: { resources: { requests: { 'nvidia.com/gpu': '1' } } }, blockers: [] },
+    {
+      n: node([{ key: 'cni', effect: 'NoSchedule' }], true),
+      spec: { startupTaints: [{ key: 'cni', effect: 'NoSchedule' as const }] },
+      blockers: ['startup taint cni:NoSchedule is still present'],
+    },
+    {
+      n: node([{ key: 'karpenter.sh/unregistered', effect: 'NoExecute' }], true),
+      spec: {},
+      blockers: ['taint karpenter.sh/unregistered:NoExecute is still present'],
+    },
+    {
+      n: node([], true),
+      spec: { resources: { requests: { cpu: '1', 'nvidia.com/gpu': '1' } } },
+      blockers: ['extended resource nvidia.com/gpu is not registered'],
+    },
+    {
+      n: node([], true, {}, { cpu: '2', 'nvidia.com/gpu': '1' }),
+      spec: { resources: { requests: { 'nvidia.com/gpu': '1' } } },
+      blockers: [],
+    },
   ])('$blockers', ({ n, spec, blockers }) => {
     expect(initializationBlockers(n, claim([], spec as Partial<NodeClaim['spec']>))).toEqual(blockers);
   });

@@ -8,13 +8,22 @@ describe('LimitLedger', () => {
     const ledger = new LimitLedger(60_000);
     ledger.reserve({ id: 'r1', nodePool: 'default', resources: { cpu: 4000 }, reservedAt: 0 });
     ledger.reserve({ id: 'r2', nodePool: 'other', resources: { cpu: 2000 }, reservedAt: 0 });
-    expect(ledger.effectiveUsage('default', { resources: { cpu: 1000 }, nodes: 1 }, new Set())).toEqual({ resources: { cpu: 5000 }, nodes: 2 });
+    expect(ledger.effectiveUsage('default', { resources: { cpu: 1000 }, nodes: 1 }, new Set())).toEqual({
+      resources: { cpu: 5000 },
+      nodes: 2,
+    });
     ledger.nameReservation('r1', 'default-abc');
     // State shows the claim (as a node, no capacity yet): the node is not counted twice.
-    expect(ledger.effectiveUsage('default', { resources: { cpu: 1000 }, nodes: 2 }, new Set(['default-abc']))).toEqual({ resources: { cpu: 5000 }, nodes: 2 });
+    expect(ledger.effectiveUsage('default', { resources: { cpu: 1000 }, nodes: 2 }, new Set(['default-abc']))).toEqual({
+      resources: { cpu: 5000 },
+      nodes: 2,
+    });
     // State now has its capacity: the reservation is settled.
     ledger.reconcile([{ name: 'default-abc', hasCapacity: true }], 1_000);
-    expect(ledger.effectiveUsage('default', { resources: { cpu: 5000 }, nodes: 2 }, new Set(['default-abc']))).toEqual({ resources: { cpu: 5000 }, nodes: 2 });
+    expect(ledger.effectiveUsage('default', { resources: { cpu: 5000 }, nodes: 2 }, new Set(['default-abc']))).toEqual({
+      resources: { cpu: 5000 },
+      nodes: 2,
+    });
     expect(ledger.size).toBe(1);
   });
 
@@ -38,7 +47,8 @@ describe('LimitLedger', () => {
         sizes.forEach((cpu, i) => {
           const add = { cpu: cpu * 1000 };
           const usage = ledger.effectiveUsage('p', undefined, new Set());
-          if (exceededLimits(remainingLimits(limits, usageAsResourceList(usage)), add).length === 0) ledger.reserve({ id: `r${i}`, nodePool: 'p', resources: add, reservedAt: 0 });
+          if (exceededLimits(remainingLimits(limits, usageAsResourceList(usage)), add).length === 0)
+            ledger.reserve({ id: `r${i}`, nodePool: 'p', resources: add, reservedAt: 0 });
         });
         const total = ledger.effectiveUsage('p', undefined, new Set());
         expect(total.resources.cpu ?? 0).toBeLessThanOrEqual(limits.cpu);

@@ -25,7 +25,10 @@ const planned: PlannedNodeClaim = {
   hostname: 'hostname-placeholder-0001',
   nodePool: 'general',
   nodeClassRef: { group: 'karpenter.scaleway.sh', kind: 'ScalewayNodeClass', name: 'default' },
-  instanceTypeOptions: [{ name: 'DEV1-M', pricePerHour: 0.02 }, { name: 'DEV1-L', pricePerHour: 0.04 }],
+  instanceTypeOptions: [
+    { name: 'DEV1-M', pricePerHour: 0.02 },
+    { name: 'DEV1-L', pricePerHour: 0.04 },
+  ],
   instanceType: 'DEV1-M',
   zone: 'fr-par-1',
   capacityType: 'on-demand',
@@ -46,7 +49,9 @@ describe('nodeClaimFromDecision', () => {
 
   it('names, owns and labels the NodeClaim after its NodePool', () => {
     expect(claim.metadata?.generateName).toBe('general-');
-    expect(claim.metadata?.ownerReferences).toEqual([{ apiVersion: 'karpenter.sh/v1', kind: 'NodePool', name: 'general', uid: 'uid-np', blockOwnerDeletion: true }]);
+    expect(claim.metadata?.ownerReferences).toEqual([
+      { apiVersion: 'karpenter.sh/v1', kind: 'NodePool', name: 'general', uid: 'uid-np', blockOwnerDeletion: true },
+    ]);
     expect(claim.metadata?.labels).toEqual({
       team: 'a',
       'karpenter.sh/nodepool': 'general',
@@ -61,20 +66,30 @@ describe('nodeClaimFromDecision', () => {
   });
 
   it('narrows requirements to the decision and carries requests, taints and durations', () => {
-    expect(claim.spec.requirements).toContainEqual({ key: 'node.kubernetes.io/instance-type', operator: 'In', values: ['DEV1-M', 'DEV1-L'] });
+    expect(claim.spec.requirements).toContainEqual({
+      key: 'node.kubernetes.io/instance-type',
+      operator: 'In',
+      values: ['DEV1-M', 'DEV1-L'],
+    });
     expect(claim.spec.requirements).toContainEqual({ key: 'topology.kubernetes.io/zone', operator: 'In', values: ['fr-par-1'] });
     expect(claim.spec.resources?.requests).toEqual({ cpu: '1500m', memory: '1Gi', pods: '3' });
     expect(claim.spec.taints).toEqual([{ key: 'dedicated', value: 'a', effect: 'NoSchedule' }]);
     expect(claim.spec.startupTaints).toEqual([{ key: 'cni', effect: 'NoSchedule' }]);
-    expect(claim.spec).toMatchObject({ expireAfter: '720h', terminationGracePeriod: '1h', nodeClassRef: { group: 'karpenter.scaleway.sh', kind: 'ScalewayNodeClass', name: 'default' } });
+    expect(claim.spec).toMatchObject({
+      expireAfter: '720h',
+      terminationGracePeriod: '1h',
+      nodeClassRef: { group: 'karpenter.scaleway.sh', kind: 'ScalewayNodeClass', name: 'default' },
+    });
   });
 
   it('turns only single-valued In requirements into labels, never the hostname', () => {
-    expect(singleValuedLabels([
-      { key: 'a', operator: 'In', values: ['1'] },
-      { key: 'b', operator: 'In', values: ['1', '2'] },
-      { key: 'c', operator: 'NotIn', values: ['1'] },
-      { key: 'kubernetes.io/hostname', operator: 'In', values: ['h'] },
-    ])).toEqual({ a: '1' });
+    expect(
+      singleValuedLabels([
+        { key: 'a', operator: 'In', values: ['1'] },
+        { key: 'b', operator: 'In', values: ['1', '2'] },
+        { key: 'c', operator: 'NotIn', values: ['1'] },
+        { key: 'kubernetes.io/hostname', operator: 'In', values: ['h'] },
+      ]),
+    ).toEqual({ a: '1' });
   });
 });

@@ -1,9 +1,21 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import {
-  addQuantities, addResources, compareQuantities, exceededResources, fitsResources, formatQuantity, formatResourceList,
-  isZeroResources, maxResources, parseQuantity, parseResourceList, quantityFromMilli, ResourceListParseError,
-  subtractQuantities, subtractResources,
+  addQuantities,
+  addResources,
+  compareQuantities,
+  exceededResources,
+  fitsResources,
+  formatQuantity,
+  formatResourceList,
+  isZeroResources,
+  maxResources,
+  parseQuantity,
+  parseResourceList,
+  quantityFromMilli,
+  ResourceListParseError,
+  subtractQuantities,
+  subtractResources,
 } from '../../../../src/domain/quantity/index.js';
 
 describe('parseResourceList', () => {
@@ -28,10 +40,15 @@ describe('parseResourceList', () => {
 describe('formatResourceList', () => {
   it('prints cpu as millicores and memory in binary SI, as Kubernetes would', () => {
     expect(formatResourceList({ cpu: 1500, memory: 1610612736, pods: 110, cpuless: 0 })).toEqual({
-      cpu: '1500m', cpuless: '0', memory: '1536Mi', pods: '110',
+      cpu: '1500m',
+      cpuless: '0',
+      memory: '1536Mi',
+      pods: '110',
     });
     expect(formatResourceList({ cpu: 2000, memory: 1000, 'ephemeral-storage': 20 * 2 ** 30 })).toEqual({
-      cpu: '2', memory: '1k', 'ephemeral-storage': '20Gi',
+      cpu: '2',
+      memory: '1k',
+      'ephemeral-storage': '20Gi',
     });
   });
 

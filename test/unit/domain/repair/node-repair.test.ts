@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { allowedUnhealthy, type HealthNode, planRepairs, repairTerminationTimestamp, type RepairPolicy, unhealthyCondition } from '../../../../src/domain/repair/index.js';
+import {
+  allowedUnhealthy,
+  type HealthNode,
+  planRepairs,
+  repairTerminationTimestamp,
+  type RepairPolicy,
+  unhealthyCondition,
+} from '../../../../src/domain/repair/index.js';
 
 const minute = 60_000;
 const t0 = Date.UTC(2026, 0, 5, 9);
@@ -9,7 +16,14 @@ const policies: RepairPolicy[] = [
 ];
 
 function node(name: string, ready: 'True' | 'False' | 'Unknown', since = t0, extra: Partial<HealthNode> = {}): HealthNode {
-  return { name, nodeClaim: `nc-${name}`, nodePool: 'default', deleting: false, conditions: [{ type: 'Ready', status: ready, lastTransitionTime: new Date(since).toISOString() }], ...extra };
+  return {
+    name,
+    nodeClaim: `nc-${name}`,
+    nodePool: 'default',
+    deleting: false,
+    conditions: [{ type: 'Ready', status: ready, lastTransitionTime: new Date(since).toISOString() }],
+    ...extra,
+  };
 }
 
 function healthyPool(count: number, nodePool = 'default'): HealthNode[] {
@@ -28,7 +42,9 @@ describe('node repair: which NodeClaims to replace', () => {
   });
 
   it('repairs a node whose kubelet stopped reporting (Ready Unknown)', () => {
-    expect(planRepairs([node('silent', 'Unknown'), ...healthyPool(4)], policies, t0 + 31 * minute).repairs.map((r) => r.node)).toEqual(['silent']);
+    expect(planRepairs([node('silent', 'Unknown'), ...healthyPool(4)], policies, t0 + 31 * minute).repairs.map((r) => r.node)).toEqual([
+      'silent',
+    ]);
   });
 
   it('20% rounds up: 1 of 3 and 2 of 10 unhealthy are repaired, 3 of 10 are held back with the reason', () => {
@@ -45,7 +61,11 @@ describe('node repair: which NodeClaims to replace', () => {
 
   it('counts nodes still within their toleration towards the valve (any matching condition is unhealthy)', () => {
     const later = t0 + 40 * minute;
-    const plan = planRepairs([node('old', 'False'), node('fresh-1', 'False', later - minute), node('fresh-2', 'False', later - minute), ...healthyPool(7)], policies, later);
+    const plan = planRepairs(
+      [node('old', 'False'), node('fresh-1', 'False', later - minute), node('fresh-2', 'False', later - minute), ...healthyPool(7)],
+      policies,
+      later,
+    );
     expect(plan.repairs).toEqual([]);
     expect(plan.blocked.map((b) => b.node)).toEqual(['old']);
   });
@@ -63,7 +83,18 @@ describe('node repair: which NodeClaims to replace', () => {
     const unmanaged = Array.from({ length: 4 }, (_, i) => node(`system-${i}`, 'True', t0, { nodeClaim: undefined, nodePool: undefined }));
     const standalone = node('standalone', 'False', t0, { nodePool: undefined });
     expect(planRepairs([standalone, ...unmanaged], policies, later).repairs.map((r) => r.node)).toEqual(['standalone']);
-    const plan = planRepairs([standalone, { ...unmanaged[0] as HealthNode, conditions: [{ type: 'Ready', status: 'False', lastTransitionTime: new Date(t0).toISOString() }] }, ...unmanaged.slice(1, 3)], policies, later);
+    const plan = planRepairs(
+      [
+        standalone,
+        {
+          ...(unmanaged[0] as HealthNode),
+          conditions: [{ type: 'Ready', status: 'False', lastTransitionTime: new Date(t0).toISOString() }],
+        },
+        ...unmanaged.slice(1, 3),
+      ],
+      policies,
+      later,
+    );
     expect(plan.blocked.map((b) => b.message)).toEqual(['more than 20% nodes are unhealthy in the cluster']);
   });
 
@@ -77,7 +108,10 @@ describe('node repair: which NodeClaims to replace', () => {
   });
 
   it('picks the matching condition due first', () => {
-    const mixed: RepairPolicy[] = [...policies, { conditionType: 'DiskPressure', conditionStatus: 'True', tolerationDurationMs: 5 * minute }];
+    const mixed: RepairPolicy[] = [
+      ...policies,
+      { conditionType: 'DiskPressure', conditionStatus: 'True', tolerationDurationMs: 5 * minute },
+    ];
     const conditions = [
       { type: 'Ready', status: 'False', lastTransitionTime: new Date(t0).toISOString() },
       { type: 'DiskPressure', status: 'True', lastTransitionTime: new Date(t0 + 10 * minute).toISOString() },

@@ -1,7 +1,12 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import {
-  AllowUndefinedWellKnownLabels, isRestrictedLabel, Requirement, RequirementError, type RequirementOperator, Requirements,
+  AllowUndefinedWellKnownLabels,
+  isRestrictedLabel,
+  Requirement,
+  RequirementError,
+  type RequirementOperator,
+  Requirements,
   restrictedLabelError,
 } from '../../../../src/domain/requirements/index.js';
 
@@ -9,14 +14,16 @@ const key = 'example.com/size';
 const universe = ['A', 'B', 'c', '', '-1', ...Array.from({ length: 13 }, (_, i) => String(i))];
 
 const requirementArb: fc.Arbitrary<Requirement> = fc.oneof(
-  fc.record({
-    op: fc.constantFrom<RequirementOperator>('In', 'NotIn'),
-    values: fc.uniqueArray(fc.constantFrom(...universe), { maxLength: 4 }),
-  }).map(({ op, values }) => Requirement.create(key, op, values)),
+  fc
+    .record({
+      op: fc.constantFrom<RequirementOperator>('In', 'NotIn'),
+      values: fc.uniqueArray(fc.constantFrom(...universe), { maxLength: 4 }),
+    })
+    .map(({ op, values }) => Requirement.create(key, op, values)),
   fc.constantFrom<RequirementOperator>('Exists', 'DoesNotExist').map((op) => Requirement.create(key, op)),
-  fc.record({ op: fc.constantFrom<RequirementOperator>('Gt', 'Lt', 'Gte', 'Lte'), n: fc.integer({ min: -1, max: 12 }) }).map(({ op, n }) =>
-    Requirement.create(key, op, [String(n)]),
-  ),
+  fc
+    .record({ op: fc.constantFrom<RequirementOperator>('Gt', 'Lt', 'Gte', 'Lte'), n: fc.integer({ min: -1, max: 12 }) })
+    .map(({ op, n }) => Requirement.create(key, op, [String(n)])),
 );
 // Chains of intersections reach the mixed shapes (NotIn with bounds, bounded ranges).
 const composedArb = fc.array(requirementArb, { minLength: 1, maxLength: 3 }).map((rs) => rs.reduce((a, b) => a.intersection(b)));
@@ -125,7 +132,11 @@ describe('Requirement', () => {
 
   it('treats Gt of the largest integer as matching nothing, and disjoint bounds as DoesNotExist', () => {
     expect(Requirement.create('n', 'Gt', [String(Number.MAX_SAFE_INTEGER)]).operator()).toBe('DoesNotExist');
-    expect(Requirement.create('n', 'Gt', ['5']).intersection(Requirement.create('n', 'Lt', ['3'])).operator()).toBe('DoesNotExist');
+    expect(
+      Requirement.create('n', 'Gt', ['5'])
+        .intersection(Requirement.create('n', 'Lt', ['3']))
+        .operator(),
+    ).toBe('DoesNotExist');
   });
 
   it('only admits integers within bounds', () => {

@@ -1,6 +1,11 @@
 import { describe, it, expect } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { AllowUndefinedWellKnownLabels, Requirement, type RequirementOperator, Requirements } from '../../../../src/domain/requirements/index.js';
+import {
+  AllowUndefinedWellKnownLabels,
+  Requirement,
+  type RequirementOperator,
+  Requirements,
+} from '../../../../src/domain/requirements/index.js';
 
 // The upstream matrix (kubernetes-sigs/karpenter pkg/scheduling/requirements_test.go), one row per fixture:
 // character j of a row says whether row.Compatible(columns[j]) succeeds.

@@ -1,5 +1,10 @@
 import { describe, it, expect } from 'vitest';
-import { CompiledLabelSelector, type LabelSelector, LabelSelectorError, labelSelectorMatches } from '../../../../src/domain/requirements/index.js';
+import {
+  CompiledLabelSelector,
+  type LabelSelector,
+  LabelSelectorError,
+  labelSelectorMatches,
+} from '../../../../src/domain/requirements/index.js';
 
 describe('label selector objects', () => {
   const selector: LabelSelector = {
@@ -31,8 +36,14 @@ describe('label selector objects', () => {
   });
 
   it('rejects malformed expressions, naming the key, operator and what is accepted', () => {
-    expect(() => CompiledLabelSelector.compile({ matchExpressions: [{ key: 'a', operator: 'In', values: [] }] })).toThrow(/"a" In: values must be non-empty/);
-    expect(() => CompiledLabelSelector.compile({ matchExpressions: [{ key: 'a', operator: 'Exists', values: ['x'] }] })).toThrow(LabelSelectorError);
-    expect(() => CompiledLabelSelector.compile({ matchExpressions: [{ key: 'a', operator: 'Near' }] })).toThrow(/accepted: In, NotIn, Exists, DoesNotExist/);
+    expect(() => CompiledLabelSelector.compile({ matchExpressions: [{ key: 'a', operator: 'In', values: [] }] })).toThrow(
+      /"a" In: values must be non-empty/,
+    );
+    expect(() => CompiledLabelSelector.compile({ matchExpressions: [{ key: 'a', operator: 'Exists', values: ['x'] }] })).toThrow(
+      LabelSelectorError,
+    );
+    expect(() => CompiledLabelSelector.compile({ matchExpressions: [{ key: 'a', operator: 'Near' }] })).toThrow(
+      /accepted: In, NotIn, Exists, DoesNotExist/,
+    );
   });
 });

@@ -1,7 +1,11 @@
 import { describe, it, expect } from 'vitest';
 import type { V1Pod } from '@kubernetes/client-node';
 import {
-  podRequirementAlternatives, podRequirements, preferredNodeAffinityTerms, strictPodRequirements, usesMatchFields,
+  podRequirementAlternatives,
+  podRequirements,
+  preferredNodeAffinityTerms,
+  strictPodRequirements,
+  usesMatchFields,
 } from '../../../../src/domain/requirements/index.js';
 
 const pod: V1Pod = {
@@ -55,7 +59,13 @@ describe('pod requirements', () => {
     const withFields: V1Pod = {
       spec: {
         containers: [],
-        affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: ['n'] }] }] } } },
+        affinity: {
+          nodeAffinity: {
+            requiredDuringSchedulingIgnoredDuringExecution: {
+              nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: ['n'] }] }],
+            },
+          },
+        },
       },
     };
     expect(usesMatchFields(withFields)).toBe(true);

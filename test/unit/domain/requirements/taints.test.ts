@@ -1,6 +1,12 @@
 import { describe, it, expect } from 'vitest';
 import {
-  firstUntoleratedTaint, isKnownEphemeralTaint, KnownEphemeralTaints, mergeTaints, type Taint, type Toleration, toleratesTaint,
+  firstUntoleratedTaint,
+  isKnownEphemeralTaint,
+  KnownEphemeralTaints,
+  mergeTaints,
+  type Taint,
+  type Toleration,
+  toleratesTaint,
 } from '../../../../src/domain/requirements/index.js';
 
 const gpu: Taint = { key: 'nvidia.com/gpu', value: 'true', effect: 'NoSchedule' };
@@ -23,7 +29,12 @@ describe('toleratesTaint (k8s ToleratesTaint)', () => {
     ['Gt: taint value equal', { key: 'n', operator: 'Gt', value: '5' }, { key: 'n', value: '5', effect: 'NoSchedule' }, false],
     ['Lt: taint value smaller', { key: 'n', operator: 'Lt', value: '5' }, { key: 'n', value: '-2', effect: 'NoSchedule' }, true],
     ['Lt: non-integer taint value', { key: 'n', operator: 'Lt', value: '5' }, { key: 'n', value: 'x', effect: 'NoSchedule' }, false],
-    ['Gt: leading zero is not a decimal integer', { key: 'n', operator: 'Gt', value: '05' }, { key: 'n', value: '7', effect: 'NoSchedule' }, false],
+    [
+      'Gt: leading zero is not a decimal integer',
+      { key: 'n', operator: 'Gt', value: '05' },
+      { key: 'n', value: '7', effect: 'NoSchedule' },
+      false,
+    ],
     ['unknown operator', { key: 'nvidia.com/gpu', operator: 'Matches', value: 'true' }, gpu, false],
   ])('%s', (_name, toleration, taint, expected) => {
     expect(toleratesTaint(toleration, taint)).toBe(expected);
@@ -51,16 +62,23 @@ describe('known ephemeral taints', () => {
   it('match on key and effect, plus the readiness.k8s.io/ prefix', () => {
     expect(KnownEphemeralTaints).toHaveLength(5);
     expect(isKnownEphemeralTaint({ key: 'node.kubernetes.io/not-ready', effect: 'NoExecute' })).toBe(true);
-    expect(isKnownEphemeralTaint({ key: 'node.cloudprovider.kubernetes.io/uninitialized', value: 'true', effect: 'NoSchedule' })).toBe(true);
+    expect(isKnownEphemeralTaint({ key: 'node.cloudprovider.kubernetes.io/uninitialized', value: 'true', effect: 'NoSchedule' })).toBe(
+      true,
+    );
     expect(isKnownEphemeralTaint({ key: 'karpenter.sh/unregistered', effect: 'NoExecute' })).toBe(true);
     expect(isKnownEphemeralTaint({ key: 'readiness.k8s.io/network', effect: 'NoSchedule' })).toBe(true);
     expect(isKnownEphemeralTaint({ key: 'node.kubernetes.io/unreachable', effect: 'NoExecute' })).toBe(false);
     expect(isKnownEphemeralTaint(gpu)).toBe(false);
   });
   it('merge adds only new key/effect pairs', () => {
-    expect(mergeTaints([gpu], [{ key: 'nvidia.com/gpu', value: 'x', effect: 'NoSchedule' }, { key: 'd', effect: 'NoSchedule' }])).toEqual([
-      gpu,
-      { key: 'd', effect: 'NoSchedule' },
-    ]);
+    expect(
+      mergeTaints(
+        [gpu],
+        [
+          { key: 'nvidia.com/gpu', value: 'x', effect: 'NoSchedule' },
+          { key: 'd', effect: 'NoSchedule' },
+        ],
+      ),
+    ).toEqual([gpu, { key: 'd', effect: 'NoSchedule' }]);
   });
 });

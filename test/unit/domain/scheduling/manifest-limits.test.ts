@@ -10,7 +10,15 @@ import { solve } from '../../../../src/domain/scheduling/index.js';
 const types = [fakeInstanceType({ name: 'm-4', cpu: 4, memoryMiB: 16384, pricePerHour: 0.08 })];
 
 function entries(limits: Record<string, string>, existingNodes: number): ManifestEntry[] {
-  const nodePool = { apiVersion: 'karpenter.sh/v1', kind: 'NodePool', metadata: { name: 'default' }, spec: { limits, template: { spec: { nodeClassRef: { group: 'karpenter.ovhcloud.sh', kind: 'OVHNodeClass', name: 'default' }, requirements: [] } } } };
+  const nodePool = {
+    apiVersion: 'karpenter.sh/v1',
+    kind: 'NodePool',
+    metadata: { name: 'default' },
+    spec: {
+      limits,
+      template: { spec: { nodeClassRef: { group: 'karpenter.ovhcloud.sh', kind: 'OVHNodeClass', name: 'default' }, requirements: [] } },
+    },
+  };
   const nodeClass = { apiVersion: 'karpenter.ovhcloud.sh/v1alpha1', kind: 'OVHNodeClass', metadata: { name: 'default' }, spec: {} };
   const nodes = Array.from({ length: existingNodes }, (_, i) => ({
     apiVersion: 'v1',
@@ -19,8 +27,18 @@ function entries(limits: Record<string, string>, existingNodes: number): Manifes
     status: { capacity: { cpu: '4', memory: '16Gi', pods: '110' }, allocatable: { cpu: '4', memory: '16Gi', pods: '110' } },
   }));
   // Each existing node is full: its pod requests all of it.
-  const bound = nodes.map((n, i) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: `busy-${i}`, namespace: 'default' }, spec: { nodeName: n.metadata.name, containers: [{ name: 'c', image: 'i', resources: { requests: { cpu: '4' } } }] } }));
-  const pending = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'pending', namespace: 'default' }, spec: { containers: [{ name: 'c', image: 'i', resources: { requests: { cpu: '1' } } }] } };
+  const bound = nodes.map((n, i) => ({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: `busy-${i}`, namespace: 'default' },
+    spec: { nodeName: n.metadata.name, containers: [{ name: 'c', image: 'i', resources: { requests: { cpu: '4' } } }] },
+  }));
+  const pending = {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'pending', namespace: 'default' },
+    spec: { containers: [{ name: 'c', image: 'i', resources: { requests: { cpu: '1' } } }] },
+  };
   return [nodePool, nodeClass, ...nodes, ...bound, pending].map((object, i) => ({ source: `#${i}`, object }));
 }
 

@@ -7,15 +7,48 @@ import { instanceType, nodePool, pod } from './helpers.js';
 
 const zone = 'topology.kubernetes.io/zone';
 const hostname = 'kubernetes.io/hostname';
-const types = [instanceType('t-1', 1, 2, 0.02), instanceType('t-2', 2, 4, 0.045), instanceType('t-4', 4, 8, 0.08), instanceType('t-8', 8, 32, 0.2)];
+const types = [
+  instanceType('t-1', 1, 2, 0.02),
+  instanceType('t-2', 2, 4, 0.045),
+  instanceType('t-4', 4, 8, 0.08),
+  instanceType('t-8', 8, 32, 0.2),
+];
 
 type Kind = 'plain' | 'spread' | 'anti';
-const podArb = fc.record({ kind: fc.constantFrom<Kind>('plain', 'plain', 'spread', 'anti'), cpu: fc.constantFrom('100m', '250m', '500m', '1', '1500m', '3'), mem: fc.constantFrom('128Mi', '512Mi', '1Gi', '3Gi', '6Gi') });
+const podArb = fc.record({
+  kind: fc.constantFrom<Kind>('plain', 'plain', 'spread', 'anti'),
+  cpu: fc.constantFrom('100m', '250m', '500m', '1', '1500m', '3'),
+  mem: fc.constantFrom('128Mi', '512Mi', '1Gi', '3Gi', '6Gi'),
+});
 
 function makePods(specs: { kind: Kind; cpu: string; mem: string }[]) {
   return specs.map((s, i) => {
-    if (s.kind === 'spread') return pod(`s${i}`, s.cpu, s.mem, { topologySpreadConstraints: [{ maxSkew: 1, topologyKey: zone, whenUnsatisfiable: 'DoNotSchedule', labelSelector: { matchLabels: { app: 'spread' } } }] }, { app: 'spread' });
-    if (s.kind === 'anti') return pod(`a${i}`, s.cpu, s.mem, { affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: hostname, labelSelector: { matchLabels: { app: 'anti' } } }] } } }, { app: 'anti' });
+    if (s.kind === 'spread')
+      return pod(
+        `s${i}`,
+        s.cpu,
+        s.mem,
+        {
+          topologySpreadConstraints: [
+            { maxSkew: 1, topologyKey: zone, whenUnsatisfiable: 'DoNotSchedule', labelSelector: { matchLabels: { app: 'spread' } } },
+          ],
+        },
+        { app: 'spread' },
+      );
+    if (s.kind === 'anti')
+      return pod(
+        `a${i}`,
+        s.cpu,
+        s.mem,
+        {
+          affinity: {
+            podAntiAffinity: {
+              requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: hostname, labelSelector: { matchLabels: { app: 'anti' } } }],
+            },
+          },
+        },
+        { app: 'anti' },
+      );
     return pod(`p${i}`, s.cpu, s.mem);
   });
 }
@@ -37,7 +70,8 @@ function violations(input: SchedulingInput, result: SchedulingResult): string[] 
       if (p?.metadata?.labels?.app === 'anti') anti++;
       if (p?.metadata?.labels?.app === 'spread') perZone[claim.zone] = (perZone[claim.zone] ?? 0) + 1;
     }
-    for (const [name, v] of Object.entries(used)) if (v > (type.allocatable[name] ?? 0)) out.push(`${claim.hostname}: ${name} ${v} > ${type.allocatable[name]}`);
+    for (const [name, v] of Object.entries(used))
+      if (v > (type.allocatable[name] ?? 0)) out.push(`${claim.hostname}: ${name} ${v} > ${type.allocatable[name]}`);
     if (anti > 1) out.push(`${claim.hostname}: ${anti} anti-affinity pods`);
     for (const [name, v] of Object.entries(type.capacity)) capacityUsed[name] = (capacityUsed[name] ?? 0) + v;
   }
@@ -58,7 +92,11 @@ const inputArb = fc.record({
   nodes: fc.option(fc.integer({ min: 1, max: 12 }), { nil: undefined }),
 });
 
-function inputOf(arb: { pods: { kind: Kind; cpu: string; mem: string }[]; cpuLimit: number | undefined; nodes: number | undefined }): SchedulingInput {
+function inputOf(arb: {
+  pods: { kind: Kind; cpu: string; mem: string }[];
+  cpuLimit: number | undefined;
+  nodes: number | undefined;
+}): SchedulingInput {
   const limits: Record<string, number> = {};
   if (arb.cpuLimit !== undefined) limits.cpu = arb.cpuLimit * 1000;
   if (arb.nodes !== undefined) limits.nodes = arb.nodes;
@@ -84,7 +122,8 @@ describe('solve: properties', () => {
         const plan = solve(input);
         const ffd = solve({ ...input, options: { optimize: false } });
         expect(plan.unschedulable.length).toBeLessThanOrEqual(ffd.unschedulable.length);
-        if (plan.unschedulable.length === ffd.unschedulable.length) expect(plan.totalPricePerHour).toBeLessThanOrEqual(ffd.totalPricePerHour + 1e-9);
+        if (plan.unschedulable.length === ffd.unschedulable.length)
+          expect(plan.totalPricePerHour).toBeLessThanOrEqual(ffd.totalPricePerHour + 1e-9);
       }),
       { numRuns: 150 },
     );

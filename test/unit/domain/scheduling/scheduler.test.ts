@@ -9,7 +9,10 @@ const hostname = 'kubernetes.io/hostname';
 
 describe('solve: placement and flavor choice', () => {
   it('packs small pods on the cheapest type that fits them all', () => {
-    const r = solve({ pods: [pod('a', '500m', '1Gi'), pod('b', '500m', '1Gi'), pod('c', '500m', '1Gi')], nodePools: [nodePool('default', smallTypes())] });
+    const r = solve({
+      pods: [pod('a', '500m', '1Gi'), pod('b', '500m', '1Gi'), pod('c', '500m', '1Gi')],
+      nodePools: [nodePool('default', smallTypes())],
+    });
     expect(r.unschedulable).toEqual([]);
     expect(r.newNodeClaims).toHaveLength(1);
     expect(r.newNodeClaims[0]).toMatchObject({ instanceType: 's-2', pricePerHour: 0.05, nodePool: 'default' });
@@ -29,15 +32,30 @@ describe('solve: placement and flavor choice', () => {
   });
 
   it('uses existing capacity first', () => {
-    const node: ExistingNode = { name: 'worker-1', labels: { [zone]: 'z-a' }, allocatable: { cpu: 4000, memory: 8 * GiBytes, pods: 110 }, pods: [pod('bound', '3', '1Gi')] };
-    const r = solve({ pods: [pod('a', '500m', '1Gi'), pod('b', '1', '1Gi')], existingNodes: [node], nodePools: [nodePool('default', smallTypes())] });
+    const node: ExistingNode = {
+      name: 'worker-1',
+      labels: { [zone]: 'z-a' },
+      allocatable: { cpu: 4000, memory: 8 * GiBytes, pods: 110 },
+      pods: [pod('bound', '3', '1Gi')],
+    };
+    const r = solve({
+      pods: [pod('a', '500m', '1Gi'), pod('b', '1', '1Gi')],
+      existingNodes: [node],
+      nodePools: [nodePool('default', smallTypes())],
+    });
     // Biggest first: b (1 CPU) takes the node's last free CPU, a needs a new node.
     expect(r.existingNodeAssignments).toEqual([{ node: 'worker-1', pods: ['default/b'] }]);
     expect(r.newNodeClaims.map((c) => c.pods)).toEqual([['default/a']]);
   });
 
   it('ignores nodes marked for deletion (consolidation snapshots)', () => {
-    const node: ExistingNode = { name: 'old', labels: {}, allocatable: { cpu: 8000, memory: 8 * GiBytes, pods: 110 }, pods: [], markedForDeletion: true };
+    const node: ExistingNode = {
+      name: 'old',
+      labels: {},
+      allocatable: { cpu: 8000, memory: 8 * GiBytes, pods: 110 },
+      pods: [],
+      markedForDeletion: true,
+    };
     const r = solve({ pods: [pod('a', '500m', '1Gi')], existingNodes: [node], nodePools: [nodePool('default', smallTypes())] });
     expect(r.existingNodeAssignments).toEqual([]);
     expect(r.newNodeClaims).toHaveLength(1);
@@ -54,7 +72,13 @@ describe('solve: placement and flavor choice', () => {
 
   it('places GPU pods only on GPU types and honours extended resources', () => {
     const types = [...smallTypes(), instanceType('gpu-1', 8, 32, 1.0, { gpu: 1, labels: { 'karpenter-eu.io/instance-gpu-name': 'l4' } })];
-    const r = solve({ pods: [pod('g', '1', '1Gi', { containers: [{ name: 'c', resources: { requests: { cpu: '1', memory: '1Gi', 'nvidia.com/gpu': '1' } } }] }), pod('p', '1', '1Gi')], nodePools: [nodePool('default', types)] });
+    const r = solve({
+      pods: [
+        pod('g', '1', '1Gi', { containers: [{ name: 'c', resources: { requests: { cpu: '1', memory: '1Gi', 'nvidia.com/gpu': '1' } } }] }),
+        pod('p', '1', '1Gi'),
+      ],
+      nodePools: [nodePool('default', types)],
+    });
     const byPod = Object.fromEntries(r.newNodeClaims.flatMap((c) => c.pods.map((p) => [p, c.instanceType])));
     expect(byPod['default/g']).toBe('gpu-1');
     // The plain pod shares the GPU node (room to spare) instead of paying for a second node.
@@ -65,15 +89,55 @@ describe('solve: placement and flavor choice', () => {
 
   it.each([
     ['nodeSelector on instance type', { nodeSelector: { 'node.kubernetes.io/instance-type': 's-8' } }, 's-8'],
-    ['required node affinity', { affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'node.kubernetes.io/instance-type', operator: 'In', values: ['s-4', 's-16'] }] }] } } } }, 's-4'],
-    ['preferred node affinity', { affinity: { nodeAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 1, preference: { matchExpressions: [{ key: 'node.kubernetes.io/instance-type', operator: 'In', values: ['s-16'] }] } }] } } }, 's-16'],
+    [
+      'required node affinity',
+      {
+        affinity: {
+          nodeAffinity: {
+            requiredDuringSchedulingIgnoredDuringExecution: {
+              nodeSelectorTerms: [
+                { matchExpressions: [{ key: 'node.kubernetes.io/instance-type', operator: 'In', values: ['s-4', 's-16'] }] },
+              ],
+            },
+          },
+        },
+      },
+      's-4',
+    ],
+    [
+      'preferred node affinity',
+      {
+        affinity: {
+          nodeAffinity: {
+            preferredDuringSchedulingIgnoredDuringExecution: [
+              {
+                weight: 1,
+                preference: { matchExpressions: [{ key: 'node.kubernetes.io/instance-type', operator: 'In', values: ['s-16'] }] },
+              },
+            ],
+          },
+        },
+      },
+      's-16',
+    ],
   ])('honours %s', (_name, spec, expected) => {
     const r = solve({ pods: [pod('a', '500m', '1Gi', spec)], nodePools: [nodePool('default', smallTypes())] });
     expect(r.newNodeClaims[0]?.instanceType).toBe(expected);
   });
 
   it('relaxes an unsatisfiable preferred node affinity', () => {
-    const spec = { affinity: { nodeAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 1, preference: { matchExpressions: [{ key: 'node.kubernetes.io/instance-type', operator: 'In', values: ['nope'] }] } }] } } };
+    const spec = {
+      affinity: {
+        nodeAffinity: {
+          preferredDuringSchedulingIgnoredDuringExecution: [
+            {
+              weight: 1,
+              preference: { matchExpressions: [{ key: 'node.kubernetes.io/instance-type', operator: 'In', values: ['nope'] }] },
+            },
+          ],
+        },
+      },
+    };
     const r = solve({ pods: [pod('a', '500m', '1Gi', spec)], nodePools: [nodePool('default', smallTypes())] });
     expect(r.unschedulable).toEqual([]);
     expect(r.newNodeClaims[0]?.instanceType).toBe('s-2');
@@ -81,7 +145,10 @@ describe('solve: placement and flavor choice', () => {
 
   it('pins zones from the pod and skips unavailable offerings', () => {
     const types = [instanceType('s-2', 2, 4, 0.05, { unavailable: ['z-a'] }), instanceType('s-4', 4, 8, 0.1)];
-    const r = solve({ pods: [pod('a', '500m', '1Gi', { nodeSelector: { [zone]: 'z-a' } }), pod('b', '500m', '1Gi', { nodeSelector: { [zone]: 'z-b' } })], nodePools: [nodePool('default', types)] });
+    const r = solve({
+      pods: [pod('a', '500m', '1Gi', { nodeSelector: { [zone]: 'z-a' } }), pod('b', '500m', '1Gi', { nodeSelector: { [zone]: 'z-b' } })],
+      nodePools: [nodePool('default', types)],
+    });
     const byPod = Object.fromEntries(r.newNodeClaims.flatMap((c) => c.pods.map((p) => [p, `${c.instanceType}@${c.zone}`])));
     expect(byPod).toEqual({ 'default/a': 's-4@z-a', 'default/b': 's-2@z-b' });
   });
@@ -91,14 +158,23 @@ describe('solve: NodePools', () => {
   it('takes the highest weight first, then the cheapest among equal weights', () => {
     const cheap = [instanceType('c-2', 2, 4, 0.01)];
     const dear = [instanceType('d-2', 2, 4, 0.09)];
-    const byWeight = solve({ pods: [pod('a', '500m', '1Gi')], nodePools: [nodePool('cheap', cheap), nodePool('heavy', dear, { weight: 50 })] });
+    const byWeight = solve({
+      pods: [pod('a', '500m', '1Gi')],
+      nodePools: [nodePool('cheap', cheap), nodePool('heavy', dear, { weight: 50 })],
+    });
     expect(byWeight.newNodeClaims[0]?.nodePool).toBe('heavy');
-    const byPrice = solve({ pods: [pod('a', '500m', '1Gi')], nodePools: [nodePool('dear', dear, { weight: 10 }), nodePool('cheap', cheap, { weight: 10 })] });
+    const byPrice = solve({
+      pods: [pod('a', '500m', '1Gi')],
+      nodePools: [nodePool('dear', dear, { weight: 10 }), nodePool('cheap', cheap, { weight: 10 })],
+    });
     expect(byPrice.newNodeClaims[0]?.nodePool).toBe('cheap');
   });
 
   it('respects taints and tolerations', () => {
-    const pools = [nodePool('tainted', smallTypes(), { taints: [{ key: 'gpu', value: 'true', effect: 'NoSchedule' }], weight: 100 }), nodePool('plain', smallTypes())];
+    const pools = [
+      nodePool('tainted', smallTypes(), { taints: [{ key: 'gpu', value: 'true', effect: 'NoSchedule' }], weight: 100 }),
+      nodePool('plain', smallTypes()),
+    ];
     const plain = solve({ pods: [pod('a', '500m', '1Gi')], nodePools: pools });
     expect(plain.newNodeClaims[0]?.nodePool).toBe('plain');
     const tolerating = solve({ pods: [pod('b', '500m', '1Gi', { tolerations: [{ key: 'gpu', operator: 'Exists' }] })], nodePools: pools });
@@ -106,7 +182,10 @@ describe('solve: NodePools', () => {
   });
 
   it('never exceeds limits and names every NodePool in the reason', () => {
-    const pools = [nodePool('limited', smallTypes(), { limits: { cpu: 4000 } }), nodePool('gpu', smallTypes(), { taints: [{ key: 'gpu', value: 'x', effect: 'NoSchedule' }] })];
+    const pools = [
+      nodePool('limited', smallTypes(), { limits: { cpu: 4000 } }),
+      nodePool('gpu', smallTypes(), { taints: [{ key: 'gpu', value: 'x', effect: 'NoSchedule' }] }),
+    ];
     const pods = Array.from({ length: 4 }, (_, i) => pod(`p${i}`, '1500m', '1Gi'));
     const r = solve({ pods, nodePools: pools });
     const cpu = r.newNodeClaims.reduce((sum, c) => sum + (smallTypes().find((t) => t.name === c.instanceType)?.capacity.cpu ?? 0), 0);
@@ -117,7 +196,20 @@ describe('solve: NodePools', () => {
   });
 
   it('honours limits.nodes and the cloud node cap', () => {
-    const anti = (name: string) => pod(name, '100m', '100Mi', { affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: hostname, labelSelector: { matchLabels: { app: 'x' } } }] } } }, { app: 'x' });
+    const anti = (name: string) =>
+      pod(
+        name,
+        '100m',
+        '100Mi',
+        {
+          affinity: {
+            podAntiAffinity: {
+              requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: hostname, labelSelector: { matchLabels: { app: 'x' } } }],
+            },
+          },
+        },
+        { app: 'x' },
+      );
     const pods = [anti('a'), anti('b'), anti('c')];
     expect(solve({ pods, nodePools: [nodePool('default', smallTypes(), { limits: { nodes: 2 } })] }).newNodeClaims).toHaveLength(2);
     const capped = solve({ pods, nodePools: [nodePool('default', smallTypes())], options: { cloudNodeCaps: { ovhcloud: 1 } } });
@@ -126,7 +218,10 @@ describe('solve: NodePools', () => {
   });
 
   it('explains resources and requirements failures', () => {
-    const r = solve({ pods: [pod('huge', '64', '1Gi'), pod('sel', '1', '1Gi', { nodeSelector: { 'node.kubernetes.io/instance-type': 'nope' } })], nodePools: [nodePool('default', smallTypes())] });
+    const r = solve({
+      pods: [pod('huge', '64', '1Gi'), pod('sel', '1', '1Gi', { nodeSelector: { 'node.kubernetes.io/instance-type': 'nope' } })],
+      nodePools: [nodePool('default', smallTypes())],
+    });
     const reasons = Object.fromEntries(r.unschedulable.map((u) => [u.pod, u.reason]));
     expect(reasons['default/huge']).toMatch(/nodepool "default": no instance type has enough resources/);
     expect(reasons['default/sel']).toMatch(/nodepool "default": .*(requirements|instance-type)/);
@@ -140,14 +235,21 @@ describe('solve: NodePools', () => {
   });
 
   it('applies minValues on instance types strictly', () => {
-    const pool = nodePool('default', smallTypes(), { requirements: [{ key: 'node.kubernetes.io/instance-type', operator: 'Exists', minValues: 3 }] });
+    const pool = nodePool('default', smallTypes(), {
+      requirements: [{ key: 'node.kubernetes.io/instance-type', operator: 'Exists', minValues: 3 }],
+    });
     const r = solve({ pods: [pod('a', '7', '1Gi')], nodePools: [pool] });
     expect(r.newNodeClaims).toEqual([]);
     expect(solve({ pods: [pod('a', '3', '1Gi')], nodePools: [pool] }).newNodeClaims[0]?.instanceTypeOptions).toHaveLength(3);
   });
 
   it('keeps host ports apart', () => {
-    const withPort = (name: string) => pod(name, '100m', '100Mi', { containers: [{ name: 'c', ports: [{ containerPort: 80, hostPort: 8080 }], resources: { requests: { cpu: '100m', memory: '100Mi' } } }] });
+    const withPort = (name: string) =>
+      pod(name, '100m', '100Mi', {
+        containers: [
+          { name: 'c', ports: [{ containerPort: 80, hostPort: 8080 }], resources: { requests: { cpu: '100m', memory: '100Mi' } } },
+        ],
+      });
     const r = solve({ pods: [withPort('a'), withPort('b')], nodePools: [nodePool('default', smallTypes())] });
     expect(r.newNodeClaims).toHaveLength(2);
   });
@@ -155,7 +257,17 @@ describe('solve: NodePools', () => {
 
 describe('solve: topology', () => {
   const spread = (name: string, key: string, when: 'DoNotSchedule' | 'ScheduleAnyway' = 'DoNotSchedule') =>
-    pod(name, '100m', '100Mi', { topologySpreadConstraints: [{ maxSkew: 1, topologyKey: key, whenUnsatisfiable: when, labelSelector: { matchLabels: { app: 'web' } } }] }, { app: 'web' });
+    pod(
+      name,
+      '100m',
+      '100Mi',
+      {
+        topologySpreadConstraints: [
+          { maxSkew: 1, topologyKey: key, whenUnsatisfiable: when, labelSelector: { matchLabels: { app: 'web' } } },
+        ],
+      },
+      { app: 'web' },
+    );
 
   it('spreads over zones with maxSkew 1', () => {
     const r = solve({ pods: Array.from({ length: 6 }, (_, i) => spread(`w${i}`, zone)), nodePools: [nodePool('default', smallTypes())] });
@@ -165,14 +277,28 @@ describe('solve: topology', () => {
   });
 
   it('counts existing pods in the spread', () => {
-    const node: ExistingNode = { name: 'n', labels: { [zone]: 'z-a' }, allocatable: { cpu: 0, memory: 0, pods: 0 }, pods: [spread('old0', zone), spread('old1', zone)] };
-    const r = solve({ pods: [spread('w0', zone), spread('w1', zone)], existingNodes: [node], nodePools: [nodePool('default', smallTypes())] });
+    const node: ExistingNode = {
+      name: 'n',
+      labels: { [zone]: 'z-a' },
+      allocatable: { cpu: 0, memory: 0, pods: 0 },
+      pods: [spread('old0', zone), spread('old1', zone)],
+    };
+    const r = solve({
+      pods: [spread('w0', zone), spread('w1', zone)],
+      existingNodes: [node],
+      nodePools: [nodePool('default', smallTypes())],
+    });
     expect(r.newNodeClaims.map((c) => c.zone).sort()).toEqual(['z-b', 'z-c']);
   });
 
   it('counts only the zones the pod may use (nodeAffinityPolicy Honor): a node of another cloud does not hold the minimum at 0', () => {
     const ovhTypes = smallTypes().map((t) => ({ ...t, labels: { ...t.labels, 'karpenter-eu.io/cloud': 'ovhcloud' } }));
-    const other: ExistingNode = { name: 'scw-1', labels: { [zone]: 'fr-par-1', 'karpenter-eu.io/cloud': 'scaleway' }, allocatable: { cpu: 8000, memory: 8 * GiBytes, pods: 110 }, pods: [] };
+    const other: ExistingNode = {
+      name: 'scw-1',
+      labels: { [zone]: 'fr-par-1', 'karpenter-eu.io/cloud': 'scaleway' },
+      allocatable: { cpu: 8000, memory: 8 * GiBytes, pods: 110 },
+      pods: [],
+    };
     const ovhOnly = (name: string) => {
       const p = spread(name, zone);
       return { ...p, spec: { ...p.spec!, nodeSelector: { 'karpenter-eu.io/cloud': 'ovhcloud' } } };
@@ -182,48 +308,99 @@ describe('solve: topology', () => {
     // Three claims of two pods, as without the foreign node (not six single-pod claims).
     expect(r.newNodeClaims.map((c) => `${c.zone}:${c.pods.length}`).sort()).toEqual(['z-a:2', 'z-b:2', 'z-c:2']);
     // In-flight claims in the three zones take the pods: nothing new is planned on the next pass.
-    const inFlight: ExistingNode[] = ['z-a', 'z-b', 'z-c'].map((z) => ({ name: `claim-${z}`, labels: { [zone]: z, 'karpenter-eu.io/cloud': 'ovhcloud' }, allocatable: { cpu: 1900, memory: 4 * GiBytes, pods: 110 }, pods: [], inFlight: true }));
+    const inFlight: ExistingNode[] = ['z-a', 'z-b', 'z-c'].map((z) => ({
+      name: `claim-${z}`,
+      labels: { [zone]: z, 'karpenter-eu.io/cloud': 'ovhcloud' },
+      allocatable: { cpu: 1900, memory: 4 * GiBytes, pods: 110 },
+      pods: [],
+      inFlight: true,
+    }));
     const next = solve({ pods, existingNodes: [other, ...inFlight], nodePools: [nodePool('default', ovhTypes)] });
     expect(next.newNodeClaims).toEqual([]);
     expect(next.existingNodeAssignments.map((a) => a.pods.length)).toEqual([2, 2, 2]);
   });
 
   it('counts every zone when the spread sets nodeAffinityPolicy Ignore', () => {
-    const other: ExistingNode = { name: 'far', labels: { [zone]: 'z-far', team: 'other' }, allocatable: { cpu: 0, memory: 0, pods: 0 }, pods: [] };
+    const other: ExistingNode = {
+      name: 'far',
+      labels: { [zone]: 'z-far', team: 'other' },
+      allocatable: { cpu: 0, memory: 0, pods: 0 },
+      pods: [],
+    };
     const ignoring = (name: string) => {
       const p = spread(name, zone);
       const c = p.spec!.topologySpreadConstraints![0]!;
-      return { ...p, spec: { ...p.spec!, nodeSelector: { 'karpenter-eu.io/instance-family': 's' }, topologySpreadConstraints: [{ ...c, nodeAffinityPolicy: 'Ignore' }] } };
+      return {
+        ...p,
+        spec: {
+          ...p.spec!,
+          nodeSelector: { 'karpenter-eu.io/instance-family': 's' },
+          topologySpreadConstraints: [{ ...c, nodeAffinityPolicy: 'Ignore' }],
+        },
+      };
     };
-    const r = solve({ pods: Array.from({ length: 4 }, (_, i) => ignoring(`w${i}`)), existingNodes: [other], nodePools: [nodePool('default', smallTypes())] });
+    const r = solve({
+      pods: Array.from({ length: 4 }, (_, i) => ignoring(`w${i}`)),
+      existingNodes: [other],
+      nodePools: [nodePool('default', smallTypes())],
+    });
     // z-far (empty, unusable) keeps the minimum at 0: at most one pod per usable zone, the rest cannot be placed.
     expect(r.newNodeClaims.reduce((n, c) => n + c.pods.length, 0)).toBe(3);
     expect(r.unschedulable).toHaveLength(1);
   });
 
   it('spreads over hostnames (one matching pod per node at maxSkew 1)', () => {
-    const r = solve({ pods: Array.from({ length: 3 }, (_, i) => spread(`w${i}`, hostname)), nodePools: [nodePool('default', smallTypes())] });
+    const r = solve({
+      pods: Array.from({ length: 3 }, (_, i) => spread(`w${i}`, hostname)),
+      nodePools: [nodePool('default', smallTypes())],
+    });
     expect(r.newNodeClaims.map((c) => c.pods.length)).toEqual([1, 1, 1]);
   });
 
   it('follows zone pod affinity', () => {
-    const aff = (name: string) => pod(name, '1500m', '100Mi', { affinity: { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: zone, labelSelector: { matchLabels: { app: 'db' } } }] } } }, { app: 'db' });
+    const aff = (name: string) =>
+      pod(
+        name,
+        '1500m',
+        '100Mi',
+        {
+          affinity: {
+            podAffinity: {
+              requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: zone, labelSelector: { matchLabels: { app: 'db' } } }],
+            },
+          },
+        },
+        { app: 'db' },
+      );
     const r = solve({ pods: [aff('a'), aff('b'), aff('c')], nodePools: [nodePool('default', [instanceType('s-2', 2, 4, 0.05)])] });
     expect(new Set(r.newNodeClaims.map((c) => c.zone)).size).toBe(1);
     expect(r.newNodeClaims).toHaveLength(3);
   });
 
   it('keeps an incoming pod away from a pod whose anti-affinity selects it', () => {
-    const guard = pod('guard', '100m', '100Mi', { affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: hostname, labelSelector: { matchLabels: { role: 'noisy' } } }] } } });
+    const guard = pod('guard', '100m', '100Mi', {
+      affinity: {
+        podAntiAffinity: {
+          requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: hostname, labelSelector: { matchLabels: { role: 'noisy' } } }],
+        },
+      },
+    });
     const node: ExistingNode = { name: 'n', labels: {}, allocatable: { cpu: 8000, memory: 8 * GiBytes, pods: 110 }, pods: [guard] };
-    const r = solve({ pods: [pod('noisy', '100m', '100Mi', {}, { role: 'noisy' }), pod('calm', '100m', '100Mi')], existingNodes: [node], nodePools: [nodePool('default', smallTypes())] });
+    const r = solve({
+      pods: [pod('noisy', '100m', '100Mi', {}, { role: 'noisy' }), pod('calm', '100m', '100Mi')],
+      existingNodes: [node],
+      nodePools: [nodePool('default', smallTypes())],
+    });
     expect(r.existingNodeAssignments).toEqual([{ node: 'n', pods: ['default/calm'] }]);
     expect(r.newNodeClaims.map((c) => c.pods)).toEqual([['default/noisy']]);
   });
 
   it('relaxes ScheduleAnyway spreads when they cannot hold', () => {
     const types = [instanceType('s-2', 2, 4, 0.05, { zones: ['z-a'] })];
-    const r = solve({ pods: [spread('a', zone, 'ScheduleAnyway'), spread('b', zone, 'ScheduleAnyway'), spread('c', zone, 'ScheduleAnyway')], nodePools: [nodePool('default', types)] });
+    const r = solve({
+      pods: [spread('a', zone, 'ScheduleAnyway'), spread('b', zone, 'ScheduleAnyway'), spread('c', zone, 'ScheduleAnyway')],
+      nodePools: [nodePool('default', types)],
+    });
     expect(r.unschedulable).toEqual([]);
   });
 
@@ -237,18 +414,41 @@ describe('solve: topology', () => {
 
 describe('DaemonSet overhead on in-flight capacity', () => {
   const daemonSet = pod('agent', '500m', '256Mi');
-  const boundAgent: V1Pod = { ...pod('agent-x1', '500m', '256Mi'), metadata: { name: 'agent-x1', namespace: 'default', ownerReferences: [{ apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'agent', uid: 'ds-1', controller: true }] } };
-  const joined: ExistingNode = { name: 'node-1', labels: {}, allocatable: { cpu: 2000, memory: 4 * GiBytes, pods: 110 }, pods: [boundAgent], inFlight: true };
+  const boundAgent: V1Pod = {
+    ...pod('agent-x1', '500m', '256Mi'),
+    metadata: {
+      name: 'agent-x1',
+      namespace: 'default',
+      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'agent', uid: 'ds-1', controller: true }],
+    },
+  };
+  const joined: ExistingNode = {
+    name: 'node-1',
+    labels: {},
+    allocatable: { cpu: 2000, memory: 4 * GiBytes, pods: 110 },
+    pods: [boundAgent],
+    inFlight: true,
+  };
 
   it('reserves a DaemonSet pod once: not again when it is already bound to the joining node', () => {
-    const r = solve({ pods: [pod('web', '1500m', '1Gi')], existingNodes: [joined], nodePools: [nodePool('default', smallTypes())], daemonSets: [daemonSet] });
+    const r = solve({
+      pods: [pod('web', '1500m', '1Gi')],
+      existingNodes: [joined],
+      nodePools: [nodePool('default', smallTypes())],
+      daemonSets: [daemonSet],
+    });
     expect(r.newNodeClaims).toEqual([]);
     expect(r.existingNodeAssignments).toEqual([{ node: 'node-1', pods: ['default/web'] }]);
   });
 
   it('still reserves the DaemonSet pods not bound yet', () => {
     const empty: ExistingNode = { ...joined, pods: [] };
-    const r = solve({ pods: [pod('web', '1600m', '1Gi')], existingNodes: [empty], nodePools: [nodePool('default', smallTypes())], daemonSets: [daemonSet] });
+    const r = solve({
+      pods: [pod('web', '1600m', '1Gi')],
+      existingNodes: [empty],
+      nodePools: [nodePool('default', smallTypes())],
+      daemonSets: [daemonSet],
+    });
     expect(r.newNodeClaims).toHaveLength(1);
   });
 });

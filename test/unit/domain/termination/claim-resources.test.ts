@@ -16,9 +16,12 @@ describe('decideClaimResources', () => {
     ['its NodeClaim exists: never an orphan, sighting dropped', [{ ...orphan, nodeClaimName: 'alive' }], [['fgpu-1', 0]], [], []],
     ['attached to an instance: never an orphan', [{ ...orphan, attached: true }], [['fgpu-1', 0]], [], []],
     ['no longer listed: sighting dropped', [], [['fgpu-1', 0]], [], []],
-  ] as [string, ClaimResourceView[], [string, number][], string[], [string, number][]][])('%s', (_case, resources, seen, collected, remembered) => {
-    const decision = decide(resources, seen);
-    expect(decision.collect.map((r) => r.id)).toEqual(collected);
-    expect([...decision.orphanedSince]).toEqual(remembered);
-  });
+  ] as [string, ClaimResourceView[], [string, number][], string[], [string, number][]][])(
+    '%s',
+    (_case, resources, seen, collected, remembered) => {
+      const decision = decide(resources, seen);
+      expect(decision.collect.map((r) => r.id)).toEqual(collected);
+      expect([...decision.orphanedSince]).toEqual(remembered);
+    },
+  );
 });

@@ -71,7 +71,12 @@ describe('which pods hold the drain', () => {
 
 describe('planDrain', () => {
   it('evicts only the first non-empty group, in upstream order', () => {
-    const pods = [pod({ name: 'app' }), pod({ name: 'ds', daemon: true }), pod({ name: 'crit', critical: true }), pod({ name: 'critds', critical: true, daemon: true })];
+    const pods = [
+      pod({ name: 'app' }),
+      pod({ name: 'ds', daemon: true }),
+      pod({ name: 'crit', critical: true }),
+      pod({ name: 'critds', critical: true, daemon: true }),
+    ];
     const plan = planDrain({ pods, now });
     expect(plan.group).toBe('non-critical');
     expect(names(plan.evict)).toEqual(['app']);
@@ -103,7 +108,10 @@ describe('planDrain', () => {
   });
 
   it('is drained when only terminal, mirror and tolerating pods remain', () => {
-    const plan = planDrain({ pods: [pod({ name: 'done', phase: 'Succeeded' }), pod({ name: 'm', mirror: true }), pod({ name: 't', toleratesDisrupted: true })], now });
+    const plan = planDrain({
+      pods: [pod({ name: 'done', phase: 'Succeeded' }), pod({ name: 'm', mirror: true }), pod({ name: 't', toleratesDisrupted: true })],
+      now,
+    });
     expect(plan).toEqual({ evict: [], forceDelete: [], waitingFor: [], drained: true });
   });
 
@@ -142,39 +150,47 @@ const podsArb = fc.array(shapeArb, { maxLength: 12 }).map((shapes) => shapes.map
 
 describe('planDrain properties', () => {
   it('never evicts a pod outside the earliest group still holding the node', () => {
-    fc.assert(fc.property(podsArb, (pods) => {
-      const plan = planDrain({ pods, now });
-      const holding = pods.filter((p) => holdsDrain(p, now));
-      const earliest = DrainGroups.find((g) => holding.some((p) => drainGroupOf(p) === g));
-      for (const ref of plan.evict) expect(drainGroupOf(pods.find((p) => p.metadata?.name === ref.name) as V1Pod)).toBe(earliest);
-    }));
+    fc.assert(
+      fc.property(podsArb, (pods) => {
+        const plan = planDrain({ pods, now });
+        const holding = pods.filter((p) => holdsDrain(p, now));
+        const earliest = DrainGroups.find((g) => holding.some((p) => drainGroupOf(p) === g));
+        for (const ref of plan.evict) expect(drainGroupOf(pods.find((p) => p.metadata?.name === ref.name) as V1Pod)).toBe(earliest);
+      }),
+    );
   });
 
   it('without a deadline never deletes, and never evicts a terminating or do-not-disrupt pod', () => {
-    fc.assert(fc.property(podsArb, (pods) => {
-      const plan = planDrain({ pods, now });
-      expect(plan.forceDelete).toEqual([]);
-      for (const ref of plan.evict) {
-        const p = pods.find((x) => x.metadata?.name === ref.name) as V1Pod;
-        expect(p.metadata?.deletionTimestamp).toBeUndefined();
-        expect(p.metadata?.annotations?.[AnnotationDoNotDisrupt] === 'true').toBe(false);
-      }
-    }));
+    fc.assert(
+      fc.property(podsArb, (pods) => {
+        const plan = planDrain({ pods, now });
+        expect(plan.forceDelete).toEqual([]);
+        for (const ref of plan.evict) {
+          const p = pods.find((x) => x.metadata?.name === ref.name) as V1Pod;
+          expect(p.metadata?.deletionTimestamp).toBeUndefined();
+          expect(p.metadata?.annotations?.[AnnotationDoNotDisrupt] === 'true').toBe(false);
+        }
+      }),
+    );
   });
 
   it('is drained exactly when no pod holds the node', () => {
-    fc.assert(fc.property(podsArb, fc.option(fc.integer({ min: now - 60_000, max: now + 600_000 }), { nil: undefined }), (pods, deadline) => {
-      const plan = planDrain({ pods, now, ...(deadline !== undefined ? { terminationDeadline: deadline } : {}) });
-      expect(plan.drained).toBe(!pods.some((p) => holdsDrain(p, now)));
-      if (!plan.drained) expect(plan.evict.length + plan.forceDelete.length + plan.waitingFor.length).toBeGreaterThan(0);
-    }));
+    fc.assert(
+      fc.property(podsArb, fc.option(fc.integer({ min: now - 60_000, max: now + 600_000 }), { nil: undefined }), (pods, deadline) => {
+        const plan = planDrain({ pods, now, ...(deadline !== undefined ? { terminationDeadline: deadline } : {}) });
+        expect(plan.drained).toBe(!pods.some((p) => holdsDrain(p, now)));
+        if (!plan.drained) expect(plan.evict.length + plan.forceDelete.length + plan.waitingFor.length).toBeGreaterThan(0);
+      }),
+    );
   });
 
   it('past the deadline, every holding pod is forced or already ends by it', () => {
-    fc.assert(fc.property(podsArb, (pods) => {
-      const plan = planDrain({ pods, now, terminationDeadline: now });
-      expect(plan.evict).toEqual([]);
-      for (const ref of plan.forceDelete) expect(ref.gracePeriodSeconds).toBeGreaterThanOrEqual(1);
-    }));
+    fc.assert(
+      fc.property(podsArb, (pods) => {
+        const plan = planDrain({ pods, now, terminationDeadline: now });
+        expect(plan.evict).toEqual([]);
+        for (const ref of plan.forceDelete) expect(ref.gracePeriodSeconds).toBeGreaterThanOrEqual(1);
+      }),
+    );
   });
 });

@@ -12,7 +12,11 @@ const now = Date.UTC(2026, 0, 1, 12, 0, 0);
 const grace = 30_000;
 const old = now - 10 * 60_000;
 
-const instance = (id: string, extra: Partial<ListedInstance> = {}): ListedInstance => ({ providerID: `fake:///z/${id}`, createdAt: old, ...extra });
+const instance = (id: string, extra: Partial<ListedInstance> = {}): ListedInstance => ({
+  providerID: `fake:///z/${id}`,
+  createdAt: old,
+  ...extra,
+});
 const claim = (name: string, id: string | undefined, extra: Partial<NodeClaimView> = {}): NodeClaimView => ({
   name,
   ...(id !== undefined ? { providerID: `fake:///z/${id}` } : {}),
@@ -27,10 +31,30 @@ describe('decideGarbageCollection: leaked instances', () => {
   it.each([
     ['an old instance without nodeclaim is leaked', complete(instance('i-1')), [], ['fake:///z/i-1']],
     ['an instance owned by providerID is kept', complete(instance('i-1')), [claim('a', 'i-1')], []],
-    ['an instance owned by nodeclaim name (create in flight) is kept', complete(instance('i-1', { nodeClaimName: 'a' })), [claim('a', undefined)], []],
-    ['a duplicate carrying a nodeclaim name whose providerID names another instance is leaked', complete(instance('i-1', { nodeClaimName: 'a' }), instance('i-2', { nodeClaimName: 'a' })), [claim('a', 'i-2')], ['fake:///z/i-1']],
-    ['a young duplicate is spared like any young instance', complete(instance('i-1', { nodeClaimName: 'a', createdAt: now - 10_000 })), [claim('a', 'i-2')], []],
-    ['a duplicate of a deleting nodeclaim is leaked too', complete(instance('i-1', { nodeClaimName: 'a' })), [claim('a', 'i-2', { deleting: true })], ['fake:///z/i-1']],
+    [
+      'an instance owned by nodeclaim name (create in flight) is kept',
+      complete(instance('i-1', { nodeClaimName: 'a' })),
+      [claim('a', undefined)],
+      [],
+    ],
+    [
+      'a duplicate carrying a nodeclaim name whose providerID names another instance is leaked',
+      complete(instance('i-1', { nodeClaimName: 'a' }), instance('i-2', { nodeClaimName: 'a' })),
+      [claim('a', 'i-2')],
+      ['fake:///z/i-1'],
+    ],
+    [
+      'a young duplicate is spared like any young instance',
+      complete(instance('i-1', { nodeClaimName: 'a', createdAt: now - 10_000 })),
+      [claim('a', 'i-2')],
+      [],
+    ],
+    [
+      'a duplicate of a deleting nodeclaim is leaked too',
+      complete(instance('i-1', { nodeClaimName: 'a' })),
+      [claim('a', 'i-2', { deleting: true })],
+      ['fake:///z/i-1'],
+    ],
     ['a deleting nodeclaim still owns its instance', complete(instance('i-1')), [claim('a', 'i-1', { deleting: true })], []],
     ['a young instance is spared', complete(instance('i-1', { createdAt: now - 10_000 })), [], []],
     ['an instance created in the future is spared', complete(instance('i-1', { createdAt: now + 10_000 })), [], []],
@@ -81,9 +105,24 @@ describe('confirmMissing', () => {
 
 const idArb = fc.constantFrom('i-1', 'i-2', 'i-3', 'i-4', 'i-5', 'i-6');
 const timeArb = fc.integer({ min: now - 120_000, max: now + 10_000 });
-const instanceArb = fc.record({ id: idArb, createdAt: timeArb, terminating: fc.boolean(), owner: fc.option(fc.constantFrom('a', 'b', 'c'), { nil: undefined }) })
-  .map(({ id, createdAt, terminating, owner }) => instance(id, { createdAt, terminating, ...(owner !== undefined ? { nodeClaimName: owner } : {}) }));
-const claimArb = fc.record({ name: fc.constantFrom('a', 'b', 'c', 'd'), id: fc.option(idArb, { nil: undefined }), createdAt: timeArb, deleting: fc.boolean(), nodeReady: fc.boolean() })
+const instanceArb = fc
+  .record({
+    id: idArb,
+    createdAt: timeArb,
+    terminating: fc.boolean(),
+    owner: fc.option(fc.constantFrom('a', 'b', 'c'), { nil: undefined }),
+  })
+  .map(({ id, createdAt, terminating, owner }) =>
+    instance(id, { createdAt, terminating, ...(owner !== undefined ? { nodeClaimName: owner } : {}) }),
+  );
+const claimArb = fc
+  .record({
+    name: fc.constantFrom('a', 'b', 'c', 'd'),
+    id: fc.option(idArb, { nil: undefined }),
+    createdAt: timeArb,
+    deleting: fc.boolean(),
+    nodeReady: fc.boolean(),
+  })
   .map(({ name, id, ...rest }) => claim(name, id, rest));
 const listingArb: fc.Arbitrary<InstanceListing> = fc.oneof(
   fc.array(instanceArb, { maxLength: 8 }).map((instances) => ({ kind: 'complete' as const, instances })),
@@ -93,43 +132,51 @@ const listingArb: fc.Arbitrary<InstanceListing> = fc.oneof(
 
 describe('decideGarbageCollection properties', () => {
   it('never deletes anything when the listing is not complete', () => {
-    fc.assert(fc.property(listingArb, fc.array(claimArb, { maxLength: 6 }), (listing, nodeClaims) => {
-      const d = decideGarbageCollection({ listing, nodeClaims, now, gracePeriodMs: grace });
-      if (listing.kind !== 'complete') {
-        expect(d.leakedInstances).toEqual([]);
-        expect(d.suspectNodeClaims).toEqual([]);
-      }
-    }));
+    fc.assert(
+      fc.property(listingArb, fc.array(claimArb, { maxLength: 6 }), (listing, nodeClaims) => {
+        const d = decideGarbageCollection({ listing, nodeClaims, now, gracePeriodMs: grace });
+        if (listing.kind !== 'complete') {
+          expect(d.leakedInstances).toEqual([]);
+          expect(d.suspectNodeClaims).toEqual([]);
+        }
+      }),
+    );
   });
 
   it('never deletes an instance a NodeClaim owns (by providerID, or by name while its launch is in flight), nor a young or terminating one', () => {
-    fc.assert(fc.property(listingArb, fc.array(claimArb, { maxLength: 6 }), (listing, nodeClaims) => {
-      const d = decideGarbageCollection({ listing, nodeClaims, now, gracePeriodMs: grace });
-      for (const leaked of d.leakedInstances) {
-        expect(nodeClaims.some((c) => c.providerID === leaked.providerID)).toBe(false);
-        // Carrying a NodeClaim's name only protects it while that NodeClaim has no instance recorded yet.
-        expect(nodeClaims.some((c) => c.name === leaked.nodeClaimName && c.providerID === undefined)).toBe(false);
-        expect(now - leaked.createdAt).toBeGreaterThan(grace);
-        expect(leaked.terminating).toBeFalsy();
-      }
-    }));
+    fc.assert(
+      fc.property(listingArb, fc.array(claimArb, { maxLength: 6 }), (listing, nodeClaims) => {
+        const d = decideGarbageCollection({ listing, nodeClaims, now, gracePeriodMs: grace });
+        for (const leaked of d.leakedInstances) {
+          expect(nodeClaims.some((c) => c.providerID === leaked.providerID)).toBe(false);
+          // Carrying a NodeClaim's name only protects it while that NodeClaim has no instance recorded yet.
+          expect(nodeClaims.some((c) => c.name === leaked.nodeClaimName && c.providerID === undefined)).toBe(false);
+          expect(now - leaked.createdAt).toBeGreaterThan(grace);
+          expect(leaked.terminating).toBeFalsy();
+        }
+      }),
+    );
   });
 
   it('never suspects a nodeclaim whose instance is listed, that is deleting, or whose node is Ready', () => {
-    fc.assert(fc.property(listingArb, fc.array(claimArb, { maxLength: 6 }), (listing, nodeClaims) => {
-      const d = decideGarbageCollection({ listing, nodeClaims, now, gracePeriodMs: grace });
-      const listed = new Set(listing.kind === 'complete' ? listing.instances.map((i) => i.providerID) : []);
-      for (const name of d.suspectNodeClaims) {
-        const matching = nodeClaims.filter((c) => c.name === name && c.providerID !== undefined && !listed.has(c.providerID));
-        expect(matching.some((c) => !c.deleting && !c.nodeReady)).toBe(true);
-      }
-    }));
+    fc.assert(
+      fc.property(listingArb, fc.array(claimArb, { maxLength: 6 }), (listing, nodeClaims) => {
+        const d = decideGarbageCollection({ listing, nodeClaims, now, gracePeriodMs: grace });
+        const listed = new Set(listing.kind === 'complete' ? listing.instances.map((i) => i.providerID) : []);
+        for (const name of d.suspectNodeClaims) {
+          const matching = nodeClaims.filter((c) => c.name === name && c.providerID !== undefined && !listed.has(c.providerID));
+          expect(matching.some((c) => !c.deleting && !c.nodeReady)).toBe(true);
+        }
+      }),
+    );
   });
 
   it('confirmMissing confirms only names missing in both passes', () => {
-    fc.assert(fc.property(fc.uniqueArray(fc.string()), fc.uniqueArray(fc.string()), (before, after) => {
-      const { confirmed } = confirmMissing(new Set(before), after);
-      for (const name of confirmed) expect(before.includes(name) && after.includes(name)).toBe(true);
-    }));
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.string()), fc.uniqueArray(fc.string()), (before, after) => {
+        const { confirmed } = confirmMissing(new Set(before), after);
+        for (const name of confirmed) expect(before.includes(name) && after.includes(name)).toBe(true);
+      }),
+    );
   });
 });

@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DefaultShrinkRule, forgetDeleted, isSharpShrink, judgeListingShrink, type ListedInstance, type ListingMemory } from '../../../../src/domain/termination/index.js';
+import {
+  DefaultShrinkRule,
+  forgetDeleted,
+  isSharpShrink,
+  judgeListingShrink,
+  type ListedInstance,
+  type ListingMemory,
+} from '../../../../src/domain/termination/index.js';
 
 const listed = (...ids: number[]): ListedInstance[] => ids.map((id) => ({ providerID: `fake:///z/i-${id}`, createdAt: 0 }));
 const range = (n: number): number[] => Array.from({ length: n }, (_, i) => i);
@@ -47,7 +54,10 @@ describe('judgeListingShrink', () => {
 
   it('instances garbage collection deleted itself are no shrink on the next pass', () => {
     const first = judgeListingShrink(fresh, listed(...range(6)));
-    const memory = forgetDeleted(first.memory, listed(1, 2, 3, 4).map((i) => i.providerID));
+    const memory = forgetDeleted(
+      first.memory,
+      listed(1, 2, 3, 4).map((i) => i.providerID),
+    );
     expect(judgeListingShrink(memory, listed(0, 5)).kind).toBe('act');
   });
 
@@ -62,11 +72,13 @@ describe('judgeListingShrink', () => {
 
   it('never acts on a sharp shrink that was not seen on the pass before', () => {
     const ids = fc.uniqueArray(fc.integer({ min: 0, max: 30 }), { maxLength: 30 });
-    fc.assert(fc.property(ids, ids, (before, after) => {
-      const trusted = judgeListingShrink(fresh, listed(...before)).memory;
-      const verdict = judgeListingShrink(trusted, listed(...after));
-      const lost = before.filter((id) => !after.includes(id)).length;
-      expect(verdict.kind === 'await-confirmation').toBe(isSharpShrink(before.length, lost, DefaultShrinkRule));
-    }));
+    fc.assert(
+      fc.property(ids, ids, (before, after) => {
+        const trusted = judgeListingShrink(fresh, listed(...before)).memory;
+        const verdict = judgeListingShrink(trusted, listed(...after));
+        const lost = before.filter((id) => !after.includes(id)).length;
+        expect(verdict.kind === 'await-confirmation').toBe(isSharpShrink(before.length, lost, DefaultShrinkRule));
+      }),
+    );
   });
 });

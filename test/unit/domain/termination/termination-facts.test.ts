@@ -5,7 +5,11 @@ import { terminationDeadlineOf } from '../../../../src/domain/termination/index.
 function nodeClaim(annotations: Record<string, string> = {}, extra: { deletedAt?: string; tgp?: string } = {}): NodeClaim {
   return {
     metadata: { name: 'nc', annotations, ...(extra.deletedAt ? { deletionTimestamp: extra.deletedAt as unknown as Date } : {}) },
-    spec: { nodeClassRef: { group: 'g', kind: 'K', name: 'n' }, requirements: [], ...(extra.tgp ? { terminationGracePeriod: extra.tgp } : {}) },
+    spec: {
+      nodeClassRef: { group: 'g', kind: 'K', name: 'n' },
+      requirements: [],
+      ...(extra.tgp ? { terminationGracePeriod: extra.tgp } : {}),
+    },
   };
 }
 
@@ -13,13 +17,22 @@ describe('terminationDeadlineOf', () => {
   it.each([
     ['no TGP: no deadline', nodeClaim({}, { deletedAt: '2026-01-01T00:00:00Z' }), undefined],
     ['deletionTimestamp + TGP', nodeClaim({}, { deletedAt: '2026-01-01T00:00:00Z', tgp: '1h30m' }), Date.UTC(2026, 0, 1, 1, 30)],
-    ['the annotation wins', nodeClaim({ 'karpenter.sh/nodeclaim-termination-timestamp': '2026-01-01T00:10:00Z' }, { deletedAt: '2026-01-01T00:00:00Z', tgp: '1h' }), Date.UTC(2026, 0, 1, 0, 10)],
+    [
+      'the annotation wins',
+      nodeClaim(
+        { 'karpenter.sh/nodeclaim-termination-timestamp': '2026-01-01T00:10:00Z' },
+        { deletedAt: '2026-01-01T00:00:00Z', tgp: '1h' },
+      ),
+      Date.UTC(2026, 0, 1, 0, 10),
+    ],
     ['not deleted yet', nodeClaim({}, { tgp: '1h' }), undefined],
   ] as const)('%s', (_what, claim, expected) => {
     expect(terminationDeadlineOf(claim)).toBe(expected);
   });
 
   it('names the field on a malformed TGP', () => {
-    expect(() => terminationDeadlineOf(nodeClaim({}, { deletedAt: '2026-01-01T00:00:00Z', tgp: 'soon' }))).toThrow(/spec\.terminationGracePeriod/);
+    expect(() => terminationDeadlineOf(nodeClaim({}, { deletedAt: '2026-01-01T00:00:00Z', tgp: 'soon' }))).toThrow(
+      /spec\.terminationGracePeriod/,
+    );
   });
 });

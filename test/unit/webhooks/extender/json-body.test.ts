@@ -87,7 +87,10 @@ describe('parseJsonBody', () => {
     const toString = vi.spyOn(Buffer.prototype, 'toString');
     try {
       expect(parseJsonBody(Buffer.from(text))).toEqual(expected);
-      const longest = Math.max(...parse.mock.calls.map(([arg]) => String(arg).length), ...toString.mock.results.map((r) => String(r.value).length));
+      const longest = Math.max(
+        ...parse.mock.calls.map(([arg]) => String(arg).length),
+        ...toString.mock.results.map((r) => String(r.value).length),
+      );
       expect(longest).toBeLessThan(1_000);
     } finally {
       parse.mockRestore();
@@ -120,6 +123,9 @@ describe('parseJsonBody', () => {
   });
 
   it('agrees with JSON.parse on arbitrary text (property)', () => {
-    fc.assert(fc.property(fc.string({ unit: 'binary' }), (text) => expectSameAsJsonParse(Buffer.from(text))), { numRuns: 200 });
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (text) => expectSameAsJsonParse(Buffer.from(text))),
+      { numRuns: 200 },
+    );
   });
 });

@@ -42,8 +42,18 @@ function expectAgreesWithJsonParse(bytes: Buffer): boolean {
 
 describe('walkNodeNamesBody', () => {
   it.each([
-    ['the usual body', '{"Pod":{"metadata":{"name":"p"}},"Nodes":null,"NodeNames":["node-a","node-b"]}', { Pod: { metadata: { name: 'p' } }, Nodes: null }, ['node-a', 'node-b']],
-    ['whitespace everywhere', ' \n{ "Pod" : { } ,\r\n\t"NodeNames" : [ "a" ,\n"b"\t] , "Nodes" : null } \n', { Pod: {}, Nodes: null }, ['a', 'b']],
+    [
+      'the usual body',
+      '{"Pod":{"metadata":{"name":"p"}},"Nodes":null,"NodeNames":["node-a","node-b"]}',
+      { Pod: { metadata: { name: 'p' } }, Nodes: null },
+      ['node-a', 'node-b'],
+    ],
+    [
+      'whitespace everywhere',
+      ' \n{ "Pod" : { } ,\r\n\t"NodeNames" : [ "a" ,\n"b"\t] , "Nodes" : null } \n',
+      { Pod: {}, Nodes: null },
+      ['a', 'b'],
+    ],
     ['an empty NodeNames', '{"Pod":{},"NodeNames":[]}', { Pod: {} }, []],
     ['an empty NodeNames with space inside', '{"NodeNames":[ \n ]}', {}, []],
     ['lower-case nodenames', '{"Pod":{},"nodenames":["a"]}', { Pod: {} }, ['a']],
@@ -51,8 +61,18 @@ describe('walkNodeNamesBody', () => {
     ['names NodeNames first', '{"NodeNames":["a","b"],"Nodes":null,"Pod":{"spec":{}}}', { Nodes: null, Pod: { spec: {} } }, ['a', 'b']],
     ['an empty name and an all-digit name', '{"NodeNames":["","123","0"]}', {}, ['', '123', '0']],
     ['names with JSON punctuation', '{"NodeNames":["a,b","[c]","{d}",":e"]}', {}, ['a,b', '[c]', '{d}', ':e']],
-    ['other members with escapes, non-ASCII and nesting', '{"Pod":{"a":"\\"}]","b":["é","😀"]},"x":-1.5e3,"NodeNames":["n"]}', { Pod: { a: '"}]', b: ['é', '😀'] }, x: -1500 }, ['n']],
-    ['a "__proto__" member', '{"__proto__":{"polluted":true},"NodeNames":["a"]}', JSON.parse('{"__proto__":{"polluted":true}}') as Record<string, unknown>, ['a']],
+    [
+      'other members with escapes, non-ASCII and nesting',
+      '{"Pod":{"a":"\\"}]","b":["é","😀"]},"x":-1.5e3,"NodeNames":["n"]}',
+      { Pod: { a: '"}]', b: ['é', '😀'] }, x: -1500 },
+      ['n'],
+    ],
+    [
+      'a "__proto__" member',
+      '{"__proto__":{"polluted":true},"NodeNames":["a"]}',
+      JSON.parse('{"__proto__":{"polluted":true}}') as Record<string, unknown>,
+      ['a'],
+    ],
     ['a UTF-8 byte order mark (dropped, as parseJsonBody does)', '\ufeff{"Pod":{},"NodeNames":["a"]}', { Pod: {} }, ['a']],
   ])('reads %s: members without NodeNames, names as spans of the body', (_label, text, members, expected) => {
     const bytes = Buffer.from(text);
@@ -148,20 +168,38 @@ describe('walkNodeNamesBody', () => {
     fc.string({ unit: 'grapheme' }),
     fc.constantFrom('', 'a"b', 'a\\b', 'tab\there', 'é', '😀', '\u007f', '\ud800', ',', ']', '}'),
   );
-  const plainNames = fc.array(fc.oneof(fc.stringMatching(/^[a-z0-9]([-a-z0-9.]{0,40}[a-z0-9])?$/), fc.stringMatching(/^[0-9]{0,4}$/), fc.string().filter(isPlainName)));
+  const plainNames = fc.array(
+    fc.oneof(
+      fc.stringMatching(/^[a-z0-9]([-a-z0-9.]{0,40}[a-z0-9])?$/),
+      fc.stringMatching(/^[0-9]{0,4}$/),
+      fc.string().filter(isPlainName),
+    ),
+  );
   const nameList = fc.oneof(fc.array(nodeName), plainNames, plainNames, fc.constant(null), fc.jsonValue());
   const nodeNamesKey = fc.constantFrom('NodeNames', 'nodenames', 'NODENAMES', 'nodeNames');
   const nodes = fc.oneof(fc.constant(null), fc.constant(null), fc.jsonValue());
   const args = fc.record(
-    { Pod: fc.jsonValue(), Nodes: nodes, names: nameList, key: nodeNamesKey, extra: fc.dictionary(fc.constantFrom('Pod', 'x', '__proto__', 'NodeNames', 'nodenames', '1'), fc.jsonValue(), { maxKeys: 2 }) },
+    {
+      Pod: fc.jsonValue(),
+      Nodes: nodes,
+      names: nameList,
+      key: nodeNamesKey,
+      extra: fc.dictionary(fc.constantFrom('Pod', 'x', '__proto__', 'NodeNames', 'nodenames', '1'), fc.jsonValue(), { maxKeys: 2 }),
+    },
     { requiredKeys: ['names', 'key'] },
   );
   const indent = fc.constantFrom(undefined, 0, 1, 2, '\t', ' \r\n');
   /** Bodies the walk takes before they are damaged. */
-  const walkable = fc.record({ Pod: fc.jsonValue(), Nodes: fc.constant(null), names: plainNames, key: nodeNamesKey }, { requiredKeys: ['names', 'key'] });
+  const walkable = fc.record(
+    { Pod: fc.jsonValue(), Nodes: fc.constant(null), names: plainNames, key: nodeNamesKey },
+    { requiredKeys: ['names', 'key'] },
+  );
 
   /** The body JSON.stringify writes, names under `key` and the extra members (which may repeat a key) spliced in. */
-  function body(value: { Pod?: unknown; Nodes?: unknown; names: unknown; key: string; extra?: Record<string, unknown> }, space: string | number | undefined): Buffer {
+  function body(
+    value: { Pod?: unknown; Nodes?: unknown; names: unknown; key: string; extra?: Record<string, unknown> },
+    space: string | number | undefined,
+  ): Buffer {
     const { names: nodeNames, key, extra, ...rest } = value;
     const main = JSON.stringify({ ...rest, [key]: nodeNames }, null, space);
     const more = Object.entries(extra ?? {}).map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`);
@@ -195,7 +233,9 @@ describe('walkNodeNamesBody', () => {
   });
 
   it('agrees with JSON.parse on damaged bodies whenever it returns names all plain (property)', () => {
-    const damagedBody = fc.tuple(fc.oneof(args, walkable, walkable), indent, damage).map(([value, space, how]) => damaged(body(value, space), how));
+    const damagedBody = fc
+      .tuple(fc.oneof(args, walkable, walkable), indent, damage)
+      .map(([value, space, how]) => damaged(body(value, space), how));
     expectAgreementOnSomeTaken(damagedBody);
   });
 
@@ -213,7 +253,12 @@ describe('walkNodeNamesBody', () => {
 
   it('damage inside the names array (a byte inserted or replaced there) never yields names JSON.parse does not give (property)', () => {
     const namesDamaged = fc
-      .tuple(plainNames.filter((list) => list.length > 0), fc.nat(), fc.constantFrom(0x22, 0x5c, 0x2c, 0x5d, 0x5b, 0x20, 0x0a, 0x00, 0x7f, 0x80, 0xc3, 0x61), fc.boolean())
+      .tuple(
+        plainNames.filter((list) => list.length > 0),
+        fc.nat(),
+        fc.constantFrom(0x22, 0x5c, 0x2c, 0x5d, 0x5b, 0x20, 0x0a, 0x00, 0x7f, 0x80, 0xc3, 0x61),
+        fc.boolean(),
+      )
       .map(([list, at, byte, replace]) => {
         const bytes = Buffer.from(JSON.stringify({ Pod: {}, NodeNames: list }));
         const from = bytes.indexOf('[');

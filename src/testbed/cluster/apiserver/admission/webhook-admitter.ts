@@ -73,7 +73,11 @@ export class WebhookAdmitter implements Admitter {
     throw new WebhookCallError('clientConfig has neither url nor service');
   }
 
-  private async call(webhook: Webhook, attrs: AdmissionAttributes, phase: Phase): Promise<{ object?: KubeObject | null; warnings: string[] }> {
+  private async call(
+    webhook: Webhook,
+    attrs: AdmissionAttributes,
+    phase: Phase,
+  ): Promise<{ object?: KubeObject | null; warnings: string[] }> {
     const sideEffects = webhook.sideEffects ?? 'None';
     if (attrs.dryRun && sideEffects !== 'None' && sideEffects !== 'NoneOnDryRun') {
       throw new ApiError(400, 'BadRequest', `admission webhook "${webhook.name}" does not support dry run`);
@@ -106,7 +110,9 @@ export class WebhookAdmitter implements Admitter {
 function verifyResponse(reply: unknown, uid: string, phase: Phase): ReviewResponse {
   const review = reply as { apiVersion?: string; kind?: string; response?: ReviewResponse } | null;
   if (!review || review.apiVersion !== 'admission.k8s.io/v1' || review.kind !== 'AdmissionReview') {
-    throw new WebhookCallError(`expected webhook response of admission.k8s.io/v1, Kind=AdmissionReview, got ${review?.apiVersion ?? ''}, Kind=${review?.kind ?? ''}`);
+    throw new WebhookCallError(
+      `expected webhook response of admission.k8s.io/v1, Kind=AdmissionReview, got ${review?.apiVersion ?? ''}, Kind=${review?.kind ?? ''}`,
+    );
   }
   const response = review.response;
   if (!response) throw new WebhookCallError('webhook response was absent');
@@ -117,7 +123,8 @@ function verifyResponse(reply: unknown, uid: string, phase: Phase): ReviewRespon
   if (phase === 'mutating' && Boolean(response.patch) !== Boolean(response.patchType)) {
     throw new WebhookCallError('webhook returned patch without patchType or patchType without patch');
   }
-  if (response.patchType && response.patchType !== 'JSONPatch') throw new WebhookCallError(`webhook returned invalid patchType "${response.patchType}"`);
+  if (response.patchType && response.patchType !== 'JSONPatch')
+    throw new WebhookCallError(`webhook returned invalid patchType "${response.patchType}"`);
   return response;
 }
 
@@ -125,7 +132,11 @@ function verifyResponse(reply: unknown, uid: string, phase: Phase): ReviewRespon
 function denial(name: string, status: ReviewResponse['status'], warnings: string[]): ApiError {
   const deniedBy = `admission webhook "${name}" denied the request`;
   const code = status?.code !== undefined && status.code >= 400 ? status.code : 400;
-  const message = status?.message ? `${deniedBy}: ${status.message}` : status?.reason ? `${deniedBy}: ${status.reason}` : `${deniedBy} without explanation`;
+  const message = status?.message
+    ? `${deniedBy}: ${status.message}`
+    : status?.reason
+      ? `${deniedBy}: ${status.reason}`
+      : `${deniedBy} without explanation`;
   const error = new ApiError(code, status?.reason ?? '', message, status?.details);
   error.warnings.push(...warnings);
   return error;

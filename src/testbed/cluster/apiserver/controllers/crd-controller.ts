@@ -57,7 +57,8 @@ export class CrdController implements Controller {
     const first = removed[0];
     if (!first) return;
     const key = storageKey(first);
-    for (const obj of [...this.store.values(key)]) this.store.remove(key, obj.metadata.namespace ? `${obj.metadata.namespace}/${obj.metadata.name ?? ''}` : (obj.metadata.name ?? ''));
+    for (const obj of [...this.store.values(key)])
+      this.store.remove(key, obj.metadata.namespace ? `${obj.metadata.namespace}/${obj.metadata.name ?? ''}` : (obj.metadata.name ?? ''));
     this.store.dropTable(key);
   }
 
@@ -66,7 +67,12 @@ export class CrdController implements Controller {
     if (!crd || crd.metadata.deletionTimestamp) return;
     const status = crdStatus(crd, isoTime(this.clock.now()));
     const previous = crd.status as { conditions?: unknown[] } | undefined;
-    if (previous && jsonEqual({ ...previous, conditions: undefined }, { ...status, conditions: undefined }) && previous.conditions?.length === 2) return;
+    if (
+      previous &&
+      jsonEqual({ ...previous, conditions: undefined }, { ...status, conditions: undefined }) &&
+      previous.conditions?.length === 2
+    )
+      return;
     this.store.put(crdKey, { ...structuredClone(crd), status });
   }
 }

@@ -60,14 +60,21 @@ export class DeploymentController implements Controller {
     const template = spec.template ?? {};
     const hash = podTemplateHash(template);
     const name = `${deployment.metadata.name ?? ''}-${hash}`;
-    const owned = this.objects.store.dependentsOf(deployment.metadata.uid ?? '').filter((d) => d.storageKey === 'apps/replicasets').map((d) => d.object);
+    const owned = this.objects.store
+      .dependentsOf(deployment.metadata.uid ?? '')
+      .filter((d) => d.storageKey === 'apps/replicasets')
+      .map((d) => d.object);
     const want = replicasOf(deployment);
     let current = owned.find((rs) => rs.metadata.name === name);
     if (!current) {
       const labels = { ...(template.metadata?.labels ?? {}), 'pod-template-hash': hash };
       const rs: KubeObject = {
         metadata: { name, namespace: ns, labels, ownerReferences: [controllerRef(deployment)] },
-        spec: { replicas: want, selector: addHashToSelector(spec.selector, hash), template: { ...template, metadata: { ...(template.metadata ?? {}), labels } } },
+        spec: {
+          replicas: want,
+          selector: addHashToSelector(spec.selector, hash),
+          template: { ...template, metadata: { ...(template.metadata ?? {}), labels } },
+        },
       };
       current = await this.objects.create(this.rsType, ns, rs, this.ctx);
     } else if (replicasOf(current) !== want) {
@@ -84,19 +91,28 @@ export class DeploymentController implements Controller {
   }
 
   private async updateStatus(deployment: KubeObject, currentRs: KubeObject): Promise<void> {
-    const owned = this.objects.store.dependentsOf(deployment.metadata.uid ?? '').filter((d) => d.storageKey === 'apps/replicasets').map((d) => d.object);
-    const sum = (field: string) => owned.reduce((n, rs) => n + (((rs.status as Record<string, number> | undefined)?.[field]) ?? 0), 0);
+    const owned = this.objects.store
+      .dependentsOf(deployment.metadata.uid ?? '')
+      .filter((d) => d.storageKey === 'apps/replicasets')
+      .map((d) => d.object);
+    const sum = (field: string) => owned.reduce((n, rs) => n + ((rs.status as Record<string, number> | undefined)?.[field] ?? 0), 0);
     const status = {
       observedGeneration: deployment.metadata.generation ?? 1,
       replicas: sum('replicas'),
-      updatedReplicas: ((currentRs.status as { replicas?: number } | undefined)?.replicas) ?? 0,
+      updatedReplicas: (currentRs.status as { replicas?: number } | undefined)?.replicas ?? 0,
       readyReplicas: sum('readyReplicas'),
       availableReplicas: sum('availableReplicas'),
       unavailableReplicas: Math.max(0, replicasOf(deployment) - sum('availableReplicas')),
     };
     const latest = this.objects.store.get(deployKey, keyOf(deployment));
     if (!latest) return;
-    await this.objects.replace(this.registry.find('apps', 'v1', 'deployments') as ResourceType, latest, { ...structuredClone(latest), status }, 'status', this.ctx);
+    await this.objects.replace(
+      this.registry.find('apps', 'v1', 'deployments') as ResourceType,
+      latest,
+      { ...structuredClone(latest), status },
+      'status',
+      this.ctx,
+    );
   }
 }
 

@@ -30,7 +30,8 @@ export class GarbageCollector implements Controller {
     } else {
       this.liveUids.add(uid);
       // A dependent created after its owner vanished is collected too.
-      if (event.type === 'ADDED') for (const ref of event.object.metadata.ownerReferences ?? []) if (!this.liveUids.has(ref.uid)) this.queue.add(ref.uid);
+      if (event.type === 'ADDED')
+        for (const ref of event.object.metadata.ownerReferences ?? []) if (!this.liveUids.has(ref.uid)) this.queue.add(ref.uid);
     }
   }
 
@@ -58,7 +59,13 @@ export class GarbageCollector implements Controller {
       const type = this.registry.versionsOf(group, plural)[0];
       if (!type) continue;
       try {
-        await this.deleter.delete(type, object.metadata.namespace ?? '', object.metadata.name ?? '', { propagationPolicy: 'Background' }, systemContext('generic-garbage-collector'));
+        await this.deleter.delete(
+          type,
+          object.metadata.namespace ?? '',
+          object.metadata.name ?? '',
+          { propagationPolicy: 'Background' },
+          systemContext('generic-garbage-collector'),
+        );
       } catch {
         // already gone or refused by admission: a later event retries
       }

@@ -66,6 +66,9 @@ export class NamespaceController implements Controller {
   }
 
   private isEmpty(name: string): boolean {
-    return this.registry.all().filter((t) => t.namespaced).every((t) => ![...this.store.values(storageKey(t))].some((o) => o.metadata.namespace === name));
+    return this.registry
+      .all()
+      .filter((t) => t.namespaced)
+      .every((t) => ![...this.store.values(storageKey(t))].some((o) => o.metadata.namespace === name));
   }
 }

@@ -65,7 +65,10 @@ export class ReplicaSetController implements Controller {
     if (!rs || rs.metadata.deletionTimestamp) return;
     const ns = rs.metadata.namespace ?? '';
     const podType = this.type('', 'v1', 'pods');
-    const pods = this.objects.store.dependentsOf(rs.metadata.uid ?? '').filter((d) => d.storageKey === '/pods').map((d) => d.object);
+    const pods = this.objects.store
+      .dependentsOf(rs.metadata.uid ?? '')
+      .filter((d) => d.storageKey === '/pods')
+      .map((d) => d.object);
     const active = pods.filter((p) => !p.metadata.deletionTimestamp);
     const want = replicasOf(rs);
     const template = ((rs.spec as { template?: PodTemplate } | undefined)?.template ?? {}) as PodTemplate;
@@ -75,7 +78,10 @@ export class ReplicaSetController implements Controller {
     }
     if (active.length > want) {
       const surplus = [...active]
-        .sort((a, b) => deletionRank(a) - deletionRank(b) || (b.metadata.creationTimestamp ?? '').localeCompare(a.metadata.creationTimestamp ?? ''))
+        .sort(
+          (a, b) =>
+            deletionRank(a) - deletionRank(b) || (b.metadata.creationTimestamp ?? '').localeCompare(a.metadata.creationTimestamp ?? ''),
+        )
         .slice(0, active.length - want);
       for (const pod of surplus) await this.deleter.delete(podType, ns, pod.metadata.name ?? '', {}, this.ctx);
     }
@@ -85,9 +91,18 @@ export class ReplicaSetController implements Controller {
   private async updateStatus(rs: KubeObject): Promise<void> {
     const current = this.objects.store.get(rsKey, keyOf(rs));
     if (!current) return;
-    const pods = this.objects.store.dependentsOf(current.metadata.uid ?? '').filter((d) => d.storageKey === '/pods' && !d.object.metadata.deletionTimestamp).map((d) => d.object);
+    const pods = this.objects.store
+      .dependentsOf(current.metadata.uid ?? '')
+      .filter((d) => d.storageKey === '/pods' && !d.object.metadata.deletionTimestamp)
+      .map((d) => d.object);
     const ready = countReady(pods);
-    const status = { replicas: pods.length, fullyLabeledReplicas: pods.length, readyReplicas: ready, availableReplicas: ready, observedGeneration: current.metadata.generation ?? 1 };
+    const status = {
+      replicas: pods.length,
+      fullyLabeledReplicas: pods.length,
+      readyReplicas: ready,
+      availableReplicas: ready,
+      observedGeneration: current.metadata.generation ?? 1,
+    };
     const next = { ...structuredClone(current), status };
     await this.objects.replace(this.type('apps', 'v1', 'replicasets'), current, next, 'status', this.ctx);
   }

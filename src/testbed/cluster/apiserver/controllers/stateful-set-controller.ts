@@ -55,15 +55,25 @@ export class StatefulSetController implements Controller {
     const podType = this.registry.find('', 'v1', 'pods') as ResourceType;
     const want = replicasOf(sts);
     const template = ((sts.spec as { template?: PodTemplate } | undefined)?.template ?? {}) as PodTemplate;
-    const pods = this.objects.store.dependentsOf(sts.metadata.uid ?? '').filter((d) => d.storageKey === '/pods').map((d) => d.object);
+    const pods = this.objects.store
+      .dependentsOf(sts.metadata.uid ?? '')
+      .filter((d) => d.storageKey === '/pods')
+      .map((d) => d.object);
     const byName = new Map(pods.map((p) => [p.metadata.name ?? '', p]));
     for (let i = 0; i < want; i++) {
       const podName = `${name}-${i}`;
       if (byName.has(podName) || this.objects.find(podType, ns, podName)) continue;
-      const pod = podFromTemplate(template, sts, { 'apps.kubernetes.io/pod-index': String(i), 'statefulset.kubernetes.io/pod-name': podName }, { name: podName });
+      const pod = podFromTemplate(
+        template,
+        sts,
+        { 'apps.kubernetes.io/pod-index': String(i), 'statefulset.kubernetes.io/pod-name': podName },
+        { name: podName },
+      );
       await this.objects.create(podType, ns, pod, this.ctx);
     }
-    const surplus = pods.filter((p) => !p.metadata.deletionTimestamp && ordinalOf(p, name) >= want).sort((a, b) => ordinalOf(b, name) - ordinalOf(a, name));
+    const surplus = pods
+      .filter((p) => !p.metadata.deletionTimestamp && ordinalOf(p, name) >= want)
+      .sort((a, b) => ordinalOf(b, name) - ordinalOf(a, name));
     for (const pod of surplus) await this.deleter.delete(podType, ns, pod.metadata.name ?? '', {}, this.ctx);
     await this.updateStatus(sts);
   }
@@ -71,10 +81,26 @@ export class StatefulSetController implements Controller {
   private async updateStatus(sts: KubeObject): Promise<void> {
     const latest = this.objects.store.get(stsKey, keyOf(sts));
     if (!latest) return;
-    const pods = this.objects.store.dependentsOf(latest.metadata.uid ?? '').filter((d) => d.storageKey === '/pods' && !d.object.metadata.deletionTimestamp).map((d) => d.object);
+    const pods = this.objects.store
+      .dependentsOf(latest.metadata.uid ?? '')
+      .filter((d) => d.storageKey === '/pods' && !d.object.metadata.deletionTimestamp)
+      .map((d) => d.object);
     const ready = countReady(pods);
-    const status = { observedGeneration: latest.metadata.generation ?? 1, replicas: pods.length, readyReplicas: ready, availableReplicas: ready, currentReplicas: pods.length, updatedReplicas: pods.length };
-    await this.objects.replace(this.registry.find('apps', 'v1', 'statefulsets') as ResourceType, latest, { ...structuredClone(latest), status }, 'status', this.ctx);
+    const status = {
+      observedGeneration: latest.metadata.generation ?? 1,
+      replicas: pods.length,
+      readyReplicas: ready,
+      availableReplicas: ready,
+      currentReplicas: pods.length,
+      updatedReplicas: pods.length,
+    };
+    await this.objects.replace(
+      this.registry.find('apps', 'v1', 'statefulsets') as ResourceType,
+      latest,
+      { ...structuredClone(latest), status },
+      'status',
+      this.ctx,
+    );
   }
 }
 

@@ -7,14 +7,23 @@ const safeAlphabet = 'bcdfghjklmnpqrstvwxz2456789';
 
 /** A stable short hash of a pod template, in Kubernetes' vowel-free alphabet (pod-template-hash). */
 export function podTemplateHash(template: unknown): string {
-  const digest = createHash('sha256').update(JSON.stringify(template ?? {})).digest();
+  const digest = createHash('sha256')
+    .update(JSON.stringify(template ?? {}))
+    .digest();
   let out = '';
   for (let i = 0; i < 10; i++) out += safeAlphabet[(digest[i] ?? 0) % safeAlphabet.length];
   return out;
 }
 
 export function controllerRef(owner: KubeObject): OwnerReference {
-  return { apiVersion: owner.apiVersion ?? '', kind: owner.kind ?? '', name: owner.metadata.name ?? '', uid: owner.metadata.uid ?? '', controller: true, blockOwnerDeletion: true };
+  return {
+    apiVersion: owner.apiVersion ?? '',
+    kind: owner.kind ?? '',
+    name: owner.metadata.name ?? '',
+    uid: owner.metadata.uid ?? '',
+    controller: true,
+    blockOwnerDeletion: true,
+  };
 }
 
 export function controllerOf(obj: KubeObject): OwnerReference | undefined {
@@ -26,7 +35,12 @@ export interface PodTemplate {
   spec?: unknown;
 }
 
-export function podFromTemplate(template: PodTemplate, owner: KubeObject, extraLabels: Record<string, string>, name: { name?: string; generateName?: string }): KubeObject {
+export function podFromTemplate(
+  template: PodTemplate,
+  owner: KubeObject,
+  extraLabels: Record<string, string>,
+  name: { name?: string; generateName?: string },
+): KubeObject {
   return {
     apiVersion: 'v1',
     kind: 'Pod',

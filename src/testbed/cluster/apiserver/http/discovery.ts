@@ -5,7 +5,17 @@ import { type ResourceType, apiVersionOf } from '../resource-type.js';
 const mainVerbs = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 
 export function versionInfo(): object {
-  return { major: '1', minor: '32', gitVersion: 'v1.32.0-karpenter-eu-sim', gitCommit: '', gitTreeState: 'clean', buildDate: '2026-01-01T00:00:00Z', goVersion: 'go1.23', compiler: 'gc', platform: 'linux/amd64' };
+  return {
+    major: '1',
+    minor: '32',
+    gitVersion: 'v1.32.0-karpenter-eu-sim',
+    gitCommit: '',
+    gitTreeState: 'clean',
+    buildDate: '2026-01-01T00:00:00Z',
+    goVersion: 'go1.23',
+    compiler: 'gc',
+    platform: 'linux/amd64',
+  };
 }
 
 export function coreVersions(serverAddress: string): object {

@@ -63,7 +63,10 @@ export function sendJson(res: ServerResponse, code: number, body: unknown, warni
   if (res.headersSent || res.destroyed) return;
   const fault = code === 200 ? spoiledReplies.get(res) : undefined;
   const payload = fault ? damagedBody(fault, body) : JSON.stringify(body);
-  const headers: Record<string, string | string[] | number> = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) };
+  const headers: Record<string, string | string[] | number> = {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(payload),
+  };
   if (warnings.length > 0) headers.warning = warnings.map(warningHeader);
   res.writeHead(code, headers);
   // A Buffer, not a string: Node writes the header block in a string body's encoding (UTF-8), which would

@@ -26,7 +26,11 @@ export function openApiV3GroupVersion(registry: ResourceRegistry, path: string):
   const version = match[1] ?? match[3] ?? '';
   if (!registry.groups().get(group)?.includes(version)) return undefined;
   const paths: Record<string, object> = {};
-  const parameters = ['dryRun', 'fieldManager', 'fieldValidation', 'force'].map((name) => ({ name, in: 'query', schema: { type: 'string', uniqueItems: true } }));
+  const parameters = ['dryRun', 'fieldManager', 'fieldValidation', 'force'].map((name) => ({
+    name,
+    in: 'query',
+    schema: { type: 'string', uniqueItems: true },
+  }));
   for (const type of registry.all().filter((t) => t.group === group && t.version === version)) {
     const gvk = { group, version, kind: type.kind };
     const base = `/${path}${type.namespaced ? '/namespaces/{namespace}' : ''}/${type.plural}`;

@@ -26,7 +26,10 @@ function read(value: unknown, path: readonly string[]): unknown {
 
 function step(values: unknown[], s: Step): unknown[] {
   return values.flatMap((v): unknown[] => {
-    if ('field' in s) return typeof v === 'object' && v !== null && !Array.isArray(v) && (v as Record<string, unknown>)[s.field] !== undefined ? [(v as Record<string, unknown>)[s.field]] : [];
+    if ('field' in s)
+      return typeof v === 'object' && v !== null && !Array.isArray(v) && (v as Record<string, unknown>)[s.field] !== undefined
+        ? [(v as Record<string, unknown>)[s.field]]
+        : [];
     if (!Array.isArray(v)) return [];
     if ('index' in s) return v[s.index] === undefined ? [] : [v[s.index]];
     if ('all' in s) return v;

@@ -10,7 +10,10 @@ export type RequestTarget =
   | { kind: 'resource'; type: ResourceType; namespace: string; name: string; subresource: string; legacyWatch: boolean };
 
 export function parseTarget(pathname: string, registry: ResourceRegistry): RequestTarget {
-  const parts = pathname.split('/').filter((p) => p !== '').map(decodeURIComponent);
+  const parts = pathname
+    .split('/')
+    .filter((p) => p !== '')
+    .map(decodeURIComponent);
   let group: string;
   let version: string;
   let rest: string[];

@@ -56,7 +56,9 @@ export async function handleResource(req: IncomingMessage, res: ServerResponse, 
     if (method === 'GET' && target.watch) return startWatch(res, target, deps);
     if (method === 'GET') {
       const list = listObjects(deps.objects.store, type, parseListOptions(type, namespace, query));
-      const reply = wantsTable(req.headers.accept) ? toTable(type.kind, list.items, list.metadata.resourceVersion, deps.clock.now(), type.printerColumns) : list;
+      const reply = wantsTable(req.headers.accept)
+        ? toTable(type.kind, list.items, list.metadata.resourceVersion, deps.clock.now(), type.printerColumns)
+        : list;
       return sendJson(res, 200, reply);
     }
     if (method === 'POST') return sendJson(res, 201, await deps.objects.create(type, namespace, body, ctx), ctx.warnings);
@@ -65,20 +67,32 @@ export async function handleResource(req: IncomingMessage, res: ServerResponse, 
   }
   if (subresource === 'binding' || subresource === 'eviction') {
     if (method !== 'POST') throw methodNotAllowed();
-    const reply = subresource === 'binding' ? await deps.pods.bind(namespace, name, body, ctx) : await deps.pods.evict(namespace, name, body, ctx);
+    const reply =
+      subresource === 'binding' ? await deps.pods.bind(namespace, name, body, ctx) : await deps.pods.evict(namespace, name, body, ctx);
     return sendJson(res, (reply as { code?: number }).code ?? 201, reply, ctx.warnings);
   }
   switch (method) {
     case 'GET': {
       const obj = deps.objects.get(type, namespace, name);
-      return sendJson(res, 200, wantsTable(req.headers.accept) ? toTable(type.kind, [obj], obj.metadata.resourceVersion ?? '', deps.clock.now(), type.printerColumns) : obj);
+      return sendJson(
+        res,
+        200,
+        wantsTable(req.headers.accept)
+          ? toTable(type.kind, [obj], obj.metadata.resourceVersion ?? '', deps.clock.now(), type.printerColumns)
+          : obj,
+      );
     }
     case 'PUT':
       return sendJson(res, 200, await deps.objects.update(type, namespace, name, body, subresource, ctx), ctx.warnings);
     case 'PATCH': {
       const patchType = patchTypeOf(req.headers['content-type'], type);
       if (body === undefined) throw badRequest('the patch body is empty');
-      return sendJson(res, 200, await deps.objects.patch(type, namespace, name, patchType, body as JsonValue, subresource, ctx), ctx.warnings);
+      return sendJson(
+        res,
+        200,
+        await deps.objects.patch(type, namespace, name, patchType, body as JsonValue, subresource, ctx),
+        ctx.warnings,
+      );
     }
     case 'DELETE': {
       if (subresource) throw methodNotAllowed();
@@ -90,7 +104,13 @@ export async function handleResource(req: IncomingMessage, res: ServerResponse, 
   }
 }
 
-async function deleteCollection(res: ServerResponse, target: ResourceRequest, body: unknown, ctx: WriteContext, deps: HandlerDeps): Promise<void> {
+async function deleteCollection(
+  res: ServerResponse,
+  target: ResourceRequest,
+  body: unknown,
+  ctx: WriteContext,
+  deps: HandlerDeps,
+): Promise<void> {
   const { type, namespace, query } = target;
   const options = parseDeleteOptions(body, query);
   const list = listObjects(deps.objects.store, type, parseListOptions(type, namespace, query));
@@ -126,4 +146,3 @@ function startWatch(res: ServerResponse, target: ResourceRequest, deps: HandlerD
   deps.openWatches.add(stream);
   stream.start();
 }
-

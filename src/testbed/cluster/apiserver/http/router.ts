@@ -46,7 +46,14 @@ export function createRouter(registry: ResourceRegistry, deps: HandlerDeps, serv
         return handleResource(
           req,
           res,
-          { type: target.type, namespace: target.namespace, name: target.name, subresource: target.subresource, query: url.searchParams, watch: target.legacyWatch || url.searchParams.get('watch') === 'true' || url.searchParams.get('watch') === '1' },
+          {
+            type: target.type,
+            namespace: target.namespace,
+            name: target.name,
+            subresource: target.subresource,
+            query: url.searchParams,
+            watch: target.legacyWatch || url.searchParams.get('watch') === 'true' || url.searchParams.get('watch') === '1',
+          },
           deps,
         );
     }

@@ -29,7 +29,10 @@ function extraColumns(kind: string): Array<{ name: string; cell: (o: KubeObject)
     ];
   }
   if (kind === 'Node') {
-    const ready = (o: KubeObject) => ((status(o).conditions as Array<{ type: string; status: string }> | undefined) ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
+    const ready = (o: KubeObject) =>
+      ((status(o).conditions as Array<{ type: string; status: string }> | undefined) ?? []).some(
+        (c) => c.type === 'Ready' && c.status === 'True',
+      );
     return [{ name: 'Status', cell: (o) => (ready(o) ? 'Ready' : 'NotReady') }];
   }
   return [];
@@ -44,7 +47,12 @@ function printerCell(column: PrinterColumnSpec, object: KubeObject, nowMs: numbe
   return values.map((v) => (typeof v === 'object' ? JSON.stringify(v) : String(v))).join(',');
 }
 
-function printerColumnsTable(columns: readonly PrinterColumnSpec[], items: readonly KubeObject[], resourceVersion: string, nowMs: number): object {
+function printerColumnsTable(
+  columns: readonly PrinterColumnSpec[],
+  items: readonly KubeObject[],
+  resourceVersion: string,
+  nowMs: number,
+): object {
   return {
     kind: 'Table',
     apiVersion: 'meta.k8s.io/v1',
@@ -52,7 +60,13 @@ function printerColumnsTable(columns: readonly PrinterColumnSpec[], items: reado
     columnDefinitions: [
       { name: 'Name', type: 'string', format: 'name', description: 'Name must be unique within a namespace.', priority: 0 },
       // Dates are sent as ages already, so they are strings to the client.
-      ...columns.map((c) => ({ name: c.name, type: c.type === 'date' ? 'string' : c.type, format: c.format ?? '', description: c.description ?? c.name, priority: c.priority ?? 0 })),
+      ...columns.map((c) => ({
+        name: c.name,
+        type: c.type === 'date' ? 'string' : c.type,
+        format: c.format ?? '',
+        description: c.description ?? c.name,
+        priority: c.priority ?? 0,
+      })),
     ],
     rows: items.map((o) => ({
       cells: [o.metadata.name ?? '', ...columns.map((c) => printerCell(c, o, nowMs))],
@@ -61,7 +75,13 @@ function printerColumnsTable(columns: readonly PrinterColumnSpec[], items: reado
   };
 }
 
-export function toTable(kind: string, items: readonly KubeObject[], resourceVersion: string, nowMs: number, printerColumns?: readonly PrinterColumnSpec[]): object {
+export function toTable(
+  kind: string,
+  items: readonly KubeObject[],
+  resourceVersion: string,
+  nowMs: number,
+  printerColumns?: readonly PrinterColumnSpec[],
+): object {
   if (printerColumns && printerColumns.length > 0) return printerColumnsTable(printerColumns, items, resourceVersion, nowMs);
   const extra = extraColumns(kind);
   return {

@@ -5,7 +5,12 @@ import { type CatalogFile, type CatalogFlavor } from '../../../../catalog/index.
 export const DefaultMaxPods = 110;
 
 export function flavorCapacity(flavor: Pick<CatalogFlavor, 'vcpus' | 'memoryMiB' | 'gpu'>): Record<string, string> {
-  const capacity: Record<string, string> = { cpu: String(flavor.vcpus), memory: `${flavor.memoryMiB}Mi`, pods: String(DefaultMaxPods), 'ephemeral-storage': '100Gi' };
+  const capacity: Record<string, string> = {
+    cpu: String(flavor.vcpus),
+    memory: `${flavor.memoryMiB}Mi`,
+    pods: String(DefaultMaxPods),
+    'ephemeral-storage': '100Gi',
+  };
   if (flavor.gpu && flavor.gpu.manufacturer === 'nvidia') capacity[ResourceNvidiaGPU] = String(flavor.gpu.count);
   return capacity;
 }

@@ -6,34 +6,41 @@ import { nodeLabelsFromUserData, taintsFromUserData } from '../user-data.js';
 import { ResourceNvidiaGPU } from '../../../../apis/v1/labels.js';
 import { DefaultMaxPods, flavorCapacity, flavorIndex } from './flavor-capacity.js';
 
-export function outscaleInstanceSource(emulator: Pick<OutscaleEmulator, 'state' | 'region'>, catalog: CatalogFile = loadCatalog('outscale')): CloudInstanceSource {
+export function outscaleInstanceSource(
+  emulator: Pick<OutscaleEmulator, 'state' | 'region'>,
+  catalog: CatalogFile = loadCatalog('outscale'),
+): CloudInstanceSource {
   const flavors = flavorIndex(catalog);
   return {
     cloud: 'outscale',
     running(): CloudInstance[] {
       const state = emulator.state();
-      return state.instances.filter((vm) => vm.state === 'running').map((vm) => {
-        const flavor = flavors.get(vm.instanceType);
-        // tina VM types are parametric (tinav6.c4r8p2): the VM's own vcores/RAM are the truth.
-        const capacity: Record<string, string> = flavor ? flavorCapacity(flavor) : { cpu: String(vm.vcores), memory: `${vm.ramGiB}Gi`, pods: String(DefaultMaxPods), 'ephemeral-storage': '100Gi' };
-        // Flexible GPUs attached to the VM are what the NVIDIA device plugin reports.
-        const gpus = state.flexibleGpus.filter((g) => g.vmId === vm.id && g.state === 'attached').length;
-        if (gpus > 0) capacity[ResourceNvidiaGPU] = String(gpus);
-        return {
-          cloud: 'outscale',
-          nodeName: vm.privateDnsName,
-          providerID: vm.providerID,
-          instanceType: vm.instanceType,
-          region: emulator.region,
-          zone: vm.zone,
-          arch: flavor?.arch ?? 'amd64',
-          capacity,
-          labels: nodeLabelsFromUserData(vm.userData),
-          taints: taintsFromUserData(vm.userData),
-          bootedAt: vm.createdAt,
-          internalIP: vm.privateIp,
-        };
-      });
+      return state.instances
+        .filter((vm) => vm.state === 'running')
+        .map((vm) => {
+          const flavor = flavors.get(vm.instanceType);
+          // tina VM types are parametric (tinav6.c4r8p2): the VM's own vcores/RAM are the truth.
+          const capacity: Record<string, string> = flavor
+            ? flavorCapacity(flavor)
+            : { cpu: String(vm.vcores), memory: `${vm.ramGiB}Gi`, pods: String(DefaultMaxPods), 'ephemeral-storage': '100Gi' };
+          // Flexible GPUs attached to the VM are what the NVIDIA device plugin reports.
+          const gpus = state.flexibleGpus.filter((g) => g.vmId === vm.id && g.state === 'attached').length;
+          if (gpus > 0) capacity[ResourceNvidiaGPU] = String(gpus);
+          return {
+            cloud: 'outscale',
+            nodeName: vm.privateDnsName,
+            providerID: vm.providerID,
+            instanceType: vm.instanceType,
+            region: emulator.region,
+            zone: vm.zone,
+            arch: flavor?.arch ?? 'amd64',
+            capacity,
+            labels: nodeLabelsFromUserData(vm.userData),
+            taints: taintsFromUserData(vm.userData),
+            bootedAt: vm.createdAt,
+            internalIP: vm.privateIp,
+          };
+        });
     },
   };
 }

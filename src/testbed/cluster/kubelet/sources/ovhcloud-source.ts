@@ -9,7 +9,10 @@ import { type OvhcloudEmulator } from '../../../emulators/ovhcloud/index.js';
 import { type CloudInstance, type CloudInstanceSource } from '../instance-source.js';
 import { flavorCapacity, flavorIndex } from './flavor-capacity.js';
 
-export function ovhcloudInstanceSource(emulator: Pick<OvhcloudEmulator, 'state'>, catalog: CatalogFile = loadCatalog('ovhcloud')): CloudInstanceSource {
+export function ovhcloudInstanceSource(
+  emulator: Pick<OvhcloudEmulator, 'state'>,
+  catalog: CatalogFile = loadCatalog('ovhcloud'),
+): CloudInstanceSource {
   const flavors = flavorIndex(catalog);
   return {
     cloud: 'ovhcloud',

@@ -10,28 +10,34 @@ export function scalewayRegionOf(zone: string): string {
   return zone.replace(/-\d+$/, '');
 }
 
-export function scalewayInstanceSource(emulator: Pick<ScalewayEmulator, 'state'>, catalog: CatalogFile = loadCatalog('scaleway')): CloudInstanceSource {
+export function scalewayInstanceSource(
+  emulator: Pick<ScalewayEmulator, 'state'>,
+  catalog: CatalogFile = loadCatalog('scaleway'),
+): CloudInstanceSource {
   const flavors = flavorIndex(catalog);
   return {
     cloud: 'scaleway',
     running(): CloudInstance[] {
-      return emulator.state().instances.filter((s) => s.state === 'running').map((s) => {
-        const flavor = flavors.get(s.instanceType);
-        return {
-          cloud: 'scaleway',
-          nodeName: s.name,
-          providerID: s.providerID,
-          instanceType: s.instanceType,
-          region: scalewayRegionOf(s.zone),
-          zone: s.zone,
-          arch: flavor?.arch ?? 'amd64',
-          capacity: flavor ? flavorCapacity(flavor) : {},
-          labels: nodeLabelsFromUserData(s.userData),
-          taints: taintsFromUserData(s.userData),
-          bootedAt: s.createdAt,
-          ...(s.privateIp ? { internalIP: s.privateIp } : {}),
-        };
-      });
+      return emulator
+        .state()
+        .instances.filter((s) => s.state === 'running')
+        .map((s) => {
+          const flavor = flavors.get(s.instanceType);
+          return {
+            cloud: 'scaleway',
+            nodeName: s.name,
+            providerID: s.providerID,
+            instanceType: s.instanceType,
+            region: scalewayRegionOf(s.zone),
+            zone: s.zone,
+            arch: flavor?.arch ?? 'amd64',
+            capacity: flavor ? flavorCapacity(flavor) : {},
+            labels: nodeLabelsFromUserData(s.userData),
+            taints: taintsFromUserData(s.userData),
+            bootedAt: s.createdAt,
+            ...(s.privateIp ? { internalIP: s.privateIp } : {}),
+          };
+        });
     },
   };
 }
