@@ -67,6 +67,21 @@ export class TransientCloudError extends Error {
 }
 
 /**
+ * A create whose outcome is unknown (the process died or the reply was lost after the call was sent) was
+ * made so recently that the cloud's listing may not show its instance yet: creating again could make a
+ * second one. Not a failure: the caller looks again after `retryAfterMs`.
+ */
+export class CreatePendingError extends Error {
+  readonly retryAfterMs: number;
+
+  constructor(message: string, retryAfterMs: number) {
+    super(message);
+    this.name = 'CreatePendingError';
+    this.retryAfterMs = retryAfterMs;
+  }
+}
+
+/**
  * A success answer that lacks what the call must return: an empty body, `{}`, truncated JSON, a page short of
  * the total announced. Never read as "nothing there": it is retried like any transient failure, and a listing
  * built on it is not trusted (garbage collection deletes nothing on it).

@@ -11,7 +11,12 @@ import type { ScalewayNodeClass } from '../apis/v1alpha1/scaleway-nodeclass.js';
 import { loadCatalog } from '../catalog/index.js';
 import { decorateWithMetrics } from '../cloudprovider/metrics.js';
 import { createOutscaleCloudProvider } from '../cloudprovider/outscale/index.js';
-import { createScalewayClient, createScalewayCloudProvider, type ScalewayApi } from '../cloudprovider/scaleway/index.js';
+import {
+  AnnotationCreateAttempted,
+  createScalewayClient,
+  createScalewayCloudProvider,
+  type ScalewayApi,
+} from '../cloudprovider/scaleway/index.js';
 import type { CloudProvider } from '../cloudprovider/types.js';
 import type { UnavailableOfferings } from '../cloudprovider/unavailable-offerings.js';
 import { findRegion } from '../domain/instancetypes/build.js';
@@ -78,6 +83,14 @@ export const scalewayProviderFactory: CloudProviderFactory<ScalewaySettings> = (
     nodeClasses: stateNodeClassResolver<ScalewayNodeClass>(deps.state, deps.kube, Resources.ScalewayNodeClass.kind, deps.nodeClassSecrets),
     unavailableOfferings: deps.unavailableOfferings,
     clock: deps.clock,
+    recordCreateAttempt: async (nodeClaim, at) => {
+      const annotations = { [AnnotationCreateAttempted]: new Date(at).toISOString() };
+      await deps.kube.patch(
+        Resources.NodeClaim,
+        { name: nodeClaim.metadata?.name ?? '' },
+        { type: 'merge', body: { metadata: { annotations } } },
+      );
+    },
   });
 };
 

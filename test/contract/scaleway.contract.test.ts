@@ -26,6 +26,7 @@ async function scalewaySubject(): Promise<ContractSubject> {
         bed.emulator.faults.add({ match: { action: 'createServer', instanceType, zone }, fault: { kind: 'out-of-stock' } });
       },
       settle: async () => bed.settle(),
+      passTime: (ms) => bed.clock.step(ms),
       haltAfterCalls: (calls) => {
         const rule = bed.emulator.faults.add(haltAfter(calls));
         return () => bed.emulator.faults.remove(rule);

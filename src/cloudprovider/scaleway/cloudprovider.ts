@@ -11,7 +11,8 @@ import {
 } from '../../apis/v1alpha1/scaleway-nodeclass.js';
 import type { InstanceType } from '../../domain/instancetypes/types.js';
 import { NotReadyRepairPolicies } from '../../domain/repair/index.js';
-import { NodeClaimNotFoundError, NodeClassNotReadyError, isNodeClaimNotFoundError } from '../errors.js';
+import type { Clock } from '../../util/clock.js';
+import { NodeClaimNotFoundError, NodeClassNotReadyError, TransientCloudError, isNodeClaimNotFoundError } from '../errors.js';
 import type {
   CloudNodeClaim,
   CloudProvider,
@@ -31,7 +32,8 @@ import { instanceApiZones } from './client.js';
 import { toCloudNodeClaim } from './cloud-nodeclaim.js';
 import { restrictToZones } from './instancetypes.js';
 import { rootVolumeName, type ScalewayInstances } from './instances.js';
-import { launch } from './launch.js';
+import { ListingRecheckMs, listingWaitMs, type CreateAttempts } from './create-window.js';
+import { launch, type CreateAttemptLog } from './launch.js';
 import { scalewayNodeClassFacts } from './nodeclass-facts.js';
 import { driftReason } from './nodeclass.js';
 import type { ScalewayProducts } from './products.js';
@@ -47,13 +49,23 @@ export interface ScalewayCloudProviderOptions {
   products: ScalewayProducts;
   nodeClasses: NodeClassResolver<ScalewayNodeClass>;
   unavailableOfferings: UnavailableOfferings;
+  clock: Clock;
+  /** See `create-window.ts`. */
+  listingWindowMs: number;
+  /** Writes the create attempt's instant on the NodeClaim (annotation `AnnotationCreateAttempted`). */
+  recordCreateAttempt: RecordCreateAttempt;
 }
+
+/** Persists "a create is being sent at `at`" on the NodeClaim, so a restarted process knows it. */
+export type RecordCreateAttempt = (nodeClaim: CloudProviderNodeClaim, at: number) => Promise<void>;
 
 export class ScalewayCloudProvider implements CloudProvider {
   readonly name = 'scaleway';
   private readonly inFlight = new Map<string, Promise<CloudNodeClaim>>(); // NodeClaim uid (or name) -> its launch
   // NodeClaim uid (or name) -> the server created for it: a retry finds it even before listing shows it.
   private readonly created = new Map<string, ServerLocation>();
+  // NodeClaim uid (or name) -> what this process knows of its create attempts' outcomes.
+  private readonly attempts = new Map<string, Omit<CreateAttempts, 'recordedAt'>>();
 
   constructor(private readonly options: ScalewayCloudProviderOptions) {}
 
@@ -72,6 +84,7 @@ export class ScalewayCloudProvider implements CloudProvider {
     const identity = { name, ...(nodeClaim.metadata?.uid ? { uid: nodeClaim.metadata.uid } : {}) };
     const found = await this.findForDelete(nodeClaim);
     if (!found) {
+      this.ensureNoUnlistedServer(nodeClaim);
       this.created.delete(nodeClaim.metadata?.uid ?? name);
       // Gone: the root Block volume terminate only detached is deleted before saying so.
       for (const account of await this.options.accounts.known())
@@ -147,6 +160,10 @@ export class ScalewayCloudProvider implements CloudProvider {
         if (server) this.created.set(key, { zone: server.zone, id: server.id });
         else this.created.delete(key);
       },
+      attempts: this.attemptLog(key),
+      recordAttempt: (at: number) => this.options.recordCreateAttempt(nodeClaim, at),
+      now: () => this.options.clock.now(),
+      listingWindowMs: this.options.listingWindowMs,
       clusterName: this.options.clusterName,
       nodeClass,
       instances: await this.options.accounts.forNodeClass(nodeClass),
@@ -156,6 +173,35 @@ export class ScalewayCloudProvider implements CloudProvider {
     };
     const { server, instanceType } = await launch(ctx, nodeClaim);
     return toCloudNodeClaim(server, instanceType, this.options.region);
+  }
+
+  /**
+   * "Gone" is not said of a NodeClaim without providerID while a create of unknown outcome is so recent that the
+   * listing may not show its server yet: the finalizer would go and the server run on until garbage collection.
+   */
+  private ensureNoUnlistedServer(nodeClaim: CloudProviderNodeClaim): void {
+    if (nodeClaim.status?.providerID) return;
+    const key = nodeClaim.metadata?.uid ?? nodeClaim.metadata?.name ?? '';
+    const waitMs = listingWaitMs(
+      nodeClaim.metadata?.annotations,
+      this.attemptLog(key).get(),
+      this.options.clock.now(),
+      this.options.listingWindowMs,
+    );
+    if (waitMs === 0) return;
+    throw new TransientCloudError(
+      `deleting nodeclaim ${nodeClaim.metadata?.name ?? ''}: its last create may have made a server the listing does not show yet; looking again before calling it gone`,
+      { retryAfterMs: Math.min(waitMs, ListingRecheckMs) },
+    );
+  }
+
+  private attemptLog(key: string): CreateAttemptLog {
+    const entry = (): Omit<CreateAttempts, 'recordedAt'> => this.attempts.get(key) ?? {};
+    return {
+      get: entry,
+      settled: (startedAt) => this.attempts.set(key, { ...entry(), settledAt: startedAt }),
+      uncertain: (at) => this.attempts.set(key, { ...entry(), uncertainSince: at }),
+    };
   }
 
   private async nodeClass(name: string): Promise<ScalewayNodeClass> {

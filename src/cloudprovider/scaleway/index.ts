@@ -13,7 +13,8 @@ import type { NodeClassResolver } from '../types.js';
 import type { UnavailableOfferings } from '../unavailable-offerings.js';
 import { ScalewayAccounts, type ScalewayApiFactory } from './accounts.js';
 import type { ScalewayApi } from './api.js';
-import { ScalewayCloudProvider } from './cloudprovider.js';
+import { ScalewayCloudProvider, type RecordCreateAttempt } from './cloudprovider.js';
+import { DefaultListingConsistencyWindowMs } from './create-window.js';
 import { ScalewayProducts } from './products.js';
 
 export interface ScalewayCloudProviderDeps {
@@ -37,6 +38,10 @@ export interface ScalewayCloudProviderDeps {
   retryPolicy?: BackoffPolicy;
   /** Servers per listing page (default 100, the API's maximum). */
   listPageSize?: number;
+  /** Writes a create attempt's instant on the NodeClaim before the create is sent. */
+  recordCreateAttempt: RecordCreateAttempt;
+  /** How long a listing that misses a server is no proof after a create of unknown outcome; default `DefaultListingConsistencyWindowMs`. */
+  listingWindowMs?: number;
 }
 
 export function createScalewayCloudProvider(deps: ScalewayCloudProviderDeps): ScalewayCloudProvider {
@@ -62,10 +67,14 @@ export function createScalewayCloudProvider(deps: ScalewayCloudProviderDeps): Sc
     products,
     nodeClasses: deps.nodeClasses,
     unavailableOfferings: deps.unavailableOfferings,
+    clock: deps.clock,
+    listingWindowMs: deps.listingWindowMs ?? DefaultListingConsistencyWindowMs,
+    recordCreateAttempt: deps.recordCreateAttempt,
   });
 }
 
-export { ScalewayCloudProvider } from './cloudprovider.js';
+export { ScalewayCloudProvider, type RecordCreateAttempt } from './cloudprovider.js';
+export { AnnotationCreateAttempted, DefaultListingConsistencyWindowMs } from './create-window.js';
 export { createScalewayClient, DefaultScalewayApiUrl, type ScalewayClientSettings } from './client.js';
 export type { ScalewayApi } from './api.js';
 export type { ScalewayApiFactory, ScalewayCredentials } from './accounts.js';

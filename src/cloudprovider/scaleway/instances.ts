@@ -3,9 +3,10 @@
  * stopped → user data → private network → poweron), resume a half-finished launch, and terminate without
  * leaking the root Block volume. Transient failures are retried here; every other error is the answer.
  */
-import { IncompleteResponseError, isNodeClaimNotFoundError, isTransientCloudError, TransientCloudError } from '../errors.js';
+import { findInChain, IncompleteResponseError, isNodeClaimNotFoundError, isTransientCloudError, TransientCloudError } from '../errors.js';
 import { retryTransient, type RetryOptions } from '../retry.js';
 import type { CreateServerRequest, ScalewayApi, ScalewayServer } from './api.js';
+import { ScalewayApiError } from './errors.js';
 
 /** The user data key cloud-init reads. */
 export const CloudInitKey = 'cloud-init';
@@ -15,6 +16,28 @@ export const ListPageSize = 100;
 /** The name of a NodeClaim's root Block volume: found again by name after the server is gone. */
 export function rootVolumeName(nodeClaim: { name: string; uid?: string }): string {
   return `karpenter-root-${nodeClaim.uid ?? nodeClaim.name}`;
+}
+
+/**
+ * A create that may have made a server this process cannot find yet (no answer, a 5xx other than 503, an
+ * unreadable 2xx, and no listing showing it): sending it again could make a second server, so it is not retried here.
+ */
+export class CreateOutcomeUnknownError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'CreateOutcomeUnknownError';
+  }
+}
+
+/**
+ * Whether a failed create may still have made the server. Only an answer that says the request was turned
+ * away proves nothing was made: a 4xx, a 429, a 503 (the service did not take the request). No answer, another
+ * 5xx, or a 2xx whose body was lost leave it open.
+ */
+export function mayHaveCreated(error: unknown): boolean {
+  const answered = findInChain(error, ScalewayApiError)?.failure.status;
+  if (answered === undefined) return true;
+  return !(answered === 503 || (answered >= 400 && answered < 500));
 }
 
 export interface LaunchSteps {
@@ -84,20 +107,46 @@ export class ScalewayInstances {
   }
 
   /**
-   * Creates the server, stopped. A create that failed transiently may still have created it, so before
-   * each retry the server is looked for by `lookupTags`; never a second create for what exists.
+   * Creates the server, stopped. A create that failed transiently may still have made it, so it is looked for by
+   * `lookupTags` first; a refused create is sent again, one that may have made a server the listing does not
+   * show is not (CreateOutcomeUnknownError): the caller decides when the listing can be trusted.
    */
   async createStopped(request: CreateServerRequest, lookupTags: readonly string[]): Promise<ScalewayServer> {
-    return this.withRetry(`creating server for ${request.name}`, async () => {
-      try {
-        return await this.api.createServer(request);
-      } catch (error) {
-        if (!isTransientCloudError(error)) throw error;
-        const [existing] = await this.listZone(request.zone, lookupTags);
-        if (existing) return existing;
-        throw error;
-      }
-    });
+    const isRetryable = (e: unknown): boolean => !(e instanceof CreateOutcomeUnknownError) && isTransientCloudError(e);
+    return retryTransient(
+      `creating server for ${request.name}`,
+      async () => {
+        try {
+          return await this.api.createServer(request);
+        } catch (error) {
+          if (!isTransientCloudError(error)) throw error;
+          const existing = await this.findAfterFailedCreate(request, lookupTags, error);
+          if (existing) return existing;
+          if (mayHaveCreated(error))
+            throw new CreateOutcomeUnknownError(
+              `creating server for ${request.name}: no answer says whether it was made, and the listing does not show it`,
+              { cause: error },
+            );
+          throw error;
+        }
+      },
+      { ...this.retry, isRetryable },
+    );
+  }
+
+  private async findAfterFailedCreate(
+    request: CreateServerRequest,
+    lookupTags: readonly string[],
+    createError: unknown,
+  ): Promise<ScalewayServer | undefined> {
+    try {
+      const [existing] = await this.listZone(request.zone, lookupTags);
+      return existing;
+    } catch (error) {
+      if (mayHaveCreated(createError))
+        throw new CreateOutcomeUnknownError(`creating server for ${request.name}: no answer, and the listing failed too`, { cause: error });
+      throw error;
+    }
   }
 
   /**

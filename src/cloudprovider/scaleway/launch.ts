@@ -6,11 +6,12 @@
 import { LabelNodePool, TaintUnregistered } from '../../apis/v1/labels.js';
 import type { ScalewayNodeClass } from '../../apis/v1alpha1/scaleway-nodeclass.js';
 import type { InstanceType, LaunchCandidate } from '../../domain/instancetypes/index.js';
-import { InsufficientCapacityError, NodeClassNotReadyError, findInChain, type OfferingKey } from '../errors.js';
+import { CreatePendingError, InsufficientCapacityError, NodeClassNotReadyError, findInChain, type OfferingKey } from '../errors.js';
 import type { CloudProviderNodeClaim, NodeClassResolver } from '../types.js';
 import type { UnavailableOfferings } from '../unavailable-offerings.js';
 import type { CreateServerRequest, ScalewayServer } from './api.js';
-import { rootVolumeName, type LaunchSteps, type ScalewayInstances } from './instances.js';
+import { ListingRecheckMs, listingWaitMs, type CreateAttempts } from './create-window.js';
+import { CreateOutcomeUnknownError, rootVolumeName, type LaunchSteps, type ScalewayInstances } from './instances.js';
 import { MissingJoinTokenError, renderUserData, userDataHash, type NodeTaint } from './nodeclass.js';
 import { launchCandidates } from './offerings.js';
 import { formatProviderID, type ServerLocation } from './provider-id.js';
@@ -32,6 +33,21 @@ export interface LaunchContext {
   remembered?: ServerLocation;
   /** Records a server as soon as it is created, before anything else can fail; undefined forgets it. */
   remember: (server: ServerLocation | undefined) => void;
+  /** The create attempts for this NodeClaim this process knows the outcome of, and how to note a new one. */
+  attempts: CreateAttemptLog;
+  /** Writes the attempt's instant on the NodeClaim; resolved before createServer is sent. */
+  recordAttempt: (at: number) => Promise<void>;
+  now: () => number;
+  /** How long after a create of unknown outcome a listing that does not show its server is still no proof. */
+  listingWindowMs: number;
+}
+
+export interface CreateAttemptLog {
+  get(): Omit<CreateAttempts, 'recordedAt'>;
+  /** The attempt started at `startedAt` made nothing, or its server is known. */
+  settled(startedAt: number): void;
+  /** A create whose outcome is unknown ended at `at`. */
+  uncertain(at: number): void;
 }
 
 export interface Launched {
@@ -115,15 +131,46 @@ function createRequest(ctx: LaunchContext, nodeClaim: CloudProviderNodeClaim, ca
   };
 }
 
+/** createServer, recorded on the NodeClaim before it is sent, its outcome noted in this process after. */
+async function createStopped(ctx: LaunchContext, nodeClaim: CloudProviderNodeClaim, candidate: LaunchCandidate): Promise<ScalewayServer> {
+  const lookup = nodeClaimLookupTags(ctx.clusterName, identity(nodeClaim));
+  const request = createRequest(ctx, nodeClaim, candidate);
+  const startedAt = ctx.now();
+  await ctx.recordAttempt(startedAt);
+  try {
+    const server = await ctx.instances.createStopped(request, lookup);
+    ctx.remember(server);
+    ctx.attempts.settled(startedAt);
+    return server;
+  } catch (error) {
+    if (error instanceof CreateOutcomeUnknownError) ctx.attempts.uncertain(ctx.now());
+    else ctx.attempts.settled(startedAt);
+    throw error;
+  }
+}
+
+/**
+ * Nothing listed for the NodeClaim: a create may be sent unless one of unknown outcome is so recent that the
+ * listing may not show its server yet; then the caller looks again soon (CreatePendingError).
+ */
+function ensureMayCreate(ctx: LaunchContext, nodeClaim: CloudProviderNodeClaim): void {
+  const now = ctx.now();
+  const waitMs = listingWaitMs(nodeClaim.metadata?.annotations, ctx.attempts.get(), now, ctx.listingWindowMs);
+  if (waitMs === 0) return;
+  const until = new Date(now + waitMs).toISOString();
+  throw new CreatePendingError(
+    `launching nodeclaim ${identity(nodeClaim).name}: an earlier create may have made a server the listing does not show yet; looking again, and creating only if none shows by ${until}`,
+    Math.min(waitMs, ListingRecheckMs),
+  );
+}
+
 async function tryOffering(
   ctx: LaunchContext,
   nodeClaim: CloudProviderNodeClaim,
   candidate: LaunchCandidate,
   steps: LaunchSteps,
 ): Promise<ScalewayServer> {
-  const lookup = nodeClaimLookupTags(ctx.clusterName, identity(nodeClaim));
-  const server = await ctx.instances.createStopped(createRequest(ctx, nodeClaim, candidate), lookup);
-  ctx.remember(server);
+  const server = await createStopped(ctx, nodeClaim, candidate);
   try {
     return await ctx.instances.finishLaunch(server, steps, true);
   } catch (error) {
@@ -176,7 +223,7 @@ export async function launch(ctx: LaunchContext, nodeClaim: CloudProviderNodeCla
   if (existing) {
     const server = await resume(ctx, existing, steps, remembered !== undefined);
     if (server) return { server, instanceType: typeOf(server) };
-  }
+  } else ensureMayCreate(ctx, nodeClaim);
   const candidates = launchCandidates(ctx.instanceTypes, nodeClaim.spec).slice(0, MaxOfferingsPerLaunch);
   const refused: OfferingKey[] = [];
   for (const candidate of candidates) {

@@ -1,10 +1,11 @@
-// Duplicates made by a launch retried while the cloud's listing lagged: with a 15 s listing lag on Scaleway, a
-// restarted operator does not see the server the first one created for a NodeClaim and creates another. The
-// NodeClaim records one of them; the other carries the same NodeClaim name. It must be collected as leaked
-// once past the grace period (it used to count as owned because it carries a live NodeClaim's name).
+// Duplicates made when the cloud's listing lags longer than the launch waits for it: a restarted operator does
+// not see the server the first one created for a NodeClaim and, once the listing-consistency window has passed,
+// creates another. The NodeClaim records one of them; the other carries the same NodeClaim name. It must be
+// collected as leaked once past the grace period (it used to count as owned because it carries a live NodeClaim's name).
 import { afterEach, describe, expect, it } from 'vitest';
 import type { NodeClaim } from '../../../src/apis/v1/nodeclaim.js';
 import { createGarbageCollectionController } from '../../../src/controllers/nodeclaim/garbagecollection/garbage-collection-controller.js';
+import { DefaultListingConsistencyWindowMs } from '../../../src/cloudprovider/scaleway/index.js';
 import { Resources } from '../../../src/kube/index.js';
 import type { FakeClock } from '../../../src/util/clock.js';
 import { liveServers, startTestbed, type Testbed } from '../../wire/cloudprovider/scaleway-testbed.js';
@@ -35,15 +36,20 @@ async function drive<T>(clock: FakeClock, promise: Promise<T>): Promise<T> {
   return tracked;
 }
 
+/** Longer than the window a launch waits for the listing: the one case a second server can still be made. */
+const ListingLagMs = DefaultListingConsistencyWindowMs + 30_000;
+
 /**
  * One server from the first operator, whose launch fails while its server is still invisible (it is killed
- * there: the providerID is never written), one from its restarted self, which cannot see the first server yet.
+ * there: the providerID is never written), one from its restarted self, which once the window has passed still
+ * cannot see the first server.
  */
 async function launchTwice(b: TerminationBed, s: Testbed, name: string): Promise<string> {
   const nodeClaim = s.nodeClaim(name, pin);
   await b.kube.create<NodeClaim>(Resources.NodeClaim, nodeClaimManifest(name));
   await expect(s.provider.create(nodeClaim)).rejects.toThrow(/not visible yet/);
-  const patient = { baseDelayMs: 2_000, maxDelayMs: 2_000, maxAttempts: 20 };
+  b.clock.step(DefaultListingConsistencyWindowMs);
+  const patient = { baseDelayMs: 2_000, maxDelayMs: 2_000, maxAttempts: 150 };
   const recorded = await drive(b.clock, s.restartedProvider(patient).create(nodeClaim));
   await b.kube.patch(
     Resources.NodeClaim,
@@ -56,11 +62,11 @@ async function launchTwice(b: TerminationBed, s: Testbed, name: string): Promise
 
 describe('garbage collection of duplicates', () => {
   it(
-    'collects the extra servers 2 NodeClaims got under a 15 s Scaleway listing lag, and keeps the recorded ones',
+    'collects the extra servers 2 NodeClaims got under a Scaleway listing lag longer than the launch waits, and keeps the recorded ones',
     { timeout: 30_000 },
     async () => {
       const b = (bed = await startTerminationBed());
-      const s = (scw = await startTestbed({ clock: b.clock, emulator: { consistencyDelayMs: 15_000 } }));
+      const s = (scw = await startTestbed({ clock: b.clock, emulator: { consistencyDelayMs: ListingLagMs } }));
       const recorded = [await launchTwice(b, s, 'web-a'), await launchTwice(b, s, 'web-b')];
       expect(liveServers(s.emulator)).toHaveLength(4);
 

@@ -129,8 +129,15 @@ async function startCluster(clock: FakeClock, clusterName: string, cloud: CloudS
       return launched.providerID;
     },
     async leak(name) {
-      // Launched, then the service died before the NodeClaim reached the API.
-      return (await provider.create({ ...manifest(name), metadata: { ...manifest(name).metadata, uid: `leak-${name}` } })).providerID;
+      // Launched, then its NodeClaim was removed without its finalizer (nothing deleted the instance).
+      const created = await kube.create<NodeClaim>(Resources.NodeClaim, {
+        ...manifest(name),
+        metadata: { name, labels: { [LabelNodePool]: 'default' } },
+      });
+      const launched = await provider.create(created);
+      await kube.delete(Resources.NodeClaim, { name });
+      await eventually(() => state.nodeClaim(name) === undefined);
+      return launched.providerID;
     },
     async close() {
       await informers.stop();

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { NodeClaim } from '../../../src/apis/index.js';
-import { TransientCloudError } from '../../../src/cloudprovider/errors.js';
-import { AnnotationLaunchRequested } from '../../../src/controllers/nodeclaim/lifecycle/index.js';
+import { CreatePendingError, TransientCloudError } from '../../../src/cloudprovider/errors.js';
+import { AnnotationLaunchRequested, ReasonAwaitingListing } from '../../../src/controllers/nodeclaim/lifecycle/index.js';
 import { AnnotationDeletionReason } from '../../../src/apis/v1/deletion-reasons.js';
 import { Resources } from '../../../src/kube/index.js';
 import { nodePool, pod, type ProvisioningBed, startProvisioningBed } from '../provisioning/harness.js';
@@ -66,6 +66,27 @@ describe('NodeClaim lifecycle', () => {
     expect(b.provider.instances.size).toBe(1);
     const failed = await b.until('a LaunchFailed event', async () => (await b.events('LaunchFailed'))[0]);
     expect(failed.message).toContain('503 service unavailable');
+  }, 20_000);
+
+  it('a create told to wait for the listing is asked again after its wait, shown as a condition, not as a failure', async () => {
+    bed = await startProvisioningBed({ manual: true });
+    const b = bed;
+    b.provider.nextCreateError = new CreatePendingError(
+      'launching nodeclaim: an earlier create may have made a server the listing does not show yet',
+      400,
+    );
+    const claim = await pendingClaim(b);
+    const name = claim.metadata?.name ?? '';
+    b.startControllers();
+    const waiting = await b.until('the claim waiting for the listing', async () => {
+      const c = await b.kube.get<NodeClaim>(Resources.NodeClaim, { name });
+      return c.status?.conditions?.find((x) => x.type === 'Launched' && x.reason === ReasonAwaitingListing);
+    });
+    expect(waiting.status).toBe('False');
+    expect(waiting.message).toContain('the listing does not show yet');
+    await b.until('the claim launched', async () => (await b.kube.get<NodeClaim>(Resources.NodeClaim, { name })).status?.providerID);
+    expect(b.provider.createCalls).toHaveLength(2);
+    expect(await b.events('LaunchFailed')).toEqual([]);
   }, 20_000);
 
   it('deletes a NodeClaim whose node never registers, recording the registration timeout', async () => {

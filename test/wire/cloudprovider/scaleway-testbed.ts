@@ -6,6 +6,7 @@ import type { ScalewayNodeClass } from '../../../src/apis/v1alpha1/scaleway-node
 import { loadCatalog } from '../../../src/catalog/index.js';
 import { NodeClassNotReadyError } from '../../../src/cloudprovider/errors.js';
 import {
+  AnnotationCreateAttempted,
   createScalewayClient,
   createScalewayCloudProvider,
   type ScalewayApi,
@@ -48,8 +49,16 @@ export class MapResolver implements NodeClassResolver<ScalewayNodeClass> {
   }
 }
 
+/** A create attempt the provider recorded on a NodeClaim, and how many createServer calls preceded it. */
+export interface CreateAttempt {
+  name: string;
+  at: number;
+  createCallsBefore: number;
+}
+
 export interface Testbed {
   emulator: ScalewayEmulator;
+  createAttempts: CreateAttempt[];
   clock: FakeClock;
   api: ScalewayApi;
   provider: ScalewayCloudProvider;
@@ -105,6 +114,7 @@ export async function startTestbed(options: TestbedOptions = {}): Promise<Testbe
   resolver.nodeClasses.set('default', nodeClass);
   resolver.secrets.set('kube-system/join', { token: 'abcdef.0123456789abcdef' });
   const unavailable = new UnavailableOfferings({ clock });
+  const createAttempts: CreateAttempt[] = [];
   const makeProvider = (offerings: UnavailableOfferings, retryPolicy?: BackoffPolicy): ScalewayCloudProvider =>
     createScalewayCloudProvider({
       clusterName: ClusterName,
@@ -123,6 +133,16 @@ export async function startTestbed(options: TestbedOptions = {}): Promise<Testbe
           }
         : {}),
       ...(options.listPageSize ? { listPageSize: options.listPageSize } : {}),
+      // As the lifecycle's patch does: the annotation lands on the NodeClaim the next create() is given.
+      recordCreateAttempt: async (claim, at) => {
+        createAttempts.push({
+          name: claim.metadata?.name ?? '',
+          at,
+          createCallsBefore: emulator.calls.records.filter((r) => r.action === 'createServer').length,
+        });
+        if (claim.metadata)
+          claim.metadata.annotations = { ...claim.metadata.annotations, [AnnotationCreateAttempted]: new Date(at).toISOString() };
+      },
     });
   const provider = makeProvider(unavailable);
   const nodePool: CloudProviderNodePool = {
@@ -139,6 +159,7 @@ export async function startTestbed(options: TestbedOptions = {}): Promise<Testbe
     unavailable,
     nodePool,
     nodeClass,
+    createAttempts,
     restartedProvider: (retryPolicy?: BackoffPolicy) => makeProvider(unavailable, retryPolicy),
     restart: () => makeProvider(new UnavailableOfferings({ clock })),
     nodeClaim: (name, requirements = [], requests = { cpu: '100m', memory: '128Mi' }) => ({

@@ -58,7 +58,7 @@ export interface LifecycleDeps {
 
 export type ReconcileOutcome =
   | { kind: 'gone' | 'deleting' | 'initialized' | 'deleted' }
-  | { kind: 'launched' | 'registered' | 'waiting'; detail?: string }
+  | { kind: 'launched' | 'registered' | 'waiting'; detail?: string; retryAt?: number }
   | { kind: 'retry'; error: Error };
 
 export interface LifecycleController extends Controller {
@@ -104,6 +104,7 @@ export function createLifecycleController(deps: LifecycleDeps): LifecycleControl
       claim = await ensureTerminationFinalizer(deps.kube, claim);
       const launched = await launch({ ...deps, logger }, claim);
       if (launched.kind === 'failed') return { kind: 'retry', error: launched.error };
+      if (launched.kind === 'pending') return { kind: 'waiting', detail: launched.reason, retryAt: launched.retryAt };
       return launched.kind === 'deleted' ? { kind: 'deleted' } : { kind: 'launched' };
     }
     if (phase === 'registering') return (await register(deps, claim)) ? { kind: 'registered' } : { kind: 'waiting', detail: 'no node yet' };
@@ -124,7 +125,7 @@ export function createLifecycleController(deps: LifecycleDeps): LifecycleControl
       // Launched or registered: go on with the next step at once.
       if (outcome.kind === 'launched' || outcome.kind === 'registered') enqueue(name);
       else if (outcome.kind === 'waiting') {
-        const deadline = nextLivenessDeadline(claim, timeouts);
+        const deadline = outcome.retryAt ?? nextLivenessDeadline(claim, timeouts);
         if (deadline !== undefined) enqueue(name, deadline);
       }
       return outcome;

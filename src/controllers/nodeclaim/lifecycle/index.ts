@@ -6,4 +6,4 @@ export {
   type LifecycleOptions,
   type ReconcileOutcome,
 } from './controller.js';
-export { AnnotationLaunchRequested, ReasonInsufficientCapacity } from './launch.js';
+export { AnnotationLaunchRequested, ReasonAwaitingListing, ReasonInsufficientCapacity } from './launch.js';

@@ -8,7 +8,7 @@
  * onto the next cheapest offering; other failures are retried with backoff and shown as Events.
  */
 import { type NodeClaim } from '../../../apis/index.js';
-import { findInChain, InsufficientCapacityError } from '../../../cloudprovider/errors.js';
+import { CreatePendingError, findInChain, InsufficientCapacityError } from '../../../cloudprovider/errors.js';
 import type { CloudNodeClaim, CloudProvider } from '../../../cloudprovider/types.js';
 import type { UnavailableOfferings } from '../../../cloudprovider/unavailable-offerings.js';
 import { ConditionLaunched } from '../../../domain/provisioning/index.js';
@@ -39,8 +39,15 @@ export interface LaunchDeps {
 }
 
 /** `resumed`: a launch was requested before (a restart or a lost status write); create finished it. */
+/** `pending`: the cloud cannot tell yet whether an earlier create made an instance; look again at `retryAt`. */
 export type LaunchOutcome =
-  { kind: 'launched'; claim: NodeClaim; resumed: boolean } | { kind: 'deleted' } | { kind: 'failed'; error: Error };
+  | { kind: 'launched'; claim: NodeClaim; resumed: boolean }
+  | { kind: 'deleted' }
+  | { kind: 'pending'; retryAt: number; reason: string }
+  | { kind: 'failed'; error: Error };
+
+/** Launched=False reason while a create waits for the cloud's listing to show what an earlier create made. */
+export const ReasonAwaitingListing = 'AwaitingInstanceListing';
 
 export async function launch(deps: LaunchDeps, claim: NodeClaim): Promise<LaunchOutcome> {
   const name = claim.metadata?.name ?? '';
@@ -88,6 +95,8 @@ async function recordLaunch(deps: LaunchDeps, claim: NodeClaim, instance: CloudN
 
 async function launchFailed(deps: LaunchDeps, claim: NodeClaim, error: Error): Promise<LaunchOutcome> {
   const name = claim.metadata?.name ?? '';
+  const pending = findInChain(error, CreatePendingError);
+  if (pending) return launchPending(deps, claim, pending);
   const ice = findInChain(error, InsufficientCapacityError);
   if (ice) {
     deps.unavailableOfferings?.markFromError(ice);
@@ -113,4 +122,19 @@ async function launchFailed(deps: LaunchDeps, claim: NodeClaim, error: Error): P
     { type: ConditionLaunched, status: 'False', reason: 'LaunchFailed', message: error.message.slice(0, 1000) },
   ]).catch(() => undefined);
   return { kind: 'failed', error };
+}
+
+/** Not a failure: no Warning, no backoff; the condition says why the NodeClaim is not launched yet. */
+async function launchPending(deps: LaunchDeps, claim: NodeClaim, pending: CreatePendingError): Promise<LaunchOutcome> {
+  const launched = claim.status?.conditions?.find((c) => c.type === ConditionLaunched);
+  if (launched?.reason !== ReasonAwaitingListing) {
+    deps.logger.info('waiting for the cloud to list what an earlier create made before creating again', {
+      nodeclaim: claim.metadata?.name,
+      reason: pending.message,
+    });
+    await patchStatus(deps.kube, claim, deps.clock.now(), {}, [
+      { type: ConditionLaunched, status: 'False', reason: ReasonAwaitingListing, message: pending.message.slice(0, 1000) },
+    ]).catch(() => undefined);
+  }
+  return { kind: 'pending', retryAt: deps.clock.now() + pending.retryAfterMs, reason: pending.message };
 }
