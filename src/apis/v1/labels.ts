@@ -64,18 +64,6 @@ export const AnnotationNodeClaimMinValuesRelaxed = 'karpenter.sh/nodeclaim-min-v
 export const NodePoolHashVersion = 'v3';
 export const TaintUnregisteredEffect = TaintUnregistered.effect;
 
-/** Labels Karpenter and the providers know the values of (HEAD); providers add their own. */
-export const WellKnownLabels: readonly string[] = [
-  LabelNodePool,
-  LabelTopologyZone,
-  LabelTopologyRegion,
-  LabelInstanceType,
-  LabelArch,
-  LabelOS,
-  LabelCapacityType,
-  LabelWindowsBuild,
-];
-
 /** Node class label `<group>/<lowercase kind>` = nodeClassRef.name (NodeClassLabelKey). */
 export function nodeClassLabelKey(group: string, kind: string): string {
   return `${group}/${kind.toLowerCase()}`;

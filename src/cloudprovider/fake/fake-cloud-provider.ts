@@ -5,6 +5,7 @@
  * the same contract suite as the real providers.
  */
 import { LabelNodePool } from '../../apis/v1/labels.js';
+import { compatibleOfferings, offeringLabels } from '../../domain/instancetypes/offering-choice.js';
 import type { InstanceType, Offering } from '../../domain/instancetypes/types.js';
 import type { Clock } from '../../util/clock.js';
 import {
@@ -24,7 +25,6 @@ import type {
   NodeClassKind,
   RepairPolicy,
 } from '../types.js';
-import { fits, offeringLabels, satisfiesAll } from './offering-match.js';
 
 export const FakeNodeClass: NodeClassKind = { group: 'karpenter.test.sh', version: 'v1alpha1', kind: 'TestNodeClass' };
 
@@ -190,17 +190,10 @@ export class FakeCloudProvider implements CloudProvider {
     return injected;
   }
 
-  /** The cheapest available offering whose labels satisfy the requirements and whose type fits the requests. */
+  /** The cheapest available offering, chosen by the one offering rule every provider launches with. */
   private cheapestCandidate(nodeClaim: CloudProviderNodeClaim): Candidate {
-    let best: Candidate | undefined;
-    for (const instanceType of this.unavailableOfferings.applyTo(this.instanceTypes)) {
-      if (!fits(nodeClaim.spec.resources?.requests, instanceType.allocatable)) continue;
-      for (const offering of instanceType.offerings) {
-        if (!offering.available) continue;
-        if (!satisfiesAll(offeringLabels(instanceType, offering), nodeClaim.spec.requirements)) continue;
-        if (!best || offering.pricePerHour < best.offering.pricePerHour) best = { instanceType, offering };
-      }
-    }
+    const candidates = compatibleOfferings(this.unavailableOfferings.applyTo(this.instanceTypes), nodeClaim.spec);
+    const best = candidates.find((c) => c.offering.available);
     if (!best) {
       throw new InsufficientCapacityError(
         `creating nodeclaim ${nameOf(nodeClaim)}: no available offering satisfies its requirements and requests`,
