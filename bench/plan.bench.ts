@@ -156,6 +156,7 @@ const { admittedManifests, offlineDefaults } = await load('cli/commands/admitted
 const { schedulingInputFromManifests } = await load('domain/scheduling/manifest-input.js');
 const { solve } = await load('domain/scheduling/index.js');
 const { bundledInstanceTypes, planJson } = await load('cli/commands/plan.js');
+const provenance = await load('cli/commands/catalog-provenance.js').catch(() => undefined);
 const admitted = admittedManifests(readManifestPaths([file]).objects, offlineDefaults({}));
 const { input } = schedulingInputFromManifests(admitted.objects, bundledInstanceTypes);
 const timed = () => {
@@ -172,7 +173,7 @@ const warm = timed();
 process.stdout.write(JSON.stringify({
   cold: { wallMs: cold.wallMs, cpuMs: cold.cpuMs },
   warm: { wallMs: warm.wallMs, cpuMs: warm.cpuMs },
-  plan: JSON.stringify(planJson(cold.result), null, 2) + '\\n',
+  plan: JSON.stringify(planJson(cold.result, provenance?.catalogsOfObjects(admitted.objects.map((o) => o.object))), null, 2) + '\\n',
 }));
 `;
 
