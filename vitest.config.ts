@@ -9,9 +9,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
-    // The longest files (the demos, the chaos kills) mostly wait on real time: one fork more than the cores
-    // keeps them busy, where vitest's default (one fewer) ran the suite one file at a time on two cores.
-    maxWorkers: availableParallelism() + 1,
+    // The longest files (the demos, the chaos kills) mostly wait on real time: a fork per core, where vitest's
+    // default (one fewer) ran the suite one file at a time on two cores.
+    maxWorkers: availableParallelism(),
     reporters: ['default'],
   },
 });
