@@ -3,6 +3,7 @@
  * refresh. A cloud whose list cannot be read keeps the bundled regions (unknown ones warn, not deny) and is
  * asked again after a doubling backoff, never in a tight loop. Runs on every replica: all serve admission.
  */
+import { backoffCeiling } from '../util/backoff.js';
 import { CloudNames, type CloudName } from '../apis/v1/labels.js';
 import type { CloudProvider } from '../cloudprovider/types.js';
 import type { Clock } from '../util/clock.js';
@@ -46,12 +47,11 @@ export async function readRegionListsOnce(reader: RegionListReader): Promise<boo
 }
 
 export async function readRegionLists(reader: RegionListReader, signal: AbortSignal): Promise<void> {
-  const first = reader.backoffMs ?? 30_000;
-  let backoff = first;
+  const backoff = { baseDelayMs: reader.backoffMs ?? 30_000, maxDelayMs: reader.maxBackoffMs ?? 600_000 };
+  let failures = 0;
   while (!signal.aborted) {
-    const complete = await readRegionListsOnce(reader);
-    const wait = complete ? (reader.refreshMs ?? 3_600_000) : backoff;
-    backoff = complete ? first : Math.min(backoff * 2, reader.maxBackoffMs ?? 600_000);
+    failures = (await readRegionListsOnce(reader)) ? 0 : failures + 1;
+    const wait = failures === 0 ? (reader.refreshMs ?? 3_600_000) : backoffCeiling(backoff, failures - 1);
     await reader.clock.sleep(wait, signal).catch(() => undefined);
   }
 }

@@ -42,7 +42,7 @@ export function validateBackoffPolicy(policy: BackoffPolicy): void {
 }
 
 /** The upper bound of the delay window before retry number `retry` (0-based). */
-export function backoffCeiling(policy: BackoffPolicy, retry: number): number {
+export function backoffCeiling(policy: Pick<BackoffPolicy, 'baseDelayMs' | 'maxDelayMs'>, retry: number): number {
   // 2^retry overflows to Infinity for large retry counts; Math.min keeps the cap exact.
   return Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** retry);
 }

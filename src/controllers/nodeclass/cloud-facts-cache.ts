@@ -3,6 +3,7 @@
  * cloud calls: a class is asked again when what is asked changes (`version`: its generation, the GPUs its
  * NodePools ask for), after `refreshMs`, and after a failed read only once its backoff (doubling, capped) has passed.
  */
+import { backoffCeiling } from '../../util/backoff.js';
 import type { NodeClassCloudFacts } from '../../domain/nodeclass/cloud-facts.js';
 import type { Clock } from '../../util/clock.js';
 
@@ -48,7 +49,7 @@ export class CloudFactsCache {
     } catch (error) {
       onError(error);
       const failures = (current?.failures ?? 0) + 1;
-      const wait = Math.min(this.timing.backoffMs * 2 ** (failures - 1), this.timing.maxBackoffMs);
+      const wait = backoffCeiling({ baseDelayMs: this.timing.backoffMs, maxDelayMs: this.timing.maxBackoffMs }, failures - 1);
       this.entries.set(key, { version, readAt: now, failures, retryAt: now + wait });
       return 'unknown';
     }
