@@ -116,7 +116,11 @@ function checkIdentity(nodeClass: KubeObject, context: AdmissionContext, finding
   const old = context.oldObject;
   if (context.operation !== 'UPDATE' || !old) return;
   const kind = kindOf(nodeClass);
-  const claims = context.nodeClaims.filter((c) => nodeClassRefOf(c)?.kind === kind && nodeClassRefOf(c)?.name === nameOf(nodeClass));
+  // Only a launched claim (it has a providerID) has an instance made from the old values: a placeholder
+  // (a project id, a region) that never launched anything can still be corrected, and the claims retry with it.
+  const claims = context.nodeClaims.filter(
+    (c) => nodeClassRefOf(c)?.kind === kind && nodeClassRefOf(c)?.name === nameOf(nodeClass) && asString(field(c, 'status', 'providerID')),
+  );
   if (claims.length === 0) return;
   for (const name of identityFields[kind] ?? []) {
     const before = field(old, 'spec', name);
@@ -124,7 +128,7 @@ function checkIdentity(nodeClass: KubeObject, context: AdmissionContext, finding
     if (before === undefined || JSON.stringify(before) === JSON.stringify(after)) continue;
     findings.violations.push({
       path: `spec.${name}`,
-      message: `Forbidden: immutable while ${claims.length} NodeClaim(s) use this class (was ${JSON.stringify(before)}); create a new ${kind} and point the NodePools at it`,
+      message: `Forbidden: immutable while ${claims.length} launched NodeClaim(s) use this class (was ${JSON.stringify(before)}); create a new ${kind} and point the NodePools at it`,
     });
   }
 }
