@@ -1,14 +1,18 @@
 /**
  * NodeClass rules beyond the schema: regions and zones the catalogs know, Outscale tags that would override
  * the CCM's and the controller's own, credentials present unless configured globally, Secret references the
- * operator's configuration allows, and identity fields frozen while NodeClaims use the class.
+ * operator's configuration allows (and labelled, when the Secret is at hand), and identity fields frozen while
+ * launched NodeClaims use the class.
  */
 import type { CloudName } from '../../../apis/v1/labels.js';
 import { asArray, asRecord, asString, field, kindOf, nameOf, nodeClassRefOf, quoteList } from '../object-access.js';
 import {
   meansServiceCredentials,
   nodeClassSecretReferences,
+  secretLabelRefusal,
   secretReferenceRefusal,
+  type SecretAccessPolicy,
+  type SecretName,
   serviceCredentialsRefusal,
 } from '../../secrets/secret-access.js';
 import { didYouMean } from '../suggest.js';
@@ -109,7 +113,21 @@ function checkSecretReferences(nodeClass: KubeObject, cloud: CloudName, context:
     }
     const refusal = secretReferenceRefusal(policy, ref);
     if (refusal) findings.violations.push({ path, message: `Forbidden: ${refusal}` });
+    else warnUnlabelled(path, ref, policy, context, findings);
   }
+}
+
+function warnUnlabelled(
+  path: string,
+  ref: SecretName,
+  policy: SecretAccessPolicy,
+  context: AdmissionContext,
+  findings: RuleFindings,
+): void {
+  const secret = context.secrets?.find((s) => nameOf(s) === ref.name && asString(field(s, 'metadata', 'namespace')) === ref.namespace);
+  const labels = asRecord(field(secret, 'metadata', 'labels')) as Record<string, string> | undefined;
+  const unlabelled = secret ? secretLabelRefusal(policy, ref, labels) : undefined;
+  if (unlabelled) findings.warnings.push(`${path}: ${unlabelled}`);
 }
 
 function checkIdentity(nodeClass: KubeObject, context: AdmissionContext, findings: RuleFindings): void {
