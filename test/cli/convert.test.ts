@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { main } from '../../src/cli/main.js';
+import { fillPlaceholders, seed000Fills } from '../fixtures/seeds/placeholders.js';
 
 async function run(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
@@ -21,27 +22,6 @@ const seed000AsWritten = 'test/fixtures/seeds/000-scaleway-gpu-controller-as-wri
 function byKey(stdout: string): Map<string, Record<string, unknown> & { spec: Record<string, unknown> }> {
   const docs = stdout.split('\n---\n').map((d) => parse(d) as Record<string, unknown> & { spec: Record<string, unknown> });
   return new Map(docs.map((d) => [`${String(d.kind)}/${String((d.metadata as { name: string }).name)}`, d]));
-}
-
-/** What a user types over each placeholder convert names: well-formed values of their own. */
-const fills: Record<string, string> = {
-  '<VOTRE_SCW_ACCESS_KEY>': 'SCWA1B2C3D4E5F6G7H8J',
-  '<VOTRE_SCW_SECRET_KEY>': '3f6c1b9e-2a4d-4c8b-9e7f-1a2b3c4d5e6f',
-  '<VOTRE_SCW_DEFAULT_PROJECT_ID>': '7d2e9a41-5b3c-4e8f-a1d6-0c9b8a7f6e5d',
-  '<bootstrap-token>': 'abcdef.0123456789abcdef',
-  'https://<cluster-endpoint>': 'https://10.0.0.1:6443',
-};
-
-/** Replaces exactly the values the placeholder lines of stderr name, and fails on any other. */
-export function fillPlaceholders(stdout: string, stderr: string): string {
-  const named = [...stderr.matchAll(/^placeholder: .*: ("[^"]*")/gm)].map((m) => JSON.parse(m[1] as string) as string);
-  let filled = stdout;
-  for (const value of named) {
-    const fill = fills[value];
-    if (fill === undefined) throw new Error(`no fill for placeholder ${value}`);
-    filled = filled.split(value).join(fill);
-  }
-  return filled;
 }
 
 describe('karpenter-eu convert', () => {
@@ -77,7 +57,7 @@ describe('karpenter-eu convert', () => {
   it('seed 000 as written, only the placeholders convert names filled: validate admits every object and plan puts the pod on an L4, no other pod', async () => {
     const converted = await run(['convert', '-f', seed000AsWritten]);
     const out = join(dir, 'filled.yaml');
-    writeFileSync(out, fillPlaceholders(converted.stdout, converted.stderr));
+    writeFileSync(out, fillPlaceholders(converted.stdout, converted.stderr, seed000Fills));
     const validated = await run(['validate', '-f', out, '-o', 'json']);
     const entries = JSON.parse(validated.stdout) as { kind: string; name: string; allowed: boolean; message: string; warnings: string[] }[];
     expect(entries.map((e) => `${e.kind}/${e.name}:${e.allowed}:${e.message}`)).toEqual([
