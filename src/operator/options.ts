@@ -277,7 +277,7 @@ function clusterName(raw: Raw | undefined): string {
     throw new InvalidOptionError(
       '--cluster-name / CLUSTER_NAME',
       '',
-      "this cluster's name, unique among the clusters sharing a cloud project (Helm: clusterName)",
+      "this cluster's name, unique among the clusters sharing a cloud project (Helm: controller.clusterName, default ovh.kubeId)",
     );
   return parseClusterName(raw.source, raw.value);
 }

@@ -114,4 +114,34 @@ describe('after helm install', () => {
     expect(notes).toContain('Clouds: ovhcloud (Secret ovh-credentials)');
     expect(notes).not.toContain('http://');
   });
+
+  it("NOTES say what to type instead of the guides' `kubectl logs -l app.kubernetes.io/name=karpenter-ovhcloud`: the Deployment's own pod labels", async () => {
+    // Guide 001's install line as written: release karpenter-ovhcloud, namespace karpenter, no cluster name.
+    const set = ['ovh.serviceName=0123456789abcdef0123456789abcdef', 'ovh.kubeId=6f2cbb1c-0f6d-4c0e-9a7e-6a3c0e2f1b9d', 'ovh.region=GRA7'];
+    const args = [
+      'install',
+      'karpenter-ovhcloud',
+      chartDir,
+      '--dry-run=server',
+      '--disable-openapi-validation',
+      '--namespace',
+      'karpenter',
+    ];
+    const result = await helmOnCluster([...args, ...set.flatMap((s) => ['--set', s])]);
+    expect(result.stderr).toBe('');
+    const notesAt = result.stdout.indexOf('NOTES:');
+    const deployment = parseManifests(result.stdout.slice(0, notesAt))
+      .map((d) => d.object)
+      .find((o) => o.kind === 'Deployment') as k8s.V1Deployment;
+    const notes = result.stdout.slice(notesAt);
+    const logs = /(kubectl logs -n karpenter -l (\S+) -f)$/m.exec(notes);
+    expect(logs?.[1]).toBe(
+      'kubectl logs -n karpenter -l app.kubernetes.io/name=karpenter-eu,app.kubernetes.io/instance=karpenter-ovhcloud -f',
+    );
+    const selector = Object.fromEntries((logs?.[2] ?? '').split(',').map((pair) => pair.split('=') as [string, string]));
+    expect(selector).toEqual(deployment.spec?.selector.matchLabels);
+    expect(deployment.spec?.template.metadata?.labels).toMatchObject(selector);
+    expect(notes).toContain('app.kubernetes.io/name=karpenter-ovhcloud matches no pod of this chart');
+    expect(notes).toContain('Cluster name: 6f2cbb1c-0f6d-4c0e-9a7e-6a3c0e2f1b9d (ovh.kubeId)');
+  });
 });

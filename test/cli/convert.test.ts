@@ -1,9 +1,10 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { main } from '../../src/cli/main.js';
+import { fillPlaceholders, seed000Fills } from '../fixtures/seeds/placeholders.js';
 
 async function run(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
@@ -15,49 +16,89 @@ async function run(argv: string[]): Promise<{ code: number; stdout: string; stde
 const dir = mkdtempSync(join(tmpdir(), 'convert-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const seed000 = 'test/fixtures/seeds/000-scaleway-gpu-controller.yaml';
+const seed000AsWritten = 'test/fixtures/seeds/000-scaleway-gpu-controller-as-written.yaml';
+
+/** The output's documents by kind/name. */
+function byKey(stdout: string): Map<string, Record<string, unknown> & { spec: Record<string, unknown> }> {
+  const docs = stdout.split('\n---\n').map((d) => parse(d) as Record<string, unknown> & { spec: Record<string, unknown> });
+  return new Map(docs.map((d) => [`${String(d.kind)}/${String((d.metadata as { name: string }).name)}`, d]));
+}
 
 describe('karpenter-eu convert', () => {
-  it("turns seed 000's Provisioner into a NodePool and ScalewayNodeClass that validate admits and plan uses to put the GPU pod on an L4", async () => {
-    const converted = await run(['convert', '-f', seed000, '--api-server', 'https://10.0.0.1:6443']);
+  it('seed 000 as written: the Secrets where and as NodeClasses need them, a GPU-only NodePool, the pod rewritten, each placeholder named', async () => {
+    const converted = await run(['convert', '-f', seed000AsWritten]);
     expect(converted.code, converted.stderr).toBe(0);
-    const out = join(dir, 'converted.yaml');
-    writeFileSync(out, converted.stdout);
+    expect(converted.stderr.split('\n').filter((l) => l.startsWith('placeholder: '))).toEqual([
+      'placeholder: Secret karpenter/scaleway-gpu-credentials stringData.SCW_ACCESS_KEY: "<VOTRE_SCW_ACCESS_KEY>"',
+      'placeholder: Secret karpenter/scaleway-gpu-credentials stringData.SCW_SECRET_KEY: "<VOTRE_SCW_SECRET_KEY>"',
+      'placeholder: Secret karpenter/karpenter-join-token stringData.token: "<bootstrap-token>"',
+      'placeholder: ScalewayNodeClass scaleway-gpu spec.projectId: "<VOTRE_SCW_DEFAULT_PROJECT_ID>"',
+      'placeholder: ScalewayNodeClass scaleway-gpu spec.join.apiServerEndpoint: "https://<cluster-endpoint>"',
+    ]);
+    const docs = byKey(converted.stdout);
+    const label = { 'karpenter-eu.io/nodeclass-secret': 'true' };
+    expect(docs.get('Secret/scaleway-gpu-credentials')).toMatchObject({
+      metadata: { namespace: 'karpenter', labels: label },
+      stringData: { SCW_ACCESS_KEY: '<VOTRE_SCW_ACCESS_KEY>', SCW_SECRET_KEY: '<VOTRE_SCW_SECRET_KEY>' },
+    });
+    expect(docs.get('Secret/karpenter-join-token')).toMatchObject({ metadata: { namespace: 'karpenter', labels: label } });
+    expect(docs.get('ScalewayNodeClass/scaleway-gpu')?.spec).toMatchObject({
+      credentialsSecretRef: { name: 'scaleway-gpu-credentials', namespace: 'karpenter' },
+      join: { tokenSecretRef: { name: 'karpenter-join-token', namespace: 'karpenter', key: 'token' } },
+    });
+    const template = (docs.get('NodePool/scaleway-gpu')?.spec.template as { spec: Record<string, unknown> }).spec;
+    expect(template.requirements).toContainEqual({ key: 'karpenter-eu.io/instance-gpu-name', operator: 'Exists' });
+    expect(template.taints).toEqual([{ key: 'nvidia.com/gpu', value: 'true', effect: 'NoSchedule' }]);
+    const pod = docs.get('Pod/gpu-test');
+    expect(pod?.spec.nodeSelector).toEqual({ 'karpenter-eu.io/instance-gpu-name': 'l4' });
+    expect(pod?.spec.tolerations).toContainEqual({ key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoSchedule' });
+  });
 
+  it('seed 000 as written, only the placeholders convert names filled: validate admits every object and plan puts the pod on an L4, no other pod', async () => {
+    const converted = await run(['convert', '-f', seed000AsWritten]);
+    const out = join(dir, 'filled.yaml');
+    writeFileSync(out, fillPlaceholders(converted.stdout, converted.stderr, seed000Fills));
     const validated = await run(['validate', '-f', out, '-o', 'json']);
-    const entries = JSON.parse(validated.stdout) as { kind: string; allowed: boolean; message: string }[];
-    expect(entries.map((e) => `${e.kind}:${e.allowed}:${e.message}`)).toEqual(['ScalewayNodeClass:true:', 'NodePool:true:']);
+    const entries = JSON.parse(validated.stdout) as { kind: string; name: string; allowed: boolean; message: string; warnings: string[] }[];
+    expect(entries.map((e) => `${e.kind}/${e.name}:${e.allowed}:${e.message}`)).toEqual([
+      'ScalewayNodeClass/scaleway-gpu:true:',
+      'NodePool/scaleway-gpu:true:',
+      'Pod/gpu-test:true:',
+    ]);
     expect(validated.code).toBe(0);
 
-    const pod = join(dir, 'pod.yaml');
-    writeFileSync(pod, readFileSync(seed000, 'utf8').split('\n---\n')[2] as string);
-    const planned = await run(['plan', '-f', out, '-f', pod, '-o', 'json']);
+    const web = join(dir, 'web.yaml');
+    writeFileSync(
+      web,
+      'apiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec: {containers: [{name: web, image: nginx, resources: {requests: {cpu: "1"}}}]}\n',
+    );
+    const planned = await run(['plan', '-f', out, '-f', web, '-o', 'json']);
     expect(planned.code, planned.stderr).toBe(0);
     const plan = JSON.parse(planned.stdout) as {
       nodeClaims: { nodePool: string; instanceType: string; zone: string; pods: string[] }[];
-      unschedulable: unknown[];
+      unschedulable: { pod: string }[];
     };
-    expect(plan.unschedulable).toEqual([]);
     expect(plan.nodeClaims).toEqual([
       expect.objectContaining({ nodePool: 'scaleway-gpu', instanceType: 'L4-1-24G', zone: 'fr-par-2', pods: ['default/gpu-test'] }),
     ]);
-    expect(planned.stderr).toContain('read as karpenter-eu.io/instance-gpu-name=l4');
+    expect(plan.unschedulable.map((u) => u.pod)).toEqual(['default/web']);
   });
 
-  it('comments every field it changed: capacity type, limits, disruption, the replaced provider, the Secret it read', async () => {
+  it('comments every field it changed: capacity type, GPU-only, limits, disruption, the replaced provider, the Secret it moved', async () => {
     const { stdout } = await run(['convert', '-f', seed000]);
     expect(stdout).toContain('# was In [scaleway-gpu]: OVHcloud, Scaleway and Outscale sell on-demand only');
     expect(stdout).toContain('# from limits.resources');
     expect(stdout).toContain('# from ttlSecondsAfterEmpty: 30');
     expect(stdout).toContain('# replaces spec.provider');
-    expect(stdout).toContain('# SCW_DEFAULT_PROJECT_ID of Secret scaleway-credentials');
+    expect(stdout).toContain('# SCW_DEFAULT_PROJECT_ID of Secret default/scaleway-credentials');
+    expect(stdout).toContain('moved from default/scaleway-credentials');
     expect(stdout).toContain("the controller's <cluster-endpoint> placeholder: give --api-server");
-    const [nodeClass, pool] = stdout.split('\n---\n').map((d) => parse(d) as { spec: Record<string, unknown> });
-    expect(nodeClass?.spec).toMatchObject({
+    const docs = byKey(stdout);
+    expect(docs.get('ScalewayNodeClass/scaleway-gpu')?.spec).toMatchObject({
       projectId: '7d2e9a41-5b3c-4e8f-a1d6-0c9b8a7f6e5d',
       zones: ['fr-par-1', 'fr-par-2', 'fr-par-3'],
-      credentialsSecretRef: { name: 'scaleway-credentials', namespace: 'default' },
     });
-    expect(pool?.spec).toMatchObject({
+    expect(docs.get('NodePool/scaleway-gpu')?.spec).toMatchObject({
       limits: { cpu: 1000, memory: '1000Gi' },
       disruption: { consolidationPolicy: 'WhenEmpty', consolidateAfter: '30s' },
     });

@@ -64,10 +64,11 @@ describe('seed 000: the Scaleway GPU controller', () => {
     expect(entries.get('Provisioner/scaleway-gpu')?.message).toContain('karpenter-eu convert -f FILE');
   });
 
-  it('reads the pod selector karpenter.sh/instance-type: l4 as the L4 GPU, with a warning', async () => {
+  it('refuses the pod selecting karpenter.sh/instance-type: l4, with the selector and toleration to write instead', async () => {
     const pod = (await validate('000-scaleway-gpu-controller.yaml')).get('Pod/gpu-test');
-    expect(pod?.allowed).toBe(true);
-    expect(pod?.warnings).toEqual([expect.stringContaining('read as karpenter-eu.io/instance-gpu-name=l4')]);
+    expect(pod?.allowed).toBe(false);
+    expect(pod?.message).toContain('instead of `karpenter.sh/instance-type: l4` write `karpenter-eu.io/instance-gpu-name: l4`');
+    expect(pod?.message).toContain('`tolerations: [{key: nvidia.com/gpu, operator: Exists, effect: NoSchedule}]`');
   });
 });
 

@@ -58,6 +58,25 @@ helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version }}
 {{- if or .Values.cloud.outscale.enabled .Values.outscale.region .Values.outscale.endpoint -}}true{{- end -}}
 {{- end -}}
 
+{{/*
+This cluster's name (CLUSTER_NAME): it marks every instance and node pool the service creates, and garbage
+collection touches no other. controller.clusterName, else the MKS cluster id: unique in its project, and the
+service's pattern (a DNS label) admits an MKS id as it is. Without either no default is safe: two clusters
+sharing one name would each take the other's instances for leaks.
+*/}}
+{{- define "karpenter-eu.clusterName" -}}
+{{- $name := .Values.controller.clusterName -}}
+{{- if and (not $name) .Values.ovh.kubeId -}}
+{{- $name = .Values.ovh.kubeId -}}
+{{- if not (regexMatch "^[a-z0-9]([-a-z0-9.]{0,61}[a-z0-9])?$" $name) -}}
+{{- fail (printf "ovh.kubeId %q cannot name this cluster (controller.clusterName is unset, so it defaults to ovh.kubeId): set ovh.kubeId to the MKS cluster id, a lowercase UUID, or set controller.clusterName" $name) -}}
+{{- end -}}
+{{- end -}}
+{{- if not $name -}}
+{{- fail "controller.clusterName is required when ovh.kubeId is unset: this cluster's name, unique among the clusters sharing a cloud project; it marks every instance and node pool the service creates, and garbage collection touches no other" -}}
+{{- end -}}
+{{- $name -}}
+{{- end -}}
 
 {{/* Fails on an unknown cert mode, naming the accepted ones. */}}
 {{- define "karpenter-eu.certMode" -}}

@@ -8,7 +8,36 @@ import { loadCatalog } from '../../catalog/index.js';
 import type { CatalogFile } from '../../catalog/types.js';
 import { admitOffline, type AdmissionDefaults, type KubeObject } from '../../domain/admission/index.js';
 import type { ManifestObject } from '../../util/manifest-files.js';
-import type { CommandIO } from '../errors.js';
+import { DefaultNodeClassSecretNamespace, type SecretAccessPolicy } from '../../domain/secrets/secret-access.js';
+import { InvalidOptionError } from '../../operator/option-values.js';
+import { DefaultNodeClassSecretLabel, parseSecretAccess } from '../../operator/secret-access-options.js';
+import { type CommandIO, UsageError } from '../errors.js';
+
+/**
+ * The Secret rule the service applies (src/domain/secrets/secret-access.ts), from the variables the chart
+ * gives the service; its namespace defaults to POD_NAMESPACE, else the guides' `karpenter`.
+ */
+function offlineSecretAccess(env: CommandIO['env']): SecretAccessPolicy {
+  const raw = (name: string): { value: string; source: string } | undefined => {
+    const value = env[name];
+    return value === undefined ? undefined : { value, source: name };
+  };
+  const namespaces = raw('NODECLASS_SECRET_NAMESPACES');
+  const credentials = raw('OPERATOR_CREDENTIALS_SECRETS');
+  try {
+    return parseSecretAccess(
+      {
+        ...(namespaces ? { namespaces } : {}),
+        label: raw('NODECLASS_SECRET_LABEL') ?? { value: DefaultNodeClassSecretLabel, source: 'NODECLASS_SECRET_LABEL' },
+        ...(credentials ? { credentials } : {}),
+      },
+      env.POD_NAMESPACE ?? DefaultNodeClassSecretNamespace,
+    );
+  } catch (error) {
+    if (error instanceof InvalidOptionError) throw new UsageError(error.message);
+    throw error;
+  }
+}
 
 /** The service defaults offline: global credentials count as configured when their variable is set. */
 export function offlineDefaults(
@@ -23,6 +52,7 @@ export function offlineDefaults(
       outscale: Boolean(env.OSC_ACCESS_KEY),
     },
     ...(options.limits ? { limits: options.limits } : {}),
+    secretAccess: offlineSecretAccess(env),
   };
 }
 

@@ -1,8 +1,9 @@
 /**
  * `karpenter-eu convert -f FILE… [--api-server URL]`: the Karpenter objects users run today (a v1alpha5
  * Provisioner, the Scaleway GPU controller's capacity type and labels, the existing OVHcloud provider's
- * OVHNodeClass, AWS node templates where they map) as this project's NodePool/NodeClass YAML on stdout, with a
- * comment on every field changed or dropped. Exit 0 when something was converted, 2 when nothing could be.
+ * OVHNodeClass, AWS node templates where they map) as this project's NodePool/NodeClass YAML on stdout (with
+ * the Secrets they name and the pods rewritten), a comment on every field changed or dropped, and each
+ * placeholder left named on stderr. Exit 0 when something was converted, 2 when nothing could be.
  */
 import { parseArgs } from 'node:util';
 import { Document, isCollection, isScalar } from 'yaml';
@@ -15,7 +16,10 @@ const HELP = `usage: karpenter-eu convert -f PATH [-f PATH…] [--api-server URL
 Turns a karpenter.sh/v1alpha5 Provisioner (with its AWSNodeTemplate's tags and userData), the Scaleway GPU
 controller's capacity type "scaleway-gpu" and karpenter.sh/instance-type labels, and the existing OVHcloud
 provider's OVHNodeClass into karpenter-eu NodePool and NodeClass YAML on stdout, with a comment on every
-field it changed or could not carry. Check the result with: karpenter-eu validate -f OUT.yaml
+field it changed or could not carry. The Secrets a NodeClass names come first, in the karpenter namespace with
+the label karpenter-eu.io/nodeclass-secret=true; pods and workloads selecting karpenter.sh/instance-type are
+rewritten (and GPU pods tolerate the GPU NodePools' taint). Each field left with a placeholder (<...>) is named
+on stderr, one line each ("placeholder: KIND NAME FIELD: VALUE"). Check with: karpenter-eu validate -f OUT.yaml
 
 options:
   -f, --filename   a YAML/JSON file or a directory (repeatable)
@@ -88,6 +92,7 @@ export const convertCommand: Command = async (argv, io) => {
     throw new InputError(
       'convert: nothing to convert (no karpenter.sh/v1alpha5 Provisioner or OVHcloud provider OVHNodeClass in the input)',
     );
+  for (const p of result.placeholders) io.stderr(`placeholder: ${p.kind} ${p.name} ${p.path}: ${JSON.stringify(p.value)}\n`);
   io.stdout(result.documents.map(renderDocument).join('---\n'));
   return 0;
 };

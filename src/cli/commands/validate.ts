@@ -1,6 +1,6 @@
 /**
  * `karpenter-eu validate -f PATH… [-o table|json|yaml|name]`: offline admission. Runs the webhooks' mutate +
- * validate on every NodePool, NodeClaim, NodeClass (and Pod, warnings only) in the files; cross-object
+ * validate on every NodePool, NodeClaim, NodeClass (and Pod: warnings, and the legacy selector no node carries refused) in the files; cross-object
  * checks see the other objects of the files. Exit 0 all admitted, 1 any denied, 2 usage or parse error.
  */
 import { admitOffline, type AdmissionDefaults, isReviewedOffline, type KubeObject } from '../../domain/admission/index.js';

@@ -3,12 +3,10 @@ import { deepCopy } from '../../util/json-copy.js';
 import { createJsonPatch, type JsonValue } from '../../util/json-patch.js';
 import { kindOf } from './object-access.js';
 import { defaultNodePool, defaultOVHNodeClass } from './rules/defaults.js';
-import { hasLegacyPodSelectors, rewriteLegacyPodSelectors } from './rules/pod-selectors.js';
 import type { AdmissionContext, KubeObject, MutationResult } from './types.js';
 
 export function mutate(object: KubeObject, context: AdmissionContext): MutationResult {
   if (context.operation !== 'CREATE' && context.operation !== 'UPDATE') return { patch: [], warnings: [] };
-  if (kindOf(object) === 'Pod' && !hasLegacyPodSelectors(object)) return { patch: [], warnings: [] };
   const mutated = deepCopy(object);
   let warnings: string[];
   switch (kindOf(object)) {
@@ -17,9 +15,6 @@ export function mutate(object: KubeObject, context: AdmissionContext): MutationR
       break;
     case 'OVHNodeClass':
       warnings = defaultOVHNodeClass(mutated, context);
-      break;
-    case 'Pod':
-      warnings = rewriteLegacyPodSelectors(mutated);
       break;
     default:
       return { patch: [], warnings: [] };

@@ -62,7 +62,8 @@ export type OfflineCatalogs = Readonly<Partial<Record<CloudName, CatalogFile>>>;
 /** mutate + validate every reviewed object against the others of the set; other objects are left out. */
 export function admitOffline(objects: readonly KubeObject[], catalogs: OfflineCatalogs, defaults: AdmissionDefaults): OfflineAdmission[] {
   const set = contextObjects(objects);
-  const common: AdmissionContext = { operation: 'CREATE', ...set, catalogs, defaults };
+  const secrets = objects.filter((o) => kindOf(o) === 'Secret');
+  const common: AdmissionContext = { operation: 'CREATE', ...set, catalogs, defaults, secrets };
   return objects.filter(isReviewedOffline).map((original) => {
     const foreign = foreignKarpenterKind(original);
     if (foreign) {

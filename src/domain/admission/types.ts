@@ -50,6 +50,12 @@ export interface AdmissionContext {
    */
   liveCatalogs?: Readonly<Partial<Record<CloudName, LiveCatalogScope>>>;
   defaults: AdmissionDefaults;
+  /**
+   * Secrets NodeClasses may name, where the caller has them (`validate`: the files' Secrets): a named one
+   * without the label is warned about. The live webhook reads no Secret (one may be created after its class);
+   * the class's Ready condition reports a missing label there.
+   */
+  secrets?: readonly KubeObject[];
 }
 
 /** One reason to deny: the field path, and a message naming the value and the fix. */

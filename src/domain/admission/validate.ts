@@ -13,7 +13,7 @@ import { checkInstanceTypes } from './rules/instance-types.js';
 import { checkLimits } from './rules/limits.js';
 import { checkNodeClass } from './rules/nodeclasses.js';
 import { checkPod } from './rules/pod.js';
-import { hasLegacyPodSelectors, rewriteLegacyPodSelectors } from './rules/pod-selectors.js';
+import { legacyPodSelectorViolations } from './rules/pod-selectors.js';
 import { checkNodeClassRef } from './rules/references.js';
 import { checkZones } from './rules/zones.js';
 import type { AdmissionContext, KubeObject, RuleFindings, ValidationResult, Violation } from './types.js';
@@ -61,11 +61,9 @@ export function verdict(violations: Violation[], warnings: string[]): Validation
 
 export function validate(object: KubeObject, context: AdmissionContext): ValidationResult {
   const kind = kindOf(object);
-  // Pods are only warned about: the pod webhook fails open, and a pod is never the autoscaler's to refuse.
-  if (kind === 'Pod') {
-    const selectorWarnings = hasLegacyPodSelectors(object) ? rewriteLegacyPodSelectors(structuredClone(object)) : [];
-    return verdict([], [...selectorWarnings, ...checkPod(object, context).warnings]);
-  }
+  // Pods are refused only for a selector no node can ever match (the line to write instead beats Pending
+  // forever); otherwise warned about. The pod webhook fails open: when the service is down pods are admitted.
+  if (kind === 'Pod') return verdict(legacyPodSelectorViolations(object, context.defaults.gpuTaint), checkPod(object, context).warnings);
   if (!isOwnedKind(kind) || context.operation === 'DELETE' || context.operation === 'CONNECT') return verdict([], []);
   const schemaErrors = validateObject(applyDefaults(object), context.oldObject ? { oldObject: applyDefaults(context.oldObject) } : {});
   if (schemaErrors.length > 0) {

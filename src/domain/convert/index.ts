@@ -7,10 +7,13 @@ import { asArray, asRecord, asString, field, groupOf, kindOf, nameOf } from '../
 import { LegacyInstanceTypeLabel } from '../admission/rules/pod-selectors.js';
 import type { KubeObject } from '../admission/types.js';
 import { carryAwsTemplate, convertOvhNodeClass, scalewayNodeClass } from './nodeclasses.js';
-import { convertProvisioner, ScalewayGpuCapacityType } from './provisioner.js';
+import { convertWorkload, isWorkload } from './pods.js';
+import { convertProvisioner, gpuOnly, ScalewayGpuCapacityType } from './provisioner.js';
+import { type PlaceholderField, placeholdersOf } from './secrets.js';
 import type { ConvertedDocument, ConvertNote, ConvertOptions } from './types.js';
 
 export type { ConvertedDocument, ConvertNote, ConvertOptions } from './types.js';
+export type { PlaceholderField } from './secrets.js';
 
 export interface ConvertInput {
   source: string;
@@ -21,6 +24,10 @@ export interface ConvertResult {
   documents: ConvertedDocument[];
   /** Objects not converted, and why. */
   skipped: { source: string; reason: string }[];
+  /** Fields of the output still holding a placeholder (`<…>`): the user fills in each. */
+  placeholders: PlaceholderField[];
+  /** A GPU-only NodePool was converted (its GPU pods need the toleration of its taint). */
+  gpuPools?: boolean;
 }
 
 const isProvisioner = (o: KubeObject): boolean => o.apiVersion === 'karpenter.sh/v1alpha5' && kindOf(o) === 'Provisioner';
@@ -61,39 +68,49 @@ function convertOne(entry: ConvertInput, inputs: readonly ConvertInput[], option
     return;
   }
   const classNotes: ConvertNote[] = [];
-  const nodeClass = scalewayNodeClass(nameOf(provisioner), options, classNotes);
+  const { nodeClass, secrets } = scalewayNodeClass(nameOf(provisioner), options, classNotes);
   if (awsTemplate) carryAwsTemplate(awsTemplate.object, nodeClass, classNotes);
+  for (const secret of secrets)
+    if (!result.documents.some((d) => d.object.kind === 'Secret' && nameOf(d.object) === nameOf(secret.object)))
+      result.documents.push({ source: entry.source, ...secret });
   result.documents.push({ source: entry.source, object: nodeClass, notes: classNotes });
-  notes.push({
-    path: ['spec', 'template', 'spec', 'requirements'],
-    comment:
-      'the controller made GPU instances only; to keep it so add {key: karpenter-eu.io/instance-gpu-name, operator: Exists} (the webhook then taints the nodes nvidia.com/gpu, so pods need that toleration)',
-  });
-  result.documents.push({
-    source: entry.source,
-    object: convertProvisioner(
-      provisioner,
-      { group: 'karpenter.scaleway.sh', kind: 'ScalewayNodeClass', name: nameOf(provisioner) },
-      notes,
-    ),
+  const pool = convertProvisioner(
+    provisioner,
+    { group: 'karpenter.scaleway.sh', kind: 'ScalewayNodeClass', name: nameOf(provisioner) },
     notes,
-  });
+  );
+  gpuOnly(pool, notes);
+  result.documents.push({ source: entry.source, object: pool, notes });
+  result.gpuPools = true;
 }
 
 export function convertObjects(inputs: readonly ConvertInput[], options: Omit<ConvertOptions, 'secrets'> = {}): ConvertResult {
   const full: ConvertOptions = { ...options, secrets: inputs.filter((i) => kindOf(i.object) === 'Secret').map((i) => i.object) };
-  const result: ConvertResult = { documents: [], skipped: [] };
+  const result: ConvertResult = { documents: [], skipped: [], placeholders: [] };
   for (const entry of inputs) {
     if (isProvisioner(entry.object)) convertOne(entry, inputs, full, result);
     else if (isOvhProviderClass(entry.object)) {
       const notes: ConvertNote[] = [];
       result.documents.push({ source: entry.source, object: convertOvhNodeClass(entry.object, notes), notes });
-    } else if (!isAwsTemplate(entry.object) && kindOf(entry.object) !== 'Secret') {
+    }
+  }
+  // Workloads after the NodePools: whether a GPU pod needs the GPU NodePools' toleration depends on them.
+  for (const entry of inputs) {
+    const notes: ConvertNote[] = [];
+    const workload = isWorkload(entry.object) ? convertWorkload(entry.object, result.gpuPools === true, notes) : undefined;
+    if (workload) result.documents.push({ source: entry.source, object: workload, notes });
+    else if (
+      !isProvisioner(entry.object) &&
+      !isOvhProviderClass(entry.object) &&
+      !isAwsTemplate(entry.object) &&
+      kindOf(entry.object) !== 'Secret'
+    ) {
       result.skipped.push({
         source: entry.source,
         reason: `${kindOf(entry.object) || 'object'} ${JSON.stringify(nameOf(entry.object))}: nothing to convert (kept as it is)`,
       });
     }
   }
+  result.placeholders = placeholdersOf(result.documents.map((d) => d.object));
   return result;
 }

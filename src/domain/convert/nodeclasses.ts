@@ -7,20 +7,29 @@
 import { OVHNodeClassSpecSchema } from '../../apis/v1alpha1/ovh-nodeclass.js';
 import { asRecord, asString, field, nameOf } from '../admission/object-access.js';
 import type { KubeObject } from '../admission/types.js';
+import { DefaultNodeClassSecretNamespace } from '../secrets/secret-access.js';
+import { credentialsSecret, JoinTokenSecret, joinTokenSecret, secretValue } from './secrets.js';
 import type { ConvertNote, ConvertOptions } from './types.js';
 
 /** Scaleway's GPU OS image label (Ubuntu with the NVIDIA drivers), what GPU instances boot. */
 export const ScalewayGpuImage = 'ubuntu_jammy_gpu_os_12';
-const JoinTokenSecret = { name: 'karpenter-join-token', namespace: 'karpenter', key: 'token' };
+/** The keys of the controller's Secret the service reads for a ScalewayNodeClass (project and region go in the spec). */
+const ScalewaySecretKeys = ['SCW_ACCESS_KEY', 'SCW_SECRET_KEY'] as const;
 
-function secretValue(secret: KubeObject, key: string): string | undefined {
-  const plain = asString(field(secret, 'stringData', key));
-  if (plain !== undefined) return plain;
-  const encoded = asString(field(secret, 'data', key));
-  return encoded === undefined ? undefined : Buffer.from(encoded, 'base64').toString('utf8');
+export interface ConvertedClass {
+  nodeClass: KubeObject;
+  /** The Secrets it names, as they must be applied. */
+  secrets: { object: KubeObject; notes: ConvertNote[] }[];
 }
 
-export function scalewayNodeClass(name: string, options: ConvertOptions, notes: ConvertNote[]): KubeObject {
+function credentialsNote(secret: KubeObject | undefined, projectId: string | undefined): string {
+  const from = secret ? `${asString(field(secret, 'metadata', 'namespace')) ?? 'default'}/${nameOf(secret)}` : '';
+  return projectId
+    ? `SCW_DEFAULT_PROJECT_ID of Secret ${from}`
+    : 'no Secret with SCW_DEFAULT_PROJECT_ID in the input: fill in the project UUID';
+}
+
+export function scalewayNodeClass(name: string, options: ConvertOptions, notes: ConvertNote[]): ConvertedClass {
   const secret = options.secrets.find(
     (s) => secretValue(s, 'SCW_DEFAULT_PROJECT_ID') !== undefined || secretValue(s, 'SCW_SECRET_KEY') !== undefined,
   );
@@ -29,24 +38,40 @@ export function scalewayNodeClass(name: string, options: ConvertOptions, notes: 
     (secret
       ? (secretValue(secret, 'SCW_DEFAULT_REGION') ?? secretValue(secret, 'SCW_DEFAULT_ZONE')?.replace(/-[0-9]+$/, ''))
       : undefined) ?? 'fr-par';
+  const secrets: ConvertedClass['secrets'] = [];
+  let credentialsRef: { name: string; namespace: string } | undefined;
+  if (secret && secretValue(secret, 'SCW_SECRET_KEY') !== undefined) {
+    const secretNotes: ConvertNote[] = [];
+    const object = credentialsSecret(secret, name, ScalewaySecretKeys, secretNotes);
+    secrets.push({ object, notes: secretNotes });
+    credentialsRef = { name: nameOf(object), namespace: DefaultNodeClassSecretNamespace };
+  }
+  const joinNotes: ConvertNote[] = [];
+  secrets.push({ object: joinTokenSecret(joinNotes), notes: joinNotes });
   const spec: KubeObject = {
     projectId: projectId ?? '<project-id>',
     zones: [1, 2, 3].map((n) => `${region}-${n}`),
     image: ScalewayGpuImage,
-    join: { apiServerEndpoint: options.apiServerEndpoint ?? 'https://<cluster-endpoint>', tokenSecretRef: JoinTokenSecret },
+    join: { apiServerEndpoint: options.apiServerEndpoint ?? 'https://<cluster-endpoint>', tokenSecretRef: { ...JoinTokenSecret } },
+    ...(credentialsRef ? { credentialsSecretRef: credentialsRef } : {}),
   };
-  if (secret)
-    spec.credentialsSecretRef = { name: nameOf(secret), namespace: asString(field(secret, 'metadata', 'namespace')) ?? 'default' };
+  notes.push(...scalewayNotes(secret, projectId, region, options, credentialsRef !== undefined));
+  return { nodeClass: { apiVersion: 'karpenter.scaleway.sh/v1alpha1', kind: 'ScalewayNodeClass', metadata: { name }, spec }, secrets };
+}
+
+function scalewayNotes(
+  secret: KubeObject | undefined,
+  projectId: string | undefined,
+  region: string,
+  options: ConvertOptions,
+  credentials: boolean,
+): ConvertNote[] {
+  const notes: ConvertNote[] = [];
   notes.push({
     path: [],
     comment: 'the Scaleway GPU controller created instances itself; this class says where and how karpenter-eu creates them',
   });
-  notes.push({
-    path: ['spec', 'projectId'],
-    comment: projectId
-      ? `SCW_DEFAULT_PROJECT_ID of Secret ${nameOf(secret)}`
-      : 'no Secret with SCW_DEFAULT_PROJECT_ID in the input: fill in the project UUID',
-  });
+  notes.push({ path: ['spec', 'projectId'], comment: credentialsNote(secret, projectId) });
   notes.push({
     path: ['spec', 'zones'],
     comment: `every zone of ${region}: Scaleway GPU types are only in some zones (L4, L40S, H100 in fr-par-2)`,
@@ -62,12 +87,12 @@ export function scalewayNodeClass(name: string, options: ConvertOptions, notes: 
     path: ['spec', 'join', 'tokenSecretRef'],
     comment: "a bootstrap token (kubeadm token create) in this Secret key replaces the controller's cloud-init join",
   });
-  if (secret)
+  if (credentials)
     notes.push({
       path: ['spec', 'credentialsSecretRef'],
-      comment: "the controller's Secret: karpenter-eu reads the same SCW_ACCESS_KEY / SCW_SECRET_KEY keys",
+      comment: "the controller's keys, in the Secret printed above: karpenter-eu reads the same SCW_ACCESS_KEY / SCW_SECRET_KEY",
     });
-  return { apiVersion: 'karpenter.scaleway.sh/v1alpha1', kind: 'ScalewayNodeClass', metadata: { name }, spec };
+  return notes;
 }
 
 const ovhKnownFields = new Set(Object.keys(OVHNodeClassSpecSchema.properties));

@@ -4,10 +4,11 @@
  * expireAfter, labels/taints into the template), plus what the Scaleway GPU controller's users wrote: the
  * `scaleway-gpu` capacity type and `karpenter.sh/instance-type` short GPU names.
  */
-import { CapacityTypeOnDemand, LabelCapacityType } from '../../apis/v1/labels.js';
+import { CapacityTypeOnDemand, LabelCapacityType, LabelInstanceGPUName } from '../../apis/v1/labels.js';
 import { asArray, asRecord, asString, field, nameOf } from '../admission/object-access.js';
 import { LegacyInstanceTypeLabel, legacyInstanceTypeSelector } from '../admission/rules/pod-selectors.js';
 import type { KubeObject } from '../admission/types.js';
+import { GpuNodeTaint } from '../requirements/taints.js';
 import type { ConvertNote } from './types.js';
 
 export const ScalewayGpuCapacityType = 'scaleway-gpu';
@@ -124,4 +125,23 @@ export function convertProvisioner(
   droppedFields(spec, notes);
   notes.push({ path: [], comment: `converted from karpenter.sh/v1alpha5 Provisioner ${JSON.stringify(nameOf(provisioner))}` });
   return { apiVersion: 'karpenter.sh/v1', kind: 'NodePool', metadata: { name: nameOf(provisioner) }, spec: nodePoolSpec };
+}
+
+/**
+ * A NodePool of GPU flavors only, as the Scaleway GPU controller made GPU instances only: the requirement keeps
+ * it from launching anything else, the taint keeps pods that ask for no GPU off its (costly) nodes.
+ */
+export function gpuOnly(pool: KubeObject, notes: ConvertNote[]): void {
+  const template = asRecord(field(pool, 'spec', 'template', 'spec')) as KubeObject;
+  template.requirements = [...asArray(template.requirements), { key: LabelInstanceGPUName, operator: 'Exists' }];
+  const taints = asArray(template.taints);
+  if (!taints.some((t) => asRecord(t)?.key === GpuNodeTaint.key)) template.taints = [...taints, { ...GpuNodeTaint }];
+  notes.push({
+    path: ['spec', 'template', 'spec', 'requirements'],
+    comment: `the controller made GPU instances only: ${LabelInstanceGPUName} Exists keeps this NodePool to GPU flavors`,
+  });
+  notes.push({
+    path: ['spec', 'template', 'spec', 'taints'],
+    comment: `${GpuNodeTaint.key}=${GpuNodeTaint.value}:${GpuNodeTaint.effect} keeps pods that ask for no GPU off these nodes; GPU pods tolerate it (convert adds the toleration to the pods it is given), as on GKE and EKS GPU node groups`,
+  });
 }

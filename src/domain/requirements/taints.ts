@@ -3,7 +3,7 @@
  * the comparison operators enabled, as Karpenter calls it) and Karpenter's known ephemeral taints.
  */
 import type { V1Taint, V1Toleration } from '@kubernetes/client-node';
-import { TaintUnregistered } from '../../apis/v1/labels.js';
+import { ResourceNvidiaGPU, TaintUnregistered } from '../../apis/v1/labels.js';
 
 export type TaintEffect = 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute';
 export const TaintEffects: readonly TaintEffect[] = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];
@@ -19,6 +19,11 @@ export const KnownEphemeralTaints: readonly Taint[] = [
   { key: 'node.cloudprovider.kubernetes.io/uninitialized', value: 'true', effect: 'NoSchedule' },
   { key: TaintUnregistered.key, effect: TaintUnregistered.effect },
 ];
+
+/** The taint of NodePools that launch only GPU flavors, so only pods that tolerate it (GPU pods) land there. */
+export const GpuNodeTaint: Taint = { key: ResourceNvidiaGPU, value: 'true', effect: 'NoSchedule' };
+/** The toleration GPU pods carry for it, as on GKE's and EKS's GPU node groups. */
+export const GpuNodeToleration: Toleration = { key: ResourceNvidiaGPU, operator: 'Exists', effect: 'NoSchedule' };
 
 /** Taint families whose key carries a controller-chosen suffix (Node Readiness Controller). */
 export const KnownEphemeralTaintKeyPrefixes: readonly string[] = ['readiness.k8s.io/'];

@@ -26,6 +26,12 @@ export interface SecretAccessPolicy {
   forbidden: readonly SecretName[];
 }
 
+/**
+ * The namespace of NodeClasses' Secrets where the service's configuration is not at hand (`validate`,
+ * `convert`): the service's own namespace by default, `karpenter` as the guides and the chart's docs install it.
+ */
+export const DefaultNodeClassSecretNamespace = 'karpenter';
+
 /** The default label that marks a Secret as meant for NodeClasses. */
 export const NodeClassSecretLabel = { key: 'karpenter-eu.io/nodeclass-secret', value: 'true' } as const;
 

@@ -24,7 +24,7 @@ describe('karpenter-eu run / demo argument handling', () => {
     const { out, io: cli } = io();
     expect(await main(['run'], cli)).toBe(2);
     expect(out.stderr).toBe(
-      'error: parsing options: --cluster-name / CLUSTER_NAME is ""; accepted: this cluster\'s name, unique among the clusters sharing a cloud project (Helm: clusterName)\n',
+      'error: parsing options: --cluster-name / CLUSTER_NAME is ""; accepted: this cluster\'s name, unique among the clusters sharing a cloud project (Helm: controller.clusterName, default ovh.kubeId)\n',
     );
   });
 

@@ -12,6 +12,7 @@ import {
   ResourceNvidiaGPU,
 } from '../../../apis/v1/labels.js';
 import { normaliseGpuName, resolveGpuAlias } from '../../instancetypes/gpu-mapping.js';
+import { GpuNodeTaint } from '../../requirements/taints.js';
 import { normalizeLabelKey } from '../../requirements/well-known.js';
 import { asArray, asRecord, field, nameOf } from '../object-access.js';
 import { resolvePoolScope, type PoolScope } from '../pool-scope.js';
@@ -78,9 +79,9 @@ function addGpuTaint(pool: KubeObject, scope: PoolScope, context: AdmissionConte
   if (!spec || !context.defaults.gpuTaint || scope.allowed.length === 0 || !scope.allowed.every((t) => t.gpu)) return;
   const taints = asArray(spec.taints);
   if (taints.some((t) => asRecord(t)?.key === ResourceNvidiaGPU)) return;
-  spec.taints = [...taints, { key: ResourceNvidiaGPU, value: 'true', effect: 'NoSchedule' }];
+  spec.taints = [...taints, { ...GpuNodeTaint }];
   warnings.push(
-    `NodePool ${JSON.stringify(nameOf(pool))}: only GPU flavors, added taint ${ResourceNvidiaGPU}=true:NoSchedule so only GPU pods land there`,
+    `NodePool ${JSON.stringify(nameOf(pool))}: only GPU flavors, added taint ${GpuNodeTaint.key}=${GpuNodeTaint.value}:${GpuNodeTaint.effect} so only GPU pods land there`,
   );
 }
 

@@ -1,14 +1,18 @@
 /**
  * NodeClass rules beyond the schema: regions and zones the catalogs know, Outscale tags that would override
  * the CCM's and the controller's own, credentials present unless configured globally, Secret references the
- * operator's configuration allows, and identity fields frozen while NodeClaims use the class.
+ * operator's configuration allows (and labelled, when the Secret is at hand), and identity fields frozen while
+ * launched NodeClaims use the class.
  */
 import type { CloudName } from '../../../apis/v1/labels.js';
 import { asArray, asRecord, asString, field, kindOf, nameOf, nodeClassRefOf, quoteList } from '../object-access.js';
 import {
   meansServiceCredentials,
   nodeClassSecretReferences,
+  secretLabelRefusal,
   secretReferenceRefusal,
+  type SecretAccessPolicy,
+  type SecretName,
   serviceCredentialsRefusal,
 } from '../../secrets/secret-access.js';
 import { didYouMean } from '../suggest.js';
@@ -109,14 +113,32 @@ function checkSecretReferences(nodeClass: KubeObject, cloud: CloudName, context:
     }
     const refusal = secretReferenceRefusal(policy, ref);
     if (refusal) findings.violations.push({ path, message: `Forbidden: ${refusal}` });
+    else warnUnlabelled(path, ref, policy, context, findings);
   }
+}
+
+function warnUnlabelled(
+  path: string,
+  ref: SecretName,
+  policy: SecretAccessPolicy,
+  context: AdmissionContext,
+  findings: RuleFindings,
+): void {
+  const secret = context.secrets?.find((s) => nameOf(s) === ref.name && asString(field(s, 'metadata', 'namespace')) === ref.namespace);
+  const labels = asRecord(field(secret, 'metadata', 'labels')) as Record<string, string> | undefined;
+  const unlabelled = secret ? secretLabelRefusal(policy, ref, labels) : undefined;
+  if (unlabelled) findings.warnings.push(`${path}: ${unlabelled}`);
 }
 
 function checkIdentity(nodeClass: KubeObject, context: AdmissionContext, findings: RuleFindings): void {
   const old = context.oldObject;
   if (context.operation !== 'UPDATE' || !old) return;
   const kind = kindOf(nodeClass);
-  const claims = context.nodeClaims.filter((c) => nodeClassRefOf(c)?.kind === kind && nodeClassRefOf(c)?.name === nameOf(nodeClass));
+  // Only a launched claim (it has a providerID) has an instance made from the old values: a placeholder
+  // (a project id, a region) that never launched anything can still be corrected, and the claims retry with it.
+  const claims = context.nodeClaims.filter(
+    (c) => nodeClassRefOf(c)?.kind === kind && nodeClassRefOf(c)?.name === nameOf(nodeClass) && asString(field(c, 'status', 'providerID')),
+  );
   if (claims.length === 0) return;
   for (const name of identityFields[kind] ?? []) {
     const before = field(old, 'spec', name);
@@ -124,7 +146,7 @@ function checkIdentity(nodeClass: KubeObject, context: AdmissionContext, finding
     if (before === undefined || JSON.stringify(before) === JSON.stringify(after)) continue;
     findings.violations.push({
       path: `spec.${name}`,
-      message: `Forbidden: immutable while ${claims.length} NodeClaim(s) use this class (was ${JSON.stringify(before)}); create a new ${kind} and point the NodePools at it`,
+      message: `Forbidden: immutable while ${claims.length} launched NodeClaim(s) use this class (was ${JSON.stringify(before)}); create a new ${kind} and point the NodePools at it`,
     });
   }
 }

@@ -1,5 +1,5 @@
 /**
- * The optional Pod check (failurePolicy Ignore, warnings only): a pod whose requests exceed the allocatable
+ * The optional Pod check (failurePolicy Ignore; pod-selectors.ts refuses legacy selectors): a pod whose requests exceed the allocatable
  * of every flavor every NodePool can launch gets a warning naming the closest flavor.
  */
 import { podSchedulingRequests } from '../../pods/requests.js';

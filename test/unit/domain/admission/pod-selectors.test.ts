@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { mutate, type KubeObject } from '../../../../src/domain/admission/index.js';
+import { mutate, validate, type KubeObject } from '../../../../src/domain/admission/index.js';
 import {
   hasLegacyPodSelectors,
   LegacyInstanceTypeLabel,
@@ -41,13 +41,14 @@ describe('legacy karpenter.sh/instance-type pod selectors', () => {
     );
   });
 
-  it('mutate patches a pod, with a warning per rewrite, exactly when it selects the legacy label', () => {
+  it('validate refuses a pod, one violation per rewrite, exactly when it selects the legacy label; mutate never patches it', () => {
     fc.assert(
       fc.property(pod, (p) => {
-        const rewritten = rewriteLegacyPodSelectors(structuredClone(p));
-        const result = mutate(p, context());
-        expect(result.warnings).toEqual(rewritten);
-        expect(result.patch.length > 0).toBe(rewritten.length > 0);
+        const rewrites = rewriteLegacyPodSelectors(structuredClone(p));
+        const result = validate(p, context());
+        expect(result.allowed).toBe(rewrites.length === 0);
+        expect(result.violations).toHaveLength(rewrites.length);
+        expect(mutate(p, context()).patch).toEqual([]);
       }),
     );
   });

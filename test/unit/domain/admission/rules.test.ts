@@ -33,11 +33,12 @@ const osc = (spec: Record<string, unknown> = {}): KubeObject => ({
     ...spec,
   },
 });
-const claim = (nodeClass: string): KubeObject => ({
+const claim = (nodeClass: string, launched = true): KubeObject => ({
   apiVersion: 'karpenter.sh/v1',
   kind: 'NodeClaim',
   metadata: { name: 'c1' },
   spec: { nodeClassRef: { group: 'karpenter.ovhcloud.sh', kind: 'OVHNodeClass', name: nodeClass }, requirements: [] },
+  ...(launched ? { status: { providerID: 'openstack:///0b6a4c1e-7f3d-4e9a-b6c0-1d2e3f4a5b6c' } } : {}),
 });
 const budgets = (...b: Record<string, unknown>[]) => ({ extra: { disruption: { consolidateAfter: '0s', budgets: b } } });
 
@@ -253,7 +254,12 @@ const cases: Case[] = [
     rule: 'ovh: region immutable while claims exist',
     object: ovhClass('default', { region: 'GRA7' }),
     ctx: { ...context([claim('default')]), operation: 'UPDATE', oldObject: ovhClass('default') },
-    denied: ['spec.region', 'immutable', '1 NodeClaim'],
+    denied: ['spec.region', 'immutable', '1 launched NodeClaim'],
+  },
+  {
+    rule: 'ovh: a placeholder region is corrected while its only NodeClaim never launched',
+    object: ovhClass('default', { region: 'GRA7' }),
+    ctx: { ...context([claim('default', false)]), operation: 'UPDATE', oldObject: ovhClass('default') },
   },
   {
     rule: 'ovh: region changes freely without claims',
@@ -338,23 +344,29 @@ describe('admission rules', () => {
     expect(validate(nodePool('p', { limits: { cpu: '40' }, requirements: [req(IT, 'In', 'b3-8')] }), context()).warnings).toEqual([]);
   });
 
-  it('reads a pod selecting the Scaleway GPU controller label as the GPU name it means, with the fix', () => {
+  it('refuses a pod selecting the Scaleway GPU controller label, with the exact line to write instead, offline as live', () => {
     const pod = {
       apiVersion: 'v1',
       kind: 'Pod',
       metadata: { name: 'gpu-test' },
       spec: { nodeSelector: { 'karpenter.sh/instance-type': 'l4' }, containers: [{ name: 'c', image: 'i' }] },
     };
-    const warning =
-      'pod "gpu-test": spec.nodeSelector karpenter.sh/instance-type=l4 is the Scaleway GPU controller\'s label, which no node carries; read as karpenter-eu.io/instance-gpu-name=l4 — write that instead';
-    expect(validate(pod, context()).warnings).toEqual([warning]);
+    const denial =
+      "spec.nodeSelector: Forbidden: karpenter.sh/instance-type is the Scaleway GPU controller's label, which no node carries: the pod would stay Pending; instead of `karpenter.sh/instance-type: l4` write `karpenter-eu.io/instance-gpu-name: l4`";
+    expect(validate(pod, context())).toMatchObject({ allowed: false, message: denial });
     const admitted = admit(pod, context());
-    expect(admitted.warnings).toEqual([warning]);
-    expect((admitted.object.spec as { nodeSelector: unknown }).nodeSelector).toEqual({ 'karpenter-eu.io/instance-gpu-name': 'l4' });
-    const byFlavor = admit({ ...pod, spec: { ...pod.spec, nodeSelector: { 'karpenter.sh/instance-type': '3070' } } }, context());
-    expect((byFlavor.object.spec as { nodeSelector: unknown }).nodeSelector).toEqual({ 'karpenter-eu.io/instance-gpu-name': 'rtx3070' });
-    const plain = admit({ ...pod, spec: { ...pod.spec, nodeSelector: { 'karpenter.sh/instance-type': 'b3-8' } } }, context());
-    expect((plain.object.spec as { nodeSelector: unknown }).nodeSelector).toEqual({ 'node.kubernetes.io/instance-type': 'b3-8' });
+    expect(admitted).toMatchObject({ allowed: false, message: denial });
+    const byFlavor = validate({ ...pod, spec: { ...pod.spec, nodeSelector: { 'karpenter.sh/instance-type': '3070' } } }, context());
+    expect(byFlavor.message).toContain('write `karpenter-eu.io/instance-gpu-name: rtx3070`');
+    const plain = validate({ ...pod, spec: { ...pod.spec, nodeSelector: { 'karpenter.sh/instance-type': 'b3-8' } } }, context());
+    expect(plain.message).toContain('write `node.kubernetes.io/instance-type: b3-8`');
+    const gpuPod = {
+      ...pod,
+      spec: { ...pod.spec, containers: [{ name: 'c', image: 'i', resources: { limits: { 'nvidia.com/gpu': '1' } } }] },
+    };
+    expect(validate(gpuPod, context()).message).toContain(
+      "and tolerate the GPU nodes' taint: `tolerations: [{key: nvidia.com/gpu, operator: Exists, effect: NoSchedule}]`",
+    );
   });
 
   it('warns, without denying, when the NodeClass does not exist yet', () => {
