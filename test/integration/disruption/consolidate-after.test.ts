@@ -23,7 +23,6 @@ import { applyObjects } from '../../../src/testbed/demo/install.js';
 import { SystemClock } from '../../../src/util/clock.js';
 import { silentLogger } from '../../../src/util/logger.js';
 
-const consolidateAfterMs = 4000;
 /** How late this test may see the last pod go (it polls): the node may be deleted this much early by its watch. */
 const observationSlackMs = 300;
 
@@ -34,7 +33,7 @@ afterEach(async () => {
 });
 
 /** The cloud's example default NodePool, emptiness-only with a short consolidateAfter (seed 002's policy). */
-function whenEmptyPool(cloud: DemoCloud): KubernetesObject {
+function whenEmptyPool(cloud: DemoCloud, consolidateAfterMs: number): KubernetesObject {
   const pool = nodePoolsFor(cloud)[0] as KubernetesObject & { spec: { disruption?: unknown } };
   pool.spec.disruption = { consolidationPolicy: 'WhenEmpty', consolidateAfter: `${consolidateAfterMs / 1000}s` };
   return pool;
@@ -79,21 +78,32 @@ async function eventually<T>(what: string, check: () => Promise<T | undefined | 
   }
 }
 
-const cases: { cloud: DemoCloud; graceSeconds: number | undefined; leaving: string }[] = [
-  { cloud: 'ovhcloud', graceSeconds: undefined, leaving: 'terminating for its 30 s grace period' },
-  { cloud: 'scaleway', graceSeconds: undefined, leaving: 'terminating for its 30 s grace period' },
-  { cloud: 'outscale', graceSeconds: undefined, leaving: 'terminating for its 30 s grace period' },
-  { cloud: 'ovhcloud', graceSeconds: 0, leaving: 'deleted at once' },
+interface Case {
+  cloud: DemoCloud;
+  graceSeconds: number | undefined;
+  leaving: string;
+  consolidateAfterMs: number;
+  /** Restart the operator once the emptied NodeClaim carries its lastPodEventTime: the new leader reads the clock there. */
+  restart?: boolean;
+}
+
+const graceful = { graceSeconds: undefined, leaving: 'terminating for its 30 s grace period', consolidateAfterMs: 4000 };
+const cases: Case[] = [
+  { cloud: 'ovhcloud', ...graceful },
+  { cloud: 'scaleway', ...graceful },
+  { cloud: 'outscale', ...graceful },
+  { cloud: 'ovhcloud', graceSeconds: 0, leaving: 'deleted at once', consolidateAfterMs: 4000 },
+  { cloud: 'ovhcloud', graceSeconds: 0, leaving: 'deleted at once, the operator restarted', consolidateAfterMs: 8000, restart: true },
 ];
 
-describe.each(cases)('consolidateAfter on $cloud, the last pod $leaving', ({ cloud, graceSeconds }) => {
+describe.each(cases)('consolidateAfter on $cloud, the last pod $leaving', ({ cloud, graceSeconds, consolidateAfterMs, restart }) => {
   it('keeps the emptied node consolidateAfter after its last pod left, then deletes it', { timeout: 120_000 }, async () => {
     env = await startDemoEnvironment({ clouds: [cloud], clock: new SystemClock(), logger: silentLogger, controllers: defaultControllers });
     const kube = createKube(env.cluster.kubeConfig);
     const core = env.cluster.kubeConfig.makeApiClient(CoreV1Api);
     const apps = env.cluster.kubeConfig.makeApiClient(AppsV1Api);
     const objects = KubernetesObjectApi.makeApiClient(env.cluster.kubeConfig);
-    const pool = whenEmptyPool(cloud);
+    const pool = whenEmptyPool(cloud, consolidateAfterMs);
     await applyObjects(env.cluster.kubeConfig, [...nodeClassesFor(cloud, env), pool]);
     await apps.createNamespacedDeployment({ namespace: 'default', body: spread(2, pool.metadata?.name ?? '', graceSeconds) });
 
@@ -115,6 +125,7 @@ describe.each(cases)('consolidateAfter on $cloud, the last pod $leaving', ({ clo
       metadata: { name: 'spread', namespace: 'default' },
       spec: { replicas: 1 },
     };
+    const scaledAt = Date.now();
     await objects.patch(scaleDown, undefined, undefined, undefined, undefined, PatchStrategy.MergePatch);
     const nodeNames = new Set(running.map((p) => p.spec?.nodeName ?? ''));
     const emptied = await eventually('a node emptied', async () => {
@@ -125,6 +136,17 @@ describe.each(cases)('consolidateAfter on $cloud, the last pod $leaving', ({ clo
     const claimOf = async (): Promise<NodeClaim | undefined> => (await claims()).find((c) => c.status?.nodeName === emptied);
     expect(await claimOf()).toBeDefined();
 
+    if (restart) {
+      // The clock is on the NodeClaim, read from outside: no earlier than the scale-down.
+      await eventually(
+        'lastPodEventTime written',
+        async () => Date.parse((await claimOf())?.status?.lastPodEventTime ?? '') >= scaledAt - 1000,
+        10_000,
+      );
+      await env.restartOperator();
+      // Otherwise the test proves nothing: the restarted operator must have run inside the window.
+      expect(Date.now() - emptiedAt).toBeLessThan(consolidateAfterMs - 2000);
+    }
     const deletedAt = await eventually('the emptied NodeClaim deleted', async () => {
       const claim = await claimOf();
       return claim === undefined || claim.metadata?.deletionTimestamp !== undefined ? Date.now() : undefined;
