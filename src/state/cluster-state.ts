@@ -220,9 +220,14 @@ export class ClusterState {
   /**
    * Called with a node's name whenever something about it changes: the Node, its NodeClaim, a pod bound to it,
    * a deletion mark or its disruption outlook. Lets readers keep per-node derivations instead of recomputing.
+   * Returns the call that stops it.
    */
-  onNodeChange(listener: (nodeName: string) => void): void {
+  onNodeChange(listener: (nodeName: string) => void): () => void {
     this.nodeListeners.push(listener);
+    return () => {
+      const at = this.nodeListeners.indexOf(listener);
+      if (at >= 0) this.nodeListeners.splice(at, 1);
+    };
   }
 
   /** Pending pods are expected to land on this state node: don't disrupt it for the nomination window. */

@@ -88,6 +88,10 @@ export function createDisruptionController(deps: DisruptionControllerDeps): Disr
   };
 
   const input = (): Promise<DisruptionInput> => buildDisruptionInput(deps.state.snapshot(), sources);
+  // Every pod change, not only each pass, moves a node's clock: a pod that comes and goes between passes counts.
+  const stopTrackingPods = deps.state.onNodeChange((name) =>
+    sources.podEvents.observe(name, deps.state.podsOnNode(name), deps.clock.now()),
+  );
 
   async function expire(current: DisruptionInput): Promise<void> {
     const pools = new Map(current.nodePools.map((p) => [p.metadata?.name ?? '', p as NodePool]));
@@ -232,6 +236,7 @@ export function createDisruptionController(deps: DisruptionControllerDeps): Disr
       }
       await Promise.allSettled([...running]);
       await conditions.idle();
+      stopTrackingPods();
       // Another replica runs disruption now: readers go back to the conditions it writes.
       deps.state.setDisruptionOutlook(undefined);
     },

@@ -1,8 +1,9 @@
 /**
  * Cluster snapshot → the pure DisruptionInput: NodePools with their instance types (from the cloud provider),
- * node prices (instance type × zone offering), last pod events and cloud drift answers.
+ * node prices (instance type × zone offering), last pod events (kept here, seeded from the NodeClaims) and cloud
+ * drift answers.
  */
-import { LabelInstanceType, LabelTopologyZone, type NodePool } from '../../apis/index.js';
+import { LabelInstanceType, LabelTopologyZone, type NodeClaim, type NodePool } from '../../apis/index.js';
 import type { CloudProvider } from '../../cloudprovider/types.js';
 import type { DisruptionInput, DisruptionNode } from '../../domain/disruption/index.js';
 import type { InstanceType } from '../../domain/instancetypes/types.js';
@@ -42,6 +43,12 @@ function priceOf(labels: Readonly<Record<string, string>>, types: readonly Insta
   return type?.offerings.find((o) => o.zone === labels[LabelTopologyZone])?.pricePerHour;
 }
 
+/** The last pod event the NodeClaim carries (written by this or an earlier leader). */
+function recordedPodEvent(nodeClaim: NodeClaim | undefined): number | undefined {
+  const at = Date.parse(nodeClaim?.status?.lastPodEventTime ?? '');
+  return Number.isNaN(at) ? undefined : at;
+}
+
 export async function buildDisruptionInput(snapshot: ClusterSnapshot, sources: InputSources): Promise<DisruptionInput> {
   const now = snapshot.takenAt;
   const typesByPool = await instanceTypesByPool(snapshot.nodePools, sources);
@@ -64,7 +71,7 @@ export async function buildDisruptionInput(snapshot: ClusterSnapshot, sources: I
       markedForDeletion: n.markedForDeletion,
       nominated: n.nominated,
       pricePerHour: price,
-      lastPodEventAt: n.node ? sources.podEvents.observe(n.name, n.pods, now) : undefined,
+      lastPodEventAt: n.node ? sources.podEvents.observe(n.name, n.pods, now, recordedPodEvent(n.nodeClaim)) : undefined,
       ...(cloudDrift === undefined ? {} : { cloudDriftReason: cloudDrift }),
     };
   });

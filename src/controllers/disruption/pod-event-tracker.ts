@@ -1,33 +1,20 @@
 /**
- * Remembers, per node, when its set of pods last changed (a pod bound or gone): `consolidateAfter` counts
- * from there (upstream's lastPodEventTime). A node seen for the first time starts at its newest pod's start.
+ * Keeps, per node, the last pod event domain/disruption/pod-events.ts reads off what it is shown. It is shown
+ * every change ClusterState reports for a node (a pod bound, terminating or gone), so a pod that comes and goes
+ * between two disruption passes still restarts the node's consolidateAfter; each pass shows it again with the
+ * time the NodeClaim carries.
  */
 import type { V1Pod } from '@kubernetes/client-node';
-
-interface Seen {
-  signature: string;
-  at: number;
-}
-
-function podStart(pod: V1Pod): number {
-  const t = Date.parse(String(pod.status?.startTime ?? pod.metadata?.creationTimestamp ?? ''));
-  return Number.isNaN(t) ? 0 : t;
-}
+import { nextPodEvent, type PodEventRecord } from '../../domain/disruption/index.js';
 
 export class PodEventTracker {
-  private readonly seen = new Map<string, Seen>();
+  private readonly seen = new Map<string, PodEventRecord>();
 
   /** The last pod event time for `node`, updating the record with the pods seen now. */
-  observe(node: string, pods: readonly V1Pod[], now: number): number {
-    const signature = pods
-      .map((p) => p.metadata?.uid ?? `${p.metadata?.namespace}/${p.metadata?.name}`)
-      .sort()
-      .join(',');
-    const previous = this.seen.get(node);
-    if (previous?.signature === signature) return previous.at;
-    const at = previous === undefined ? Math.max(0, ...pods.map(podStart)) : now;
-    this.seen.set(node, { signature, at });
-    return at;
+  observe(node: string, pods: readonly V1Pod[], now: number, recorded?: number): number {
+    const next = nextPodEvent(this.seen.get(node), pods, now, recorded);
+    this.seen.set(node, next);
+    return next.at;
   }
 
   /** Drops nodes no longer in the cluster. */

@@ -18,3 +18,4 @@ export * from './validate.js';
 export * from './stale-taints.js';
 export * from './outlook.js';
 export * from './claim-conditions.js';
+export * from './pod-events.js';

@@ -6,7 +6,7 @@ const s4 = types()[1] as ReturnType<typeof types>[number];
 
 type ConditionSketch = { type: string; status: 'True' | 'False'; reason: string };
 
-function withConditions(node: DisruptionNode, extra: ConditionSketch[]): DisruptionNode {
+function withConditions(node: DisruptionNode, extra: ConditionSketch[], lastPodEventTime?: string): DisruptionNode {
   const claim = node.nodeClaim as NonNullable<DisruptionNode['nodeClaim']>;
   const conditions = [
     ...(claim.status?.conditions ?? []),
@@ -14,7 +14,11 @@ function withConditions(node: DisruptionNode, extra: ConditionSketch[]): Disrupt
   ];
   return {
     ...node,
-    nodeClaim: { ...claim, metadata: { ...claim.metadata, resourceVersion: '7' }, status: { ...claim.status, conditions } },
+    nodeClaim: {
+      ...claim,
+      metadata: { ...claim.metadata, resourceVersion: '7' },
+      status: { ...claim.status, conditions, ...(lastPodEventTime ? { lastPodEventTime } : {}) },
+    },
   };
 }
 
@@ -34,12 +38,27 @@ describe('claimConditionChanges (upstream Drifted / Consolidatable conditions)',
     expect(changes[0]?.conditions.find((c) => c.type === 'Drifted')?.lastTransitionTime).toBe(new Date(NOW).toISOString());
   });
 
-  it('writes nothing when the conditions already say so (lastTransitionTime kept)', () => {
-    const node = withConditions(clusterNode('n', s4, [], { cloudDriftReason: 'ImageDrifted' }), [
-      { type: 'Drifted', status: 'True', reason: 'ImageDrifted' },
-      { type: 'Consolidatable', status: 'True', reason: 'Consolidatable' },
-    ]);
+  it('writes nothing when the conditions and lastPodEventTime already say so (lastTransitionTime kept)', () => {
+    const node = withConditions(
+      clusterNode('n', s4, [], { cloudDriftReason: 'ImageDrifted' }),
+      [
+        { type: 'Drifted', status: 'True', reason: 'ImageDrifted' },
+        { type: 'Consolidatable', status: 'True', reason: 'Consolidatable' },
+      ],
+      new Date(NOW - HOUR).toISOString(),
+    );
     expect(claimConditionChanges(disruptionInput([node]))).toEqual([]);
+  });
+
+  it("writes the node's last pod event to status.lastPodEventTime when it moved, and drops Consolidatable with it", () => {
+    const node = withConditions(
+      clusterNode('n', s4, [], { lastPodEventAt: NOW - 5_000 }),
+      [{ type: 'Consolidatable', status: 'True', reason: 'Consolidatable' }],
+      new Date(NOW - HOUR).toISOString(),
+    );
+    const [change] = claimConditionChanges(disruptionInput([node], [apiNodePool('default', { consolidateAfter: '30s' })]));
+    expect(change?.lastPodEventTime).toBe(new Date(NOW - 5_000).toISOString());
+    expect(summary(change?.conditions)).toEqual(['Initialized=True/Initialized']);
   });
 
   it('removes conditions that stopped holding, and carries the resourceVersion it saw', () => {
