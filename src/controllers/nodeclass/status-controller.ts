@@ -11,9 +11,10 @@ import { type CloudName, LabelInstanceGPUName } from '../../apis/v1/labels.js';
 import type { CloudProvider, DetectedCluster } from '../../cloudprovider/types.js';
 import type { Condition } from '../../apis/v1/common.js';
 import { type NodeClassCloudFacts, offeredGpus, requestedGpus, resolvedStatusFields } from '../../domain/nodeclass/cloud-facts.js';
-import { nodeClassReadyCondition } from '../../domain/nodeclass/readiness.js';
+import { type LaunchSecretFacts, nodeClassReadyCondition } from '../../domain/nodeclass/readiness.js';
 import {
   meansServiceCredentials,
+  nodeClassSecretReferences,
   type SecretAccessPolicy,
   secretLabelRefusal,
   secretReferenceRefusal,
@@ -109,6 +110,21 @@ function credentialsRefs(object: NodeClassObject, access: SecretAccessPolicy): {
   return meansServiceCredentials(access, named) ? { serviceSecret: named } : { ref: named };
 }
 
+/** The Secrets a launch reads besides the credentials, each read as a launch would read it. */
+async function launchSecretFacts(
+  kube: Kube,
+  policy: SecretAccessPolicy,
+  kind: string,
+  object: NodeClassObject,
+): Promise<LaunchSecretFacts[]> {
+  const facts: LaunchSecretFacts[] = [];
+  for (const { path, ref, key } of nodeClassSecretReferences({ ...object, kind })) {
+    if (path === 'spec.credentialsSecretRef') continue;
+    facts.push({ path, ref, ...(key !== undefined ? { key } : {}), ...(await secretFacts(kube, policy, ref)) });
+  }
+  return facts;
+}
+
 function sameCondition(before: Condition | undefined, ready: Condition): boolean {
   return (
     before !== undefined &&
@@ -163,6 +179,7 @@ export function createNodeClassStatusController(deps: NodeClassStatusControllerD
     const contract = CredentialKeys[kind] as (typeof CredentialKeys)[string];
     const { ref, serviceSecret } = credentialsRefs(object, deps.secretAccess);
     const facts = ref ? await secretFacts(deps.kube, deps.secretAccess, ref) : {};
+    const launchSecrets = await launchSecretFacts(deps.kube, deps.secretAccess, kind, object);
     const cluster = await detectedCluster(kind, name);
     if (cluster === 'unknown') return undefined;
     const credentials = {
@@ -177,6 +194,7 @@ export function createNodeClassStatusController(deps: NodeClassStatusControllerD
       kind,
       cloud: contract.cloud,
       credentials,
+      launchSecrets,
       previous: object.status?.conditions ?? [],
       now: deps.clock.now(),
       ...(cluster ? { cluster } : {}),
