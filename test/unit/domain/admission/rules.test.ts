@@ -163,11 +163,11 @@ const cases: Case[] = [
     rule: 'anti-affinity: unreachable nodes limit',
     object: nodePool('p', {
       nodeClass: 'aa',
-      limits: { nodes: '6' },
+      limits: { nodes: '101' },
       requirements: [req(IT, 'In', 'b3-16'), req(ZONE, 'In', 'eu-west-par-a')],
     }),
     ctx: context([ovhClass('aa', { antiAffinity: true })]),
-    denied: ['spec.limits[nodes]', '"6"', 'at most 5 nodes'],
+    denied: ['spec.limits[nodes]', '"101"', 'at most 5 nodes', 'at most 100 nodes (5 × 20 pools × 1 flavor(s) × 1 zone(s))'],
   },
   // disruption
   {
@@ -355,6 +355,20 @@ describe('admission rules', () => {
     expect((byFlavor.object.spec as { nodeSelector: unknown }).nodeSelector).toEqual({ 'karpenter-eu.io/instance-gpu-name': 'rtx3070' });
     const plain = admit({ ...pod, spec: { ...pod.spec, nodeSelector: { 'karpenter.sh/instance-type': 'b3-8' } } }, context());
     expect((plain.object.spec as { nodeSelector: unknown }).nodeSelector).toEqual({ 'node.kubernetes.io/instance-type': 'b3-8' });
+  });
+
+  it('warns an anti-affinity NodePool that may outgrow one MKS pool per flavor and zone, and not one limited to 5 nodes', () => {
+    const spread = (limits?: Record<string, string>) =>
+      nodePool('p', {
+        nodeClass: 'aa',
+        ...(limits ? { limits } : {}),
+        requirements: [req(IT, 'In', 'b3-16'), req(ZONE, 'In', 'eu-west-par-a')],
+      });
+    const ctx = context([ovhClass('aa', { antiAffinity: true })]);
+    const aa = (r: ReturnType<typeof admit>) => r.warnings.filter((w) => w.includes('anti-affinity'));
+    expect(aa(admit(spread({ nodes: '6' }), ctx))).toEqual([expect.stringContaining('opens another (-p2, -p3… up to 20)')]);
+    expect(aa(admit(spread(), ctx))[0]).toContain('up to 100 nodes');
+    expect(aa(admit(spread({ nodes: '5' }), ctx))).toEqual([]);
   });
 
   it('warns, without denying, when the NodeClass does not exist yet', () => {
