@@ -36,15 +36,15 @@ export function checkAntiAffinity(pool: KubeObject, scope: PoolScope): RuleFindi
   const reachable = AntiAffinityPoolMaxNodes * MksPoolsPerFamily * flavors * zones;
   const className = JSON.stringify(nameOf(scope.nodeClass));
   const { raw, nodes } = nodesLimitOf(pool);
-  const pools = `${AntiAffinityPoolMaxNodes} × ${MksPoolsPerFamily} pools × ${flavors} flavor(s) × ${zones} zone(s)`;
   if (nodes !== undefined && nodes > reachable) {
     findings.violations.push({
       path: 'spec.limits[nodes]',
-      message: `Invalid value: ${JSON.stringify(raw)}: OVHNodeClass ${className} uses anti-affinity, whose MKS pools hold at most ${AntiAffinityPoolMaxNodes} nodes, and at most ${MksPoolsPerFamily} pools are opened per flavor and zone: at most ${reachable} nodes (${pools}) can ever run; lower it to ${reachable} or allow more flavors or zones`,
+      message: `Invalid value: ${JSON.stringify(raw)}: OVHNodeClass ${className} uses anti-affinity, whose MKS pools hold at most ${AntiAffinityPoolMaxNodes} nodes, and at most ${MksPoolsPerFamily} pools are opened per flavor and zone: at most ${reachable} nodes can ever run (${AntiAffinityPoolMaxNodes} × ${MksPoolsPerFamily} pools × ${flavors} flavor(s) × ${zones} zone(s)); lower it to ${reachable} or allow more flavors or zones`,
     });
   } else if (nodes === undefined || nodes > AntiAffinityPoolMaxNodes) {
+    // Short: kube-apiserver truncates an admission warning past 256 characters.
     findings.warnings.push(
-      `NodePool ${JSON.stringify(nameOf(pool))}: anti-affinity (OVHNodeClass ${className}) keeps apart only the nodes of one MKS node pool, which holds at most ${AntiAffinityPoolMaxNodes} nodes: each flavor and zone gets its own MKS pool and, past ${AntiAffinityPoolMaxNodes} nodes, karpenter-eu opens another (-p2, -p3… up to ${MksPoolsPerFamily}) whose nodes may share hypervisors with the first's; up to ${reachable} nodes (${pools}). Set spec.limits.nodes to ${AntiAffinityPoolMaxNodes} to keep one MKS pool per flavor and zone`,
+      `NodePool ${JSON.stringify(nameOf(pool))}: anti-affinity keeps apart only the nodes of one MKS pool (at most ${AntiAffinityPoolMaxNodes}); past that karpenter-eu opens another pool (-p2…) whose nodes may share hypervisors; set spec.limits.nodes to ${AntiAffinityPoolMaxNodes} to keep one pool per flavor and zone`,
     );
   }
   return findings;

@@ -167,7 +167,7 @@ const cases: Case[] = [
       requirements: [req(IT, 'In', 'b3-16'), req(ZONE, 'In', 'eu-west-par-a')],
     }),
     ctx: context([ovhClass('aa', { antiAffinity: true })]),
-    denied: ['spec.limits[nodes]', '"101"', 'at most 5 nodes', 'at most 100 nodes (5 × 20 pools × 1 flavor(s) × 1 zone(s))'],
+    denied: ['spec.limits[nodes]', '"101"', 'at most 5 nodes', 'at most 100 nodes can ever run (5 × 20 pools × 1 flavor(s) × 1 zone(s))'],
   },
   // disruption
   {
@@ -366,8 +366,8 @@ describe('admission rules', () => {
       });
     const ctx = context([ovhClass('aa', { antiAffinity: true })]);
     const aa = (r: ReturnType<typeof admit>) => r.warnings.filter((w) => w.includes('anti-affinity'));
-    expect(aa(admit(spread({ nodes: '6' }), ctx))).toEqual([expect.stringContaining('opens another (-p2, -p3… up to 20)')]);
-    expect(aa(admit(spread(), ctx))[0]).toContain('up to 100 nodes');
+    expect(aa(admit(spread({ nodes: '6' }), ctx))).toEqual([expect.stringContaining('opens another pool (-p2…)')]);
+    expect(aa(admit(spread(), ctx))[0]?.length).toBeLessThanOrEqual(256);
     expect(aa(admit(spread({ nodes: '5' }), ctx))).toEqual([]);
   });
 
