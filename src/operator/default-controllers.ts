@@ -11,6 +11,7 @@ import { createLifecycleController } from '../controllers/nodeclaim/lifecycle/in
 import { createNodeClassFinalizerController } from '../controllers/nodeclass/finalizer-controller.js';
 import { createNodeClassStatusController } from '../controllers/nodeclass/status-controller.js';
 import { createNodeHealthController } from '../controllers/node/health-controller.js';
+import { createNodePoolHashController } from '../controllers/nodepool/hash-controller.js';
 import { createNodePoolStatusController } from '../controllers/nodepool/status-controller.js';
 import { createPendingPodInformer, createProvisioningController } from '../controllers/provisioning/index.js';
 import { createTerminationController } from '../controllers/termination/termination-controller.js';
@@ -143,6 +144,10 @@ export const defaultControllers: readonly ControllerPlugin[] = [
   {
     name: 'nodepool.status',
     create: (deps) => createNodePoolStatusController({ kube: deps.kube, state: deps.state, clock: deps.clock, logger: deps.logger }),
+  },
+  {
+    name: 'nodepool.hash',
+    create: (deps) => createNodePoolHashController({ kube: deps.kube, state: deps.state, clock: deps.clock, logger: deps.logger }),
   },
   {
     name: 'nodeclass.finalizer',

@@ -61,7 +61,11 @@ export const CloudNames: readonly CloudName[] = ['ovhcloud', 'scaleway', 'outsca
 // More of pkg/apis/v1/labels.go (Karpenter HEAD).
 export const LabelDoNotSyncTaints = 'karpenter.sh/do-not-sync-taints';
 export const AnnotationNodeClaimMinValuesRelaxed = 'karpenter.sh/nodeclaim-min-values-relaxed';
-export const NodePoolHashVersion = 'v3';
+/**
+ * Bumped whenever what the hash covers changes (v4: expireAfter and terminationGracePeriod left out, as upstream
+ * does); the NodePool hash controller re-stamps NodeClaims of another version instead of drifting them.
+ */
+export const NodePoolHashVersion = 'v4';
 export const TaintUnregisteredEffect = TaintUnregistered.effect;
 
 /** Node class label `<group>/<lowercase kind>` = nodeClassRef.name (NodeClassLabelKey). */

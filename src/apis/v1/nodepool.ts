@@ -129,7 +129,12 @@ export const NodePoolSpecSchema = Type.Object(
       ResourceList({ description: 'Bounds on the capacity this NodePool may provision; only limits.nodes on static NodePools.' }),
     ),
     replicas: Type.Optional(
-      Type.Integer({ description: 'ALPHA. A static NodePool keeps exactly this many nodes.', format: 'int64', minimum: 0 }),
+      Type.Integer({
+        description:
+          "Upstream's static NodePool node count. Not supported yet: admission refuses it (the field stays for schema compatibility).",
+        format: 'int64',
+        minimum: 0,
+      }),
     ),
     template: NodeClaimTemplateSchema,
     weight: Type.Optional(

@@ -57,6 +57,14 @@ export const ScalewayJoinSchema = Type.Object(
         pattern: '^[A-Za-z0-9+/]*={0,2}$',
       }),
     ),
+    caCertHashes: Type.Optional(
+      Type.Array(Type.String({ maxLength: 71, pattern: '^sha256:[0-9a-f]{64}$' }), {
+        description:
+          "kubeadm's CA cert hashes (sha256:<hex of the CA's public key>, as `kubeadm token create --print-join-command` prints): the node verifies the cluster CA against them; used when caBundle is unset.",
+        maxItems: 8,
+        minItems: 1,
+      }),
+    ),
     kubernetesVersion: Type.Optional(
       Type.String({
         description: 'Kubelet version to install (v1.31, 1.31.4…); the control plane version when unset.',

@@ -66,6 +66,27 @@ export class OvhAccounts {
   }
 
   /**
+   * Each distinct project and client the region list can be read with: the operator-wide one, then each
+   * OVHNodeClass's own serviceName and credentials (most installs have no operator-wide project). A class whose
+   * credentials cannot be used is skipped: its status says why.
+   */
+  async regionReaders(): Promise<{ serviceName: string; api: OvhApi }[]> {
+    const readers = new Map<string, { serviceName: string; api: OvhApi }>();
+    const operator = this.operatorProject();
+    if (operator) readers.set(`default/${operator.serviceName}`, operator);
+    for (const nodeClass of (await this.options.nodeClasses.listNodeClasses?.()) ?? []) {
+      if (nodeClass.metadata?.deletionTimestamp) continue;
+      const client = await this.clientFor(nodeClass).catch((error: unknown) => {
+        if (error instanceof NodeClassNotReadyError) return undefined;
+        throw error;
+      });
+      const key = client && `${client.credentialsKey}/${nodeClass.spec.serviceName}`;
+      if (client && key && !readers.has(key)) readers.set(key, { serviceName: nodeClass.spec.serviceName, api: client.api });
+    }
+    return [...readers.values()];
+  }
+
+  /**
    * Every account used so far and every account an existing OVHNodeClass names (list() reads them all, so a
    * restart does not hide the nodes of a NodeClass that has not launched anything since). A NodeClass whose
    * account cannot be resolved fails the call: a list missing an account must not pass for complete.

@@ -145,16 +145,27 @@ export class OvhCloudProvider implements CloudProvider {
     return ovhNodeClassFacts(await this.options.nodeClasses.getNodeClass(name), this.options.accounts, this.options.call);
   }
 
-  /** The regions MKS offers the operator's project; nothing without an operator-wide project. */
+  /**
+   * The regions MKS offers, read with the first project that answers: the operator-wide one or an
+   * OVHNodeClass's own. With none to read with yet it is reported as not read (admission warns until then).
+   */
   async listRegions(): Promise<CloudRegions[]> {
-    const project = this.options.accounts.operatorProject();
-    if (!project) return [];
+    let failure: Error = new Error(
+      'no operator-wide OVH_SERVICE_NAME and no OVHNodeClass with usable credentials to read the MKS regions with yet',
+    );
     try {
-      const names = await this.options.call('listing mks regions', () => project.api.listCapabilityRegions(project.serviceName));
-      return [{ cloud: this.name, regions: names.map((name) => ({ name })) }];
+      for (const project of await this.options.accounts.regionReaders()) {
+        try {
+          const names = await this.options.call('listing mks regions', () => project.api.listCapabilityRegions(project.serviceName));
+          return [{ cloud: this.name, regions: names.map((name) => ({ name })) }];
+        } catch (error) {
+          failure = error as Error;
+        }
+      }
     } catch (error) {
-      return [{ cloud: this.name, error: error as Error }];
+      failure = error as Error;
     }
+    return [{ cloud: this.name, error: failure }];
   }
 
   getSupportedNodeClasses(): NodeClassKind[] {

@@ -25,6 +25,23 @@ function factsOf(error: unknown, nodeClass: OVHNodeClass, kubeId: string | undef
   return { notFound: { what: 'cluster', field, id: kubeId ?? '', detail } };
 }
 
+/** A spec.region that is not the cluster's: its nodes launch in the cluster's region whatever the class says. */
+function regionFacts(
+  nodeClass: OVHNodeClass,
+  accounts: OvhAccounts,
+  kubeId: string,
+  clusterRegion: string | undefined,
+): NodeClassCloudFacts {
+  const region = nodeClass.spec.region;
+  if (!region || !clusterRegion || region.toUpperCase() === clusterRegion.toUpperCase()) return {};
+  const field = nodeClass.spec.kubeId
+    ? 'spec.kubeId'
+    : accounts.operatorKubeId()
+      ? 'the operator-wide kubeId (OVH_KUBE_ID)'
+      : "detected from this cluster's nodes";
+  return { regionMismatch: { field: 'spec.region', region, cluster: { id: kubeId, field, region: clusterRegion } } };
+}
+
 export async function ovhNodeClassFacts(
   nodeClass: OVHNodeClass,
   accounts: OvhAccounts,
@@ -33,8 +50,8 @@ export async function ovhNodeClassFacts(
   const kubeId = nodeClass.spec.kubeId ?? accounts.operatorKubeId();
   try {
     const account = await accounts.forNodeClass(nodeClass);
-    await call(`reading mks cluster ${account.target.kubeId}`, () => account.api.getCluster(account.target));
-    return {};
+    const cluster = await call(`reading mks cluster ${account.target.kubeId}`, () => account.api.getCluster(account.target));
+    return regionFacts(nodeClass, accounts, account.target.kubeId, cluster.region);
   } catch (error) {
     // An undetected cluster is the detection's to report (KubeIdNotDetected).
     if (error instanceof KubeIdNotDetectedError) return undefined;

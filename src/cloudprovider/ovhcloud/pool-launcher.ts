@@ -4,6 +4,7 @@
  * the lock, wait for the node MKS adds and bind it to the claim. A retried or restarted create finds the
  * record and waits for the same node, so one NodeClaim never yields two nodes.
  */
+import { MksPoolsPerFamily } from '../../domain/admission/rules/anti-affinity.js';
 import type { Clock } from '../../util/clock.js';
 import { CreateError, PermanentCloudError, type OfferingKey } from '../errors.js';
 import type { OvhAccount } from './accounts.js';
@@ -44,7 +45,6 @@ export interface PoolLaunchDeps {
 
 /** Pools of more than this many families are not created (MKS default maxNodes). */
 const DefaultMaxNodes = 100;
-const MaxPoolsPerFamily = 20;
 
 export function familyLockKey(account: OvhAccount, family: string): string {
   return `${account.key}/${family}`;
@@ -138,15 +138,15 @@ async function recordAndScale(deps: PoolLaunchDeps, settings: PoolSettings, clai
   const basePool = family.find((p) => p.name === base);
   const stem = poolStem(base, poolVariant(settings), basePool ? (basePool.template.metadata.labels[LabelPoolVariant] ?? '') : undefined);
   const pending: ClaimRecord = { kind: 'pending', since: deps.clock.now() };
-  for (let index = 0; index < MaxPoolsPerFamily; index += 1) {
+  for (let index = 0; index < MksPoolsPerFamily; index += 1) {
     const name = poolNameAt(stem, index);
     const pool = family.find((p) => p.name === name);
     if (!pool) return createPool(deps, settings, name, claimKey, pending);
     if (isManagedPool(pool, deps.clusterName) && hasRoom(deps, pool, settings)) return scalePool(deps, pool, claimKey, pending);
   }
-  throw new CreateError(`launching ${settings.flavor} in ${settings.zone}: the ${MaxPoolsPerFamily} node pools of ${stem} are full`, {
+  throw new CreateError(`launching ${settings.flavor} in ${settings.zone}: the ${MksPoolsPerFamily} node pools of ${stem} are full`, {
     reason: 'NodePoolsFull',
-    message: `anti-affinity node pools hold at most ${deps.maxAntiAffinityNodes} nodes and ${MaxPoolsPerFamily} pools of ${stem} are full`,
+    message: `anti-affinity node pools hold at most ${deps.maxAntiAffinityNodes} nodes and ${MksPoolsPerFamily} pools of ${stem} are full`,
   });
 }
 

@@ -49,7 +49,11 @@ function bootstrapKubeconfig(endpoint: string, caBundle: string, token: string):
 
 function discovery(join: NonNullable<ScalewayNodeClassSpec['join']>, token: string): Record<string, unknown> {
   if (join.caBundle) return { file: { kubeConfigPath: BootstrapKubeconfigPath }, tlsBootstrapToken: token };
-  // Without a CA the signed cluster-info ConfigMap is trusted through the token's JWS signature.
+  const apiServerEndpoint = apiServerHostPort(join.apiServerEndpoint);
+  if (join.caCertHashes?.length)
+    return { bootstrapToken: { apiServerEndpoint, token, caCertHashes: [...join.caCertHashes] }, tlsBootstrapToken: token };
+  // Without a CA or its hash the signed cluster-info ConfigMap is trusted through the token's JWS signature
+  // alone; admission warns and the NodeClass's JoinCAPinned condition says so.
   return {
     bootstrapToken: { apiServerEndpoint: apiServerHostPort(join.apiServerEndpoint), token, unsafeSkipCAVerification: true },
     tlsBootstrapToken: token,

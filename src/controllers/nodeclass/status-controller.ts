@@ -11,9 +11,11 @@ import { type CloudName, LabelInstanceGPUName } from '../../apis/v1/labels.js';
 import type { CloudProvider, DetectedCluster } from '../../cloudprovider/types.js';
 import type { Condition } from '../../apis/v1/common.js';
 import { type NodeClassCloudFacts, offeredGpus, requestedGpus, resolvedStatusFields } from '../../domain/nodeclass/cloud-facts.js';
-import { nodeClassReadyCondition } from '../../domain/nodeclass/readiness.js';
+import { JoinCAPinnedCondition, joinPinnedCondition, type JoinSettings } from '../../domain/nodeclass/join-verification.js';
+import { type LaunchSecretFacts, nodeClassReadyCondition } from '../../domain/nodeclass/readiness.js';
 import {
   meansServiceCredentials,
+  nodeClassSecretReferences,
   type SecretAccessPolicy,
   secretLabelRefusal,
   secretReferenceRefusal,
@@ -63,7 +65,7 @@ export interface NodeClassStatusController extends Controller {
 
 interface NodeClassObject {
   metadata?: { name?: string; generation?: number; deletionTimestamp?: string };
-  spec?: { credentialsSecretRef?: { name?: string; namespace?: string } };
+  spec?: { credentialsSecretRef?: { name?: string; namespace?: string }; join?: JoinSettings };
   status?: { conditions?: Condition[] } & Record<string, unknown>;
 }
 
@@ -109,6 +111,21 @@ function credentialsRefs(object: NodeClassObject, access: SecretAccessPolicy): {
   return meansServiceCredentials(access, named) ? { serviceSecret: named } : { ref: named };
 }
 
+/** The Secrets a launch reads besides the credentials, each read as a launch would read it. */
+async function launchSecretFacts(
+  kube: Kube,
+  policy: SecretAccessPolicy,
+  kind: string,
+  object: NodeClassObject,
+): Promise<LaunchSecretFacts[]> {
+  const facts: LaunchSecretFacts[] = [];
+  for (const { path, ref, key } of nodeClassSecretReferences({ ...object, kind })) {
+    if (path === 'spec.credentialsSecretRef') continue;
+    facts.push({ path, ref, ...(key !== undefined ? { key } : {}), ...(await secretFacts(kube, policy, ref)) });
+  }
+  return facts;
+}
+
 function sameCondition(before: Condition | undefined, ready: Condition): boolean {
   return (
     before !== undefined &&
@@ -117,6 +134,16 @@ function sameCondition(before: Condition | undefined, ready: Condition): boolean
     before.message === ready.message &&
     before.observedGeneration === ready.observedGeneration
   );
+}
+
+/** The conditions this controller owns; others on the class are kept as they are. */
+const WrittenConditions = new Set(['Ready', JoinCAPinnedCondition]);
+
+/** Whether Ready and JoinCAPinned (absent when the class does not join with kubeadm) are already what they would be written as. */
+function sameConditions(previous: readonly Condition[], ready: Condition, pinned: Condition | undefined): boolean {
+  const before = (type: string) => previous.find((c) => c.type === type);
+  const pinnedSame = pinned ? sameCondition(before(JoinCAPinnedCondition), pinned) : before(JoinCAPinnedCondition) === undefined;
+  return pinnedSame && sameCondition(before('Ready'), ready);
 }
 
 function sameDetection(status: NodeClassObject['status'], detected: DetectedCluster['detected'] | undefined): boolean {
@@ -163,6 +190,7 @@ export function createNodeClassStatusController(deps: NodeClassStatusControllerD
     const contract = CredentialKeys[kind] as (typeof CredentialKeys)[string];
     const { ref, serviceSecret } = credentialsRefs(object, deps.secretAccess);
     const facts = ref ? await secretFacts(deps.kube, deps.secretAccess, ref) : {};
+    const launchSecrets = await launchSecretFacts(deps.kube, deps.secretAccess, kind, object);
     const cluster = await detectedCluster(kind, name);
     if (cluster === 'unknown') return undefined;
     const credentials = {
@@ -177,6 +205,7 @@ export function createNodeClassStatusController(deps: NodeClassStatusControllerD
       kind,
       cloud: contract.cloud,
       credentials,
+      launchSecrets,
       previous: object.status?.conditions ?? [],
       now: deps.clock.now(),
       ...(cluster ? { cluster } : {}),
@@ -199,21 +228,17 @@ export function createNodeClassStatusController(deps: NodeClassStatusControllerD
         : undefined;
     if (said === 'unknown') return false;
     const ready = said ? nodeClassReadyCondition({ ...input, cloudFacts: said }) : local;
+    const pinned = object.spec?.join
+      ? joinPinnedCondition(object.spec.join, { previous: input.previous, now: input.now, generation: input.generation })
+      : undefined;
     const detected = input.cluster?.detected;
     // null removes what no longer holds (the class now names the cluster; a subnet was deleted).
     const fields = statusFields(kind, { ...detected, ...resolvedStatusFields(said) });
-    if (
-      sameFields(fields, object.status) &&
-      sameCondition(
-        input.previous.find((c) => c.type === 'Ready'),
-        ready,
-      )
-    )
-      return false;
+    if (sameFields(fields, object.status) && sameConditions(input.previous, ready, pinned)) return false;
     if (ready.status === 'False') logger.warn('nodeclass not ready', { kind, name, reason: ready.reason, message: ready.message });
     if (detected && !sameDetection(object.status, detected))
       logger.info('detected the cluster of a nodeclass', { kind, name, ...detected });
-    const conditions = [...input.previous.filter((c) => c.type !== 'Ready'), ready];
+    const conditions = [...input.previous.filter((c) => !WrittenConditions.has(c.type)), ready, ...(pinned ? [pinned] : [])];
     await deps.kube.patch(resourceOf[kind], { name }, { type: 'merge', body: { status: { conditions, ...fields } } }, { status: true });
     return true;
   };

@@ -15,6 +15,7 @@ import { checkNodeClass } from './rules/nodeclasses.js';
 import { checkPod } from './rules/pod.js';
 import { legacyPodSelectorViolations } from './rules/pod-selectors.js';
 import { checkNodeClassRef } from './rules/references.js';
+import { checkStaticNodePool } from './rules/static-nodepool.js';
 import { checkZones } from './rules/zones.js';
 import type { AdmissionContext, KubeObject, RuleFindings, ValidationResult, Violation } from './types.js';
 
@@ -27,6 +28,7 @@ export function isOwnedKind(kind: string): boolean {
 function nodePoolFindings(pool: KubeObject, context: AdmissionContext): RuleFindings[] {
   const scope = resolvePoolScope(pool, context);
   return [
+    checkStaticNodePool(pool),
     checkNodeClassRef(pool, context),
     checkLimits(pool, scope),
     checkZones(pool, scope),

@@ -17,6 +17,8 @@ export interface NodeClassCloudFacts {
   credentialsRejected?: string;
   /** A project, account or cluster the class names that the cloud says does not exist. */
   notFound?: { what: 'project' | 'cluster'; field: string; id: string; detail: string };
+  /** The class names a region its cluster is not in (OVH: spec.region and the MKS cluster's own region). */
+  regionMismatch?: { field: string; region: string; cluster: { id: string; field: string; region: string } };
   /** The image the class names (`ref`), and what it resolved to; `resolved` empty when it does not exist. */
   image?: { field: string; ref: string; where: string; resolved: ResolvedImage[] };
   /** Each subnet the class names, with the subregion the class puts it in and the one the cloud has it in. */
@@ -86,6 +88,13 @@ export function cloudVerdict(facts: NodeClassCloudFacts): CloudVerdict | undefin
     return {
       reason: what === 'project' ? 'ProjectNotFound' : 'ClusterNotFound',
       message: `${field} ${JSON.stringify(id)}: no such ${what} for these credentials (${detail}); set ${field} to one they can reach`,
+    };
+  }
+  if (facts.regionMismatch) {
+    const { field, region, cluster } = facts.regionMismatch;
+    return {
+      reason: 'RegionMismatch',
+      message: `${field} ${JSON.stringify(region)} is not the region of MKS cluster ${cluster.id} (${cluster.field}), which is in ${JSON.stringify(cluster.region)}: set ${field} to ${JSON.stringify(cluster.region)} or remove it (the cluster's region is used then)`,
     };
   }
   return (

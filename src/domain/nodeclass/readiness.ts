@@ -1,6 +1,7 @@
 /**
  * A NodeClass's `Ready` condition: where its credentials come from and whether that Secret holds the keys
- * the cloud's client needs, then what the cloud said (cluster detection, credentials, image, subnets…). The reason names the cause and the
+ * the cloud's client needs, whether every other Secret a launch reads (join token, user data) may be read and
+ * holds its key, then what the cloud said (cluster detection, credentials, image, subnets…). The reason names the cause and the
  * message the fix, as upstream's EC2NodeClass does; the NodePool status controller reads it (NodeClassReady).
  */
 import type { Condition } from '../../apis/v1/common.js';
@@ -29,11 +30,26 @@ export interface ClusterFacts {
   notDetected?: string;
 }
 
+/** A Secret a launch reads besides the credentials (a join token, user data), as the status controller found it. */
+export interface LaunchSecretFacts {
+  /** The field naming it: spec.join.tokenSecretRef, spec.userData.secretRef. */
+  path: string;
+  ref: { name: string; namespace: string };
+  /** The key the launch reads from it. */
+  key?: string;
+  /** Its keys, or `missing` when it does not exist; unset when it was not read (refused). */
+  secret?: { keys: readonly string[] } | 'missing';
+  /** Why the NodeClass Secret policy refuses it; unset: allowed. */
+  refusal?: string;
+}
+
 export interface ReadinessInput {
   kind: string;
   /** The cloud of the kind, for messages. */
   cloud?: string;
   credentials: CredentialFacts;
+  /** Every other Secret a launch reads: a launch fails on any of them, so Ready does too. */
+  launchSecrets?: readonly LaunchSecretFacts[];
   cluster?: ClusterFacts;
   /** What the cloud said about the resources the class names; unset until it was asked. */
   cloudFacts?: NodeClassCloudFacts;
@@ -93,8 +109,37 @@ function withCluster(input: ReadinessInput): { ok: boolean; reason: string; mess
   };
 }
 
-function withCloud(input: ReadinessInput): { ok: boolean; reason: string; message: string } {
+function launchSecretVerdict(facts: LaunchSecretFacts): { ok: false; reason: string; message: string } | undefined {
+  const where = `Secret ${facts.ref.namespace}/${facts.ref.name}`;
+  const key = facts.key !== undefined ? JSON.stringify(facts.key) : undefined;
+  if (facts.refusal) return { ok: false, reason: 'LaunchSecretNotAllowed', message: `${facts.path}: ${facts.refusal}` };
+  if (facts.secret === undefined || facts.secret === 'missing')
+    return {
+      ok: false,
+      reason: 'LaunchSecretNotFound',
+      message: `${facts.path}: ${where} does not exist: create it${key ? ` with key ${key}` : ''}; launches fail until then`,
+    };
+  if (facts.key !== undefined && !facts.secret.keys.includes(facts.key))
+    return {
+      ok: false,
+      reason: 'LaunchSecretKeyMissing',
+      message: `${facts.path}: ${where} has no key ${key} (keys: ${facts.secret.keys.join(', ') || 'none'}); add it or fix ${facts.path}.key`,
+    };
+  return undefined;
+}
+
+function withLaunchSecrets(input: ReadinessInput): { ok: boolean; reason: string; message: string } {
   const before = withCluster(input);
+  if (!before.ok) return before;
+  for (const facts of input.launchSecrets ?? []) {
+    const refused = launchSecretVerdict(facts);
+    if (refused) return refused;
+  }
+  return before;
+}
+
+function withCloud(input: ReadinessInput): { ok: boolean; reason: string; message: string } {
+  const before = withLaunchSecrets(input);
   const refused = before.ok && input.cloudFacts ? cloudVerdict(input.cloudFacts) : undefined;
   return refused ? { ok: false, ...refused } : before;
 }

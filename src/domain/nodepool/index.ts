@@ -1,2 +1,3 @@
 export * from './status.js';
 export * from './limits.js';
+export * from './static.js';

@@ -10,6 +10,7 @@ import { NodePoolConditionTypes, type NodePool, type NodePoolStatus } from '../.
 import type { Condition } from '../../apis/v1/common.js';
 import type { ResourceList } from '../instancetypes/types.js';
 import { formatResourceList } from '../quantity/index.js';
+import { staticNodePoolRefusal } from './static.js';
 
 export interface NodeClassFacts {
   found: boolean;
@@ -59,6 +60,13 @@ function nodeClassVerdict(nodePool: NodePool, facts: NodeClassFacts): Verdict {
   return { ok: true, reason: 'NodeClassReady', message: '' };
 }
 
+/** Ready needs the NodeClass ready and a NodePool this controller can serve (not a static one). */
+function readyVerdict(nodePool: NodePool, nodeClass: Verdict): Verdict {
+  if (nodePool.spec.replicas !== undefined)
+    return { ok: false, reason: 'StaticNodePoolNotSupported', message: `spec.replicas: ${staticNodePoolRefusal(nodePool.spec.replicas)}` };
+  return { ...nodeClass, reason: nodeClass.ok ? 'Ready' : nodeClass.reason };
+}
+
 export function desiredNodePoolStatus(input: NodePoolStatusInput): NodePoolStatus {
   const { nodePool, now } = input;
   const previous = (nodePool.status?.conditions ?? []) as Condition[];
@@ -71,7 +79,7 @@ export function desiredNodePoolStatus(input: NodePoolStatusInput): NodePoolStatu
     nodes,
     conditions: [
       condition(NodePoolConditionTypes.NodeClassReady, verdict, history),
-      condition(NodePoolConditionTypes.Ready, { ...verdict, reason: verdict.ok ? 'Ready' : verdict.reason }, history),
+      condition(NodePoolConditionTypes.Ready, readyVerdict(nodePool, verdict), history),
     ],
   };
 }

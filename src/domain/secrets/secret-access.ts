@@ -93,13 +93,15 @@ const secretFields: Readonly<Record<string, readonly (readonly string[])[]>> = {
 };
 
 /** The Secret references of a NodeClass, with the path of each; fields that are not references are skipped (the schema reports them). */
-export function nodeClassSecretReferences(nodeClass: Record<string, unknown>): { path: string; ref: SecretName }[] {
-  const found: { path: string; ref: SecretName }[] = [];
+export function nodeClassSecretReferences(nodeClass: Record<string, unknown>): { path: string; ref: SecretName; key?: string }[] {
+  const found: { path: string; ref: SecretName; key?: string }[] = [];
   for (const path of secretFields[kindOf(nodeClass)] ?? []) {
     const ref = asRecord(field(nodeClass, 'spec', ...path));
     const namespace = asString(ref?.namespace);
     const name = asString(ref?.name);
-    if (namespace !== undefined && name !== undefined) found.push({ path: `spec.${path.join('.')}`, ref: { namespace, name } });
+    const key = asString(ref?.key);
+    if (namespace !== undefined && name !== undefined)
+      found.push({ path: `spec.${path.join('.')}`, ref: { namespace, name }, ...(key !== undefined ? { key } : {}) });
   }
   return found;
 }

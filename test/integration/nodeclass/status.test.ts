@@ -130,6 +130,36 @@ describe('NodeClass status on the simulated cluster', () => {
     expect(pool.message).toContain('Secret karpenter/no-such-secret does not exist');
   });
 
+  it("marks a class whose region is not its cluster's not Ready, with both values, and its NodePool is not Ready (provisioning skips it)", async () => {
+    const [demo] = readManifest('manifests/examples/ovhcloud/nodeclass.yaml') as unknown as { spec: Record<string, unknown> }[];
+    const wrongRegion = { ...demo, metadata: { name: 'wrong-region' }, spec: { ...demo?.spec, region: 'GRA7' } };
+    const pool = {
+      ...brokenPool,
+      metadata: { name: 'on-wrong-region' },
+      spec: {
+        ...brokenPool.spec,
+        template: {
+          spec: { ...brokenPool.spec.template.spec, nodeClassRef: { ...brokenPool.spec.template.spec.nodeClassRef, name: 'wrong-region' } },
+        },
+      },
+    };
+    await applyObjects(env.cluster.kubeConfig, [wrongRegion, pool] as unknown as KubernetesObject[]);
+    const condition = await eventually(async () => {
+      const c = await ready('ovhnodeclasses', 'wrong-region');
+      return c?.status === 'False' ? c : undefined;
+    }, 'wrong-region Ready False');
+    expect(condition).toMatchObject({
+      reason: 'RegionMismatch',
+      message:
+        'spec.region "GRA7" is not the region of MKS cluster 6f1c9a52-3b7e-4d0a-9c51-2e8f4b7a1d03 (spec.kubeId), which is in "EU-WEST-PAR": set spec.region to "EU-WEST-PAR" or remove it (the cluster\'s region is used then)',
+    });
+    const nodePool = await eventually(async () => {
+      const c = await ready('nodepools', 'on-wrong-region', 'karpenter.sh', 'v1');
+      return c?.status === 'False' ? c : undefined;
+    }, 'NodePool NodeClassReady False');
+    expect(nodePool.message).toContain('spec.region "GRA7"');
+  });
+
   it('marks a class whose credentials Secret lacks the NodeClass label not Ready, naming the label and the kubectl fix', async () => {
     const condition = await eventually(async () => ready('ovhnodeclasses', 'unlabelled'), 'unlabelled Ready written');
     expect(condition).toMatchObject({

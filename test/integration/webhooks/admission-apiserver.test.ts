@@ -79,4 +79,32 @@ describe('kubectl apply through the simulated API server', () => {
       req('kubernetes.io/arch', 'In', 'amd64'),
     ]);
   });
+
+  it('refuses a static NodePool (spec.replicas) at apply with what to do instead, rather than admitting one it never provisions', async () => {
+    const [body] = parseAllDocuments(`
+apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata: { name: static }
+spec:
+  replicas: 3
+  template:
+    spec:
+      nodeClassRef: { group: karpenter.ovhcloud.sh, kind: OVHNodeClass, name: default }
+      requirements: [{ key: node.kubernetes.io/instance-type, operator: In, values: [b3-8] }]
+`).map((d) => d.toJS() as Record<string, unknown>);
+    const err = statusOf(
+      await custom.createClusterCustomObject({ group: 'karpenter.sh', version: 'v1', plural: 'nodepools', body }).then(
+        () => ({}),
+        (e: unknown) => e,
+      ),
+    );
+    expect(err.code).toBe(403);
+    expect(err.message).toContain(
+      'admission webhook "validation.karpenter-eu.io" denied the request: spec.replicas: Unsupported value: 3: static NodePools are not supported yet',
+    );
+    expect(err.message).toContain('remove spec.replicas');
+    await expect(
+      custom.getClusterCustomObject({ group: 'karpenter.sh', version: 'v1', plural: 'nodepools', name: 'static' }),
+    ).rejects.toThrow();
+  });
 });

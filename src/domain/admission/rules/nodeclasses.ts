@@ -4,6 +4,7 @@
  * operator's configuration allows (and labelled, when the Secret is at hand), and identity fields frozen while
  * launched NodeClaims use the class.
  */
+import { joinPinning } from '../../nodeclass/join-verification.js';
 import type { CloudName } from '../../../apis/v1/labels.js';
 import { asArray, asRecord, asString, field, kindOf, nameOf, nodeClassRefOf, quoteList } from '../object-access.js';
 import {
@@ -67,6 +68,17 @@ function checkScalewayZones(nodeClass: KubeObject, context: AdmissionContext, fi
       path: 'spec.zones',
       message: `Invalid value: ${JSON.stringify(zones.join(','))}: all zones must be in one region (found ${[...regions].join(', ')}); use one ScalewayNodeClass per region`,
     });
+}
+
+/** A kubeadm join that cannot verify the cluster CA is admitted (it works) with the warning saying so and how to pin it. */
+function checkJoinPinning(nodeClass: KubeObject, findings: RuleFindings): void {
+  const join = asRecord(field(nodeClass, 'spec', 'join'));
+  if (!join) return;
+  const pinning = joinPinning({
+    ...(asString(join.caBundle) !== undefined ? { caBundle: asString(join.caBundle) } : {}),
+    caCertHashes: asArray(join.caCertHashes).filter((h): h is string => typeof h === 'string'),
+  });
+  if (!pinning.pinned) findings.warnings.push(pinning.message);
 }
 
 function checkOutscale(nodeClass: KubeObject, context: AdmissionContext, findings: RuleFindings): void {
@@ -157,7 +169,10 @@ export function checkNodeClass(nodeClass: KubeObject, context: AdmissionContext)
   const cloud = cloudOfKind[kind];
   if (!cloud) return findings;
   if (kind === 'OVHNodeClass') checkRegion('spec.region', asString(field(nodeClass, 'spec', 'region')), cloud, context, findings);
-  if (kind === 'ScalewayNodeClass') checkScalewayZones(nodeClass, context, findings);
+  if (kind === 'ScalewayNodeClass') {
+    checkScalewayZones(nodeClass, context, findings);
+    checkJoinPinning(nodeClass, findings);
+  }
   if (kind === 'OutscaleNodeClass') {
     checkRegion('spec.region', asString(field(nodeClass, 'spec', 'region')), cloud, context, findings);
     checkOutscale(nodeClass, context, findings);

@@ -164,11 +164,11 @@ const cases: Case[] = [
     rule: 'anti-affinity: unreachable nodes limit',
     object: nodePool('p', {
       nodeClass: 'aa',
-      limits: { nodes: '6' },
+      limits: { nodes: '101' },
       requirements: [req(IT, 'In', 'b3-16'), req(ZONE, 'In', 'eu-west-par-a')],
     }),
     ctx: context([ovhClass('aa', { antiAffinity: true })]),
-    denied: ['spec.limits[nodes]', '"6"', 'at most 5 nodes'],
+    denied: ['spec.limits[nodes]', '"101"', 'at most 5 nodes', 'at most 100 nodes can ever run (5 × 20 pools × 1 flavor(s) × 1 zone(s))'],
   },
   // disruption
   {
@@ -367,6 +367,20 @@ describe('admission rules', () => {
     expect(validate(gpuPod, context()).message).toContain(
       "and tolerate the GPU nodes' taint: `tolerations: [{key: nvidia.com/gpu, operator: Exists, effect: NoSchedule}]`",
     );
+  });
+
+  it('warns an anti-affinity NodePool that may outgrow one MKS pool per flavor and zone, and not one limited to 5 nodes', () => {
+    const spread = (limits?: Record<string, string>) =>
+      nodePool('p', {
+        nodeClass: 'aa',
+        ...(limits ? { limits } : {}),
+        requirements: [req(IT, 'In', 'b3-16'), req(ZONE, 'In', 'eu-west-par-a')],
+      });
+    const ctx = context([ovhClass('aa', { antiAffinity: true })]);
+    const aa = (r: ReturnType<typeof admit>) => r.warnings.filter((w) => w.includes('anti-affinity'));
+    expect(aa(admit(spread({ nodes: '6' }), ctx))).toEqual([expect.stringContaining('opens another pool (-p2…)')]);
+    expect(aa(admit(spread(), ctx))[0]?.length).toBeLessThanOrEqual(256);
+    expect(aa(admit(spread({ nodes: '5' }), ctx))).toEqual([]);
   });
 
   it('warns, without denying, when the NodeClass does not exist yet', () => {

@@ -144,7 +144,7 @@ describe('drift', () => {
   it.each([
     [
       'NodePool hash changed',
-      { claimAnnotations: { 'karpenter.sh/nodepool-hash': 'stale', 'karpenter.sh/nodepool-hash-version': 'v3' } },
+      { claimAnnotations: { 'karpenter.sh/nodepool-hash': 'stale', 'karpenter.sh/nodepool-hash-version': 'v4' } },
       pool,
       'NodePoolDrifted',
     ],
@@ -161,7 +161,7 @@ describe('drift', () => {
     expect(cmd?.replacements.length).toBeGreaterThan(0);
   });
   it('a current hash is not drift', () => {
-    const opts = { claimAnnotations: { 'karpenter.sh/nodepool-hash': nodePoolHash(pool), 'karpenter.sh/nodepool-hash-version': 'v3' } };
+    const opts = { claimAnnotations: { 'karpenter.sh/nodepool-hash': nodePoolHash(pool), 'karpenter.sh/nodepool-hash-version': 'v4' } };
     expect(computeDrift(disruptionInput([clusterNode('n', s4, [], opts)], [pool]))).toBeUndefined();
   });
   it('one candidate per command, empty ones first, within the Drifted budget', () => {

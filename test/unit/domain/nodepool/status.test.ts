@@ -49,6 +49,15 @@ describe('desiredNodePoolStatus', () => {
     expect(desired.conditions?.every((c) => c.observedGeneration === 3 && c.lastTransitionTime === new Date(t0).toISOString())).toBe(true);
   });
 
+  it('a static NodePool stored before admission refused it is not Ready, saying why and what to do', () => {
+    const nodePool = { ...pool(), spec: { ...pool().spec, replicas: 3 } } as NodePool;
+    const desired = desiredNodePoolStatus({ nodePool, nodeClass: { found: true }, now: t0 });
+    const ready = desired.conditions?.find((c) => c.type === 'Ready');
+    expect(ready).toMatchObject({ status: 'False', reason: 'StaticNodePoolNotSupported' });
+    expect(ready?.message).toMatch(/^spec\.replicas: Unsupported value: 3: static NodePools are not supported yet.*remove spec\.replicas/);
+    expect(nodePoolNotReadyMessage(desired.conditions ? { status: desired } : nodePool)).toBe(ready?.message);
+  });
+
   it('counts the managed nodes and their capacity, in Kubernetes quantities', () => {
     const desired = desiredNodePoolStatus({
       nodePool: pool(),

@@ -60,7 +60,7 @@ describe('nodeClaimFromDecision', () => {
       'topology.kubernetes.io/zone': 'fr-par-1',
       'karpenter.sh/capacity-type': 'on-demand',
     });
-    expect(claim.metadata?.annotations).toMatchObject({ note: 'x', 'karpenter.sh/nodepool-hash-version': 'v3' });
+    expect(claim.metadata?.annotations).toMatchObject({ note: 'x', 'karpenter.sh/nodepool-hash-version': 'v4' });
     // The template hash drift compares against (a NodeClaim without it would never drift on a template change).
     expect(claim.metadata?.annotations?.['karpenter.sh/nodepool-hash']).toBe(nodePoolHash(nodePool));
   });
