@@ -15,6 +15,7 @@ import {
   type Decision,
   DisruptionReasonsAll,
   disruptionOutlook,
+  eligibleNodes,
   expiredNodeClaims,
   staleDisruptedTaints,
   validateCommand,
@@ -196,6 +197,7 @@ export function createDisruptionController(deps: DisruptionControllerDeps): Disr
     conditions.submit(claimConditionChanges(current));
     await expire(current);
     recordBudgets(current);
+    for (const [reason, count] of Object.entries(eligibleNodes(current))) deps.metrics?.disruptionEligibleNodes.set({ reason }, count);
     const began = performance.now();
     const decision = decide(current, consolidation);
     deps.metrics?.disruptionEvaluationDuration.observe(

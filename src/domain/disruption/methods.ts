@@ -2,9 +2,14 @@
  * The disruption methods in upstream v1.0 order: Drift, Emptiness, Multi-node, Single-node consolidation.
  * The first method that finds a command acts (one method per loop, as upstream); expiration is separate.
  */
-import { computeMultiNodeConsolidation, computeSingleNodeConsolidation, type ConsolidationOptions } from './consolidation.js';
-import { computeDrift } from './drift.js';
-import { computeEmptiness } from './emptiness.js';
+import {
+  computeMultiNodeConsolidation,
+  computeSingleNodeConsolidation,
+  type ConsolidationOptions,
+  consolidationCandidates,
+} from './consolidation.js';
+import { computeDrift, driftedCandidates } from './drift.js';
+import { computeEmptiness, emptyCandidates } from './emptiness.js';
 import type { DisruptionCommand, DisruptionInput } from './types.js';
 
 export type DisruptionMethodName = 'drift' | 'emptiness' | 'multi-node-consolidation' | 'single-node-consolidation';
@@ -51,4 +56,16 @@ export function stillValid(original: DisruptionCommand, fresh: DisruptionCommand
     const freshNames = new Set((fresh.replacements[i]?.instanceTypeOptions ?? []).map((o) => o.name));
     return r.instanceTypeOptions.every((o) => freshNames.has(o.name));
   });
+}
+
+/** Upstream's `reason` label of the eligible-nodes gauge: the lowercase disruption reason. */
+export type EligibleReason = 'drifted' | 'empty' | 'underutilized';
+
+/** How many nodes each method could take now (upstream's `voluntary_disruption_eligible_nodes`), before budgets. */
+export function eligibleNodes(input: DisruptionInput): Record<EligibleReason, number> {
+  return {
+    drifted: driftedCandidates(input).length,
+    empty: emptyCandidates(input).length,
+    underutilized: consolidationCandidates(input).length,
+  };
 }
