@@ -10,7 +10,8 @@ import { nodeClassesFor, nodePoolsFor } from '../../../src/testbed/demo/demo-man
 import { SystemClock } from '../../../src/util/clock.js';
 import { silentLogger } from '../../../src/util/logger.js';
 import { VERSION } from '../../../src/util/version.js';
-import { type ScrapedFamily, scrape } from '../../metrics-scrape.js';
+import { labelNamesOf, type ScrapedFamily, scrape } from '../../metrics-scrape.js';
+import upstream from '../../fixtures/metrics-upstream.json' with { type: 'json' };
 
 let env: DemoEnvironment;
 let core: CoreV1Api;
@@ -241,6 +242,42 @@ describe('/metrics after a scenario on the simulated cluster', { shuffle: false 
     );
     expect((await nodeClaims()).length).toBe(claimsBefore);
     await core.deleteNamespacedPod({ name: 'on-unmanaged', namespace: 'default', gracePeriodSeconds: 0 });
+  });
+
+  it("exposes every upstream family with upstream's name, type and label names, and only its own under other names", async () => {
+    const families = await scrape(env.operator.metricsUrl);
+    const nodeClassKinds = ['ovhnodeclass', 'scalewaynodeclass', 'outscalenodeclass'];
+    const nodeClassLabels = [
+      'karpenter_ovhcloud_sh_ovhnodeclass',
+      'karpenter_scaleway_sh_scalewaynodeclass',
+      'karpenter_outscale_sh_outscalenodeclass',
+    ];
+    const table = new Map<string, { type: string; labels: string[] }>();
+    for (const f of upstream.families) {
+      const labels = f.labels.flatMap((l) => (l === '{nodeclass_labels}' ? nodeClassLabels : [l])).sort();
+      const names = f.name.includes('{nodeclass}') ? nodeClassKinds.map((k) => f.name.replace('{nodeclass}', k)) : [f.name];
+      for (const name of names) table.set(name, { type: f.type, labels });
+    }
+    const differences: string[] = [];
+    for (const family of families.values()) {
+      const want = table.get(family.name);
+      if (!want) {
+        // Ours alone: karpenter-eu's own families and Node.js's process metrics (upstream's Go runtime has go_*).
+        if (!/^(karpenter_eu_|process_|nodejs_)/.test(family.name))
+          differences.push(`${family.name}: not upstream's and not karpenter_eu_*`);
+        continue;
+      }
+      if (family.type !== want.type) differences.push(`${family.name}: type ${family.type}, upstream ${want.type}`);
+      // Label names as the series carry them; a family with no series yet, as it is declared.
+      const declared =
+        (env.operator.metrics.registry.getSingleMetric(family.name) as unknown as { labelNames?: string[] }).labelNames ?? [];
+      const labels = family.samples.length > 0 ? labelNamesOf(family) : [...declared].sort();
+      if (labels.join(',') !== want.labels.join(','))
+        differences.push(`${family.name}: labels ${labels.join(',')}, upstream ${want.labels.join(',')}`);
+    }
+    expect(differences).toEqual([]);
+    // Every family of the table is exported.
+    expect([...table.keys()].filter((name) => !families.has(name))).toEqual([]);
   });
 
   it('observes node termination as a summary, as upstream', async () => {
