@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { eligibleNodes } from '../../../../src/domain/disruption/index.js';
-import { apiNodePool, clusterNode, disruptionInput, instanceType, pods, types } from './fixtures.js';
+import { apiNodePool, clusterNode, disruptionInput, type instanceType, pods, types } from './fixtures.js';
 
 const [, s4] = types() as [ReturnType<typeof instanceType>, ReturnType<typeof instanceType>];
 
