@@ -3,6 +3,8 @@
 // happens.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CoreV1Api, CustomObjectsApi, type V1Pod } from '@kubernetes/client-node';
+import { loadCatalog } from '../../../src/catalog/index.js';
+import { nodeCapacity, overheadProfiles } from '../../../src/domain/instancetypes/allocatable.js';
 import { defaultControllers } from '../../../src/operator/default-controllers.js';
 import { type DemoEnvironment, startDemoEnvironment } from '../../../src/testbed/demo/environment.js';
 import { applyObjects } from '../../../src/testbed/demo/install.js';
@@ -216,6 +218,31 @@ describe('/metrics after a scenario on the simulated cluster', { shuffle: false 
     // The only node runs a do-not-disrupt pod: no method may take it.
     for (const reason of ['drifted', 'empty', 'underutilized'])
       expect(value(families, 'karpenter_voluntary_disruption_eligible_nodes', { reason }), reason).toBe(0);
+  });
+
+  it("reports the instance types provisioning planned with, as the cloud's catalog lists them", async () => {
+    const pod = await webRunning();
+    const node = await core.readNode({ name: pod.spec?.nodeName ?? '' });
+    const labels = node.metadata?.labels ?? {};
+    const flavorName = labels['node.kubernetes.io/instance-type'] ?? '';
+    const zone = labels['topology.kubernetes.io/zone'] ?? '';
+    const region = labels['topology.kubernetes.io/region'] ?? '';
+    // The emulator answers from the bundled catalog: the gauges must carry its figures for the flavor launched.
+    const flavor = loadCatalog('scaleway').flavors.find((f) => f.name === flavorName);
+    const hourly = flavor?.prices.find((p) => p.region === region || p.region === '*')?.hourly;
+    expect(flavor, flavorName).toBeDefined();
+    expect(hourly).toEqual(expect.any(Number));
+    const families = await scrape(env.operator.metricsUrl);
+    const it_ = { instance_type: flavorName };
+    expect(value(families, 'karpenter_cloudprovider_instance_type_cpu_cores', it_)).toBe(flavor?.vcpus);
+    // Memory as upstream reports it: the capacity planned with, the flavor's memory less the VM overhead.
+    const capacity = nodeCapacity({ vcpus: flavor?.vcpus ?? 0, memoryMiB: flavor?.memoryMiB ?? 0 }, overheadProfiles.scaleway);
+    expect(value(families, 'karpenter_cloudprovider_instance_type_memory_bytes', it_)).toBe(capacity.memory);
+    const offering = { instance_type: flavorName, capacity_type: 'on-demand', zone };
+    expect(value(families, 'karpenter_cloudprovider_instance_type_offering_price_estimate', offering)).toBe(hourly);
+    expect(value(families, 'karpenter_cloudprovider_instance_type_offering_available', offering)).toBe(1);
+    // Every flavor of the region the NodePool may use has its series, not only the one launched.
+    expect(series(families, 'karpenter_cloudprovider_instance_type_cpu_cores').length).toBeGreaterThan(1);
   });
 
   it('counts the pending pods it ignores: those that require a node Karpenter did not launch', async () => {
