@@ -333,4 +333,31 @@ describe('/metrics after a scenario on the simulated cluster', { shuffle: false 
       return value(f, 'karpenter_cluster_state_node_count') === (await core.listNode()).items.length;
     });
   }, 90_000);
+
+  it('counts an informer restarted after a failed list, by resource', async () => {
+    // The node list of the next operator to start comes back cut in the middle of its JSON, once.
+    const rule = env.cluster.apiServer.faults.add({
+      match: { method: 'GET', path: '/api/v1/nodes' },
+      fault: { kind: 'truncated-body' },
+      times: 1,
+    });
+    try {
+      await env.restartOperator();
+      const restarts = await eventually('restart counted', async () => {
+        const v = value(await scrape(env.operator.metricsUrl), 'karpenter_eu_informer_restarts_total', { resource: 'nodes' });
+        return v !== undefined && v > 0 ? v : undefined;
+      });
+      expect(restarts).toBe(1);
+      // It healed: cluster state synced again with the nodes the API server holds.
+      await eventually('synced after the restart', async () => {
+        const f = await scrape(env.operator.metricsUrl);
+        return (
+          value(f, 'karpenter_cluster_state_synced') === 1 &&
+          value(f, 'karpenter_cluster_state_node_count') === (await core.listNode()).items.length
+        );
+      });
+    } finally {
+      env.cluster.apiServer.faults.remove(rule);
+    }
+  }, 90_000);
 });
