@@ -360,4 +360,40 @@ describe('/metrics after a scenario on the simulated cluster', { shuffle: false 
       env.cluster.apiServer.faults.remove(rule);
     }
   }, 90_000);
+
+  it('counts a reconcile that fails and its requeue: a NodeClaim read that fails once', async () => {
+    const lifecycle = { controller: 'nodeclaim.lifecycle' };
+    const read = async () => {
+      const f = await scrape(env.operator.metricsUrl);
+      return {
+        errors: value(f, 'controller_runtime_reconcile_errors_total', lifecycle) ?? 0,
+        errorResults: value(f, 'controller_runtime_reconcile_total', { ...lifecycle, result: 'error' }) ?? 0,
+        retries: value(f, 'workqueue_retries_total', { name: 'nodeclaim.lifecycle', ...lifecycle }) ?? 0,
+      };
+    };
+    const before = await read();
+    // The first read of a NodeClaim by name comes back cut in the middle of its JSON, once: the lifecycle
+    // controller's read of the NodeClaim the provisioner creates for the pod below.
+    const faults = env.cluster.apiServer.faults;
+    const rule = faults.add({
+      match: { method: 'GET', path: /^\/apis\/karpenter\.sh\/v1\/nodeclaims\/[^/]+$/ },
+      fault: { kind: 'truncated-body' },
+      times: 1,
+    });
+    try {
+      await core.createNamespacedPod({ namespace: 'default', body: { ...web, metadata: { ...web.metadata, name: 'after-failed-read' } } });
+      await eventually(
+        'pod running on a node launched after the failed read',
+        async () => (await core.readNamespacedPod({ name: 'after-failed-read', namespace: 'default' })).status?.phase === 'Running',
+        90_000,
+      );
+    } finally {
+      faults.remove(rule);
+    }
+    const after = await read();
+    expect(after.errors - before.errors).toBe(1);
+    expect(after.errorResults - before.errorResults).toBe(1);
+    // Delayed adds: the failed NodeClaim's backoff requeue among them (upstream counts RequeueAfter adds too).
+    expect(after.retries - before.retries).toBeGreaterThanOrEqual(1);
+  }, 120_000);
 });
