@@ -10,6 +10,9 @@ COPY webhooks ./webhooks
 RUN npm run build && npm prune --omit=dev
 
 FROM gcr.io/distroless/nodejs22-debian12:nonroot
+# The source commit, reported as karpenter_build_info's `commit` (docker build --build-arg COMMIT=$(git rev-parse HEAD)).
+ARG COMMIT=""
+ENV KARPENTER_EU_COMMIT=$COMMIT
 WORKDIR /app
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist

@@ -1,4 +1,1 @@
-/** The version users see (`--version`, `version`, the service's start-up line): the package's own. */
-import pkg from '../../package.json' with { type: 'json' };
-
-export const VERSION: string = pkg.version;
+export { VERSION } from '../util/version.js';

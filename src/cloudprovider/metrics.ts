@@ -3,7 +3,7 @@
  * providers stay free of instrumentation, and every provider is measured the same way.
  * Names follow Karpenter so existing dashboards keep working.
  */
-import { Counter, Histogram, type Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { InstanceType } from '../domain/instancetypes/types.js';
 import { currentControllerName } from '../util/controller-name.js';
 import { errorClassName } from './errors.js';
@@ -29,12 +29,67 @@ const DurationBuckets = [
   150, 300, 450, 600,
 ];
 
+type OfferingLabel = 'instance_type' | 'capacity_type' | 'zone';
+
 export interface CloudProviderMetrics {
   duration: Histogram<'controller' | 'method' | 'provider'>;
   errors: Counter<'controller' | 'method' | 'provider' | 'error'>;
+  /** Upstream's (AWS provider's) instance-type gauges, set from each `getInstanceTypes` answer. */
+  instanceTypeCpu: Gauge<'instance_type'>;
+  instanceTypeMemory: Gauge<'instance_type'>;
+  offeringAvailable: Gauge<OfferingLabel>;
+  offeringPrice: Gauge<OfferingLabel>;
 }
 
-/** The two metrics in `registry`, created on first use; several decorated providers share them. */
+function gauge<L extends string>(registry: Registry, name: string, help: string, labelNames: readonly L[]): Gauge<L> {
+  return (registry.getSingleMetric(name) as Gauge<L> | undefined) ?? new Gauge({ name, help, labelNames, registers: [registry] });
+}
+
+const offeringLabels: readonly OfferingLabel[] = ['instance_type', 'capacity_type', 'zone'];
+
+function instanceTypeMetrics(
+  registry: Registry,
+): Pick<CloudProviderMetrics, 'instanceTypeCpu' | 'instanceTypeMemory' | 'offeringAvailable' | 'offeringPrice'> {
+  return {
+    instanceTypeCpu: gauge(registry, 'karpenter_cloudprovider_instance_type_cpu_cores', 'VCPUs cores for a given instance type.', [
+      'instance_type',
+    ]),
+    instanceTypeMemory: gauge(
+      registry,
+      'karpenter_cloudprovider_instance_type_memory_bytes',
+      'Memory, in bytes, for a given instance type.',
+      ['instance_type'],
+    ),
+    offeringAvailable: gauge(
+      registry,
+      'karpenter_cloudprovider_instance_type_offering_available',
+      'Instance type offering availability, based on instance type, capacity type, and zone',
+      offeringLabels,
+    ),
+    offeringPrice: gauge(
+      registry,
+      'karpenter_cloudprovider_instance_type_offering_price_estimate',
+      'Instance type offering estimated hourly price used when making informed decisions on node cost calculation, based on instance type, capacity type, and zone.',
+      offeringLabels,
+    ),
+  };
+}
+
+/** Sets the instance-type gauges from one answer: the types and offerings provisioning plans with now. */
+export function recordInstanceTypes(metrics: CloudProviderMetrics, types: readonly InstanceType[]): void {
+  for (const type of types) {
+    // Capacity cpu is in millicores (domain/instancetypes/types.ts); upstream reports cores.
+    metrics.instanceTypeCpu.set({ instance_type: type.name }, (type.capacity.cpu ?? 0) / 1000);
+    metrics.instanceTypeMemory.set({ instance_type: type.name }, type.capacity.memory ?? 0);
+    for (const o of type.offerings) {
+      const labels = { instance_type: type.name, capacity_type: o.capacityType, zone: o.zone };
+      metrics.offeringAvailable.set(labels, o.available ? 1 : 0);
+      metrics.offeringPrice.set(labels, o.pricePerHour);
+    }
+  }
+}
+
+/** The cloud-call and instance-type metrics in `registry`, created on first use; several decorated providers share them. */
 export function cloudProviderMetrics(registry: Registry): CloudProviderMetrics {
   const duration =
     (registry.getSingleMetric(CloudProviderDurationMetric) as Histogram<'controller' | 'method' | 'provider'> | undefined) ??
@@ -53,7 +108,7 @@ export function cloudProviderMetrics(registry: Registry): CloudProviderMetrics {
       labelNames: ['controller', 'method', 'provider', 'error'],
       registers: [registry],
     });
-  return { duration, errors };
+  return { duration, errors, ...instanceTypeMetrics(registry) };
 }
 
 export interface MetricsDecoratorOptions {
@@ -93,8 +148,10 @@ class MetricsCloudProvider implements CloudProvider {
     return this.measure('List', () => this.inner.list());
   }
 
-  getInstanceTypes(nodePool: CloudProviderNodePool): Promise<InstanceType[]> {
-    return this.measure('GetInstanceTypes', () => this.inner.getInstanceTypes(nodePool));
+  async getInstanceTypes(nodePool: CloudProviderNodePool): Promise<InstanceType[]> {
+    const types = await this.measure('GetInstanceTypes', () => this.inner.getInstanceTypes(nodePool));
+    recordInstanceTypes(this.metrics, types);
+    return types;
   }
 
   isDrifted(nodeClaim: CloudProviderNodeClaim): Promise<DriftReason | undefined> {

@@ -4,9 +4,13 @@
  * the demo) keep their numbers apart. Creating twice on one registry returns the metrics already there.
  */
 import { DeletionReasons } from '../apis/v1/deletion-reasons.js';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, type Registry, Summary } from 'prom-client';
 import { cloudProviderMetrics, type CloudProviderMetrics } from '../cloudprovider/metrics.js';
+import { clusterMetrics, type ClusterMetrics } from './cluster-metrics.js';
 import { nodeResourceMetrics, type NodeResourceMetrics } from './node-resources.js';
+import { podStartupTracker, type PodStartupTracker } from './pod-startup.js';
+import { reconcileMetrics, type ReconcileMetrics } from './reconcile-metrics.js';
+import { conditionTransitions, type ConditionTransitions } from './status-conditions.js';
 
 /** Karpenter's DurationBuckets: controller-runtime's up to 1 s, then up to 10 min. */
 export const DurationBuckets: readonly number[] = [
@@ -24,25 +28,12 @@ export const RequestBuckets: readonly number[] = [0.0005, 0.001, 0.0025, 0.005, 
 export const MetricReasons = { provisioned: 'provisioned', ...DeletionReasons } as const;
 export type MetricReason = (typeof MetricReasons)[keyof typeof MetricReasons];
 
-export const PodStateLabels = [
-  'name',
-  'namespace',
-  'owner',
-  'node',
-  'nodepool',
-  'zone',
-  'arch',
-  'capacity_type',
-  'instance_type',
-  'phase',
-  'scheduled',
-  'ready',
-  'managed',
-] as const;
+export { PodStateLabels } from './cluster-metrics.js';
 
 export interface Metrics {
   registry: Registry;
-  buildInfo: Gauge<'version' | 'goversion' | 'commit'>;
+  /** Upstream's labels: `goversion` carries the Node.js version, `goarch` the process's architecture. */
+  buildInfo: Gauge<'version' | 'goversion' | 'goarch' | 'commit'>;
   nodeClaimsCreated: Counter<'reason' | 'nodepool' | 'min_values_relaxed'>;
   nodeClaimsTerminated: Counter<'nodepool' | 'capacity_type' | 'zone'>;
   /** Upstream's terminated counter has no `reason`; ours keeps why in its own series. */
@@ -53,11 +44,12 @@ export interface Metrics {
   nodeClaimsTerminationDuration: Histogram<'nodepool'>;
   nodesCreated: Counter<'nodepool' | 'zone'>;
   nodesTerminated: Counter<'nodepool' | 'zone'>;
-  nodesTerminationDuration: Histogram<'nodepool'>;
+  nodesTerminationDuration: Summary<'nodepool'>;
   /** karpenter_nodes_allocatable, _total_pod_requests, _total_daemon_requests, _system_overhead. */
   nodeResources: NodeResourceMetrics;
-  podsState: Gauge<(typeof PodStateLabels)[number]>;
-  podsStartupDuration: Histogram<never>;
+  podsStartupDuration: Summary<never>;
+  /** Feeds `podsStartupDuration` from the pods the informers see. */
+  podStartup: PodStartupTracker;
   schedulingDuration: Histogram<'controller'>;
   schedulerQueueDepth: Gauge<'controller' | 'scheduling_id'>;
   schedulerUnschedulablePods: Gauge<'controller'>;
@@ -67,11 +59,13 @@ export interface Metrics {
   disruptionEvaluationDuration: Histogram<'reason' | 'consolidation_type'>;
   disruptionConsolidationTimeouts: Counter<'consolidation_type'>;
   disruptionQueueFailures: Counter<'decision' | 'reason' | 'consolidation_type'>;
-  nodePoolsUsage: Gauge<'nodepool' | 'resource_type'>;
-  nodePoolsLimit: Gauge<'nodepool' | 'resource_type'>;
   nodePoolsAllowedDisruptions: Gauge<'nodepool' | 'reason'>;
   clusterStateSynced: Gauge<never>;
-  clusterStateNodeCount: Gauge<never>;
+  /** Scrape-time gauges of cluster state: node count, pods, NodePool usage and limits, status conditions. */
+  cluster: ClusterMetrics;
+  conditionTransitions: ConditionTransitions;
+  /** controller-runtime's reconcile and work-queue families, per controller. */
+  reconciles: ReconcileMetrics;
   cloudProvider: CloudProviderMetrics;
   leaderElectionMaster: Gauge<'name'>;
   informerRestarts: Counter<'resource'>;
@@ -93,6 +87,15 @@ function gauge<L extends string>(registry: Registry, name: string, help: string,
 function histogram<L extends string>(registry: Registry, name: string, help: string, labelNames: readonly L[]): Histogram<L> {
   const existing = registry.getSingleMetric(name) as Histogram<L> | undefined;
   return existing ?? new Histogram({ name, help, labelNames, buckets: [...DurationBuckets], registers: [registry] });
+}
+
+/** Upstream's SummaryObjectives (quantiles 0, 0.5, 0.9, 0.99, 1) over client_golang's default 10-minute window. */
+function summary<L extends string>(registry: Registry, name: string, help: string, labelNames: readonly L[]): Summary<L> {
+  const existing = registry.getSingleMetric(name) as Summary<L> | undefined;
+  return (
+    existing ??
+    new Summary({ name, help, labelNames, percentiles: [0, 0.5, 0.9, 0.99, 1], maxAgeSeconds: 600, ageBuckets: 5, registers: [registry] })
+  );
 }
 
 function nodeClaimAndNodeMetrics(
@@ -158,7 +161,7 @@ function nodeClaimAndNodeMetrics(
       'Number of nodes terminated in total by Karpenter. Labeled by owning nodepool and zone.',
       ['nodepool', 'zone'],
     ),
-    nodesTerminationDuration: histogram(
+    nodesTerminationDuration: summary(
       r,
       'karpenter_nodes_termination_duration_seconds',
       "The time taken between a node's deletion request and the removal of its finalizer.",
@@ -171,21 +174,10 @@ function podAndSchedulerMetrics(
   r: Registry,
 ): Pick<
   Metrics,
-  'podsState' | 'podsStartupDuration' | 'schedulingDuration' | 'schedulerQueueDepth' | 'schedulerUnschedulablePods' | 'schedulerIgnoredPods'
+  'podsStartupDuration' | 'schedulingDuration' | 'schedulerQueueDepth' | 'schedulerUnschedulablePods' | 'schedulerIgnoredPods'
 > {
   return {
-    podsState: gauge(
-      r,
-      'karpenter_pods_state',
-      'Pod state is the current state of pods. This metric can be used several ways as it is labeled by the pod name, namespace, owner, node, nodepool name, zone, architecture, capacity type, instance type and pod phase.',
-      PodStateLabels,
-    ),
-    podsStartupDuration: histogram(
-      r,
-      'karpenter_pods_startup_duration_seconds',
-      'The time from pod creation until the pod is running.',
-      [],
-    ),
+    podsStartupDuration: summary(r, 'karpenter_pods_startup_duration_seconds', 'The time from pod creation until the pod is running.', []),
     schedulingDuration: histogram(
       r,
       'karpenter_scheduler_scheduling_duration_seconds',
@@ -251,29 +243,14 @@ function nodePoolAndStateMetrics(
   r: Registry,
 ): Pick<
   Metrics,
-  | 'nodePoolsUsage'
-  | 'nodePoolsLimit'
   | 'nodePoolsAllowedDisruptions'
   | 'clusterStateSynced'
-  | 'clusterStateNodeCount'
   | 'leaderElectionMaster'
   | 'informerRestarts'
   | 'buildInfo'
   | 'nodeClaimsTerminatedUnused'
 > {
   return {
-    nodePoolsUsage: gauge(
-      r,
-      'karpenter_nodepools_usage',
-      'The amount of resources that have been provisioned for a nodepool. Labeled by nodepool name and resource type.',
-      ['nodepool', 'resource_type'],
-    ),
-    nodePoolsLimit: gauge(
-      r,
-      'karpenter_nodepools_limit',
-      'Limits specified on the nodepool that restrict the quantity of resources provisioned. Labeled by nodepool name and resource type.',
-      ['nodepool', 'resource_type'],
-    ),
     nodePoolsAllowedDisruptions: gauge(
       r,
       'karpenter_nodepools_allowed_disruptions',
@@ -286,7 +263,6 @@ function nodePoolAndStateMetrics(
       "Returns 1 if cluster state is synced and 0 otherwise. Synced checks that nodeclaims and nodes that are stored in the APIServer have the same representation as Karpenter's cluster state",
       [],
     ),
-    clusterStateNodeCount: gauge(r, 'karpenter_cluster_state_node_count', 'Current count of nodes in cluster state', []),
     // client-go's leader election metric name, so existing alerts on "who leads" keep working.
     leaderElectionMaster: gauge(
       r,
@@ -309,6 +285,7 @@ function nodePoolAndStateMetrics(
     buildInfo: gauge(r, 'karpenter_build_info', "A metric with a constant '1' value labeled by version from which karpenter was built.", [
       'version',
       'goversion',
+      'goarch',
       'commit',
     ]),
   };
@@ -330,15 +307,21 @@ export function registerProcessMetrics(registry: Registry): void {
   collectDefaultMetrics({ register: registry });
 }
 
-export function createMetrics(registry: Registry): Metrics {
+/** `now` dates the status-condition ages (the service's clock). */
+export function createMetrics(registry: Registry, now?: () => number): Metrics {
+  const pods = podAndSchedulerMetrics(registry);
   return {
     registry,
     requestDuration: requestDuration(registry),
     ...nodeClaimAndNodeMetrics(registry),
-    ...podAndSchedulerMetrics(registry),
+    ...pods,
+    podStartup: podStartupTracker(pods.podsStartupDuration),
     ...disruptionMetrics(registry),
     ...nodePoolAndStateMetrics(registry),
     nodeResources: nodeResourceMetrics(registry),
+    cluster: clusterMetrics(registry, now),
+    conditionTransitions: conditionTransitions(registry),
+    reconciles: reconcileMetrics(registry),
     cloudProvider: cloudProviderMetrics(registry),
   };
 }

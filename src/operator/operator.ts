@@ -4,7 +4,7 @@
  * informers to sync, and runs the controllers only while leading. `stop()` is the graceful shutdown:
  * controllers stop, the lease is released, servers close, informers stop.
  */
-import type { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfig, KubernetesObject, V1Pod } from '@kubernetes/client-node';
 import { Registry } from 'prom-client';
 import type { CloudName } from '../apis/v1/labels.js';
 import { loadCatalog } from '../catalog/index.js';
@@ -15,6 +15,9 @@ import type { Controller } from '../controllers/types.js';
 import { createKube } from '../kube/client.js';
 import { EventRecorder } from '../kube/events.js';
 import type { Kube } from '../kube/types.js';
+import { buildInfoLabels } from '../metrics/build-info.js';
+import { recordingReconciles } from '../metrics/reconcile-context.js';
+import type { ReconcileResult } from '../metrics/reconcile-metrics.js';
 import { createMetrics, type Metrics, registerProcessMetrics } from '../metrics/registry.js';
 import { ClusterState } from '../state/cluster-state.js';
 import { createClusterStateInformers, type ClusterStateInformers } from '../state/informers.js';
@@ -50,6 +53,8 @@ export interface OperatorOptions {
   webhookTls?: TlsMaterial;
   /** Aborts the start (a SIGTERM while the caches are still syncing): servers close, the start rejects. */
   signal?: AbortSignal;
+  /** The source commit the service was built from (`karpenter_build_info`'s `commit`). */
+  commit?: string;
 }
 
 export interface RunningOperator {
@@ -95,16 +100,20 @@ interface Core {
 function buildCore(options: OperatorOptions, logger: Logger): Core {
   const { config, clock } = options;
   const registry = new Registry();
-  const metrics = createMetrics(registry);
+  const metrics = createMetrics(registry, () => clock.now());
   registerProcessMetrics(registry);
+  metrics.buildInfo.set(buildInfoLabels(options.commit), 1);
   const kube = createKube(options.kubeConfig);
   const state = new ClusterState({ clock, nominationWindowMs: 2 * config.batch.maxMs });
+  metrics.cluster.countFrom(state);
   const informers = createClusterStateInformers({
     kubeConfig: options.kubeConfig,
     kube,
     clock,
     state,
     logger: logger.child({ component: 'informers' }),
+    onRestart: (resource) => metrics.informerRestarts.inc({ resource }),
+    onChange: (kind, object, deleted) => observeChange(metrics, kind, object, deleted),
   });
   const recorder = new EventRecorder({ kube, clock, component: 'karpenter', instance: config.leaderElection.identity, logger });
   const unavailableOfferings = new UnavailableOfferings({ clock });
@@ -129,6 +138,24 @@ function buildCore(options: OperatorOptions, logger: Logger): Core {
     signals: createControllerSignals(),
     liveCatalogs,
   };
+}
+
+/** The metrics counted from what the informers see: pods' start-up time and status-condition transitions. */
+function observeChange(metrics: Metrics, kind: string, object: KubernetesObject, deleted: boolean): void {
+  if (kind === 'Pod') metrics.podStartup.observe(object as V1Pod, deleted);
+  else metrics.conditionTransitions.observe(kind.toLowerCase(), object, deleted);
+}
+
+/** While leading: the leader-only metrics on, `leader_election_master_status` 1; off again when the term ends. */
+function leaderMetrics(core: Core, leaseName: string, leading: boolean): void {
+  const { metrics } = core;
+  // Like upstream's node metrics controller, only the leader reports per-node resources, so a sum over
+  // replicas counts each node once; the same holds for pods, NodePools and status conditions.
+  metrics.nodeResources.readFrom(() => (leading ? core.state.stateNodes() : []));
+  metrics.cluster.readFrom(leading ? core.state : undefined);
+  metrics.podStartup.setActive(leading);
+  metrics.conditionTransitions.setActive(leading);
+  metrics.leaderElectionMaster.set({ name: leaseName }, leading ? 1 : 0);
 }
 
 async function startServers(options: OperatorOptions, core: Core, logger: Logger): Promise<Servers> {
@@ -205,6 +232,8 @@ export async function startOperator(options: OperatorOptions): Promise<RunningOp
   core.metrics.clusterStateSynced.set(1);
   logger.info('caches synced', { ...core.state.counts() });
   const deps = controllerDeps(options, core, logger);
+  const leaseName = options.config.leaderElection.leaseName;
+  leaderMetrics(core, leaseName, false);
   const regionReads = new AbortController();
   const regionLists = readRegionLists(
     { provider: core.cloudProvider, live: core.liveCatalogs, clock: options.clock, logger: logger.child({ component: 'region-lists' }) },
@@ -218,10 +247,12 @@ export async function startOperator(options: OperatorOptions): Promise<RunningOp
     lead: (signal) => {
       // Built per term: a new term starts from fresh controller state.
       const controllers: Controller[] = enabledControllers(options.controllers, deps.config).map((plugin) => plugin.create(deps));
-      // Like upstream's node metrics controller, only the leader reports per-node resources, so a sum over
-      // replicas counts each node once.
-      core.metrics.nodeResources.readFrom(() => core.state.stateNodes());
-      return runControllers(controllers, signal, logger).finally(() => core.metrics.nodeResources.readFrom(() => []));
+      leaderMetrics(core, leaseName, true);
+      const record = (controller: string, result: ReconcileResult, seconds: number): void =>
+        core.metrics.reconciles.record(controller, result, seconds);
+      return recordingReconciles(record, () => runControllers(controllers, signal, logger)).finally(() =>
+        leaderMetrics(core, leaseName, false),
+      );
     },
   });
   let stopped: Promise<void> | undefined;

@@ -310,6 +310,10 @@ export class ClusterState {
     return [...this.nodeClaims.values()];
   }
 
+  podList(): V1Pod[] {
+    return [...this.pods.values()];
+  }
+
   counts(): { pods: number; nodes: number; nodeClaims: number; nodePools: number } {
     return { pods: this.pods.size, nodes: this.nodes.size, nodeClaims: this.nodeClaims.size, nodePools: this.nodePools.size };
   }

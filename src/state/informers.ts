@@ -23,6 +23,8 @@ export interface ClusterStateInformerOptions {
   restartBackoff?: Pick<BackoffPolicy, 'baseDelayMs' | 'maxDelayMs'>;
   /** Called with the resource plural on each informer restart after an error (a metric). */
   onRestart?: (resource: string) => void;
+  /** Called after state took in an added, changed or deleted object (the metrics that count transitions). */
+  onChange?: (kind: string, object: KubernetesObject, deleted: boolean) => void;
 }
 
 export interface ClusterStateInformers {
@@ -88,8 +90,26 @@ function feeds(state: ClusterState): Feed[] {
   ];
 }
 
+/** The feed's handlers, each followed by `onChange`. */
+function observed(feed: Feed, onChange: ClusterStateInformerOptions['onChange']): Feed {
+  if (!onChange) return feed;
+  const kind = feed.resource.kind;
+  const { onAdd, onUpdate, onDelete } = feed.handlers;
+  const then =
+    (handler: ((o: KubernetesObject) => void) | undefined, deleted: boolean) =>
+    (o: KubernetesObject): void => {
+      handler?.(o);
+      onChange(kind, o, deleted);
+    };
+  return {
+    resource: feed.resource,
+    handlers: { onAdd: then(onAdd, false), onUpdate: then(onUpdate, false), onDelete: then(onDelete, true) },
+  };
+}
+
 export function createClusterStateInformers(options: ClusterStateInformerOptions): ClusterStateInformers {
-  const informers = feeds(options.state).map(({ resource, handlers }) => {
+  const informers = feeds(options.state).map((f) => {
+    const { resource, handlers } = observed(f, options.onChange);
     const informer = new ResourceInformer<KubernetesObject>({
       kubeConfig: options.kubeConfig,
       kube: options.kube,

@@ -23,7 +23,7 @@ describe('user documentation stays in step with the code', () => {
     };
     const registered = (await registry.getMetricsAsJSON()).map((m) => `${m.name} ${String(m.type)} ${labelsOf(m.name)}`);
     const page = read('docs/metrics.md');
-    const documented = [...page.matchAll(/^\| `([a-z0-9_]+)` \| (counter|gauge|histogram) \| ([^|]+) \|/gm)].map(
+    const documented = [...page.matchAll(/^\| `([a-z0-9_]+)` \| (counter|gauge|histogram|summary) \| ([^|]+) \|/gm)].map(
       (m) => `${m[1]} ${m[2]} ${(m[3] as string).trim()}`,
     );
     expect(documented.sort()).toEqual(registered.sort());

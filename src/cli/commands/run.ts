@@ -76,7 +76,15 @@ export const runCommand: Command = async (argv, io) => {
     void stop?.();
   });
   try {
-    const operator = await startOperator({ config, kubeConfig, clock, logger, controllers: defaultControllers, signal: starting.signal });
+    const operator = await startOperator({
+      config,
+      kubeConfig,
+      clock,
+      logger,
+      controllers: defaultControllers,
+      signal: starting.signal,
+      commit: io.env.KARPENTER_EU_COMMIT,
+    });
     stop = operator.stop;
     logger.info('serving', {
       version: VERSION,

@@ -11,10 +11,11 @@ import type { CloudProvider } from '../../cloudprovider/types.js';
 import {
   budgetMapping,
   claimConditionChanges,
-  decide,
   type Decision,
   DisruptionReasonsAll,
   disruptionOutlook,
+  eligibleNodes,
+  evaluate,
   expiredNodeClaims,
   staleDisruptedTaints,
   validateCommand,
@@ -85,7 +86,11 @@ export function createDisruptionController(deps: DisruptionControllerDeps): Disr
   const consolidation = {
     maxMultiNodeCandidates: options.maxMultiNodeCandidates,
     maxSingleNodeSimulations: options.maxSingleNodeSimulations,
+    // The searches' timeouts run on the controller's clock.
+    now: () => deps.clock.now(),
   };
+  // Both series from the start, as upstream: a rate() over them needs the zero.
+  for (const type of ['multi', 'single']) deps.metrics?.disruptionConsolidationTimeouts.inc({ consolidation_type: type }, 0);
 
   const input = (): Promise<DisruptionInput> => buildDisruptionInput(deps.state.snapshot(), sources);
   // Every pod change, not only each pass, moves a node's clock: a pod that comes and goes between passes counts.
@@ -200,8 +205,13 @@ export function createDisruptionController(deps: DisruptionControllerDeps): Disr
     conditions.submit(claimConditionChanges(current));
     await expire(current);
     recordBudgets(current);
+    for (const [reason, count] of Object.entries(eligibleNodes(current))) deps.metrics?.disruptionEligibleNodes.set({ reason }, count);
     const began = performance.now();
-    const decision = decide(current, consolidation);
+    const { decision, timeouts } = evaluate(current, consolidation);
+    for (const type of timeouts) {
+      deps.metrics?.disruptionConsolidationTimeouts.inc({ consolidation_type: type });
+      logger.info('consolidation search stopped at its timeout', { consolidationType: type, found: decision !== undefined });
+    }
     deps.metrics?.disruptionEvaluationDuration.observe(
       {
         reason: decision ? deletionReasonOfDisruption(decision.command.reason) : '',

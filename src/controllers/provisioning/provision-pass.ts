@@ -4,6 +4,7 @@
  * create those NodeClaims in parallel — each one's NodePool limits reserved before its create — nominate
  * pods, and write Events for the pods that cannot be placed.
  */
+import { randomUUID } from 'node:crypto';
 import type { V1Pod } from '@kubernetes/client-node';
 import type { NodeClaim, NodePool } from '../../apis/index.js';
 import { isKubeNotFound } from '../../kube/errors.js';
@@ -11,7 +12,7 @@ import { Resources } from '../../kube/resources.js';
 import type { CloudProvider } from '../../cloudprovider/types.js';
 import type { InstanceType } from '../../domain/instancetypes/types.js';
 import { exceededLimits, remainingLimits, usageAsResourceList } from '../../domain/nodepool/index.js';
-import { displacedPods, type LimitLedger, nodeClaimFromDecision } from '../../domain/provisioning/index.js';
+import { displacedPods, ignoredPodReason, type LimitLedger, nodeClaimFromDecision } from '../../domain/provisioning/index.js';
 import { podKey } from '../../domain/pods/index.js';
 import { solve } from '../../domain/scheduling/index.js';
 import { daemonSetPod } from '../../domain/workloads/index.js';
@@ -76,8 +77,14 @@ export async function provisionPass(deps: ProvisionPassDeps): Promise<Provisioni
   if (!deps.state.synced()) return emptyResult('not-synced');
   const snapshot = deps.state.snapshot();
   // Pending pods, and the pods of nodes being deleted: their new capacity launches while the node drains.
-  const pods = [...snapshot.pendingPods, ...displacedPods(snapshot.nodes)];
+  const waiting = [...snapshot.pendingPods, ...displacedPods(snapshot.nodes)];
+  const pods = waiting.filter((p) => ignoredPodReason(p) === undefined);
+  deps.metrics?.schedulerIgnoredPods.set(waiting.length - pods.length);
   if (pods.length === 0) return emptyResult('no-pending-pods');
+  // Upstream's queue depth: the pass's pods wait from here (instance types, claims) until the solve placed them.
+  const queue = { controller: 'provisioner', scheduling_id: randomUUID() };
+  deps.metrics?.schedulerQueueDepth.reset();
+  deps.metrics?.schedulerQueueDepth.set(queue, pods.length);
   const pools = await instanceTypesByPool(deps, snapshot.nodePools);
   const seen = await observeClaims(deps, snapshot);
   const allTypes = new Map<string, InstanceType>();
@@ -89,6 +96,7 @@ export async function provisionPass(deps: ProvisionPassDeps): Promise<Provisioni
   const result = solve({ pods, existingNodes, nodePools: schedulingPools, daemonSets: snapshot.daemonSets.map(daemonSetPod) });
   deps.metrics?.schedulingDuration.observe({ controller: 'provisioner' }, (performance.now() - started) / 1000);
   deps.metrics?.schedulerUnschedulablePods.set({ controller: 'provisioner' }, result.unschedulable.length);
+  deps.metrics?.schedulerQueueDepth.set(queue, 0);
 
   const podsByKey = new Map(pods.map((p) => [podKey(p), p]));
   const outcome = emptyResult();

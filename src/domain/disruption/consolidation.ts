@@ -16,8 +16,31 @@ import type { Candidate, ConsolidationType, DisruptionCommand, DisruptionInput }
 export interface ConsolidationOptions {
   /** Multi-node considers at most this many candidates (upstream 100). */
   maxMultiNodeCandidates?: number;
-  /** Single-node stops after this many simulations (upstream bounds it by a 3 min timeout instead). */
+  /** Single-node stops after this many simulations. */
   maxSingleNodeSimulations?: number;
+  /**
+   * The clock's reading in milliseconds. Given, each search stops once its timeout has passed since it began
+   * (upstream: multi-node 1 min, single-node 3 min), read between simulations; absent, searches run to the end.
+   */
+  now?: () => number;
+  multiNodeTimeoutMs?: number;
+  singleNodeTimeoutMs?: number;
+}
+
+/** What a search found, and whether its timeout cut it short (upstream's consolidation_timeouts_total). */
+export interface ConsolidationSearch {
+  command: DisruptionCommand | undefined;
+  timedOut: boolean;
+}
+
+export const MultiNodeConsolidationTimeoutMs = 60_000;
+export const SingleNodeConsolidationTimeoutMs = 3 * 60_000;
+
+/** True once `timeoutMs` has passed since this call, on the passed clock; never without one. */
+function deadline(now: (() => number) | undefined, timeoutMs: number): () => boolean {
+  if (!now) return () => false;
+  const end = now() + timeoutMs;
+  return () => now() > end;
 }
 
 export const DefaultMaxMultiNodeCandidates = 100;
@@ -96,15 +119,17 @@ export function consolidationCandidates(input: DisruptionInput): Candidate[] {
 /**
  * Binary search on the prefix length of the budget-filtered, cost-sorted candidates (at most
  * `maxMultiNodeCandidates`): a valid command moves the lower bound up, an invalid one the upper bound down.
- * Takes O(log n) simulations.
+ * Takes O(log n) simulations. At the timeout it returns the best command found so far, as upstream.
  */
-export function computeMultiNodeConsolidation(input: DisruptionInput, options: ConsolidationOptions = {}): DisruptionCommand | undefined {
+export function searchMultiNodeConsolidation(input: DisruptionInput, options: ConsolidationOptions = {}): ConsolidationSearch {
   const cap = options.maxMultiNodeCandidates ?? DefaultMaxMultiNodeCandidates;
   const candidates = withinBudget(consolidationCandidates(input), budgetMapping(input, 'Underutilized').allowed).slice(0, cap);
+  const expired = deadline(options.now, options.multiNodeTimeoutMs ?? MultiNodeConsolidationTimeoutMs);
   let min = 1;
   let max = candidates.length - 1;
   let best: DisruptionCommand | undefined;
   while (min <= max) {
+    if (expired()) return { command: best, timedOut: true };
     const mid = Math.floor((min + max) / 2);
     const command = computeConsolidation(candidates.slice(0, mid + 1), input, 'multi');
     if (command) {
@@ -112,19 +137,32 @@ export function computeMultiNodeConsolidation(input: DisruptionInput, options: C
       min = mid + 1;
     } else max = mid - 1;
   }
-  return best;
+  return { command: best, timedOut: false };
 }
 
-/** The first candidate (interleaved across NodePools) that can be deleted or replaced by a cheaper node. */
-export function computeSingleNodeConsolidation(input: DisruptionInput, options: ConsolidationOptions = {}): DisruptionCommand | undefined {
+export function computeMultiNodeConsolidation(input: DisruptionInput, options: ConsolidationOptions = {}): DisruptionCommand | undefined {
+  return searchMultiNodeConsolidation(input, options).command;
+}
+
+/**
+ * The first candidate (interleaved across NodePools) that can be deleted or replaced by a cheaper node; at the
+ * timeout the search gives up with nothing, as upstream.
+ */
+export function searchSingleNodeConsolidation(input: DisruptionInput, options: ConsolidationOptions = {}): ConsolidationSearch {
   const allowed = budgetMapping(input, 'Underutilized').allowed;
   const limit = options.maxSingleNodeSimulations ?? Number.POSITIVE_INFINITY;
+  const expired = deadline(options.now, options.singleNodeTimeoutMs ?? SingleNodeConsolidationTimeoutMs);
   let simulations = 0;
   for (const c of interleaveByNodePool(consolidationCandidates(input))) {
     if ((allowed.get(c.nodePool) ?? 0) <= 0) continue;
     if (simulations++ >= limit) break;
+    if (expired()) return { command: undefined, timedOut: true };
     const command = computeConsolidation([c], input, 'single');
-    if (command) return command;
+    if (command) return { command, timedOut: false };
   }
-  return undefined;
+  return { command: undefined, timedOut: false };
+}
+
+export function computeSingleNodeConsolidation(input: DisruptionInput, options: ConsolidationOptions = {}): DisruptionCommand | undefined {
+  return searchSingleNodeConsolidation(input, options).command;
 }

@@ -11,7 +11,7 @@ import { findCandidates, isEmpty } from './candidates.js';
 import { buildCommand, priceOf } from './command.js';
 import { nodePoolHash } from './nodepool-hash.js';
 import { simulateWithout } from './simulate.js';
-import type { DisruptionCommand, DisruptionInput, DisruptionNode } from './types.js';
+import type { Candidate, DisruptionCommand, DisruptionInput, DisruptionNode } from './types.js';
 
 export const DriftReasons = { nodePool: 'NodePoolDrifted', requirements: 'RequirementsDrifted' } as const;
 
@@ -28,12 +28,17 @@ export function driftReason(node: DisruptionNode, nodePool: NodePool): string | 
   return node.cloudDriftReason;
 }
 
-export function computeDrift(input: DisruptionInput): DisruptionCommand | undefined {
+/** The candidates the Drift method may take, empty ones first, each with why it drifted. */
+export function driftedCandidates(input: DisruptionInput): { c: Candidate; why: string }[] {
   const pools = new Map(input.nodePools.map((p) => [p.metadata?.name ?? '', p]));
-  const drifted = findCandidates(input)
+  return findCandidates(input)
     .candidates.map((c) => ({ c, why: driftReason(c.node, pools.get(c.nodePool) as NodePool) }))
-    .filter((d) => d.why !== undefined)
+    .filter((d): d is { c: Candidate; why: string } => d.why !== undefined)
     .sort((a, b) => Number(isEmpty(b.c)) - Number(isEmpty(a.c)) || a.c.name.localeCompare(b.c.name));
+}
+
+export function computeDrift(input: DisruptionInput): DisruptionCommand | undefined {
+  const drifted = driftedCandidates(input);
   const budget = budgetMapping(input, 'Drifted');
   for (const { c, why } of withinBudget(
     drifted.map((d) => ({ ...d, nodePool: d.c.nodePool })),

@@ -2,23 +2,34 @@
  * The disruption methods in upstream v1.0 order: Drift, Emptiness, Multi-node, Single-node consolidation.
  * The first method that finds a command acts (one method per loop, as upstream); expiration is separate.
  */
-import { computeMultiNodeConsolidation, computeSingleNodeConsolidation, type ConsolidationOptions } from './consolidation.js';
-import { computeDrift } from './drift.js';
-import { computeEmptiness } from './emptiness.js';
-import type { DisruptionCommand, DisruptionInput } from './types.js';
+import {
+  type ConsolidationOptions,
+  type ConsolidationSearch,
+  consolidationCandidates,
+  searchMultiNodeConsolidation,
+  searchSingleNodeConsolidation,
+} from './consolidation.js';
+import { computeDrift, driftedCandidates } from './drift.js';
+import { computeEmptiness, emptyCandidates } from './emptiness.js';
+import type { ConsolidationType, DisruptionCommand, DisruptionInput } from './types.js';
 
 export type DisruptionMethodName = 'drift' | 'emptiness' | 'multi-node-consolidation' | 'single-node-consolidation';
 
 export interface DisruptionMethod {
   name: DisruptionMethodName;
-  compute(input: DisruptionInput, options: ConsolidationOptions): DisruptionCommand | undefined;
+  /** `timeout` names the consolidation type whose search its timeout cut short. */
+  compute(input: DisruptionInput, options: ConsolidationOptions): { command: DisruptionCommand | undefined; timeout?: ConsolidationType };
+}
+
+function timed(type: ConsolidationType, search: ConsolidationSearch): ReturnType<DisruptionMethod['compute']> {
+  return search.timedOut ? { command: search.command, timeout: type } : { command: search.command };
 }
 
 export const DisruptionMethods: readonly DisruptionMethod[] = [
-  { name: 'drift', compute: (input) => computeDrift(input) },
-  { name: 'emptiness', compute: (input) => computeEmptiness(input) },
-  { name: 'multi-node-consolidation', compute: computeMultiNodeConsolidation },
-  { name: 'single-node-consolidation', compute: computeSingleNodeConsolidation },
+  { name: 'drift', compute: (input) => ({ command: computeDrift(input) }) },
+  { name: 'emptiness', compute: (input) => ({ command: computeEmptiness(input) }) },
+  { name: 'multi-node-consolidation', compute: (input, options) => timed('multi', searchMultiNodeConsolidation(input, options)) },
+  { name: 'single-node-consolidation', compute: (input, options) => timed('single', searchSingleNodeConsolidation(input, options)) },
 ];
 
 export interface Decision {
@@ -26,12 +37,25 @@ export interface Decision {
   command: DisruptionCommand;
 }
 
-export function decide(input: DisruptionInput, options: ConsolidationOptions = {}): Decision | undefined {
+export interface Evaluation {
+  decision: Decision | undefined;
+  /** The consolidation searches their timeout cut short on the way, in the order they ran. */
+  timeouts: ConsolidationType[];
+}
+
+/** Tries the methods in order until one finds a command. */
+export function evaluate(input: DisruptionInput, options: ConsolidationOptions = {}): Evaluation {
+  const timeouts: ConsolidationType[] = [];
   for (const method of DisruptionMethods) {
-    const command = method.compute(input, options);
-    if (command) return { method: method.name, command };
+    const { command, timeout } = method.compute(input, options);
+    if (timeout) timeouts.push(timeout);
+    if (command) return { decision: { method: method.name, command }, timeouts };
   }
-  return undefined;
+  return { decision: undefined, timeouts };
+}
+
+export function decide(input: DisruptionInput, options: ConsolidationOptions = {}): Decision | undefined {
+  return evaluate(input, options).decision;
 }
 
 export function methodNamed(name: DisruptionMethodName): DisruptionMethod {
@@ -51,4 +75,16 @@ export function stillValid(original: DisruptionCommand, fresh: DisruptionCommand
     const freshNames = new Set((fresh.replacements[i]?.instanceTypeOptions ?? []).map((o) => o.name));
     return r.instanceTypeOptions.every((o) => freshNames.has(o.name));
   });
+}
+
+/** Upstream's `reason` label of the eligible-nodes gauge: the lowercase disruption reason. */
+export type EligibleReason = 'drifted' | 'empty' | 'underutilized';
+
+/** How many nodes each method could take now (upstream's `voluntary_disruption_eligible_nodes`), before budgets. */
+export function eligibleNodes(input: DisruptionInput): Record<EligibleReason, number> {
+  return {
+    drifted: driftedCandidates(input).length,
+    empty: emptyCandidates(input).length,
+    underutilized: consolidationCandidates(input).length,
+  };
 }

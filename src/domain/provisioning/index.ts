@@ -6,3 +6,4 @@ export * from './node-sync.js';
 export * from './nodeclaim-template.js';
 export * from './displaced-pods.js';
 export * from './existing-capacity.js';
+export * from './ignored-pods.js';

@@ -3,6 +3,7 @@ import type { V1Deployment, V1Node, V1Pod } from '@kubernetes/client-node';
 import type { NodeClaim, NodePool } from '../../../src/apis/index.js';
 import { solve } from '../../../src/domain/scheduling/index.js';
 import { type ResourceKind, Resources } from '../../../src/kube/index.js';
+import type { Clock, FakeClock } from '../../../src/util/clock.js';
 import { mondayAt, nodePool, startTestBed, testInstanceTypes, type TestBed } from './harness.js';
 
 /** Not in the controllers' Resources (they never write Deployments); the test does. */
@@ -115,6 +116,39 @@ describe('disruption on the simulated cluster', () => {
     expect(disrupted.reduce((sum, v) => sum + v.value, 0)).toBe(commands.reduce((sum, c) => sum + c.candidates.length, 0));
     expect(disrupted.map((v) => v.labels['consolidation_policy'])).not.toContain('');
     expect(new Set(disrupted.map((v) => v.labels['consolidation_policy']))).toEqual(new Set(['when_empty_or_underutilized']));
+  });
+
+  it('counts a consolidation search its timeout cuts short, per consolidation type, as upstream', async () => {
+    // The bed's clock, moved on by `stepMs` more at each reading: a search that reads it per simulation sees minutes pass.
+    let stepMs = 0;
+    let ahead = 0;
+    const stepping = (base: FakeClock): Clock => ({
+      now: () => base.now() + (ahead += stepMs),
+      sleep: (ms, signal) => base.sleep(ms, signal),
+    });
+    bed = await startTestBed({ start: mondayAt(12), disruptionClock: stepping });
+    const b = bed;
+    // Three nodes each full enough that no removal or cheaper replacement fits: every search tries, none finds.
+    await setUp(
+      b,
+      nodePool('default', { consolidationPolicy: 'WhenEmptyOrUnderutilized', consolidateAfter: '0s', budgets: [{ nodes: '100%' }] }),
+      ['a', 'b', 'c'].map((n) => claim(n, 'm-4')),
+      deployment('web', 3, '3'),
+    );
+    await b.until('3 pods running', async () => (await runningPods(b, 'web')).length === 3);
+    const timeouts = async (): Promise<Record<string, number>> =>
+      Object.fromEntries(
+        (
+          (await b.metrics.registry.getSingleMetric('karpenter_voluntary_disruption_consolidation_timeouts_total')?.get())?.values ?? []
+        ).map((v) => [String(v.labels['consolidation_type']), v.value]),
+      );
+
+    expect(await b.disruptOnce()).toBeUndefined();
+    expect(await timeouts()).toEqual({ multi: 0, single: 0 });
+
+    stepMs = 2 * 60_000;
+    expect(await b.disruptOnce()).toBeUndefined();
+    expect(await timeouts()).toEqual({ multi: 1, single: 1 });
   });
 
   it('a nodes:"0" budget window in business hours blocks consolidation; it resumes after', async () => {

@@ -25,7 +25,7 @@ import { createKube, EventRecorder, type Kube, Resources } from '../../../src/ku
 import { createMetrics, type Metrics } from '../../../src/metrics/registry.js';
 import { ClusterState, createClusterStateInformers, type ClusterStateInformers } from '../../../src/state/index.js';
 import { startSimulatedCluster, type SimulatedCluster } from '../../../src/testbed/cluster/index.js';
-import { FakeClock } from '../../../src/util/clock.js';
+import { type Clock, FakeClock } from '../../../src/util/clock.js';
 import { silentLogger } from '../../../src/util/logger.js';
 import * as builders from '../../builders.js';
 
@@ -161,6 +161,8 @@ async function markPodsReady(kube: Kube, now: string): Promise<void> {
 export async function startTestBed(options: {
   start: number;
   disruption?: Parameters<typeof createDisruptionController>[0]['options'];
+  /** The disruption controller's own clock, made from the bed's (the others keep the bed's). */
+  disruptionClock?: (clock: FakeClock) => Clock;
 }): Promise<TestBed> {
   const clock = new FakeClock(options.start);
   const cluster = await startSimulatedCluster({ clock, apiServer: { gracefulPodDeletion: false } });
@@ -179,7 +181,7 @@ export async function startTestBed(options: {
     kube,
     state,
     cloudProvider: provider,
-    clock,
+    clock: options.disruptionClock?.(clock) ?? clock,
     metrics,
     recorder,
     onNodeClaimCreated: (name) => announcedReplacements.push(name),

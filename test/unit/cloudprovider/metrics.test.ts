@@ -1,6 +1,6 @@
 import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
-import { FakeCloudProvider, fakeInstanceTypes } from '../../../src/cloudprovider/fake/index.js';
+import { FakeCloudProvider, fakeInstanceType, fakeInstanceTypes } from '../../../src/cloudprovider/fake/index.js';
 import { NodeClaimNotFoundError, TransientCloudError } from '../../../src/cloudprovider/errors.js';
 import { decorateWithMetrics } from '../../../src/cloudprovider/metrics.js';
 import { runAsController } from '../../../src/util/controller-name.js';
@@ -112,5 +112,43 @@ describe('decorateWithMetrics', () => {
     await Promise.all([a.list(), b.list()]);
     const counts = (await metric(registry, 'karpenter_cloudprovider_duration_seconds')).filter((v) => v.metricName?.endsWith('_count'));
     expect(counts.map((v) => v.labels['provider']).sort()).toEqual(['a', 'b']);
+  });
+
+  it("sets upstream's instance-type gauges from each getInstanceTypes answer, refreshed at the next read", async () => {
+    const registry = new Registry();
+    const type = fakeInstanceType({
+      name: 'fake-4',
+      cpu: 4,
+      memoryMiB: 16384,
+      pricePerHour: 0.12,
+      zones: ['z-a', 'z-b'],
+      unavailableZones: ['z-b'],
+    });
+    const fake = new FakeCloudProvider({ instanceTypes: [type], clock: new FakeClock() });
+    const cp = decorateWithMetrics(fake, registry);
+    const pool = { metadata: { name: 'p' }, spec: { template: { spec: { nodeClassRef: nodeClaim.spec.nodeClassRef, requirements: [] } } } };
+    const read = async (name: string): Promise<[string, number][]> =>
+      (await metric(registry, name)).map((v) => [Object.values(v.labels).join('/'), v.value]);
+    expect(await read('karpenter_cloudprovider_instance_type_cpu_cores')).toEqual([]);
+
+    await cp.getInstanceTypes(pool);
+    expect(await read('karpenter_cloudprovider_instance_type_cpu_cores')).toEqual([['fake-4', 4]]);
+    expect(await read('karpenter_cloudprovider_instance_type_memory_bytes')).toEqual([['fake-4', 16384 * 1024 * 1024]]);
+    expect(await read('karpenter_cloudprovider_instance_type_offering_price_estimate')).toEqual([
+      ['fake-4/on-demand/z-a', 0.12],
+      ['fake-4/on-demand/z-b', 0.12],
+    ]);
+    expect(await read('karpenter_cloudprovider_instance_type_offering_available')).toEqual([
+      ['fake-4/on-demand/z-a', 1],
+      ['fake-4/on-demand/z-b', 0],
+    ]);
+
+    // z-b back in stock: the next read says so.
+    fake.instanceTypes = [fakeInstanceType({ name: 'fake-4', cpu: 4, memoryMiB: 16384, pricePerHour: 0.12, zones: ['z-a', 'z-b'] })];
+    await cp.getInstanceTypes(pool);
+    expect(await read('karpenter_cloudprovider_instance_type_offering_available')).toEqual([
+      ['fake-4/on-demand/z-a', 1],
+      ['fake-4/on-demand/z-b', 1],
+    ]);
   });
 });

@@ -19,6 +19,7 @@ import type { EventRecorder } from '../../../kube/events.js';
 import { isKubeNotFound } from '../../../kube/errors.js';
 import { Resources } from '../../../kube/resources.js';
 import type { Kube } from '../../../kube/types.js';
+import type { ReconcileResult } from '../../../metrics/reconcile-metrics.js';
 import type { Metrics } from '../../../metrics/registry.js';
 import type { ClusterState } from '../../../state/index.js';
 import { type BackoffPolicy, nextDelay, type RandomSource } from '../../../util/backoff.js';
@@ -78,7 +79,10 @@ export function createLifecycleController(deps: LifecycleDeps): LifecycleControl
   const logger = (deps.logger ?? silentLogger).child({ controller: 'nodeclaim.lifecycle' });
   const random = deps.random ?? Math.random;
   const backoff: BackoffPolicy = { ...DefaultRetryBackoff, ...options.retryBackoff, maxAttempts: Number.MAX_SAFE_INTEGER };
-  const queue = new WorkQueue();
+  const controllerName = 'nodeclaim.lifecycle';
+  const queue = new WorkQueue(
+    deps.metrics && { instruments: deps.metrics.reconciles.queue(controllerName, controllerName), now: () => deps.clock.now() },
+  );
   const failures = new Map<string, number>();
   let wake: (() => void) | undefined;
 
@@ -135,8 +139,10 @@ export function createLifecycleController(deps: LifecycleDeps): LifecycleControl
   };
 
   const runOne = async (name: string): Promise<void> => {
+    const started = deps.clock.now();
     try {
       const outcome = await reconcile(name);
+      deps.metrics?.reconciles.record(controllerName, reconcileResult(outcome), (deps.clock.now() - started) / 1000);
       logger.debug('reconciled nodeclaim', {
         nodeclaim: name,
         outcome: outcome.kind,
@@ -164,7 +170,7 @@ export function createLifecycleController(deps: LifecycleDeps): LifecycleControl
   };
 
   return {
-    name: 'nodeclaim.lifecycle',
+    name: controllerName,
     enqueue: (name) => enqueue(name),
     reconcile,
     async start(signal: AbortSignal): Promise<void> {
@@ -188,6 +194,12 @@ export function createLifecycleController(deps: LifecycleDeps): LifecycleControl
       await Promise.allSettled([...running]);
     },
   };
+}
+
+/** controller-runtime's result label for a NodeClaim's reconcile outcome. */
+function reconcileResult(outcome: ReconcileOutcome): ReconcileResult {
+  if (outcome.kind === 'retry') return 'error';
+  return outcome.kind === 'waiting' ? 'requeue_after' : 'success';
 }
 
 /** Adds `karpenter.sh/termination` to the NodeClaim (a JSON patch with a test, so a concurrent change is not lost). */
