@@ -32,6 +32,11 @@ export interface LeaderElectionOptions {
   onStoppedLeading: () => void;
   /** Called when another identity is seen holding the lease. */
   onNewLeader?: (identity: string) => void;
+  /**
+   * Called after each successful acquire or renew with when its attempt started, on `clock.elapsed()`: the
+   * write fence counts its renew deadline from there.
+   */
+  onRenewed?: (attemptStartedAt: number) => void;
   logger?: Logger;
 }
 
@@ -78,6 +83,8 @@ export class LeaderElector {
   private observedLease?: V1Lease;
   private leading = false;
   private lastLeader = '';
+  /** `clock.elapsed()` when the last successful acquire or renew attempt started. */
+  private renewedAt = 0;
 
   constructor(private readonly options: LeaderElectionOptions) {
     this.timing = {
@@ -120,21 +127,38 @@ export class LeaderElector {
 
   private async acquire(signal: AbortSignal): Promise<boolean> {
     while (!signal.aborted) {
-      if ((await this.tryAcquireOrRenew()) === 'acquired') return true;
+      if ((await this.attempt()) === 'acquired') return true;
       if (!(await this.pause(signal))) return false;
     }
     return false;
   }
 
+  /**
+   * Renews until the lease is lost. The deadline is judged on waking too, before any attempt: a process that
+   * was frozen past it must not take a renewal that happens to succeed as proof that nobody else acted meanwhile.
+   */
   private async renewUntilLost(signal: AbortSignal): Promise<void> {
-    let lastRenewal = this.options.clock.now();
     while (await this.pause(signal)) {
-      const attempt = await this.tryAcquireOrRenew();
-      if (attempt === 'acquired') lastRenewal = this.options.clock.now();
-      else if (attempt === 'held-by-other') return this.logger.warn('lease taken by another candidate');
-      else if (this.options.clock.now() - lastRenewal >= this.timing.renewDeadlineMs)
-        return this.logger.warn('failed to renew lease within the renew deadline');
+      if (this.pastRenewDeadline()) return this.logger.warn('failed to renew lease within the renew deadline');
+      const attempt = await this.attempt();
+      if (attempt === 'held-by-other') return this.logger.warn('lease taken by another candidate');
+      if (attempt === 'failed' && this.pastRenewDeadline()) return this.logger.warn('failed to renew lease within the renew deadline');
     }
+  }
+
+  private pastRenewDeadline(): boolean {
+    return this.options.clock.elapsed() - this.renewedAt >= this.timing.renewDeadlineMs;
+  }
+
+  /** One acquire-or-renew; a success counts from when it started, before anything was sent. */
+  private async attempt(): Promise<Attempt> {
+    const startedAt = this.options.clock.elapsed();
+    const attempt = await this.tryAcquireOrRenew();
+    if (attempt === 'acquired') {
+      this.renewedAt = startedAt;
+      this.options.onRenewed?.(startedAt);
+    }
+    return attempt;
   }
 
   /** Sleeps one retry period; false when aborted. */
