@@ -6,6 +6,8 @@
  */
 import { FencedWriteError, type LeadershipTerm, type WriteVerdict, writeVerdict } from '../domain/leadership/term.js';
 import type {
+  ApiCallKinds,
+  ApiGuard,
   ClaimResource,
   CloudNodeClaim,
   CloudProvider,
@@ -207,4 +209,25 @@ class FencedCloudProvider implements CloudProvider {
   repairPolicies(): RepairPolicy[] {
     return this.inner.repairPolicies();
   }
+}
+
+/**
+ * A cloud API port whose `write` calls are guarded: each step of a launch or deletion (create, user data, power
+ * on, tags, GPUs, pool resize) is checked right before it is sent, so a process frozen in the middle of one does
+ * not finish it after its lease is gone; the successor finds what was done and resumes it by name or token.
+ */
+export function fencedApiGuard(fence: LeadershipFence, cloud: string): ApiGuard {
+  return <T extends object>(api: T, kinds: ApiCallKinds<T>): T =>
+    new Proxy(api, {
+      get(target, property, receiver) {
+        const value = Reflect.get(target, property, receiver) as unknown;
+        if (typeof value !== 'function') return value;
+        const call = value as (...args: unknown[]) => unknown;
+        if (kinds[property as keyof T] !== 'write') return call.bind(target);
+        return async (...args: unknown[]) => {
+          fence.guard(`${cloud} ${String(property)}`);
+          return call.apply(target, args);
+        };
+      },
+    });
 }

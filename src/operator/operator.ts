@@ -34,7 +34,7 @@ import { LiveCatalogs } from '../cloudprovider/live-catalogs.js';
 import { readRegionLists } from './region-lists.js';
 import { CatalogPriceBook } from '../views/price-book.js';
 import { type ControllerSignals, createControllerSignals } from './relay.js';
-import { fencedCloudProvider, fencedKube, LeadershipFence } from './fence.js';
+import { fencedApiGuard, fencedCloudProvider, fencedKube, LeadershipFence } from './fence.js';
 
 export interface OperatorOptions {
   config: OperatorConfig;
@@ -130,6 +130,7 @@ function buildCore(options: OperatorOptions, logger: Logger): Core {
             registry,
             unavailableOfferings,
             nodeClassSecrets: config.nodeClassSecrets,
+            guardApi: fencedApiGuard(fence, 'cloud'),
           },
           options.cloudProviderFactories ?? defaultCloudProviderFactories,
         ),

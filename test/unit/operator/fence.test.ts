@@ -8,7 +8,8 @@ import type { CloudProviderNodeClaim } from '../../../src/cloudprovider/types.js
 import { FencedWriteError } from '../../../src/domain/leadership/term.js';
 import { Resources } from '../../../src/kube/resources.js';
 import type { Kube } from '../../../src/kube/types.js';
-import { fencedCloudProvider, fencedKube, LeadershipFence } from '../../../src/operator/fence.js';
+import { fencedApiGuard, fencedCloudProvider, fencedKube, LeadershipFence } from '../../../src/operator/fence.js';
+import { ScalewayApiCalls, type ScalewayApi } from '../../../src/cloudprovider/scaleway/index.js';
 import { FakeClock } from '../../../src/util/clock.js';
 
 /** A Kube that records each call's method name and answers with nothing much. */
@@ -131,5 +132,35 @@ describe('fencedCloudProvider', () => {
     const fenced = fencedCloudProvider(cloud, new LeadershipFence(clock));
     await fenced.create(claim).catch(() => undefined);
     expect(cloud.createCalls).toHaveLength(1);
+  });
+});
+
+describe('fencedApiGuard', () => {
+  /** A Scaleway port whose every call records its name; a class, so the calls live on the prototype. */
+  class RecordingScaleway {
+    readonly calls: string[] = [];
+    readonly zone = 'fr-par-2';
+    async getServer(): Promise<string> {
+      this.calls.push('getServer');
+      return this.zone;
+    }
+    async powerOn(): Promise<void> {
+      this.calls.push('powerOn');
+    }
+  }
+
+  it('checks each call that changes the cloud right before it is sent, mid-launch too; reads and values pass', async () => {
+    const clock = new FakeClock();
+    const fence = new LeadershipFence(clock, 2_000);
+    fence.renewed(fence.now());
+    const inner = new RecordingScaleway();
+    const api = fencedApiGuard(fence, 'scaleway')(inner as unknown as ScalewayApi, ScalewayApiCalls);
+    await api.powerOn('fr-par-2', 's1', 'DEV1-S');
+    clock.step(2_000);
+    await expect(api.powerOn('fr-par-2', 's1', 'DEV1-S')).rejects.toThrow(
+      'scaleway powerOn: refused, this replica may not write as the leader (the lease was last renewed 2000ms ago, past the renew deadline of 2000ms)',
+    );
+    expect(await api.getServer('fr-par-2', 's1')).toEqual('fr-par-2');
+    expect(inner.calls).toEqual(['powerOn', 'getServer']);
   });
 });
