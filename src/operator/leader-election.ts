@@ -134,12 +134,13 @@ export class LeaderElector {
   }
 
   /**
-   * Renews until the lease is lost. The deadline is judged on waking too, before any attempt: a process that
-   * was frozen past it must not take a renewal that happens to succeed as proof that nobody else acted meanwhile.
+   * Renews until the lease is lost: another candidate holds it, or no attempt succeeded within the renew
+   * deadline. A process that wakes from a freeze past the deadline still tries once: the write carries the
+   * resourceVersion read, so it succeeds only if nobody took the lease meanwhile. Until it does, the write
+   * fence (fence.ts) refuses every write on its own.
    */
   private async renewUntilLost(signal: AbortSignal): Promise<void> {
     while (await this.pause(signal)) {
-      if (this.pastRenewDeadline()) return this.logger.warn('failed to renew lease within the renew deadline');
       const attempt = await this.attempt();
       if (attempt === 'held-by-other') return this.logger.warn('lease taken by another candidate');
       if (attempt === 'failed' && this.pastRenewDeadline()) return this.logger.warn('failed to renew lease within the renew deadline');
@@ -179,6 +180,8 @@ export class LeaderElector {
       const holder = lease.spec?.holderIdentity ?? '';
       const expired = this.options.clock.now() >= this.observedAt + this.timing.leaseDurationMs;
       if (holder !== '' && holder !== this.options.identity && !expired) return 'held-by-other';
+      // While leading, a lease we no longer hold (released or handed over meanwhile) means someone else may have led.
+      if (this.leading && holder !== this.options.identity) return 'held-by-other';
       await this.writeLease(lease, holder === this.options.identity);
       return 'acquired';
     } catch (err) {

@@ -1,7 +1,8 @@
 // The write fence with the real lease loop (startLeadership) on the simulated API server, on the fake clock:
 // a leader that was frozen past its renew deadline has its writes refused the instant it wakes, before its
-// lease loop could run; one that sees the lease taken stops writing at once; a shutdown closes it too. What the
-// server received is read from its audit log.
+// lease loop could run, and writes again only once a renewal proves nobody took the lease; one that finds the
+// lease taken stops writing at once and stops leading; a shutdown closes the fence too. What the server
+// received is read from its audit log.
 import type { V1Secret, V1Lease } from '@kubernetes/client-node';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FencedWriteError } from '../../../src/domain/leadership/term.js';
@@ -36,11 +37,50 @@ function config(identity: string, enabled = true): OperatorConfig['leaderElectio
   return { enabled, leaseName: Lease.name, leaseNamespace: Lease.namespace, identity, ...Timing };
 }
 
-/** Replica a: its lease loop, and the fenced client its controllers would write with. */
-function replicaA(enabled = true): { leadership: Leadership; fence: LeadershipFence; writes: Kube } {
+/** A lease loop on its own client, its controllers doing nothing until told to stop. */
+function replica(identity: string): Leadership {
+  const fence = new LeadershipFence(clock, Timing.renewDeadlineMs);
+  const leadership = startLeadership({
+    config: config(identity),
+    kube: createKube(server.kubeConfig),
+    clock,
+    logger: silentLogger,
+    fence,
+    lead: (signal) => new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true })),
+  });
+  running.push(leadership);
+  return leadership;
+}
+
+interface ReplicaA {
+  leadership: Leadership;
+  fence: LeadershipFence;
+  /** The fenced client its controllers would write with. */
+  writes: Kube;
+  /** Holds every call of its client until `thaw`, as a stopped process would. */
+  freeze(): void;
+  thaw(): void;
+}
+
+/** Replica a, writing as `replica-a`; `freezable`: its client can be held as a SIGSTOPped process's would be. */
+function replicaA(options: { enabled?: boolean; freezable?: boolean } = {}): ReplicaA {
+  const enabled = options.enabled ?? true;
   const kubeConfig = kubeConfigFor(server.url);
   kubeConfig.users[0] = { name: 'admin', token: 'token-a' } as (typeof kubeConfig.users)[0];
-  const kube = createKube(kubeConfig);
+  const direct = createKube(kubeConfig);
+  let frozen: Promise<void> | undefined;
+  let thaw = (): void => undefined;
+  const kube = new Proxy(direct, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver) as unknown;
+      if (typeof value !== 'function') return value;
+      const call = value as (...args: unknown[]) => Promise<unknown>;
+      return async (...args: unknown[]) => {
+        await frozen;
+        return call.apply(target, args);
+      };
+    },
+  });
   const fence = new LeadershipFence(clock, enabled ? Timing.renewDeadlineMs : undefined);
   const leadership = startLeadership({
     config: config('a', enabled),
@@ -51,7 +91,18 @@ function replicaA(enabled = true): { leadership: Leadership; fence: LeadershipFe
     lead: (signal) => new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true })),
   });
   running.push(leadership);
-  return { leadership, fence, writes: fencedKube(kube, fence) };
+  return {
+    leadership,
+    fence,
+    writes: fencedKube(direct, fence),
+    freeze: () => {
+      frozen = new Promise<void>((resolve) => (thaw = resolve));
+    },
+    thaw: () => {
+      frozen = undefined;
+      thaw();
+    },
+  };
 }
 
 const secret = (name: string): V1Secret => ({ apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace: 'default' } });
@@ -63,14 +114,14 @@ const writesReceived = (): string[] =>
     .filter((r) => r.username === 'replica-a' && r.path.includes('/secrets'))
     .map((r) => `${r.method} ${r.path}`);
 
-/** Lets the lease loop finish its round, then moves one retry period on. */
-async function retry(): Promise<void> {
-  await eventually(() => clock.waiting > 0);
+/** Lets the lease loops finish their round, then moves one retry period on. */
+async function retry(parked: () => boolean = () => clock.waiting > 0): Promise<void> {
+  await eventually(parked);
   clock.step(Timing.retryPeriodMs);
 }
 
 describe('fenced writes of a leader', () => {
-  it('refuses writes the instant a frozen leader wakes past its renew deadline, before its lease loop runs', async () => {
+  it('refuses writes the instant a frozen leader wakes past its renew deadline, before its lease loop runs; writes again once it renewed', async () => {
     const a = replicaA();
     await eventually(() => a.leadership.isLeading());
     await a.writes.create(Resources.Secret, secret('before'));
@@ -80,10 +131,27 @@ describe('fenced writes of a leader', () => {
     const written = a.writes.create(Resources.Secret, secret('after-thaw'));
     await expect(written).rejects.toBeInstanceOf(FencedWriteError);
     await expect(written).rejects.toThrow(/past the renew deadline of 2000ms/);
+    // Nobody took the lease meanwhile: the renewal (a write at the resourceVersion read) proves it, and it leads on.
+    await eventually(() => a.fence.verdict().allowed);
+    await a.writes.create(Resources.Secret, secret('renewed'));
+    expect(a.leadership.isLeading()).toBe(true);
+    expect(writesReceived()).toEqual(['POST /api/v1/namespaces/default/secrets', 'POST /api/v1/namespaces/default/secrets']);
+    expect(a.fence.refused()).toBe(1);
+  });
+
+  it('a leader frozen while another replica took the lease: refused on waking, and it stops leading', async () => {
+    const a = replicaA({ freezable: true });
+    await eventually(() => a.leadership.isLeading());
+    await eventually(() => clock.waiting > 0);
+    a.freeze();
+    const b = replica('b');
+    for (let i = 0; i < 40 && !b.isLeading(); i++) await retry();
+    expect(b.isLeading()).toBe(true);
+    a.thaw();
+    await expect(a.writes.create(Resources.Secret, secret('stale'))).rejects.toThrow(/past the renew deadline/);
     await expect(a.leadership.done).rejects.toBeInstanceOf(LeadershipLostError);
     expect(a.fence.verdict()).toEqual({ allowed: false, reason: 'leadership ended: lost the lease' });
-    expect(writesReceived()).toEqual(['POST /api/v1/namespaces/default/secrets']);
-    expect(a.fence.refused()).toBe(1);
+    expect(writesReceived()).toEqual([]);
   });
 
   it('stops writing at once when it sees the lease taken, though its own renewal is recent', async () => {
@@ -111,7 +179,7 @@ describe('fenced writes of a leader', () => {
   });
 
   it('without leader election, writes until shutdown and none after', async () => {
-    const a = replicaA(false);
+    const a = replicaA({ enabled: false });
     await eventually(() => a.leadership.isLeading());
     clock.step(60_000);
     await a.writes.create(Resources.Secret, secret('unelected'));
