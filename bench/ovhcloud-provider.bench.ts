@@ -56,7 +56,7 @@ clock.step(60_000);
 
 const nodeClass: OVHNodeClass = { metadata: { name: 'default' }, spec: { serviceName: target.serviceName, kubeId: target.kubeId } };
 const resolver: NodeClassResolver<OVHNodeClass> = { getNodeClass: async () => nodeClass, getSecretData: async () => ({}) };
-const providerClock: Clock = { now: () => clock.now(), sleep: async (ms) => clock.step(ms) };
+const providerClock: Clock = { now: () => clock.now(), elapsed: () => clock.now(), sleep: async (ms) => clock.step(ms) };
 const provider = createOvhCloudProvider({
   clusterName: 'bench',
   api,

@@ -193,3 +193,17 @@ export interface NodeClassResolver<TNodeClass> {
    */
   listNodeClasses?(): Promise<TNodeClass[]>;
 }
+
+/**
+ * Which members of a cloud's API port change the cloud (`write`) and which only read (`read`); plain values are
+ * `value`. Each cloud declares it next to its port, exhaustively, so a new call cannot be left unclassified.
+ */
+export type ApiCallKinds<T> = {
+  readonly [K in keyof T]-?: T[K] extends (...args: never[]) => unknown ? 'read' | 'write' : 'value';
+};
+
+/**
+ * Wraps a cloud's API port so that each `write` call first asks whether this replica may still act (the
+ * leader's write fence); the composition root passes it to the providers.
+ */
+export type ApiGuard = <T extends object>(api: T, kinds: ApiCallKinds<T>) => T;

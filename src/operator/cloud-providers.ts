@@ -6,7 +6,7 @@
 import type { Registry } from 'prom-client';
 import type { OutscaleNodeClass } from '../apis/v1alpha1/outscale-nodeclass.js';
 import type { OVHNodeClass } from '../apis/v1alpha1/ovh-nodeclass.js';
-import { createOvhClient, createOvhCloudProvider } from '../cloudprovider/ovhcloud/index.js';
+import { createOvhClient, createOvhCloudProvider, OvhApiCalls } from '../cloudprovider/ovhcloud/index.js';
 import type { ScalewayNodeClass } from '../apis/v1alpha1/scaleway-nodeclass.js';
 import { loadCatalog } from '../catalog/index.js';
 import { decorateWithMetrics } from '../cloudprovider/metrics.js';
@@ -16,8 +16,9 @@ import {
   createScalewayClient,
   createScalewayCloudProvider,
   type ScalewayApi,
+  ScalewayApiCalls,
 } from '../cloudprovider/scaleway/index.js';
-import type { CloudProvider } from '../cloudprovider/types.js';
+import type { ApiGuard, CloudProvider } from '../cloudprovider/types.js';
 import type { UnavailableOfferings } from '../cloudprovider/unavailable-offerings.js';
 import { findRegion } from '../domain/instancetypes/build.js';
 import type { Kube } from '../kube/types.js';
@@ -38,7 +39,11 @@ export interface CloudProviderDeps {
   unavailableOfferings: UnavailableOfferings;
   /** Which Secrets NodeClasses may have the providers read. */
   nodeClassSecrets: SecretAccessPolicy;
+  /** Wraps each cloud client so its calls that change the cloud are fenced; none: unguarded. */
+  guardApi?: ApiGuard;
 }
+
+const unguarded: ApiGuard = (api) => api;
 
 /** Builds one cloud's provider from its settings; the OVH one is passed in by whoever links it. */
 export type CloudProviderFactory<S> = (settings: S, deps: CloudProviderDeps) => CloudProvider;
@@ -72,8 +77,12 @@ export const scalewayProviderFactory: CloudProviderFactory<ScalewaySettings> = (
   const catalog = loadCatalog('scaleway');
   const zones = findRegion(catalog, settings.region).zones;
   // NodeClasses with their own credentialsSecretRef get a client on the same endpoint.
+  const guard = deps.guardApi ?? unguarded;
   const apiFactory = (credentials: { accessKey: string; secretKey: string; projectId: string }): ScalewayApi =>
-    createScalewayClient({ ...(settings.apiUrl ? { apiUrl: settings.apiUrl } : {}), ...credentials, defaultZone: zones[0] as string });
+    guard(
+      createScalewayClient({ ...(settings.apiUrl ? { apiUrl: settings.apiUrl } : {}), ...credentials, defaultZone: zones[0] as string }),
+      ScalewayApiCalls,
+    );
   return createScalewayCloudProvider({
     clusterName: deps.clusterName,
     region: settings.region,
@@ -107,20 +116,25 @@ export const outscaleProviderFactory: CloudProviderFactory<OutscaleSettings> = (
     clock: deps.clock,
     random: Math.random,
     unavailableOfferings: deps.unavailableOfferings,
+    ...(deps.guardApi ? { guardApi: deps.guardApi } : {}),
   });
 
-export const ovhProviderFactory: CloudProviderFactory<OvhSettings> = (settings, deps) =>
-  createOvhCloudProvider({
+export const ovhProviderFactory: CloudProviderFactory<OvhSettings> = (settings, deps) => {
+  const guard = deps.guardApi ?? unguarded;
+  return createOvhCloudProvider({
     clusterName: deps.clusterName,
-    api: createOvhClient({
-      endpoint: settings.endpoint,
-      applicationKey: settings.applicationKey,
-      applicationSecret: settings.applicationSecret,
-      consumerKey: settings.consumerKey,
-    }),
+    api: guard(
+      createOvhClient({
+        endpoint: settings.endpoint,
+        applicationKey: settings.applicationKey,
+        applicationSecret: settings.applicationSecret,
+        consumerKey: settings.consumerKey,
+      }),
+      OvhApiCalls,
+    ),
     // NodeClasses with their own credentialsSecretRef get a client built from the Secret's settings, on the
     // operator's endpoint unless the Secret names one (the OVHcloud provider's Secrets carry only the keys).
-    apiFactory: (secret) => createOvhClient({ endpoint: settings.endpoint, ...secret }),
+    apiFactory: (secret) => guard(createOvhClient({ endpoint: settings.endpoint, ...secret }), OvhApiCalls),
     nodeClasses: stateNodeClassResolver<OVHNodeClass>(deps.state, deps.kube, Resources.OVHNodeClass.kind, deps.nodeClassSecrets),
     catalog: loadCatalog('ovhcloud'),
     unavailableOfferings: deps.unavailableOfferings,
@@ -130,6 +144,7 @@ export const ovhProviderFactory: CloudProviderFactory<OvhSettings> = (settings, 
     ...(settings.region ? { region: settings.region } : {}),
     clusterProviderIDs: () => deps.state.stateNodes().flatMap((n) => n.node?.spec?.providerID ?? []),
   });
+};
 
 export const defaultCloudProviderFactories: CloudProviderFactories = {
   ovhcloud: ovhProviderFactory,

@@ -32,6 +32,11 @@ export interface LeaderElectionOptions {
   onStoppedLeading: () => void;
   /** Called when another identity is seen holding the lease. */
   onNewLeader?: (identity: string) => void;
+  /**
+   * Called after each successful acquire or renew with when its attempt started, on `clock.elapsed()`: the
+   * write fence counts its renew deadline from there.
+   */
+  onRenewed?: (attemptStartedAt: number) => void;
   logger?: Logger;
 }
 
@@ -78,6 +83,8 @@ export class LeaderElector {
   private observedLease?: V1Lease;
   private leading = false;
   private lastLeader = '';
+  /** `clock.elapsed()` when the last successful acquire or renew attempt started. */
+  private renewedAt = 0;
 
   constructor(private readonly options: LeaderElectionOptions) {
     this.timing = {
@@ -120,21 +127,39 @@ export class LeaderElector {
 
   private async acquire(signal: AbortSignal): Promise<boolean> {
     while (!signal.aborted) {
-      if ((await this.tryAcquireOrRenew()) === 'acquired') return true;
+      if ((await this.attempt()) === 'acquired') return true;
       if (!(await this.pause(signal))) return false;
     }
     return false;
   }
 
+  /**
+   * Renews until the lease is lost: another candidate holds it, or no attempt succeeded within the renew
+   * deadline. A process that wakes from a freeze past the deadline still tries once: the write carries the
+   * resourceVersion read, so it succeeds only if nobody took the lease meanwhile. Until it does, the write
+   * fence (fence.ts) refuses every write on its own.
+   */
   private async renewUntilLost(signal: AbortSignal): Promise<void> {
-    let lastRenewal = this.options.clock.now();
     while (await this.pause(signal)) {
-      const attempt = await this.tryAcquireOrRenew();
-      if (attempt === 'acquired') lastRenewal = this.options.clock.now();
-      else if (attempt === 'held-by-other') return this.logger.warn('lease taken by another candidate');
-      else if (this.options.clock.now() - lastRenewal >= this.timing.renewDeadlineMs)
-        return this.logger.warn('failed to renew lease within the renew deadline');
+      const attempt = await this.attempt();
+      if (attempt === 'held-by-other') return this.logger.warn('lease taken by another candidate');
+      if (attempt === 'failed' && this.pastRenewDeadline()) return this.logger.warn('failed to renew lease within the renew deadline');
     }
+  }
+
+  private pastRenewDeadline(): boolean {
+    return this.options.clock.elapsed() - this.renewedAt >= this.timing.renewDeadlineMs;
+  }
+
+  /** One acquire-or-renew; a success counts from when it started, before anything was sent. */
+  private async attempt(): Promise<Attempt> {
+    const startedAt = this.options.clock.elapsed();
+    const attempt = await this.tryAcquireOrRenew();
+    if (attempt === 'acquired') {
+      this.renewedAt = startedAt;
+      this.options.onRenewed?.(startedAt);
+    }
+    return attempt;
   }
 
   /** Sleeps one retry period; false when aborted. */
@@ -155,6 +180,8 @@ export class LeaderElector {
       const holder = lease.spec?.holderIdentity ?? '';
       const expired = this.options.clock.now() >= this.observedAt + this.timing.leaseDurationMs;
       if (holder !== '' && holder !== this.options.identity && !expired) return 'held-by-other';
+      // While leading, a lease we no longer hold (released or handed over meanwhile) means someone else may have led.
+      if (this.leading && holder !== this.options.identity) return 'held-by-other';
       await this.writeLease(lease, holder === this.options.identity);
       return 'acquired';
     } catch (err) {

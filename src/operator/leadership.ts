@@ -6,6 +6,7 @@
 import type { Kube } from '../kube/types.js';
 import type { Clock } from '../util/clock.js';
 import type { Logger } from '../util/logger.js';
+import type { LeadershipFence } from './fence.js';
 import { LeaderElector } from './leader-election.js';
 import type { OperatorConfig } from './options.js';
 
@@ -14,6 +15,8 @@ export interface LeadershipOptions {
   kube: Kube;
   clock: Clock;
   logger: Logger;
+  /** Told of every renewal; ended the moment the controllers are told to stop (lease lost, or shutting down). */
+  fence: LeadershipFence;
   /** Runs the controllers until the signal aborts; rejects on an unrecoverable controller fault. */
   lead(signal: AbortSignal): Promise<void>;
 }
@@ -40,6 +43,9 @@ export function startLeadership(options: LeadershipOptions): Leadership {
   let leadingRun: Promise<void> = Promise.resolve();
   let failure: unknown;
   let stopping = false;
+
+  // Before anything else hears of it: no write may slip out between losing the lease and the controllers stopping.
+  controllers.signal.addEventListener('abort', () => options.fence.end(stopping ? 'shutting down' : 'lost the lease'), { once: true });
 
   const lead = (leadership: AbortSignal): void => {
     leading = true;
@@ -70,6 +76,7 @@ export function startLeadership(options: LeadershipOptions): Leadership {
           leading = false;
         },
         onNewLeader: (identity) => options.logger.info('new leader observed', { leader: identity }),
+        onRenewed: (startedAt) => options.fence.renewed(startedAt),
         logger: options.logger.child({ component: 'leader-election' }),
       });
       await elector.run(election.signal);

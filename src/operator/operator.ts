@@ -37,6 +37,7 @@ import { LiveCatalogs } from '../cloudprovider/live-catalogs.js';
 import { readRegionLists } from './region-lists.js';
 import { CatalogPriceBook } from '../views/price-book.js';
 import { type ControllerSignals, createControllerSignals } from './relay.js';
+import { fencedApiGuard, fencedCloudProvider, fencedKube, LeadershipFence } from './fence.js';
 
 export interface OperatorOptions {
   config: OperatorConfig;
@@ -86,7 +87,11 @@ function loadCatalogs(): Partial<Record<CloudName, CatalogFile>> {
 interface Core {
   registry: Registry;
   metrics: Metrics;
+  /** Unfenced: the informers, the lease loop and anything every replica does. */
   kube: Kube;
+  /** Writes only while leading: what the controllers, the Event recorder and the cloud providers get. */
+  leaderKube: Kube;
+  fence: LeadershipFence;
   state: ClusterState;
   informers: ClusterStateInformers;
   recorder: EventRecorder;
@@ -104,6 +109,9 @@ function buildCore(options: OperatorOptions, logger: Logger): Core {
   registerProcessMetrics(registry);
   metrics.buildInfo.set(buildInfoLabels(options.commit), 1);
   const kube = createKube(options.kubeConfig);
+  const election = config.leaderElection;
+  const fence = new LeadershipFence(clock, election.enabled ? election.renewDeadlineMs : undefined);
+  const leaderKube = fencedKube(kube, fence);
   const state = new ClusterState({ clock, nominationWindowMs: 2 * config.batch.maxMs });
   metrics.cluster.countFrom(state);
   const informers = createClusterStateInformers({
@@ -115,21 +123,35 @@ function buildCore(options: OperatorOptions, logger: Logger): Core {
     onRestart: (resource) => metrics.informerRestarts.inc({ resource }),
     onChange: (kind, object, deleted) => observeChange(metrics, kind, object, deleted),
   });
-  const recorder = new EventRecorder({ kube, clock, component: 'karpenter', instance: config.leaderElection.identity, logger });
+  const recorder = new EventRecorder({ kube: leaderKube, clock, component: 'karpenter', instance: config.leaderElection.identity, logger });
   const unavailableOfferings = new UnavailableOfferings({ clock });
   const liveCatalogs = new LiveCatalogs(loadCatalogs());
-  const cloudProvider = liveCatalogs.recording(
-    options.cloudProvider ??
-      buildCloudProvider(
-        config.clouds,
-        { clusterName: config.clusterName, kube, state, clock, registry, unavailableOfferings, nodeClassSecrets: config.nodeClassSecrets },
-        options.cloudProviderFactories ?? defaultCloudProviderFactories,
-      ),
+  const cloudProvider = fencedCloudProvider(
+    liveCatalogs.recording(
+      options.cloudProvider ??
+        buildCloudProvider(
+          config.clouds,
+          {
+            clusterName: config.clusterName,
+            kube: leaderKube,
+            state,
+            clock,
+            registry,
+            unavailableOfferings,
+            nodeClassSecrets: config.nodeClassSecrets,
+            guardApi: fencedApiGuard(fence, 'cloud'),
+          },
+          options.cloudProviderFactories ?? defaultCloudProviderFactories,
+        ),
+    ),
+    fence,
   );
   return {
     registry,
     metrics,
     kube,
+    leaderKube,
+    fence,
     state,
     informers,
     recorder,
@@ -205,7 +227,7 @@ async function closeServers(servers: Partial<Servers>): Promise<void> {
 function controllerDeps(options: OperatorOptions, core: Core, logger: Logger): ControllerDeps {
   return {
     config: options.config,
-    kube: core.kube,
+    kube: core.leaderKube,
     kubeConfig: options.kubeConfig,
     state: core.state,
     cloudProvider: core.cloudProvider,
@@ -244,6 +266,7 @@ export async function startOperator(options: OperatorOptions): Promise<RunningOp
     kube: core.kube,
     clock: options.clock,
     logger,
+    fence: core.fence,
     lead: (signal) => {
       // Built per term: a new term starts from fresh controller state.
       const controllers: Controller[] = enabledControllers(options.controllers, deps.config).map((plugin) => plugin.create(deps));

@@ -5,6 +5,11 @@
 export interface Clock {
   /** Milliseconds since the epoch. */
   now(): number;
+  /**
+   * Milliseconds on a monotonic clock (arbitrary origin), for measuring intervals: it never steps back or jumps
+   * when the wall clock is set, and it keeps counting while the process is stopped.
+   */
+  elapsed(): number;
   /** Resolves after `ms` of this clock's time; rejects with the signal's reason when aborted. */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
@@ -12,6 +17,10 @@ export interface Clock {
 export class SystemClock implements Clock {
   now(): number {
     return Date.now();
+  }
+
+  elapsed(): number {
+    return performance.now();
   }
 
   sleep(ms: number, signal?: AbortSignal): Promise<void> {
@@ -51,6 +60,10 @@ export class FakeClock implements Clock {
   }
 
   now(): number {
+    return this.current;
+  }
+
+  elapsed(): number {
     return this.current;
   }
 

@@ -1,7 +1,8 @@
 /**
- * `npm run chaos -- [--cloud C] [--minutes N] [--seed S]`: the long soak, per cloud (all three at once by
- * default), printing kills made, faults injected, duplicates, leaks, wrong deletions and the time for all pods
- * to run after the last kill. Exit 1 if any invariant broke, 2 on a bad flag.
+ * `npm run chaos -- [--cloud C] [--minutes N] [--seed S] [--replicas R]`: the long soak, per cloud (all three at
+ * once by default), with R operator replicas (default 2), printing kills made, leaders frozen past their lease,
+ * faults injected, duplicates, leaks, wrong deletions, writes after lease loss and the time for all pods to run
+ * after the last restart. Exit 1 if any invariant broke, 2 on a bad flag.
  */
 import { runSoak, type SoakReport } from './harness/soak.js';
 import type { ChaosCloud } from './harness/observe.js';
@@ -12,12 +13,13 @@ interface Flags {
   clouds: ChaosCloud[];
   minutes: number;
   seed: number;
+  replicas: number;
 }
 
 class FlagError extends Error {}
 
 function parseFlags(argv: readonly string[]): Flags {
-  const flags: Flags = { clouds: [...Clouds], minutes: 10, seed: Math.floor(Math.random() * 2 ** 31) };
+  const flags: Flags = { clouds: [...Clouds], minutes: 10, seed: Math.floor(Math.random() * 2 ** 31), replicas: 2 };
   for (let i = 0; i < argv.length; i++) {
     const [name, inline] = (argv[i] as string).split('=', 2) as [string, string | undefined];
     const value = inline ?? argv[++i];
@@ -34,8 +36,12 @@ function parseFlags(argv: readonly string[]): Flags {
       flags.seed = Number(value);
       if (!Number.isSafeInteger(flags.seed) || flags.seed < 0)
         throw new FlagError(`--seed: "${value}" is not a seed; accepted: a non-negative integer`);
+    } else if (name === '--replicas') {
+      flags.replicas = Number(value);
+      if (!Number.isSafeInteger(flags.replicas) || flags.replicas < 1 || flags.replicas > 3)
+        throw new FlagError(`--replicas: "${value}" is not a replica count; accepted: 1, 2 or 3`);
     } else {
-      throw new FlagError(`unknown flag ${name}; accepted: --cloud, --minutes, --seed`);
+      throw new FlagError(`unknown flag ${name}; accepted: --cloud, --minutes, --seed, --replicas`);
     }
   }
   return flags;
@@ -46,7 +52,7 @@ function line(r: SoakReport): string {
   const kinds = Object.entries(r.faultsByKind)
     .map(([k, n]) => `${k} ${n}`)
     .join(', ');
-  return `${r.cloud.padEnd(9)} seed ${r.seed}: kills ${r.kills} (${r.killsAtCalls} at a cloud call), faults injected ${r.faultsInjected} (${kinds}), watch drops ${r.watchDrops}, duplicates ${r.duplicates}, leaks ${r.leaks}, wrong deletions ${r.wrongDeletions}, all pods running ${converged} after the last kill`;
+  return `${r.cloud.padEnd(9)} seed ${r.seed}, ${r.replicas} replica(s): kills ${r.kills} (${r.killsAtCalls} at a cloud call), leaders frozen ${r.pauses}, faults injected ${r.faultsInjected} (${kinds}), watch drops ${r.watchDrops}, duplicates ${r.duplicates}, leaks ${r.leaks}, wrong deletions ${r.wrongDeletions}, writes after lease loss ${r.writesAfterLeaseLoss}, all pods running ${converged} after the last restart`;
 }
 
 async function main(): Promise<number> {
@@ -59,11 +65,17 @@ async function main(): Promise<number> {
     return 2;
   }
   process.stdout.write(
-    `chaos soak: ${flags.clouds.join(', ')} for ${flags.minutes} min each, seed ${flags.seed} (replay with --seed ${flags.seed})\n`,
+    `chaos soak: ${flags.clouds.join(', ')} for ${flags.minutes} min each, ${flags.replicas} replica(s), seed ${flags.seed} (replay with --seed ${flags.seed})\n`,
   );
   const reports = await Promise.all(
     flags.clouds.map((cloud) =>
-      runSoak({ cloud, durationMs: flags.minutes * 60_000, seed: flags.seed, say: (l) => process.stdout.write(`[${cloud}] ${l}\n`) }),
+      runSoak({
+        cloud,
+        durationMs: flags.minutes * 60_000,
+        seed: flags.seed,
+        replicas: flags.replicas,
+        say: (l) => process.stdout.write(`[${cloud}] ${l}\n`),
+      }),
     ),
   );
   for (const r of reports) {

@@ -2,7 +2,8 @@
 import { loadCatalog } from '../../catalog/index.js';
 import type { CatalogFile } from '../../catalog/types.js';
 import { createOutscaleClient, type OutscaleClientOptions } from './client.js';
-import type { OutscaleApi } from './api.js';
+import { type OutscaleApi, OutscaleApiCalls } from './api.js';
+import type { ApiGuard } from '../types.js';
 import { OutscaleCloudProvider, type OutscaleCloudProviderOptions } from './cloud-provider.js';
 
 export { OutscaleCloudProvider, OutscaleNodeClassKindRef, type OutscaleCloudProviderOptions } from './cloud-provider.js';
@@ -17,13 +18,16 @@ export type CreateOutscaleCloudProviderOptions = Omit<OutscaleCloudProviderOptio
   client: Omit<OutscaleClientOptions, 'clock'>;
   /** Default: the bundled Outscale catalog. */
   catalog?: CatalogFile;
+  /** Guards every call that changes the cloud, on each account's client. */
+  guardApi?: ApiGuard;
 };
 
 export function createOutscaleCloudProvider(options: CreateOutscaleCloudProviderOptions): OutscaleCloudProvider {
-  const { client, catalog, ...rest } = options;
-  const api = createOutscaleClient({ ...client, clock: options.clock });
+  const { client, catalog, guardApi, ...rest } = options;
+  const guarded = (api: OutscaleApi): OutscaleApi => (guardApi ? guardApi(api, OutscaleApiCalls) : api);
+  const api = guarded(createOutscaleClient({ ...client, clock: options.clock }));
   // NodeClasses with their own credentialsSecretRef get a client on the same endpoint and region.
   const apiFactory = (credentials: { accessKey: string; secretKey: string }): OutscaleApi =>
-    createOutscaleClient({ ...client, ...credentials, clock: options.clock });
+    guarded(createOutscaleClient({ ...client, ...credentials, clock: options.clock }));
   return new OutscaleCloudProvider({ ...rest, api, apiFactory, catalog: catalog ?? loadCatalog('outscale') });
 }

@@ -4,6 +4,8 @@
  * implement it with plain objects. Every method rejects with a core error class (see `errors.ts`).
  */
 
+import type { ApiCallKinds } from '../types.js';
+
 /** `cloud.kube.Cluster` (the fields read). */
 export interface OvhCluster {
   id: string;
@@ -125,3 +127,19 @@ export interface OvhApi {
   listNodes(target: OvhKubeTarget): Promise<OvhNode[]>;
   deleteNode(target: OvhKubeTarget, nodeId: string): Promise<void>;
 }
+
+export const OvhApiCalls: ApiCallKinds<OvhApi> = {
+  listClusters: 'read',
+  getCluster: 'read',
+  listCapabilityFlavors: 'read',
+  listCapabilityRegions: 'read',
+  listPrices: 'read',
+  listNodePools: 'read',
+  getNodePool: 'read',
+  createNodePool: 'write',
+  updateNodePool: 'write',
+  deleteNodePool: 'write',
+  listPoolNodes: 'read',
+  listNodes: 'read',
+  deleteNode: 'write',
+};

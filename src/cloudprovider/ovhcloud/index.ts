@@ -108,6 +108,6 @@ export function ovhClientSettingsFromEnv(env: Readonly<Record<string, string | u
 
 export { OvhCloudProvider } from './cloud-provider.js';
 export { createOvhClient, DefaultOvhEndpoint, type OvhClientSettings, type OvhCredentials } from './client.js';
-export type { OvhApi } from './api.js';
+export { type OvhApi, OvhApiCalls } from './api.js';
 export type { OvhApiFactory } from './accounts.js';
 export { formatProviderID, instanceIdOf } from './provider-id.js';

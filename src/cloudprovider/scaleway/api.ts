@@ -5,6 +5,8 @@
  * `./errors.ts`), never SDK errors.
  */
 
+import type { ApiCallKinds } from '../types.js';
+
 /** `products/servers/availability` values: `shortage` means no stock, `scarce` little. */
 export type ScalewayAvailability = 'available' | 'scarce' | 'shortage';
 
@@ -109,3 +111,20 @@ export interface ScalewayApi {
    */
   findImage(zone: string, image: string): Promise<{ id: string; name?: string } | undefined>;
 }
+
+export const ScalewayApiCalls: ApiCallKinds<ScalewayApi> = {
+  listServerTypes: 'read',
+  getServerTypesAvailability: 'read',
+  listServersPage: 'read',
+  getServer: 'read',
+  createServer: 'write',
+  setUserData: 'write',
+  listUserDataKeys: 'read',
+  attachPrivateNetwork: 'write',
+  powerOn: 'write',
+  terminate: 'write',
+  deleteServer: 'write',
+  listBlockVolumes: 'read',
+  deleteBlockVolume: 'write',
+  findImage: 'read',
+};

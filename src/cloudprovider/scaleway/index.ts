@@ -76,6 +76,6 @@ export function createScalewayCloudProvider(deps: ScalewayCloudProviderDeps): Sc
 export { ScalewayCloudProvider, type RecordCreateAttempt } from './cloudprovider.js';
 export { AnnotationCreateAttempted, DefaultListingConsistencyWindowMs } from './create-window.js';
 export { createScalewayClient, DefaultScalewayApiUrl, type ScalewayClientSettings } from './client.js';
-export type { ScalewayApi } from './api.js';
+export { type ScalewayApi, ScalewayApiCalls } from './api.js';
 export type { ScalewayApiFactory, ScalewayCredentials } from './accounts.js';
 export { formatProviderID, parseProviderID } from './provider-id.js';

@@ -53,7 +53,13 @@ export interface ObservedWorld {
 }
 
 export type ViolationKind =
-  'pod-not-running' | 'duplicate-instance' | 'leaked-instance' | 'leaked-gpu' | 'wrong-deletion' | 'claim-not-ready';
+  | 'pod-not-running'
+  | 'duplicate-instance'
+  | 'leaked-instance'
+  | 'leaked-gpu'
+  | 'wrong-deletion'
+  | 'claim-not-ready'
+  | 'write-after-lease-loss';
 
 export interface Violation {
   kind: ViolationKind;

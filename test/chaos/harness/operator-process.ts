@@ -1,7 +1,7 @@
 /**
  * The real `karpenter-eu run` in a child process, as an administrator would start it: flags, the clouds'
  * usual variables and a kubeconfig file, nothing else. Run from source through tsx so `npm ci` is enough.
- * The harness kills it with SIGKILL (no shutdown path runs) and starts a new one.
+ * The harness kills it with SIGKILL (no shutdown path runs) and starts a new one, or freezes and thaws it.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createWriteStream, type WriteStream } from 'node:fs';
@@ -13,6 +13,8 @@ export interface OperatorProcessConfig {
   env: Record<string, string>;
   /** Where each run's output goes (`operator-<n>.log`), for a reader after a failure. */
   logDir: string;
+  /** Names the log (`operator-<label>-<n>.log`) when several replicas run. */
+  label?: string;
 }
 
 export interface OperatorProcess {
@@ -20,12 +22,16 @@ export interface OperatorProcess {
   /** Resolves with the exit code or signal once the process is gone. */
   readonly exited: Promise<string>;
   kill(): Promise<void>;
+  /** SIGSTOP: the process freezes where it is, as in a long GC pause or a VM frozen for live migration. */
+  pause(): void;
+  /** SIGCONT: it wakes with every timer overdue and whatever its sockets buffered meanwhile. */
+  resume(): void;
 }
 
 let runs = 0;
 
 export function startOperatorProcess(config: OperatorProcessConfig): OperatorProcess {
-  const log: WriteStream = createWriteStream(join(config.logDir, `operator-${++runs}.log`));
+  const log: WriteStream = createWriteStream(join(config.logDir, `operator-${config.label ? `${config.label}-` : ''}${++runs}.log`));
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', projectFile('src/cli/bin.ts'), 'run', ...config.args], {
     cwd: projectFile('.'),
     env: { PATH: process.env.PATH ?? '', ...config.env },
@@ -50,6 +56,12 @@ export function startOperatorProcess(config: OperatorProcessConfig): OperatorPro
     async kill() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       await exited;
+    },
+    pause() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGSTOP');
+    },
+    resume() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGCONT');
     },
   };
 }

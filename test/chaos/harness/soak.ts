@@ -1,15 +1,19 @@
 /**
  * A seeded soak on one cloud: the workload scales up and down while the cloud answers with 5xx, 429,
  * timeouts, lost replies and empty or truncated 200s, listings lag 0–30 s, the API server drops its watches,
- * and the operator is SIGKILLed at random cloud calls and restarted. Invariants are watched throughout; at the
- * end the faults stop and the world must converge. The same seed replays the same choices.
+ * the leader is SIGKILLed at random cloud calls, and frozen (SIGSTOP) past its lease just after a rescale and
+ * thawed (SIGCONT). Replicas that exit are restarted, as the kubelet would. Invariants are watched throughout,
+ * and every write the API server received is judged against the lease (harness/fencing.ts); at the end the
+ * faults stop and the world must converge. The same seed replays the same choices.
  */
 import type { Fault, FaultRule } from '../../../src/testbed/emulators/faults.js';
 import { convergedViolations, type Violation } from './invariants.js';
 import { Monitor } from './monitor.js';
 import type { ChaosCloud } from './observe.js';
 import { bringUp, createDeployment, deployment, eventually, scaleDeployment } from './workload.js';
-import { type ChaosWorld, startChaosWorld } from './world.js';
+import { ChaosLease, type ChaosWorld, startChaosWorld } from './world.js';
+import { writesAfterLeaseLoss } from './fencing.js';
+import { auditedWrites, fencingRules, leaseHolder } from './pause-scenario.js';
 import { seededRandom } from '../../../src/util/seeded-random.js';
 
 export interface SoakOptions {
@@ -18,6 +22,8 @@ export interface SoakOptions {
   seed: number;
   /** How long the world may take to converge once the faults stop. */
   convergeTimeoutMs?: number;
+  /** Operator replicas competing for the lease (default 2). */
+  replicas?: number;
   /** Progress lines (the CLI prints them; tests pass nothing). */
   say?: (line: string) => void;
 }
@@ -25,9 +31,14 @@ export interface SoakOptions {
 export interface SoakReport {
   cloud: ChaosCloud;
   seed: number;
+  replicas: number;
   kills: number;
   /** Kills made at a cloud call (the rest landed between calls). */
   killsAtCalls: number;
+  /** Leaders frozen past their lease and thawed. */
+  pauses: number;
+  /** Writes the API server received from a replica that did not hold the lease. */
+  writesAfterLeaseLoss: number;
   faultsInjected: number;
   faultsByKind: Record<string, number>;
   watchDrops: number;
@@ -66,9 +77,11 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 class Chaos {
   kills = 0;
   killsAtCalls = 0;
+  pauses = 0;
   watchDrops = 0;
   lastRestartAt = Date.now();
   private readonly ruleIds: number[] = [];
+  private supervisor: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly world: ChaosWorld,
@@ -82,6 +95,43 @@ class Chaos {
 
   startFaults(): void {
     for (const rule of faultRules()) this.ruleIds.push(this.world.faults.add(rule));
+  }
+
+  /** Restarts every replica whose process is gone (killed, or exited on losing the lease), as the kubelet would. */
+  superviseReplicas(): void {
+    this.supervisor = setInterval(() => {
+      for (let i = 0; i < this.world.replicas; i++) {
+        if (this.world.operator(i)) continue;
+        this.world.startOperator(i);
+        this.lastRestartAt = Date.now();
+      }
+    }, 500);
+  }
+
+  stopSupervising(): void {
+    clearInterval(this.supervisor);
+  }
+
+  /** The replica holding the lease, or 0 when none does (or the Lease cannot be read). */
+  async leader(): Promise<number> {
+    return (await leaseHolder(this.world).catch(() => undefined)) ?? 0;
+  }
+
+  /**
+   * Rescales, then freezes the leader a moment later (its batch window open, its cache about to go stale) for
+   * longer than its lease, and thaws it: it must not write, and exits; the supervisor restarts it.
+   */
+  async pauseLeader(): Promise<void> {
+    const leader = await this.leader();
+    await scaleDeployment(this.world, 'web', Math.floor(this.random() * 7)).catch(() => undefined);
+    await sleep(Math.floor(this.random() * 400));
+    if (!this.world.operator(leader)) return;
+    const frozenMs = ChaosLease.durationMs + 500 + Math.floor(this.random() * 5_000);
+    this.world.pauseOperator(leader);
+    await sleep(frozenMs);
+    this.world.resumeOperator(leader);
+    this.pauses += 1;
+    this.say(`  pause ${this.pauses}: replica ${leader} frozen for ${(frozenMs / 1000).toFixed(1)} s`);
   }
 
   stopFaults(): void {
@@ -112,7 +162,7 @@ class Chaos {
             run: async (req) => {
               disarm();
               // Only once the process is gone: a restart before that would race it for its ports.
-              await this.world.killOperator();
+              await this.world.killOperator(await this.leader());
               firedAt = req.action;
             },
           },
@@ -122,12 +172,10 @@ class Chaos {
     await scaleDeployment(this.world, 'web', Math.floor(this.random() * 7)).catch(() => undefined);
     await eventually('a call that changes the cloud', () => firedAt !== undefined, 20_000).catch(() => undefined);
     disarm();
-    if (firedAt === undefined) await this.world.killOperator();
+    if (firedAt === undefined) await this.world.killOperator(await this.leader());
     this.kills += 1;
     if (firedAt !== undefined) this.killsAtCalls += 1;
     this.say(`  kill ${this.kills} ${firedAt ? `${then === 'answer' ? 'after' : 'at'} ${firedAt}` : 'between calls'}`);
-    this.world.startOperator();
-    this.lastRestartAt = Date.now();
   }
 
   /** A listing lag of 0–30 s and, where the emulator has them, pages of 1–3 items. */
@@ -153,8 +201,9 @@ function faultCounts(world: ChaosWorld): Record<string, number> {
 async function chaosLoop(world: ChaosWorld, chaos: Chaos, random: () => number, until: number): Promise<void> {
   while (Date.now() < until) {
     const roll = random();
-    if (roll < 0.3) await scaleDeployment(world, 'web', Math.floor(random() * 7)).catch(() => undefined);
-    else if (roll < 0.5) await chaos.killSomewhere();
+    if (roll < 0.25) await scaleDeployment(world, 'web', Math.floor(random() * 7)).catch(() => undefined);
+    else if (roll < 0.4) await chaos.killSomewhere();
+    else if (roll < 0.55) await chaos.pauseLeader();
     else if (roll < 0.7) chaos.shakeListings();
     else if (roll < 0.85) chaos.dropWatches();
     await sleep(2_000 + Math.floor(random() * 6_000));
@@ -164,7 +213,7 @@ async function chaosLoop(world: ChaosWorld, chaos: Chaos, random: () => number, 
 export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   const say = options.say ?? (() => undefined);
   const random = seededRandom(options.seed);
-  const world = await startChaosWorld({ cloud: options.cloud });
+  const world = await startChaosWorld({ cloud: options.cloud, replicas: options.replicas ?? 2 });
   world.faults.reseed(options.seed);
   const monitor = new Monitor(world);
   const chaos = new Chaos(world, random, say);
@@ -172,6 +221,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   let final: Violation[] = [];
   try {
     await bringUp(world);
+    chaos.superviseReplicas();
     monitor.start();
     await createDeployment(world, deployment(options.cloud, 'web', 3));
     chaos.startFaults();
@@ -193,16 +243,21 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     }
     monitor.check();
   } finally {
+    chaos.stopSupervising();
     monitor.stop();
     await world.close();
   }
-  const violations = [...monitor.violations(), ...final];
+  const fenced = writesAfterLeaseLoss(auditedWrites(world), fencingRules(world));
+  const violations = [...monitor.violations(), ...final, ...fenced];
   const byKind = faultCounts(world);
   return {
     cloud: options.cloud,
     seed: options.seed,
+    replicas: world.replicas,
     kills: chaos.kills,
     killsAtCalls: chaos.killsAtCalls,
+    pauses: chaos.pauses,
+    writesAfterLeaseLoss: fenced.length,
     faultsInjected: Object.values(byKind).reduce((a, b) => a + b, 0),
     faultsByKind: byKind,
     watchDrops: chaos.watchDrops,

@@ -34,6 +34,8 @@ import { outscaleScoped, scalewayScoped } from './cluster-scope.js';
 import type { ObservedWorld } from './invariants.js';
 import { type ChaosCloud, type CloudSide, clusterSide, outscaleSide, ovhcloudSide, scalewaySide } from './observe.js';
 import { type OperatorProcess, startOperatorProcess } from './operator-process.js';
+import { startServiceProxy } from './service-proxy.js';
+import { writeKubeconfig } from '../../../src/testbed/cluster/apiserver/kubeconfig.js';
 
 export const ChaosNamespace = 'default';
 
@@ -45,6 +47,8 @@ export interface ChaosWorldOptions {
   gcInterval?: string;
   /** Another world's emulators: a second cluster in the same cloud project (left to their owner to close). */
   sharedEmulators?: Emulators;
+  /** Operator replicas that may run at once, each with its own ports, lease identity and API token (default 1). */
+  replicas?: number;
 }
 
 export interface ChaosWorld {
@@ -56,11 +60,21 @@ export interface ChaosWorld {
   /** Sets how long a new instance (OVH: pool) stays out of the cloud's listings. */
   setListingLag(ms: number): void;
   observe(): ObservedWorld;
-  /** The running operator process, if any. */
-  operator(): OperatorProcess | undefined;
-  startOperator(): OperatorProcess;
+  /** How many replicas the world has room for. */
+  replicas: number;
+  /** The running operator process of a replica (default 0), if any. */
+  operator(replica?: number): OperatorProcess | undefined;
+  startOperator(replica?: number): OperatorProcess;
   /** SIGKILL; resolves once the process is gone. */
-  killOperator(): Promise<void>;
+  killOperator(replica?: number): Promise<void>;
+  /** SIGSTOP: the replica freezes and its webhooks and extender get no more traffic until it is resumed. */
+  pauseOperator(replica?: number): void;
+  /** SIGCONT. */
+  resumeOperator(replica?: number): void;
+  /** The user each replica's writes carry in the API server's audit log. */
+  replicaUser(replica: number): string;
+  /** Whether a replica answers its readiness probe (its caches synced). */
+  replicaReady(replica: number): Promise<boolean>;
   /** Where the operators' logs are. */
   logDir: string;
   close(): Promise<void>;
@@ -85,8 +99,11 @@ interface Ports {
   metrics: number;
 }
 
+/** The lease the replicas compete for, and its timing (short, so the next process leads within seconds). */
+export const ChaosLease = { namespace: 'karpenter', name: 'karpenter-eu-leader-election', durationMs: 3_000 };
+
 function operatorArgs(
-  options: { clusterName: string; gcInterval: string },
+  options: { clusterName: string; gcInterval: string; identity: string },
   ports: Ports,
   files: { kubeconfig: string; cert: string; key: string },
 ): string[] {
@@ -105,10 +122,10 @@ function operatorArgs(
     '--disruption-validation-delay=1s',
     '--drift-check-interval=5s',
     `--gc-interval=${options.gcInterval}`,
-    '--leader-election-namespace=karpenter',
-    '--leader-election-identity=chaos',
+    `--leader-election-namespace=${ChaosLease.namespace}`,
+    `--leader-election-identity=${options.identity}`,
     // A killed leader's lease runs out quickly, so the next process leads within seconds.
-    '--leader-election-lease-duration=3s',
+    `--leader-election-lease-duration=${ChaosLease.durationMs / 1000}s`,
     '--leader-election-renew-deadline=2s',
     '--leader-election-retry-period=250ms',
     `--log-level=${process.env.CHAOS_LOG_LEVEL ?? 'info'}`,
@@ -117,21 +134,34 @@ function operatorArgs(
 
 async function writeFiles(
   dir: string,
-  cluster: SimulatedCluster,
   certificate: { certPem: string; keyPem: string },
   emulators: Emulators,
-): Promise<{ kubeconfig: string; cert: string; key: string; ca?: string }> {
+): Promise<{ cert: string; key: string; ca?: string }> {
   const cert = join(dir, 'tls.crt');
   const key = join(dir, 'tls.key');
   await writeFile(cert, certificate.certPem);
   await writeFile(key, certificate.keyPem, { mode: 0o600 });
-  const kubeconfig = cluster.apiServer.kubeconfigPath;
-  if (!kubeconfig) throw new Error('the simulated API server wrote no kubeconfig');
-  if (!emulators.ovhcloud) return { kubeconfig, cert, key };
+  if (!emulators.ovhcloud) return { cert, key };
   // The ovh client has no CA option; a real deployment would add the CA the same way.
   const ca = join(dir, 'ovh-ca.pem');
   await writeFile(ca, emulators.ovhcloud.caPem);
-  return { kubeconfig, cert, key, ca };
+  return { cert, key, ca };
+}
+
+/** Replica i's API token and the user name the API server knows it by. */
+const replicaToken = (i: number): string => `chaos-replica-${i}`;
+export const replicaUserName = (i: number): string => `karpenter-eu-replica-${i}`;
+
+interface Replica {
+  ports: Ports;
+  kubeconfig: string;
+  process?: OperatorProcess;
+  paused: boolean;
+}
+
+/** A replica that would answer a Service's traffic: started, not exited, not frozen. */
+function ready(replica: Replica): boolean {
+  return replica.process !== undefined && !replica.paused;
 }
 
 /** The kubelet's view of the cloud: only the instances that join this cluster. */
@@ -143,8 +173,12 @@ function scopedSources(emulators: Emulators, clusterName: string): CloudInstance
   ];
 }
 
+async function replicaPorts(): Promise<Ports> {
+  return { webhook: await freeLoopbackPort(), extender: await freeLoopbackPort(), metrics: await freeLoopbackPort() };
+}
+
 export async function startChaosWorld(input: ChaosWorldOptions): Promise<ChaosWorld> {
-  const options: Required<Omit<ChaosWorldOptions, 'sharedEmulators'>> = { clusterName: 'chaos', gcInterval: '2s', ...input };
+  const options: Required<Omit<ChaosWorldOptions, 'sharedEmulators'>> = { clusterName: 'chaos', gcInterval: '2s', replicas: 1, ...input };
   const clock = new SystemClock();
   const logDir = await mkdtemp(join(tmpdir(), `karpenter-eu-chaos-${options.cloud}-`));
   const shared = input.sharedEmulators;
@@ -152,12 +186,18 @@ export async function startChaosWorld(input: ChaosWorldOptions): Promise<ChaosWo
   const scope = options.clusterName;
   const emulators =
     shared ?? (await startEmulators({ clouds: [options.cloud], clock, logger: silentLogger, controllers: [] }, defaultTimings));
-  const ports: Ports = { webhook: await freeLoopbackPort(), extender: await freeLoopbackPort(), metrics: await freeLoopbackPort() };
+  const replicas: Replica[] = [];
+  for (let i = 0; i < options.replicas; i++)
+    replicas.push({ ports: await replicaPorts(), kubeconfig: join(logDir, `kubeconfig-${i}`), paused: false });
+  const first = replicas[0] as Replica;
+  const live = (): Replica => replicas.find(ready) ?? first;
+  // One replica: its extender directly; several: a Service in front, so a frozen one gets no scheduler calls.
+  const extender = options.replicas > 1 ? await startServiceProxy(() => live().ports.extender) : undefined;
   const cluster = await startSimulatedCluster({
     clock,
     cloudSources: scopedSources(emulators, scope),
     extender: {
-      urlPrefix: `http://127.0.0.1:${ports.extender}/scheduler`,
+      urlPrefix: `http://127.0.0.1:${extender?.port ?? first.ports.extender}/scheduler`,
       filterVerb: 'filter',
       prioritizeVerb: 'prioritize',
       weight: 1,
@@ -165,8 +205,9 @@ export async function startChaosWorld(input: ChaosWorldOptions): Promise<ChaosWo
       ignorable: true,
     },
     apiServer: {
-      resolveService: (svc) => (svc.name === 'karpenter-eu' ? `https://127.0.0.1:${ports.webhook}${svc.path ?? '/'}` : undefined),
+      resolveService: (svc) => (svc.name === 'karpenter-eu' ? `https://127.0.0.1:${live().ports.webhook}${svc.path ?? '/'}` : undefined),
       kubeconfig: join(logDir, 'kubeconfig'),
+      tokens: Object.fromEntries(replicas.map((_, i) => [replicaToken(i), replicaUserName(i)])),
     },
     kubelet: { readyDelayMs: defaultTimings.readyMs, podStartDelayMs: 50, nodeRemovalDelayMs: defaultTimings.readyMs, pollIntervalMs: 100 },
   });
@@ -174,11 +215,20 @@ export async function startChaosWorld(input: ChaosWorldOptions): Promise<ChaosWo
   await installCrds(cluster.kubeConfig);
   await seedSecrets(cluster, emulators);
   await installWebhookConfigurations(cluster.kubeConfig, projectFile('manifests/webhooks/webhook-configurations.yaml'), certificate.caPem);
-  const files = await writeFiles(logDir, cluster, certificate, emulators);
+  const files = await writeFiles(logDir, certificate, emulators);
+  for (const [i, r] of replicas.entries()) await writeKubeconfig(cluster.apiServer.url, r.kubeconfig, replicaToken(i));
   const env = { ...operatorEnvFor(emulators), ...(files.ca ? { NODE_EXTRA_CA_CERTS: files.ca } : {}) } as Record<string, string>;
-  const args = operatorArgs(options, ports, files);
+  const argsOf = (i: number): string[] =>
+    operatorArgs({ ...options, identity: options.replicas > 1 ? `chaos-${i}` : 'chaos' }, (replicas[i] as Replica).ports, {
+      ...files,
+      kubeconfig: (replicas[i] as Replica).kubeconfig,
+    });
   const emulator = emulatorOf(emulators, options.cloud);
-  let current: OperatorProcess | undefined;
+  const replica = (i = 0): Replica => {
+    const r = replicas[i];
+    if (!r) throw new Error(`replica ${i}: the world has ${replicas.length}`);
+    return r;
+  };
 
   const world: ChaosWorld = {
     cloud: options.cloud,
@@ -188,19 +238,44 @@ export async function startChaosWorld(input: ChaosWorldOptions): Promise<ChaosWo
     logDir,
     setListingLag: (ms) => emulator.setConsistencyDelay(ms),
     observe: () => ({ ...cloudSide(emulators, options.cloud, scope), ...clusterSide(cluster.apiServer, options.cloud, ChaosNamespace) }),
-    operator: () => current,
-    startOperator() {
-      current = startOperatorProcess({ args, env, logDir });
-      return current;
+    replicas: replicas.length,
+    operator: (i) => replica(i).process,
+    startOperator(i = 0) {
+      const r = replica(i);
+      const started = startOperatorProcess({ args: argsOf(i), env, logDir, ...(replicas.length > 1 ? { label: `replica-${i}` } : {}) });
+      r.process = started;
+      r.paused = false;
+      // An exited replica serves nothing: the Service stops sending it traffic.
+      void started.exited.then(() => {
+        if (r.process === started) r.process = undefined;
+      });
+      return started;
     },
-    async killOperator() {
+    async killOperator(i) {
       // A process started while this kill waited for the exit is the new current one: it must stay tracked.
-      const victim = current;
+      const r = replica(i);
+      const victim = r.process;
       await victim?.kill();
-      if (current === victim) current = undefined;
+      if (r.process === victim) r.process = undefined;
+    },
+    pauseOperator(i) {
+      const r = replica(i);
+      r.paused = true;
+      r.process?.pause();
+    },
+    resumeOperator(i) {
+      const r = replica(i);
+      r.process?.resume();
+      r.paused = false;
+    },
+    replicaUser: replicaUserName,
+    async replicaReady(i) {
+      const answer = await fetch(`http://127.0.0.1:${replica(i).ports.metrics}/readyz`).catch(() => undefined);
+      return answer?.status === 200;
     },
     async close() {
-      await current?.kill();
+      for (const r of replicas) await r.process?.kill();
+      await extender?.close();
       await cluster.close();
       if (!shared) for (const e of [emulators.ovhcloud, emulators.scaleway, emulators.outscale]) await e?.close().catch(() => undefined);
       if (!process.env.CHAOS_KEEP_LOGS) await rm(logDir, { recursive: true, force: true });

@@ -37,6 +37,7 @@ import { eventually } from '../termination/termination-bed.js';
 function autoAdvancing(clock: FakeClock): Clock {
   return {
     now: () => clock.now(),
+    elapsed: () => clock.now(),
     sleep: async (ms, signal) => {
       signal?.throwIfAborted();
       clock.step(ms);

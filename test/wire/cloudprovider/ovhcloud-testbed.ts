@@ -49,6 +49,7 @@ export class MapResolver implements NodeClassResolver<OVHNodeClass> {
 export function autoAdvancing(clock: FakeClock): Clock {
   return {
     now: () => clock.now(),
+    elapsed: () => clock.now(),
     sleep: async (ms, signal) => {
       signal?.throwIfAborted();
       clock.step(ms);

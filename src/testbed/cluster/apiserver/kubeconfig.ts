@@ -19,26 +19,29 @@ export function kubeConfigFor(url: string): KubeConfig {
   return kc;
 }
 
-export function kubeconfigYaml(url: string): string {
+export function kubeconfigYaml(url: string, token = 'simulated'): string {
   return stringify({
     apiVersion: 'v1',
     kind: 'Config',
     // Plain http on loopback: client-node 1.4 refuses it unless TLS verification is marked skipped (kubectl ignores it).
     clusters: [{ name: contextName, cluster: { server: url, 'insecure-skip-tls-verify': true } }],
-    users: [{ name: 'admin', user: { token: 'simulated' } }],
+    users: [{ name: 'admin', user: { token } }],
     contexts: [{ name: contextName, context: { cluster: contextName, user: 'admin', namespace: 'default' } }],
     'current-context': contextName,
   });
 }
 
-/** Writes the kubeconfig to `path`, or to a fresh temp dir; returns the path and how to remove it. */
-export async function writeKubeconfig(url: string, path?: string): Promise<{ path: string; remove: () => Promise<void> }> {
+/**
+ * Writes the kubeconfig to `path`, or to a fresh temp dir; returns the path and how to remove it. `token` names
+ * the user to a server given it in `tokens`.
+ */
+export async function writeKubeconfig(url: string, path?: string, token?: string): Promise<{ path: string; remove: () => Promise<void> }> {
   if (path) {
-    await writeFile(path, kubeconfigYaml(url), { mode: 0o600 });
+    await writeFile(path, kubeconfigYaml(url, token), { mode: 0o600 });
     return { path, remove: () => rm(path, { force: true }) };
   }
   const dir = await mkdtemp(join(tmpdir(), 'karpenter-eu-apiserver-'));
   const file = join(dir, 'kubeconfig');
-  await writeFile(file, kubeconfigYaml(url), { mode: 0o600 });
+  await writeFile(file, kubeconfigYaml(url, token), { mode: 0o600 });
   return { path: file, remove: () => rm(dir, { recursive: true, force: true }) };
 }

@@ -27,6 +27,8 @@ import { ResourceRegistry } from './resource-registry.js';
 import { type ResourceType } from './resource-type.js';
 import { type WatchStream } from './watch-stream.js';
 import { adminUser } from './write-context.js';
+import { AuditLog } from './audit.js';
+import { type UserInfo } from './admission/admission-types.js';
 
 export interface ApiServerOptions {
   clock?: Clock;
@@ -43,6 +45,8 @@ export interface ApiServerOptions {
   kubeconfig?: string | boolean;
   /** Namespaces created at start (default, kube-system, kube-public, kube-node-lease). */
   namespaces?: string[];
+  /** Bearer token → user name (`--token-auth-file`): each client given a token is told apart in the audit log. */
+  tokens?: Record<string, string>;
 }
 
 export interface ApiServer {
@@ -56,6 +60,8 @@ export interface ApiServer {
   typeOf(apiVersion: string, kind: string): ResourceType;
   /** Body faults (empty, `{}`, truncated, short list) for 200 answers, matched by method and path. */
   faults: FaultInjector;
+  /** Every request that could write, with the user its token names. */
+  audit: AuditLog;
   /** Ends every open watch as a dropped connection would. */
   dropWatches(): void;
   /** Sends a BOOKMARK now on every watch that asked for them. */
@@ -103,9 +109,12 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
 
   let address = '127.0.0.1:0';
   const faults = new FaultInjector();
+  const users = new Map<string, UserInfo>();
+  for (const [token, username] of Object.entries(options.tokens ?? {})) users.set(token, { username, groups: ['system:authenticated'] });
+  const audit = new AuditLog(clock, users);
   const router = createRouter(
     registry,
-    { objects, deleter, pods, clock, watchSettings: { bookmarkIntervalMs: options.bookmarkIntervalMs ?? 60_000 }, openWatches },
+    { objects, deleter, pods, clock, watchSettings: { bookmarkIntervalMs: options.bookmarkIntervalMs ?? 60_000 }, openWatches, audit },
     () => address,
     faults,
   );
@@ -143,6 +152,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     objects,
     registry,
     faults,
+    audit,
     typeOf(apiVersion, kind) {
       const type = registry.findByKind(apiVersion, kind);
       if (!type) throw new Error(`finding served type: no ${kind} in ${apiVersion}`);

@@ -11,6 +11,7 @@ import { patchTypeOf } from '../patching.js';
 import { type PodSubresources, successStatus } from '../pod-subresources.js';
 import { type ResourceType } from '../resource-type.js';
 import { type WatchSettings, WatchStream } from '../watch-stream.js';
+import { type AuditLog } from '../audit.js';
 import { adminUser, type WriteContext } from '../write-context.js';
 import { decodeBody, readBody, sendJson } from './http-io.js';
 import { toTable, wantsTable } from './table.js';
@@ -31,19 +32,21 @@ export interface HandlerDeps {
   clock: Clock;
   watchSettings: WatchSettings;
   openWatches: Set<WatchStream>;
+  /** Authenticates requests (writes are made as the token's user) and records every write. */
+  audit?: AuditLog;
 }
 
-function writeContext(query: URLSearchParams): WriteContext {
+function writeContext(req: IncomingMessage, query: URLSearchParams, audit?: AuditLog): WriteContext {
   const dryRun = query.getAll('dryRun');
   if (dryRun.some((v) => v !== 'All')) throw badRequest(`Invalid dry run value: ${dryRun.join(',')}; accepted: All`);
-  return { dryRun: dryRun.length > 0, userInfo: adminUser, warnings: [] };
+  return { dryRun: dryRun.length > 0, userInfo: audit?.authenticate(req) ?? adminUser, warnings: [] };
 }
 
 export async function handleResource(req: IncomingMessage, res: ServerResponse, target: ResourceRequest, deps: HandlerDeps): Promise<void> {
   const method = req.method ?? 'GET';
   const { type, namespace, name, subresource, query } = target;
   if (type.namespaced && !namespace && (name || method !== 'GET')) throw methodNotAllowed();
-  const ctx = writeContext(query);
+  const ctx = writeContext(req, query, deps.audit);
   const body = method === 'GET' ? undefined : decodeBody(await readBody(req), req.headers['content-type'], method === 'PATCH');
   if (type.group === '' && type.plural === 'bindings') {
     // The older form of pods/binding: POST namespaces/{ns}/bindings names the pod in the body.

@@ -60,6 +60,7 @@ export function createRouter(registry: ResourceRegistry, deps: HandlerDeps, serv
   }
 
   return (req: IncomingMessage, res: ServerResponse): void => {
+    deps.audit?.observe(req, res);
     // Only body faults apply here: the API server's other failures are its own Status errors.
     const fault = faults?.decide({ method: req.method ?? 'GET', path: (req.url ?? '/').split('?')[0] ?? '/' });
     if (isBodyFault(fault)) spoilReply(res, fault);
