@@ -124,6 +124,7 @@ describe('disruption on the simulated cluster', () => {
     let ahead = 0;
     const stepping = (base: FakeClock): Clock => ({
       now: () => base.now() + (ahead += stepMs),
+      elapsed: () => base.elapsed() + ahead,
       sleep: (ms, signal) => base.sleep(ms, signal),
     });
     bed = await startTestBed({ start: mondayAt(12), disruptionClock: stepping });
