@@ -32,8 +32,11 @@ let watchOutput = '';
 /** The real kubectl as a separate process (the simulated API server answers on this process's event loop). */
 function kubectl(...args: string[]): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(ensureRealBinaries().kubectl, ['--kubeconfig', kubeconfig, ...args], { encoding: 'utf8', timeout: 30_000 }, (err, stdout, stderr) =>
-      resolve({ code: err ? ((err as { code?: number }).code ?? -1) : 0, stdout, stderr }),
+    execFile(
+      ensureRealBinaries().kubectl,
+      ['--kubeconfig', kubeconfig, ...args],
+      { encoding: 'utf8', timeout: 30_000 },
+      (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? -1) : 0, stdout, stderr }),
     );
   });
 }
@@ -142,7 +145,20 @@ describe('the guides on the demo cluster with the real kubectl 1.31', () => {
     const [pools = '', claims = ''] = out.stdout.split('\n\n');
     expect(table(pools).headers).toEqual(['NAME', 'NODECLASS', 'NODES', 'READY', 'AGE', 'WEIGHT', 'CPU', 'MEMORY']);
     const { headers, rows } = table(claims);
-    expect(headers).toEqual(['NAME', 'TYPE', 'CAPACITY', 'ZONE', 'NODE', 'READY', 'AGE', 'IMAGEID', 'ID', 'NODEPOOL', 'NODECLASS', 'DRIFTED']);
+    expect(headers).toEqual([
+      'NAME',
+      'TYPE',
+      'CAPACITY',
+      'ZONE',
+      'NODE',
+      'READY',
+      'AGE',
+      'IMAGEID',
+      'ID',
+      'NODEPOOL',
+      'NODECLASS',
+      'DRIFTED',
+    ]);
     expect(rows.length).toBeGreaterThan(0);
     for (const row of rows) {
       expect(row.TYPE).toMatch(/^[a-z]\d+-\d+$/);

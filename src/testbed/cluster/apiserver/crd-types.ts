@@ -1,7 +1,7 @@
 /** CustomResourceDefinition → served ResourceTypes, and the checks kube-apiserver makes on a CRD's names. */
 import { invalid } from './errors.js';
 import { type KubeObject } from './kube-object.js';
-import { type PrinterColumnSpec, type ResourceType } from './resource-type.js';
+import { type PrinterColumnSpec, type ResourceType, type ScaleSpec } from './resource-type.js';
 
 interface CrdSpec {
   group?: string;
@@ -11,7 +11,7 @@ interface CrdSpec {
     name?: string;
     served?: boolean;
     storage?: boolean;
-    subresources?: { status?: object; scale?: object };
+    subresources?: { status?: object; scale?: ScaleSpec };
     additionalPrinterColumns?: PrinterColumnSpec[];
   }>;
 }
@@ -65,7 +65,8 @@ export function typesFromCrd(crd: KubeObject): ResourceType[] {
       namespaced: spec.scope === 'Namespaced',
       shortNames: names.shortNames ?? [],
       categories: names.categories ?? [],
-      subresources: v.subresources?.status ? ['status'] : [],
+      subresources: [...(v.subresources?.status ? ['status'] : []), ...(v.subresources?.scale ? ['scale'] : [])],
+      ...(v.subresources?.scale ? { scale: v.subresources.scale } : {}),
       strategicMerge: false,
       crdName: crd.metadata.name ?? '',
       ...(v.additionalPrinterColumns?.length ? { printerColumns: v.additionalPrinterColumns } : {}),

@@ -118,18 +118,20 @@ export class ObjectService {
     keepImmutableMeta(next, current);
     next.apiVersion = apiVersionOf(type);
     next.kind = type.kind;
-    if (subresource === '' && hasStatusSubresource(type)) {
+    // `scale` writes the spec's replicas: the same preparation, generation and validation as the main resource.
+    const specWrite = subresource === '' || subresource === 'scale';
+    if (specWrite && hasStatusSubresource(type)) {
       if (current.status === undefined) delete next.status;
       else next.status = current.status;
     }
-    if (subresource === '') {
+    if (specWrite) {
       prepareForUpdate(type, next);
       bumpGenerationOnSpecChange(next, current);
     }
     if (current.metadata.deletionTimestamp) rejectNewFinalizers(type, current, next);
     const admitted = (await this.admit('UPDATE', type, subresource, next, current, ctx)) ?? next;
     keepIdentity(admitted, current);
-    if (subresource === '') validateObject(type, admitted);
+    if (specWrite) validateObject(type, admitted);
     admitted.metadata.resourceVersion = current.metadata.resourceVersion;
     if (jsonEqual(admitted, current)) return current;
     if (ctx.dryRun) return admitted;

@@ -10,6 +10,7 @@ import { type ObjectService } from '../object-service.js';
 import { patchTypeOf } from '../patching.js';
 import { type PodSubresources, successStatus } from '../pod-subresources.js';
 import { type ResourceType } from '../resource-type.js';
+import { type ScaleSubresource } from '../scale-subresource.js';
 import { type WatchSettings, WatchStream } from '../watch-stream.js';
 import { adminUser, type WriteContext } from '../write-context.js';
 import { decodeBody, readBody, sendJson } from './http-io.js';
@@ -28,6 +29,7 @@ export interface HandlerDeps {
   objects: ObjectService;
   deleter: Deleter;
   pods: PodSubresources;
+  scale: ScaleSubresource;
   clock: Clock;
   watchSettings: WatchSettings;
   openWatches: Set<WatchStream>;
@@ -71,6 +73,7 @@ export async function handleResource(req: IncomingMessage, res: ServerResponse, 
       subresource === 'binding' ? await deps.pods.bind(namespace, name, body, ctx) : await deps.pods.evict(namespace, name, body, ctx);
     return sendJson(res, (reply as { code?: number }).code ?? 201, reply, ctx.warnings);
   }
+  if (subresource === 'scale') return handleScale(req, res, target, body, ctx, deps);
   switch (method) {
     case 'GET': {
       const obj = deps.objects.get(type, namespace, name);
@@ -98,6 +101,30 @@ export async function handleResource(req: IncomingMessage, res: ServerResponse, 
       if (subresource) throw methodNotAllowed();
       const result = await deps.deleter.delete(type, namespace, name, parseDeleteOptions(body, query), ctx);
       return sendJson(res, 200, result, ctx.warnings);
+    }
+    default:
+      throw methodNotAllowed();
+  }
+}
+
+async function handleScale(
+  req: IncomingMessage,
+  res: ServerResponse,
+  target: ResourceRequest,
+  body: unknown,
+  ctx: WriteContext,
+  deps: HandlerDeps,
+): Promise<void> {
+  const { type, namespace, name } = target;
+  switch (req.method) {
+    case 'GET':
+      return sendJson(res, 200, deps.scale.get(type, namespace, name));
+    case 'PUT':
+      return sendJson(res, 200, await deps.scale.update(type, namespace, name, body, ctx), ctx.warnings);
+    case 'PATCH': {
+      if (body === undefined) throw badRequest('the patch body is empty');
+      const patchType = patchTypeOf(req.headers['content-type'], { ...type, strategicMerge: true });
+      return sendJson(res, 200, await deps.scale.patch(type, namespace, name, patchType, body as JsonValue, ctx), ctx.warnings);
     }
     default:
       throw methodNotAllowed();
