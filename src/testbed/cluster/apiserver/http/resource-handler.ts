@@ -14,7 +14,8 @@ import { type ScaleSubresource } from '../scale-subresource.js';
 import { type WatchSettings, WatchStream } from '../watch-stream.js';
 import { adminUser, type WriteContext } from '../write-context.js';
 import { decodeBody, readBody, sendJson } from './http-io.js';
-import { toTable, wantsTable } from './table.js';
+import { type IncludeObject, tableRequest, toTable } from './table.js';
+import { type KubeObject } from '../kube-object.js';
 
 export interface ResourceRequest {
   type: ResourceType;
@@ -55,13 +56,11 @@ export async function handleResource(req: IncomingMessage, res: ServerResponse, 
     return sendJson(res, 201, await deps.pods.bind(namespace, podName, body, ctx), ctx.warnings);
   }
   if (!name) {
-    if (method === 'GET' && target.watch) return startWatch(res, target, deps);
+    if (method === 'GET' && target.watch) return startWatch(res, target, deps, tableRequest(req.headers.accept, query));
     if (method === 'GET') {
       const list = listObjects(deps.objects.store, type, parseListOptions(type, namespace, query));
-      const reply = wantsTable(req.headers.accept)
-        ? toTable(type.kind, list.items, list.metadata.resourceVersion, deps.clock.now(), type.printerColumns)
-        : list;
-      return sendJson(res, 200, reply);
+      const include = tableRequest(req.headers.accept, query);
+      return sendJson(res, 200, include ? toTable(type, list.items, list.metadata, deps.clock.now(), include) : list);
     }
     if (method === 'POST') return sendJson(res, 201, await deps.objects.create(type, namespace, body, ctx), ctx.warnings);
     if (method === 'DELETE') return deleteCollection(res, target, body, ctx, deps);
@@ -77,13 +76,9 @@ export async function handleResource(req: IncomingMessage, res: ServerResponse, 
   switch (method) {
     case 'GET': {
       const obj = deps.objects.get(type, namespace, name);
-      return sendJson(
-        res,
-        200,
-        wantsTable(req.headers.accept)
-          ? toTable(type.kind, [obj], obj.metadata.resourceVersion ?? '', deps.clock.now(), type.printerColumns)
-          : obj,
-      );
+      const include = tableRequest(req.headers.accept, query);
+      const metadata = { resourceVersion: obj.metadata.resourceVersion ?? '' };
+      return sendJson(res, 200, include ? toTable(type, [obj], metadata, deps.clock.now(), include) : obj);
     }
     case 'PUT':
       return sendJson(res, 200, await deps.objects.update(type, namespace, name, body, subresource, ctx), ctx.warnings);
@@ -151,7 +146,7 @@ async function deleteCollection(
   sendJson(res, 200, successStatus(200), ctx.warnings);
 }
 
-function startWatch(res: ServerResponse, target: ResourceRequest, deps: HandlerDeps): void {
+function startWatch(res: ServerResponse, target: ResourceRequest, deps: HandlerDeps, table: IncludeObject | undefined): void {
   const options = parseListOptions(target.type, target.namespace, target.query);
   res.writeHead(200, { 'content-type': 'application/json', 'transfer-encoding': 'chunked', 'cache-control': 'no-cache' });
   res.flushHeaders();
@@ -166,6 +161,13 @@ function startWatch(res: ServerResponse, target: ResourceRequest, deps: HandlerD
         if (!res.writableEnded) res.end();
       },
       onClose: (listener) => res.on('close', listener),
+      // `kubectl get -w` asks for Tables: each event carries a one-row Table of the object.
+      ...(table
+        ? {
+            encode: (object: KubeObject) =>
+              toTable(target.type, [object], { resourceVersion: object.metadata.resourceVersion ?? '' }, deps.clock.now(), table),
+          }
+        : {}),
     },
     deps.clock,
     deps.watchSettings,
