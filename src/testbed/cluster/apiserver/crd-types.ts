@@ -13,6 +13,7 @@ interface CrdSpec {
     storage?: boolean;
     subresources?: { status?: object; scale?: ScaleSpec };
     additionalPrinterColumns?: PrinterColumnSpec[];
+    schema?: { openAPIV3Schema?: Record<string, unknown> };
   }>;
 }
 
@@ -67,6 +68,7 @@ export function typesFromCrd(crd: KubeObject): ResourceType[] {
       categories: names.categories ?? [],
       subresources: [...(v.subresources?.status ? ['status'] : []), ...(v.subresources?.scale ? ['scale'] : [])],
       ...(v.subresources?.scale ? { scale: v.subresources.scale } : {}),
+      ...(v.schema?.openAPIV3Schema ? { schema: v.schema.openAPIV3Schema } : {}),
       strategicMerge: false,
       crdName: crd.metadata.name ?? '',
       ...(v.additionalPrinterColumns?.length ? { printerColumns: v.additionalPrinterColumns } : {}),
