@@ -4,10 +4,9 @@
  * update path as the object itself (admission, generation, validation, optimistic concurrency).
  */
 import { type JsonValue } from '../../../util/json-patch.js';
-import { type LabelSelector } from '../../../domain/requirements/index.js';
 import { badRequest, conflict, invalid, staleObjectMessage } from './errors.js';
 import { type KubeObject } from './kube-object.js';
-import { formatLabelSelector } from './label-selector-parse.js';
+import { formatSelector } from './label-selector.js';
 import { type ObjectService } from './object-service.js';
 import { applyPatch, type PatchType } from './patching.js';
 import { type ResourceType, type ScaleSpec } from './resource-type.js';
@@ -38,7 +37,7 @@ function selectorOf(obj: KubeObject, spec: ScaleSpec): string | undefined {
   if (!spec.labelSelectorPath) return undefined;
   const value = readPath(obj, spec.labelSelectorPath);
   if (typeof value === 'string') return value;
-  return typeof value === 'object' && value !== null ? formatLabelSelector(value as LabelSelector) : undefined;
+  return typeof value === 'object' && value !== null ? formatSelector(value) : undefined;
 }
 
 function scaleSpecOf(type: ResourceType): ScaleSpec {

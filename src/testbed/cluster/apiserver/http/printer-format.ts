@@ -1,6 +1,8 @@
 /** The cell formats of kube-apiserver's printers (k8s.io/apimachinery duration.HumanDuration and friends). */
 import { type KubeObject } from '../kube-object.js';
 
+export { formatSelector } from '../label-selector.js';
+
 export type Obj = Record<string, unknown>;
 
 export interface Column {
@@ -81,27 +83,6 @@ export function count(value: unknown): number {
 export function formatLabels(labels: unknown): string {
   const entries = Object.entries((labels ?? {}) as Record<string, string>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return entries.length === 0 ? '<none>' : entries.map(([k, v]) => `${k}=${v}`).join(',');
-}
-
-/** metav1.LabelSelectorAsSelector(...).String(): requirements sorted by key; `<none>` for an empty one. */
-export function formatSelector(selector: unknown): string {
-  const s = (selector ?? {}) as {
-    matchLabels?: Record<string, string>;
-    matchExpressions?: Array<{ key: string; operator: string; values?: string[] }>;
-  };
-  const parts: Array<[string, string]> = Object.entries(s.matchLabels ?? {}).map(([k, v]) => [k, `${k}=${v}`]);
-  for (const e of s.matchExpressions ?? []) {
-    const values = [...(e.values ?? [])].sort().join(',');
-    const forms: Record<string, string> = {
-      In: `${e.key} in (${values})`,
-      NotIn: `${e.key} notin (${values})`,
-      Exists: e.key,
-      DoesNotExist: `!${e.key}`,
-    };
-    parts.push([e.key, forms[e.operator] ?? e.key]);
-  }
-  parts.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return parts.length === 0 ? '<none>' : parts.map(([, p]) => p).join(',');
 }
 
 /** The template's containers and images, as the workload printers list them. */
