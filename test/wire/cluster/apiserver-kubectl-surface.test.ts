@@ -304,6 +304,32 @@ describe('Tables', () => {
   });
 });
 
+describe('RBAC, stored and served (not enforced)', () => {
+  it('keeps ClusterRoles and RoleBindings a chart installs, and prints them as kubectl get does on a real cluster', async () => {
+    const rbac = `${server.url}/apis/rbac.authorization.k8s.io/v1`;
+    const role = { metadata: { name: 'reader' }, rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['get'] }] };
+    expect((await request(`${rbac}/clusterroles`, { method: 'POST', body: role })).status).toBe(201);
+    const binding = {
+      metadata: { name: 'read' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'reader' },
+      subjects: [{ kind: 'ServiceAccount', name: 'app', namespace: 'default' }],
+    };
+    expect((await request(`${rbac}/namespaces/default/rolebindings`, { method: 'POST', body: binding })).status).toBe(201);
+    const roles = (await request(`${rbac}/clusterroles`, { accept: tableAccept })).json;
+    expect(roles.columnDefinitions.map((c: { name: string }) => c.name)).toEqual(['Name', 'Created At']);
+    const bindings = (await request(`${rbac}/namespaces/default/rolebindings`, { accept: tableAccept })).json;
+    expect(bindings.columnDefinitions.map((c: { name: string }) => c.name)).toEqual([
+      'Name',
+      'Role',
+      'Age',
+      'Users',
+      'Groups',
+      'ServiceAccounts',
+    ]);
+    expect(bindings.rows[0].cells).toEqual(['read', 'ClusterRole/reader', expect.stringMatching(/^\d+s$/), '', '', 'default:app']);
+  });
+});
+
 describe('OpenAPI v3', () => {
   it("publishes each CRD version's schema tagged with its group, version and kind, as kubectl explain looks it up", async () => {
     const index = (await rawRequest(`${server.url}/openapi/v3`, 'GET')).json as { paths: Record<string, { serverRelativeURL: string }> };

@@ -152,6 +152,17 @@ export const builtinTypes: readonly ResourceType[] = [
     subresources: ['status'],
   }),
   builtin({ group: 'coordination.k8s.io', version: 'v1', kind: 'Lease', plural: 'leases', namespaced: true }),
+  // RBAC is stored and served (charts install it) but not enforced: every request acts as an administrator.
+  builtin({ group: 'rbac.authorization.k8s.io', version: 'v1', kind: 'ClusterRole', plural: 'clusterroles', namespaced: false }),
+  builtin({
+    group: 'rbac.authorization.k8s.io',
+    version: 'v1',
+    kind: 'ClusterRoleBinding',
+    plural: 'clusterrolebindings',
+    namespaced: false,
+  }),
+  builtin({ group: 'rbac.authorization.k8s.io', version: 'v1', kind: 'Role', plural: 'roles', namespaced: true }),
+  builtin({ group: 'rbac.authorization.k8s.io', version: 'v1', kind: 'RoleBinding', plural: 'rolebindings', namespaced: true }),
   builtin({
     group: 'apiextensions.k8s.io',
     version: 'v1',
