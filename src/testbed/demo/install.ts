@@ -6,13 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  ApiextensionsV1Api,
-  type KubeConfig,
-  KubernetesObjectApi,
-  type KubernetesObject,
-  type V1CustomResourceDefinition,
-} from '@kubernetes/client-node';
+import { CustomObjectsApi, type KubeConfig, KubernetesObjectApi, type KubernetesObject } from '@kubernetes/client-node';
 import { parseAllDocuments } from 'yaml';
 import { buildCrd, CrdDefinitions } from '../../apis/index.js';
 
@@ -34,10 +28,20 @@ export function readManifest(file: string): KubernetesObject[] {
     .filter((o): o is KubernetesObject => o !== null && typeof o === 'object');
 }
 
+/**
+ * Posts each CRD as the JSON `kubectl apply` sends. Not through ApiextensionsV1Api: client-node's typed models
+ * serialize a plain object by their own field names (`_default`, `xKubernetesValidations`), so the schema's
+ * `default`, `x-kubernetes-*` and CEL rules would be dropped on the way.
+ */
 export async function installCrds(kubeConfig: KubeConfig): Promise<void> {
-  const api = kubeConfig.makeApiClient(ApiextensionsV1Api);
+  const api = kubeConfig.makeApiClient(CustomObjectsApi);
   for (const def of CrdDefinitions)
-    await api.createCustomResourceDefinition({ body: buildCrd(def) as unknown as V1CustomResourceDefinition });
+    await api.createClusterCustomObject({
+      group: 'apiextensions.k8s.io',
+      version: 'v1',
+      plural: 'customresourcedefinitions',
+      body: buildCrd(def),
+    });
 }
 
 /** The webhook configurations of `manifests/webhooks/`, trusting `caPem`. */

@@ -1,5 +1,12 @@
 /** The built-in resources the simulated API server serves (the subset karpenter-eu and kubectl use). */
-import { type ResourceType } from './resource-type.js';
+import { type ResourceType, type ScaleSpec } from './resource-type.js';
+
+/** The apps kinds' Scale: spec.replicas, status.replicas and their pod selector (kube-apiserver's apps storage). */
+const appsScale: ScaleSpec = {
+  specReplicasPath: '.spec.replicas',
+  statusReplicasPath: '.status.replicas',
+  labelSelectorPath: '.spec.selector',
+};
 
 interface BuiltinSpec {
   group: string;
@@ -10,6 +17,7 @@ interface BuiltinSpec {
   shortNames?: string[];
   subresources?: string[];
   categories?: string[];
+  scale?: ScaleSpec;
 }
 
 function builtin(spec: BuiltinSpec): ResourceType {
@@ -25,6 +33,7 @@ function builtin(spec: BuiltinSpec): ResourceType {
     categories: spec.categories ?? [],
     subresources: spec.subresources ?? [],
     strategicMerge: true,
+    ...(spec.scale ? { scale: spec.scale } : {}),
   };
 }
 
@@ -89,7 +98,8 @@ export const builtinTypes: readonly ResourceType[] = [
     plural: 'deployments',
     namespaced: true,
     shortNames: ['deploy'],
-    subresources: ['status'],
+    subresources: ['status', 'scale'],
+    scale: appsScale,
     categories: ['all'],
   }),
   builtin({
@@ -99,7 +109,8 @@ export const builtinTypes: readonly ResourceType[] = [
     plural: 'replicasets',
     namespaced: true,
     shortNames: ['rs'],
-    subresources: ['status'],
+    subresources: ['status', 'scale'],
+    scale: appsScale,
     categories: ['all'],
   }),
   builtin({
@@ -119,7 +130,8 @@ export const builtinTypes: readonly ResourceType[] = [
     plural: 'statefulsets',
     namespaced: true,
     shortNames: ['sts'],
-    subresources: ['status'],
+    subresources: ['status', 'scale'],
+    scale: appsScale,
     categories: ['all'],
   }),
   builtin({
@@ -140,6 +152,17 @@ export const builtinTypes: readonly ResourceType[] = [
     subresources: ['status'],
   }),
   builtin({ group: 'coordination.k8s.io', version: 'v1', kind: 'Lease', plural: 'leases', namespaced: true }),
+  // RBAC is stored and served (charts install it) but not enforced: every request acts as an administrator.
+  builtin({ group: 'rbac.authorization.k8s.io', version: 'v1', kind: 'ClusterRole', plural: 'clusterroles', namespaced: false }),
+  builtin({
+    group: 'rbac.authorization.k8s.io',
+    version: 'v1',
+    kind: 'ClusterRoleBinding',
+    plural: 'clusterrolebindings',
+    namespaced: false,
+  }),
+  builtin({ group: 'rbac.authorization.k8s.io', version: 'v1', kind: 'Role', plural: 'roles', namespaced: true }),
+  builtin({ group: 'rbac.authorization.k8s.io', version: 'v1', kind: 'RoleBinding', plural: 'rolebindings', namespaced: true }),
   builtin({
     group: 'apiextensions.k8s.io',
     version: 'v1',

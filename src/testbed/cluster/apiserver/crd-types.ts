@@ -1,7 +1,7 @@
 /** CustomResourceDefinition → served ResourceTypes, and the checks kube-apiserver makes on a CRD's names. */
 import { invalid } from './errors.js';
 import { type KubeObject } from './kube-object.js';
-import { type PrinterColumnSpec, type ResourceType } from './resource-type.js';
+import { type PrinterColumnSpec, type ResourceType, type ScaleSpec } from './resource-type.js';
 
 interface CrdSpec {
   group?: string;
@@ -11,8 +11,9 @@ interface CrdSpec {
     name?: string;
     served?: boolean;
     storage?: boolean;
-    subresources?: { status?: object; scale?: object };
+    subresources?: { status?: object; scale?: ScaleSpec };
     additionalPrinterColumns?: PrinterColumnSpec[];
+    schema?: { openAPIV3Schema?: Record<string, unknown> };
   }>;
 }
 
@@ -65,7 +66,9 @@ export function typesFromCrd(crd: KubeObject): ResourceType[] {
       namespaced: spec.scope === 'Namespaced',
       shortNames: names.shortNames ?? [],
       categories: names.categories ?? [],
-      subresources: v.subresources?.status ? ['status'] : [],
+      subresources: [...(v.subresources?.status ? ['status'] : []), ...(v.subresources?.scale ? ['scale'] : [])],
+      ...(v.subresources?.scale ? { scale: v.subresources.scale } : {}),
+      ...(v.schema?.openAPIV3Schema ? { schema: v.schema.openAPIV3Schema } : {}),
       strategicMerge: false,
       crdName: crd.metadata.name ?? '',
       ...(v.additionalPrinterColumns?.length ? { printerColumns: v.additionalPrinterColumns } : {}),

@@ -29,3 +29,24 @@ export function matchesSelectorObject(labels: Labels, selector: LabelSelectorObj
   if (!selector) return true;
   return compiled(() => CompiledLabelSelector.compile(selector)).matches(labels);
 }
+
+/** metav1.LabelSelectorAsSelector(...).String(): requirements sorted by key, values sorted; empty selects all. */
+export function formatSelector(selector: unknown): string {
+  const s = (selector ?? {}) as {
+    matchLabels?: Record<string, string>;
+    matchExpressions?: Array<{ key: string; operator: string; values?: string[] }>;
+  };
+  const parts: Array<[string, string]> = Object.entries(s.matchLabels ?? {}).map(([k, v]) => [k, `${k}=${v}`]);
+  for (const e of s.matchExpressions ?? []) {
+    const values = [...(e.values ?? [])].sort().join(',');
+    const forms: Record<string, string> = {
+      In: `${e.key} in (${values})`,
+      NotIn: `${e.key} notin (${values})`,
+      Exists: e.key,
+      DoesNotExist: `!${e.key}`,
+    };
+    parts.push([e.key, forms[e.operator] ?? e.key]);
+  }
+  parts.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return parts.map(([, p]) => p).join(',');
+}

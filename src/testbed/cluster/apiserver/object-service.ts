@@ -13,6 +13,7 @@ import { type ObjectStore } from './object-store.js';
 import { bumpGenerationOnSpecChange, keepImmutableMeta, stampNewObject } from './object-meta.js';
 import { applyPatch, type PatchType } from './patching.js';
 import { type ResourceType, apiVersionOf, hasStatusSubresource, storageKey } from './resource-type.js';
+import { applySchemaDefaults } from './structural-defaulting.js';
 import { validateObject } from './validation.js';
 import { type WriteContext } from './write-context.js';
 
@@ -40,6 +41,7 @@ export class ObjectService {
   async create(type: ResourceType, namespace: string, body: unknown, ctx: WriteContext): Promise<KubeObject> {
     const obj = checkBody(type, body);
     this.placeInNamespace(type, obj, namespace);
+    applySchemaDefaults(obj, type.schema);
     prepareForCreate(type, obj);
     stampNewObject(type, obj, this.clock.now(), this.random);
     const admitted = await this.admit('CREATE', type, '', obj, null, ctx);
@@ -116,20 +118,23 @@ export class ObjectService {
     }
     const next = subresource === 'status' ? withStatusOnly(current, incoming) : incoming;
     keepImmutableMeta(next, current);
+    applySchemaDefaults(next, type.schema);
     next.apiVersion = apiVersionOf(type);
     next.kind = type.kind;
-    if (subresource === '' && hasStatusSubresource(type)) {
+    // `scale` writes the spec's replicas: the same preparation, generation and validation as the main resource.
+    const specWrite = subresource === '' || subresource === 'scale';
+    if (specWrite && hasStatusSubresource(type)) {
       if (current.status === undefined) delete next.status;
       else next.status = current.status;
     }
-    if (subresource === '') {
+    if (specWrite) {
       prepareForUpdate(type, next);
       bumpGenerationOnSpecChange(next, current);
     }
     if (current.metadata.deletionTimestamp) rejectNewFinalizers(type, current, next);
     const admitted = (await this.admit('UPDATE', type, subresource, next, current, ctx)) ?? next;
     keepIdentity(admitted, current);
-    if (subresource === '') validateObject(type, admitted);
+    if (specWrite) validateObject(type, admitted);
     admitted.metadata.resourceVersion = current.metadata.resourceVersion;
     if (jsonEqual(admitted, current)) return current;
     if (ctx.dryRun) return admitted;

@@ -17,6 +17,18 @@ export interface ResourceType {
   crdName?: string;
   /** The CRD version's additionalPrinterColumns: what `kubectl get` shows for it. */
   printerColumns?: PrinterColumnSpec[];
+  /** The CRD version's openAPIV3Schema: defaults on write, `kubectl explain` through /openapi/v3. */
+  schema?: Record<string, unknown>;
+  /** Where the `scale` subresource reads and writes replicas (set when `scale` is in subresources). */
+  scale?: ScaleSpec;
+}
+
+/** As a CRD's `subresources.scale` declares it: simple dot paths under .spec and .status. */
+export interface ScaleSpec {
+  specReplicasPath: string;
+  statusReplicasPath: string;
+  /** A string field (custom resources) or, for the apps kinds, `.spec.selector`, a LabelSelector object. */
+  labelSelectorPath?: string;
 }
 
 export interface PrinterColumnSpec {

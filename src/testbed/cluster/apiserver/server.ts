@@ -24,6 +24,7 @@ import { ObjectService } from './object-service.js';
 import { ObjectStore } from './object-store.js';
 import { PodSubresources } from './pod-subresources.js';
 import { ResourceRegistry } from './resource-registry.js';
+import { ScaleSubresource } from './scale-subresource.js';
 import { type ResourceType } from './resource-type.js';
 import { type WatchStream } from './watch-stream.js';
 import { adminUser } from './write-context.js';
@@ -114,7 +115,16 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   const audit = new AuditLog(clock, users);
   const router = createRouter(
     registry,
-    { objects, deleter, pods, clock, watchSettings: { bookmarkIntervalMs: options.bookmarkIntervalMs ?? 60_000 }, openWatches, audit },
+    {
+      objects,
+      deleter,
+      pods,
+      scale: new ScaleSubresource(objects),
+      clock,
+      watchSettings: { bookmarkIntervalMs: options.bookmarkIntervalMs ?? 60_000 },
+      openWatches,
+      audit,
+    },
     () => address,
     faults,
   );

@@ -15,6 +15,8 @@ export interface WatchSink {
   write(line: string): void;
   end(): void;
   onClose(listener: () => void): void;
+  /** Re-encodes the object of ADDED/MODIFIED/DELETED events (a Table row for `kubectl get -w`). */
+  encode?(object: KubeObject): unknown;
 }
 
 export interface WatchSettings {
@@ -94,7 +96,8 @@ export class WatchStream {
 
   private send(type: string, object: unknown): void {
     if (this.closed && type !== 'ERROR') return;
-    this.sink.write(`${JSON.stringify({ type, object })}\n`);
+    const encoded = this.sink.encode && type !== 'ERROR' && type !== 'BOOKMARK' ? this.sink.encode(object as KubeObject) : object;
+    this.sink.write(`${JSON.stringify({ type, object: encoded })}\n`);
   }
 
   private async closeAfter(ms: number): Promise<void> {

@@ -38,8 +38,15 @@ export function group(registry: ResourceRegistry, name: string): object | undefi
 }
 
 function subresourceVerbs(sub: string): string[] {
-  if (sub === 'status') return ['get', 'patch', 'update'];
+  if (sub === 'status' || sub === 'scale') return ['get', 'patch', 'update'];
   return ['create'];
+}
+
+/** Subresources served as another group's kind (policy/v1 Eviction, autoscaling/v1 Scale). */
+function subresourceKind(type: ResourceType, sub: string): object {
+  if (sub === 'eviction') return { kind: 'Eviction', group: 'policy', version: 'v1' };
+  if (sub === 'scale') return { kind: 'Scale', group: 'autoscaling', version: 'v1' };
+  return { kind: sub === 'binding' ? 'Binding' : type.kind };
 }
 
 export function resourceList(registry: ResourceRegistry, groupName: string, version: string): object | undefined {
@@ -59,8 +66,7 @@ export function resourceList(registry: ResourceRegistry, groupName: string, vers
       name: `${t.plural}/${sub}`,
       singularName: '',
       namespaced: t.namespaced,
-      kind: sub === 'eviction' ? 'Eviction' : sub === 'binding' ? 'Binding' : t.kind,
-      ...(sub === 'eviction' ? { group: 'policy', version: 'v1' } : {}),
+      ...subresourceKind(t, sub),
       verbs: subresourceVerbs(sub),
     })),
   ]);

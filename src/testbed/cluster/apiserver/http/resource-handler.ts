@@ -10,11 +10,13 @@ import { type ObjectService } from '../object-service.js';
 import { patchTypeOf } from '../patching.js';
 import { type PodSubresources, successStatus } from '../pod-subresources.js';
 import { type ResourceType } from '../resource-type.js';
+import { type ScaleSubresource } from '../scale-subresource.js';
 import { type WatchSettings, WatchStream } from '../watch-stream.js';
 import { type AuditLog } from '../audit.js';
 import { adminUser, type WriteContext } from '../write-context.js';
 import { decodeBody, readBody, sendJson } from './http-io.js';
-import { toTable, wantsTable } from './table.js';
+import { type IncludeObject, tableRequest, toTable } from './table.js';
+import { type KubeObject } from '../kube-object.js';
 
 export interface ResourceRequest {
   type: ResourceType;
@@ -29,6 +31,7 @@ export interface HandlerDeps {
   objects: ObjectService;
   deleter: Deleter;
   pods: PodSubresources;
+  scale: ScaleSubresource;
   clock: Clock;
   watchSettings: WatchSettings;
   openWatches: Set<WatchStream>;
@@ -56,13 +59,11 @@ export async function handleResource(req: IncomingMessage, res: ServerResponse, 
     return sendJson(res, 201, await deps.pods.bind(namespace, podName, body, ctx), ctx.warnings);
   }
   if (!name) {
-    if (method === 'GET' && target.watch) return startWatch(res, target, deps);
+    if (method === 'GET' && target.watch) return startWatch(res, target, deps, tableRequest(req.headers.accept, query));
     if (method === 'GET') {
       const list = listObjects(deps.objects.store, type, parseListOptions(type, namespace, query));
-      const reply = wantsTable(req.headers.accept)
-        ? toTable(type.kind, list.items, list.metadata.resourceVersion, deps.clock.now(), type.printerColumns)
-        : list;
-      return sendJson(res, 200, reply);
+      const include = tableRequest(req.headers.accept, query);
+      return sendJson(res, 200, include ? toTable(type, list.items, list.metadata, deps.clock.now(), include) : list);
     }
     if (method === 'POST') return sendJson(res, 201, await deps.objects.create(type, namespace, body, ctx), ctx.warnings);
     if (method === 'DELETE') return deleteCollection(res, target, body, ctx, deps);
@@ -74,16 +75,13 @@ export async function handleResource(req: IncomingMessage, res: ServerResponse, 
       subresource === 'binding' ? await deps.pods.bind(namespace, name, body, ctx) : await deps.pods.evict(namespace, name, body, ctx);
     return sendJson(res, (reply as { code?: number }).code ?? 201, reply, ctx.warnings);
   }
+  if (subresource === 'scale') return handleScale(req, res, target, body, ctx, deps);
   switch (method) {
     case 'GET': {
       const obj = deps.objects.get(type, namespace, name);
-      return sendJson(
-        res,
-        200,
-        wantsTable(req.headers.accept)
-          ? toTable(type.kind, [obj], obj.metadata.resourceVersion ?? '', deps.clock.now(), type.printerColumns)
-          : obj,
-      );
+      const include = tableRequest(req.headers.accept, query);
+      const metadata = { resourceVersion: obj.metadata.resourceVersion ?? '' };
+      return sendJson(res, 200, include ? toTable(type, [obj], metadata, deps.clock.now(), include) : obj);
     }
     case 'PUT':
       return sendJson(res, 200, await deps.objects.update(type, namespace, name, body, subresource, ctx), ctx.warnings);
@@ -101,6 +99,30 @@ export async function handleResource(req: IncomingMessage, res: ServerResponse, 
       if (subresource) throw methodNotAllowed();
       const result = await deps.deleter.delete(type, namespace, name, parseDeleteOptions(body, query), ctx);
       return sendJson(res, 200, result, ctx.warnings);
+    }
+    default:
+      throw methodNotAllowed();
+  }
+}
+
+async function handleScale(
+  req: IncomingMessage,
+  res: ServerResponse,
+  target: ResourceRequest,
+  body: unknown,
+  ctx: WriteContext,
+  deps: HandlerDeps,
+): Promise<void> {
+  const { type, namespace, name } = target;
+  switch (req.method) {
+    case 'GET':
+      return sendJson(res, 200, deps.scale.get(type, namespace, name));
+    case 'PUT':
+      return sendJson(res, 200, await deps.scale.update(type, namespace, name, body, ctx), ctx.warnings);
+    case 'PATCH': {
+      if (body === undefined) throw badRequest('the patch body is empty');
+      const patchType = patchTypeOf(req.headers['content-type'], { ...type, strategicMerge: true });
+      return sendJson(res, 200, await deps.scale.patch(type, namespace, name, patchType, body as JsonValue, ctx), ctx.warnings);
     }
     default:
       throw methodNotAllowed();
@@ -127,7 +149,7 @@ async function deleteCollection(
   sendJson(res, 200, successStatus(200), ctx.warnings);
 }
 
-function startWatch(res: ServerResponse, target: ResourceRequest, deps: HandlerDeps): void {
+function startWatch(res: ServerResponse, target: ResourceRequest, deps: HandlerDeps, table: IncludeObject | undefined): void {
   const options = parseListOptions(target.type, target.namespace, target.query);
   res.writeHead(200, { 'content-type': 'application/json', 'transfer-encoding': 'chunked', 'cache-control': 'no-cache' });
   res.flushHeaders();
@@ -142,6 +164,13 @@ function startWatch(res: ServerResponse, target: ResourceRequest, deps: HandlerD
         if (!res.writableEnded) res.end();
       },
       onClose: (listener) => res.on('close', listener),
+      // `kubectl get -w` asks for Tables: each event carries a one-row Table of the object.
+      ...(table
+        ? {
+            encode: (object: KubeObject) =>
+              toTable(target.type, [object], { resourceVersion: object.metadata.resourceVersion ?? '' }, deps.clock.now(), table),
+          }
+        : {}),
     },
     deps.clock,
     deps.watchSettings,

@@ -1,101 +1,119 @@
 /**
- * meta.k8s.io/v1 Table output for `kubectl get`: for a custom resource, Name then the CRD's
- * additionalPrinterColumns, as kube-apiserver serves them; otherwise Name and Age plus a few kind-specific
- * columns.
+ * meta.k8s.io/v1 Table output for `kubectl get`, as kube-apiserver serves it: for a custom resource, Name then
+ * the CRD version's additionalPrinterColumns (Age when it declares none); for a built-in kind, the columns of
+ * kube-apiserver's printer for it, or Name and Created At for kinds that have none (RBAC roles, CRDs). All
+ * priorities are sent; kubectl shows priority 1 with `-o wide`. Each row carries the object as `includeObject`
+ * asks: its metadata by default, the whole object for `--sort-by`, nothing for `None`.
  */
+import { badRequest } from '../errors.js';
 import { type KubeObject } from '../kube-object.js';
-import { type PrinterColumnSpec } from '../resource-type.js';
+import { type PrinterColumnSpec, type ResourceType, storageKey } from '../resource-type.js';
+import { corePrinters } from './core-printers.js';
 import { evaluateJsonPath } from './printer-jsonpath.js';
+import { ageColumn, type Column, humanDuration, nameColumn, type Printer } from './printer-format.js';
+import { workloadPrinters } from './workload-printers.js';
 
-export function wantsTable(accept: string | undefined): boolean {
-  return (accept ?? '').split(',')[0]?.includes('as=Table') ?? false;
+export type IncludeObject = 'None' | 'Metadata' | 'Object';
+
+const builtinPrinters: Record<string, Printer> = { ...workloadPrinters, ...corePrinters };
+
+/** How the request wants its answer: undefined for plain JSON, else the Table's includeObject. */
+export function tableRequest(accept: string | undefined, query: URLSearchParams): IncludeObject | undefined {
+  if (!((accept ?? '').split(',')[0]?.includes('as=Table') ?? false)) return undefined;
+  const include = query.get('includeObject') ?? 'Metadata';
+  if (include !== 'None' && include !== 'Metadata' && include !== 'Object')
+    throw badRequest(`invalid includeObject: "${include}"; accepted: None, Metadata, Object`);
+  return include;
 }
 
-function age(created: string | undefined, nowMs: number): string {
-  if (!created) return '<unknown>';
-  const seconds = Math.max(0, Math.floor((nowMs - Date.parse(created)) / 1000));
-  if (seconds < 120) return `${seconds}s`;
-  if (seconds < 7200) return `${Math.floor(seconds / 60)}m`;
-  if (seconds < 172800) return `${Math.floor(seconds / 3600)}h`;
-  return `${Math.floor(seconds / 86400)}d`;
-}
-
-function extraColumns(kind: string): Array<{ name: string; cell: (o: KubeObject) => string }> {
-  const status = (o: KubeObject) => (o.status ?? {}) as Record<string, unknown>;
-  if (kind === 'Pod') {
-    return [
-      { name: 'Status', cell: (o) => (o.metadata.deletionTimestamp ? 'Terminating' : String(status(o).phase ?? '')) },
-      { name: 'Node', cell: (o) => String((o.spec as { nodeName?: string } | undefined)?.nodeName ?? '<none>') },
-    ];
-  }
-  if (kind === 'Node') {
-    const ready = (o: KubeObject) =>
-      ((status(o).conditions as Array<{ type: string; status: string }> | undefined) ?? []).some(
-        (c) => c.type === 'Ready' && c.status === 'True',
-      );
-    return [{ name: 'Status', cell: (o) => (ready(o) ? 'Ready' : 'NotReady') }];
-  }
-  return [];
-}
-
-/** A column's cell as kube-apiserver formats it: one number or boolean as is, dates as an age, else values joined by commas. */
+/** A printer column's cell as the CRD table convertor makes it: the first value found, typed by the column. */
 function printerCell(column: PrinterColumnSpec, object: KubeObject, nowMs: number): unknown {
-  const values = evaluateJsonPath(object, column.jsonPath);
-  if (values.length === 0) return '<none>';
-  if (column.type === 'date') return age(String(values[0]), nowMs);
-  if (values.length === 1 && (typeof values[0] === 'number' || typeof values[0] === 'boolean')) return values[0];
-  return values.map((v) => (typeof v === 'object' ? JSON.stringify(v) : String(v))).join(',');
+  const value = evaluateJsonPath(object, column.jsonPath)[0];
+  if (value === undefined || value === null) return null;
+  switch (column.type) {
+    case 'integer':
+      return typeof value === 'number' ? Math.trunc(value) : null;
+    case 'number':
+      return typeof value === 'number' ? value : null;
+    case 'boolean':
+      return typeof value === 'boolean' ? value : null;
+    case 'date': {
+      if (typeof value !== 'string') return null;
+      const at = Date.parse(value);
+      return Number.isNaN(at) ? '<invalid>' : humanDuration(nowMs - at);
+    }
+    default:
+      return typeof value === 'object' ? JSON.stringify(value) : String(value);
+  }
 }
 
-function printerColumnsTable(
-  columns: readonly PrinterColumnSpec[],
-  items: readonly KubeObject[],
-  resourceVersion: string,
-  nowMs: number,
-): object {
+const crdAge: PrinterColumnSpec = {
+  name: 'Age',
+  type: 'date',
+  jsonPath: '.metadata.creationTimestamp',
+  description: ageColumn.description,
+};
+
+function customResourcePrinter(specs: readonly PrinterColumnSpec[]): Printer {
+  const columns = specs.length > 0 ? specs : [crdAge];
   return {
-    kind: 'Table',
-    apiVersion: 'meta.k8s.io/v1',
-    metadata: { resourceVersion },
-    columnDefinitions: [
-      { name: 'Name', type: 'string', format: 'name', description: 'Name must be unique within a namespace.', priority: 0 },
-      // Dates are sent as ages already, so they are strings to the client.
+    columns: [
+      nameColumn,
       ...columns.map((c) => ({
         name: c.name,
-        type: c.type === 'date' ? 'string' : c.type,
+        type: c.type,
         format: c.format ?? '',
         description: c.description ?? c.name,
         priority: c.priority ?? 0,
       })),
     ],
-    rows: items.map((o) => ({
-      cells: [o.metadata.name ?? '', ...columns.map((c) => printerCell(c, o, nowMs))],
-      object: { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: o.metadata },
-    })),
+    cells: (o, nowMs) => [o.metadata.name, ...columns.map((c) => printerCell(c, o, nowMs))],
   };
 }
 
+/** rest.NewDefaultTableConvertor: what kube-apiserver prints for kinds without a printer of their own. */
+const defaultPrinter: Printer = {
+  columns: [nameColumn, { name: 'Created At', type: 'date', description: ageColumn.description }],
+  cells: (o) => [o.metadata.name, o.metadata.creationTimestamp ?? ''],
+};
+
+function printerFor(type: ResourceType): Printer {
+  if (type.crdName !== undefined) return customResourcePrinter(type.printerColumns ?? []);
+  return builtinPrinters[storageKey(type)] ?? defaultPrinter;
+}
+
+function rowObject(object: KubeObject, include: IncludeObject): object | undefined {
+  if (include === 'None') return undefined;
+  if (include === 'Object') return object;
+  return { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: object.metadata };
+}
+
+function columnDefinitions(columns: readonly Column[]): object[] {
+  return columns.map((c) => ({
+    name: c.name,
+    type: c.type,
+    format: c.format ?? '',
+    description: c.description,
+    priority: c.priority ?? 0,
+  }));
+}
+
 export function toTable(
-  kind: string,
+  type: ResourceType,
   items: readonly KubeObject[],
-  resourceVersion: string,
+  metadata: { resourceVersion: string; continue?: string; remainingItemCount?: number },
   nowMs: number,
-  printerColumns?: readonly PrinterColumnSpec[],
+  include: IncludeObject,
 ): object {
-  if (printerColumns && printerColumns.length > 0) return printerColumnsTable(printerColumns, items, resourceVersion, nowMs);
-  const extra = extraColumns(kind);
+  const printer = printerFor(type);
   return {
     kind: 'Table',
     apiVersion: 'meta.k8s.io/v1',
-    metadata: { resourceVersion },
-    columnDefinitions: [
-      { name: 'Name', type: 'string', format: 'name', description: 'Name must be unique within a namespace.', priority: 0 },
-      ...extra.map((c) => ({ name: c.name, type: 'string', format: '', description: c.name, priority: 0 })),
-      { name: 'Age', type: 'string', format: '', description: 'CreationTimestamp', priority: 0 },
-    ],
-    rows: items.map((o) => ({
-      cells: [o.metadata.name ?? '', ...extra.map((c) => c.cell(o)), age(o.metadata.creationTimestamp, nowMs)],
-      object: { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: o.metadata },
-    })),
+    metadata,
+    columnDefinitions: columnDefinitions(printer.columns),
+    rows: items.map((o) => {
+      const object = rowObject(o, include);
+      return { cells: printer.cells(o, nowMs), ...(object ? { object } : {}) };
+    }),
   };
 }
