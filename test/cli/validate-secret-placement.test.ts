@@ -29,7 +29,10 @@ spec:
   zones: [fr-par-2]
   image: ubuntu_jammy_gpu_os_12
   credentialsSecretRef: {name: scw, namespace: ${namespace}}
-  join: {apiServerEndpoint: "https://10.0.0.1:6443", tokenSecretRef: {name: join, namespace: karpenter, key: token}}
+  join:
+    apiServerEndpoint: "https://10.0.0.1:6443"
+    tokenSecretRef: {name: join, namespace: karpenter, key: token}
+    caCertHashes: ["sha256:${'0'.repeat(64)}"]
 `;
 const secret = (name: string, labels: string) => `apiVersion: v1
 kind: Secret

@@ -66,6 +66,11 @@ const upstream: Record<string, readonly string[]> = {
   karpenter_cluster_state_node_count: [],
   karpenter_cloudprovider_duration_seconds: ['controller', 'method', 'provider'],
   karpenter_cloudprovider_errors_total: ['controller', 'method', 'provider', 'error'],
+  // The instance-type families live in the AWS provider (pkg/providers/instancetype/metrics.go), not in the core.
+  karpenter_cloudprovider_instance_type_cpu_cores: ['instance_type'],
+  karpenter_cloudprovider_instance_type_memory_bytes: ['instance_type'],
+  karpenter_cloudprovider_instance_type_offering_available: ['instance_type', 'capacity_type', 'zone'],
+  karpenter_cloudprovider_instance_type_offering_price_estimate: ['instance_type', 'capacity_type', 'zone'],
 };
 
 function labelNames(registry: Registry, name: string): string[] | undefined {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { NodePoolHashVersion } from '../../../../src/apis/index.js';
 import { eligibleNodes } from '../../../../src/domain/disruption/index.js';
 import { apiNodePool, clusterNode, disruptionInput, type instanceType, pods, types } from './fixtures.js';
 
@@ -6,7 +7,9 @@ const [, s4] = types() as [ReturnType<typeof instanceType>, ReturnType<typeof in
 
 describe('nodes eligible for each disruption reason', () => {
   it('counts the nodes each method could take, before budgets; do-not-disrupt nodes count for none', () => {
-    const stale = { claimAnnotations: { 'karpenter.sh/nodepool-hash': 'stale', 'karpenter.sh/nodepool-hash-version': 'v3' } };
+    const stale = {
+      claimAnnotations: { 'karpenter.sh/nodepool-hash': 'stale', 'karpenter.sh/nodepool-hash-version': NodePoolHashVersion },
+    };
     const nodes = [
       clusterNode('empty-1', s4, []),
       clusterNode('empty-2', s4, []),
