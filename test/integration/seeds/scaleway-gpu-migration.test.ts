@@ -91,7 +91,8 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe('seed 000 migrated with convert onto the simulated cluster', () => {
+// In order: the second test adds a pool of its own beside the first's, whose nodes the first test's pod must not meet.
+describe('seed 000 migrated with convert onto the simulated cluster', { shuffle: false }, () => {
   it('same verdicts offline and live, the pod Running on an L4, a pod asking for no GPU kept off it', async () => {
     const c = env.scaleway?.credentials;
     if (!c) throw new Error('the Scaleway emulator is not running');
