@@ -45,6 +45,10 @@ export interface ChaosWorldOptions {
   gcInterval?: string;
   /** Another world's emulators: a second cluster in the same cloud project (left to their owner to close). */
   sharedEmulators?: Emulators;
+  /** Node's own flags for the operator process (the chart's heap limit). */
+  nodeArgs?: readonly string[];
+  /** More `run` flags after the harness's own. */
+  extraArgs?: readonly string[];
 }
 
 export interface ChaosWorld {
@@ -63,6 +67,8 @@ export interface ChaosWorld {
   killOperator(): Promise<void>;
   /** Where the operators' logs are. */
   logDir: string;
+  /** The operator's listeners on loopback. */
+  urls: { webhook: string; extender: string; metrics: string };
   close(): Promise<void>;
 }
 
@@ -144,7 +150,11 @@ function scopedSources(emulators: Emulators, clusterName: string): CloudInstance
 }
 
 export async function startChaosWorld(input: ChaosWorldOptions): Promise<ChaosWorld> {
-  const options: Required<Omit<ChaosWorldOptions, 'sharedEmulators'>> = { clusterName: 'chaos', gcInterval: '2s', ...input };
+  const options: Required<Omit<ChaosWorldOptions, 'sharedEmulators' | 'nodeArgs' | 'extraArgs'>> = {
+    clusterName: 'chaos',
+    gcInterval: '2s',
+    ...input,
+  };
   const clock = new SystemClock();
   const logDir = await mkdtemp(join(tmpdir(), `karpenter-eu-chaos-${options.cloud}-`));
   const shared = input.sharedEmulators;
@@ -176,7 +186,7 @@ export async function startChaosWorld(input: ChaosWorldOptions): Promise<ChaosWo
   await installWebhookConfigurations(cluster.kubeConfig, projectFile('manifests/webhooks/webhook-configurations.yaml'), certificate.caPem);
   const files = await writeFiles(logDir, cluster, certificate, emulators);
   const env = { ...operatorEnvFor(emulators), ...(files.ca ? { NODE_EXTRA_CA_CERTS: files.ca } : {}) } as Record<string, string>;
-  const args = operatorArgs(options, ports, files);
+  const args = [...operatorArgs(options, ports, files), ...(input.extraArgs ?? [])];
   const emulator = emulatorOf(emulators, options.cloud);
   let current: OperatorProcess | undefined;
 
@@ -186,11 +196,16 @@ export async function startChaosWorld(input: ChaosWorldOptions): Promise<ChaosWo
     emulators,
     faults: emulator.faults,
     logDir,
+    urls: {
+      webhook: `https://127.0.0.1:${ports.webhook}`,
+      extender: `http://127.0.0.1:${ports.extender}`,
+      metrics: `http://127.0.0.1:${ports.metrics}`,
+    },
     setListingLag: (ms) => emulator.setConsistencyDelay(ms),
     observe: () => ({ ...cloudSide(emulators, options.cloud, scope), ...clusterSide(cluster.apiServer, options.cloud, ChaosNamespace) }),
     operator: () => current,
     startOperator() {
-      current = startOperatorProcess({ args, env, logDir });
+      current = startOperatorProcess({ args, env, logDir, ...(input.nodeArgs ? { nodeArgs: input.nodeArgs } : {}) });
       return current;
     },
     async killOperator() {
