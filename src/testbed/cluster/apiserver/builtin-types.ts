@@ -140,6 +140,15 @@ export const builtinTypes: readonly ResourceType[] = [
     subresources: ['status'],
   }),
   builtin({ group: 'coordination.k8s.io', version: 'v1', kind: 'Lease', plural: 'leases', namespaced: true }),
+  // Stored only (no network is simulated): the chart ships one.
+  builtin({
+    group: 'networking.k8s.io',
+    version: 'v1',
+    kind: 'NetworkPolicy',
+    plural: 'networkpolicies',
+    namespaced: true,
+    shortNames: ['netpol'],
+  }),
   builtin({
     group: 'apiextensions.k8s.io',
     version: 'v1',
