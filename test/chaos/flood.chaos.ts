@@ -21,6 +21,7 @@ describe('the flood of the issue against the default budget', () => {
         extender: report.extender.statuses,
         healthz: report.healthz,
         convergedAfterMs: report.convergedAfterMs,
+        notConverged: report.notConverged,
       }),
     );
     expect(report.alive).toBe(true);

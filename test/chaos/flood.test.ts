@@ -10,7 +10,6 @@ const MiB = 1024 * 1024;
 describe('a flood of large requests at ten times the budget', () => {
   it('refuses the excess with 429 and Retry-After; the process, /healthz and the controllers carry on', { timeout: 240_000 }, async () => {
     const report = await runFlood({ requests: 40, bodyBytes: MiB, extraArgs: ['--request-bytes-in-flight=4Mi'] });
-    console.log(JSON.stringify({ ...report, webhook: report.webhook.statuses, extender: report.extender.statuses }));
     expect(report.alive).toBe(true);
     for (const outcome of [report.webhook, report.extender]) {
       expect(outcome.statuses[429]).toBeGreaterThan(0);
