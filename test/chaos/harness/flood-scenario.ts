@@ -117,6 +117,10 @@ export async function runFlood(plan: FloodPlan): Promise<FloodReport> {
     const rssBeforeMiB = await rssMiB(operator.pid);
     const floods = floodFromAnotherProcess(world.urls, plan);
     const healthz = probeWhile(`${world.urls.metrics}/healthz`, floods);
+    // Sampled during the flood: a process that dies takes its VmHWM with it.
+    let peak = 0;
+    const sampler = setInterval(() => void peakRssMiB(operator.pid).then((p) => (peak = Math.max(peak, p ?? 0))), 200);
+    void floods.finally(() => clearInterval(sampler));
     const [webhook, extender] = await floods;
     const report: FloodReport = {
       webhook,
@@ -124,7 +128,7 @@ export async function runFlood(plan: FloodPlan): Promise<FloodReport> {
       healthz: await healthz,
       alive,
       ...optionalNumber('rssBeforeMiB', rssBeforeMiB),
-      ...optionalNumber('peakRssMiB', await peakRssMiB(operator.pid)),
+      ...optionalNumber('peakRssMiB', Math.max(peak, (await peakRssMiB(operator.pid)) ?? 0) || undefined),
       logDir: world.logDir,
     };
     if (!alive) return report;
