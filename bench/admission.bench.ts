@@ -134,7 +134,7 @@ async function serve(): Promise<void> {
     if (req.url === '/floor') answerConstant(req, res);
     else app(req, res);
   };
-  const server = await listenHttps(timed, loadCertificate(cert), 0, '127.0.0.1', expressServerClasses(app));
+  const server = await listenHttps(timed, loadCertificate(cert), 0, '127.0.0.1', { classes: expressServerClasses(app) });
   process.send?.({ url: server.url, ca: cert.caPem });
   process.on('message', (message) => {
     if (message === 'begin') {

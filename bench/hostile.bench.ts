@@ -67,13 +67,9 @@ async function serve(): Promise<void> {
     tls: cert,
     contextProvider: new InMemoryContextProvider({ objects: [], catalogs: {}, defaults: { gpuTaint: true, globalCredentials: {} } }),
   });
-  const admissionServer = await listenHttps(
-    timed(admission.app, served),
-    loadCertificate(cert),
-    0,
-    '127.0.0.1',
-    expressServerClasses(admission.app),
-  );
+  const admissionServer = await listenHttps(timed(admission.app, served), loadCertificate(cert), 0, '127.0.0.1', {
+    classes: expressServerClasses(admission.app),
+  });
   const extenderUrl = `http://127.0.0.1:${(extenderServer.address() as { port: number }).port}`;
   process.send?.({ extenderUrl, admissionUrl: admissionServer.url, ca: cert.caPem });
   process.on('message', (message) => {

@@ -1,48 +1,16 @@
 #!/usr/bin/env node
-/** The package's bin: reads the process once and hands plain values to `main`. */
-import module from 'node:module';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { main } from './main.js';
+/**
+ * The package's bin. It checks the Node.js version before anything else loads (the dependencies need the
+ * engines' Node and fail obscurely on an older one), then loads the CLI: every import past the check is dynamic.
+ */
+import { readFileSync } from 'node:fs';
+import { unsupportedNode } from './node-version.js';
 
-/** Where compiled code is kept between runs: the user's cache dir (XDG_CACHE_HOME, ~/.cache), else the OS temp dir. */
-function compileCacheDir(env: NodeJS.ProcessEnv): string {
-  const base = env.XDG_CACHE_HOME || (env.HOME ? join(env.HOME, '.cache') : undefined);
-  return base ? join(base, 'karpenter-eu', 'compile-cache') : join(tmpdir(), 'karpenter-eu-compile-cache');
+// ../../package.json from src/cli (tsx) and from dist/src/cli (the build emits dist/package.json).
+const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { engines?: { node?: string } };
+const unsupported = unsupportedNode(process.versions.node, pkg.engines?.node ?? '', process.execPath);
+if (unsupported) {
+  process.stderr.write(`error: ${unsupported}\n`);
+  process.exit(2);
 }
-
-// Every start compiles a few hundred modules; Node's on-disk code cache spares part of that on later runs
-// (NODE_COMPILE_CACHE=DIR takes precedence, NODE_DISABLE_COMPILE_CACHE=1 turns it off). A directory that
-// cannot be written only means no cache: Node says so in the status it returns, it does not throw.
-(module as { enableCompileCache?: (dir: string) => unknown }).enableCompileCache?.(compileCacheDir(process.env));
-
-// A reader that stops early (`karpenter-eu catalog … | head`) closes the pipe: that is success, said quietly.
-process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-  if (err.code === 'EPIPE') process.exit(0);
-  process.stderr.write(`error: writing the output: ${err.message}\n`);
-  process.exit(1);
-});
-
-/** Whatever escapes the commands still ends as one line (the stack only with DEBUG set) and exit 1. */
-function fatal(err: unknown): void {
-  process.stderr.write(`error: ${err instanceof Error ? err.message : String(err)}\n`);
-  if (process.env.DEBUG && err instanceof Error && err.stack) process.stderr.write(`${err.stack}\n`);
-  process.exit(1);
-}
-process.on('uncaughtException', fatal);
-process.on('unhandledRejection', fatal);
-
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-main(process.argv.slice(2), {
-  stdout: (text) => process.stdout.write(text),
-  stderr: (text) => process.stderr.write(text),
-  env: { ...process.env },
-  readStdin,
-}).then((code) => {
-  process.exitCode = code;
-}, fatal);
+await import('./start.js');

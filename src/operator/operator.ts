@@ -204,6 +204,7 @@ async function startServers(options: OperatorOptions, core: Core, logger: Logger
     }),
     onError,
     onRequest,
+    requestBudget: config.requestBytesInFlight,
   }).listen(config.webhook.port, config.bindAddress);
   const extender = await createExtenderServer({
     view: clusterStateExtenderView(core.state, new CatalogPriceBook(catalogs)),
@@ -211,6 +212,7 @@ async function startServers(options: OperatorOptions, core: Core, logger: Logger
     ...(config.extender.tls ? { tls: config.extender.tls } : {}),
     onError,
     onRequest,
+    requestBudget: config.requestBytesInFlight,
   }).listen(config.extender.port, config.bindAddress);
   const metrics = await startMetricsServer(
     { registry: core.registry, notReadyReason: () => (core.state.synced() ? undefined : 'informer caches not synced'), onError },

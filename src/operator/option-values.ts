@@ -4,6 +4,7 @@
  */
 
 import { InvalidDurationError, parseDurationMs as parseApiDurationMs } from '../domain/disruption/duration.js';
+import { NANOS_PER_UNIT, parseQuantity, QuantityParseError } from '../domain/quantity/index.js';
 
 /** Where a value came from: `--batch-idle-duration` or `BATCH_IDLE_DURATION`. */
 export type OptionSource = string;
@@ -88,4 +89,21 @@ export function parseName(source: OptionSource, value: string): string {
     throw new InvalidOptionError(source, value, 'a lowercase DNS name: a-z, 0-9, "-" and ".", starting and ending with a letter or digit');
   }
   return text;
+}
+
+const MiB = 1024 * 1024;
+
+/** A byte count written as a Kubernetes quantity (`16Mi`, `64M`), from `min` to `max` bytes. */
+export function parseByteSize(source: OptionSource, value: string, range: { min: number; max: number }): number {
+  const accepted = `a byte quantity from ${range.min / MiB}Mi to ${range.max / MiB}Mi, such as 16Mi`;
+  let nanos: bigint;
+  try {
+    nanos = parseQuantity(value.trim()).nanos;
+  } catch (error) {
+    if (error instanceof QuantityParseError) throw new InvalidOptionError(source, value, accepted);
+    throw error;
+  }
+  const bytes = Number(nanos / NANOS_PER_UNIT);
+  if (nanos % NANOS_PER_UNIT !== 0n || bytes < range.min || bytes > range.max) throw new InvalidOptionError(source, value, accepted);
+  return bytes;
 }

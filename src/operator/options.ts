@@ -7,7 +7,15 @@
 import { LogLevels, type LogLevel } from '../util/logger.js';
 import { type CloudSettings, type Env, parseCloudSettings } from './cloud-settings.js';
 import type { SecretAccessPolicy } from '../domain/secrets/secret-access.js';
-import { InvalidOptionError, parseBoolean, parseClusterName, parseName, parsePort, parsePositiveDurationMs } from './option-values.js';
+import {
+  InvalidOptionError,
+  parseBoolean,
+  parseByteSize,
+  parseClusterName,
+  parseName,
+  parsePort,
+  parsePositiveDurationMs,
+} from './option-values.js';
 import { DefaultNodeClassSecretLabel, parseSecretAccess } from './secret-access-options.js';
 import { DefaultFeatureGates, type FeatureGates, parseFeatureGates } from './feature-gates.js';
 
@@ -31,6 +39,11 @@ export interface OperatorConfig {
   /** HTTPS when `tls` is set, plain HTTP otherwise. */
   extender: { port: number; tls?: TlsFiles };
   metrics: { port: number };
+  /**
+   * Bytes of request bodies the webhook listener and the extender listener each read at once; beyond it a request
+   * is answered 429 with Retry-After, and a single body larger than it 413.
+   */
+  requestBytesInFlight: number;
   batch: { idleMs: number; maxMs: number };
   disruption: { intervalMs: number; validationDelayMs: number; driftCheckIntervalMs: number };
   garbageCollection: { intervalMs: number };
@@ -50,6 +63,12 @@ export interface OperatorConfig {
   nodeClassSecrets: SecretAccessPolicy;
   featureGates: FeatureGates;
 }
+
+/**
+ * Two listeners full at once stay well inside the chart's 192 MiB heap (512 Mi limit): the in-flight bytes and,
+ * parsed, a few times that for the bodies being answered. Fits one largest extender call (16 MiB).
+ */
+export const DefaultRequestBytesInFlight = '16Mi';
 
 export class UnknownOptionError extends Error {
   constructor(readonly flag: string) {
@@ -97,6 +116,13 @@ export const optionTable: readonly OptionSpec[] = [
   { flag: 'extender-cert-file', env: 'EXTENDER_CERT_FILE', kind: 'string', help: 'extender serving certificate; plain HTTP when unset' },
   { flag: 'extender-key-file', env: 'EXTENDER_KEY_FILE', kind: 'string', help: 'extender serving key' },
   { flag: 'metrics-port', env: 'METRICS_PORT', kind: 'string', default: '8080', help: '/metrics, /healthz and /readyz port' },
+  {
+    flag: 'request-bytes-in-flight',
+    env: 'REQUEST_BYTES_IN_FLIGHT',
+    kind: 'string',
+    default: DefaultRequestBytesInFlight,
+    help: 'request body bytes the webhook and the extender port each read at once (429 beyond); a body larger than it is refused (413). Below 7Mi the largest UPDATE reviews are refused; below 16Mi, the largest extender calls',
+  },
   {
     flag: 'batch-idle-duration',
     env: 'BATCH_IDLE_DURATION',
@@ -305,6 +331,10 @@ export function parseOperatorOptions(argv: readonly string[], env: Env): Operato
     webhook: { port: port('webhook-port'), tls: tlsFiles(get, 'webhook') as TlsFiles },
     extender: { port: port('extender-port'), ...optional('tls', tlsFiles(get, 'extender')) },
     metrics: { port: port('metrics-port') },
+    requestBytesInFlight: parseByteSize(must('request-bytes-in-flight').source, must('request-bytes-in-flight').value, {
+      min: 1024 * 1024,
+      max: 1024 * 1024 * 1024,
+    }),
     batch: batch(must),
     disruption: {
       intervalMs: duration('disruption-interval'),

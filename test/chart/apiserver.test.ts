@@ -94,14 +94,25 @@ describe('the rendered chart on the simulated API server', () => {
     expect(resolved).toContainEqual(expect.objectContaining({ name: 'karpenter-eu', namespace: 'karpenter', path: '/mutate', port: 8443 }));
   });
 
-  it('never blocks pods when the service is down (pod check failurePolicy Ignore)', async () => {
+  it('never blocks pods when the service is down, and calls it only for pods naming the legacy label (matchConditions)', async () => {
     const core = apiServer.kubeConfig.makeApiClient(k8s.CoreV1Api);
-    const pod = await core.createNamespacedPod({
+    const calls = (): number => resolved.filter((r) => r.name === 'karpenter-eu' && r.path === '/validate').length;
+    const before = calls();
+    const plain = await core.createNamespacedPod({
       namespace: 'default',
       body: { metadata: { name: 'web' }, spec: { containers: [{ name: 'app', image: 'registry.k8s.io/pause:3.9' }] } },
     });
-    expect(pod.metadata?.uid).toBeTruthy();
-    expect(resolved).toContainEqual(expect.objectContaining({ name: 'karpenter-eu', path: '/validate' }));
+    expect(plain.metadata?.uid).toBeTruthy();
+    expect(calls()).toBe(before);
+    const legacy = await core.createNamespacedPod({
+      namespace: 'default',
+      body: {
+        metadata: { name: 'legacy' },
+        spec: { nodeSelector: { 'karpenter.sh/instance-type': 'b3-8' }, containers: [{ name: 'app', image: 'registry.k8s.io/pause:3.9' }] },
+      },
+    });
+    expect(legacy.metadata?.uid).toBeTruthy();
+    expect(calls()).toBe(before + 1);
   });
 });
 

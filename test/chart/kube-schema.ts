@@ -12,6 +12,7 @@ const models: Readonly<Record<string, string | null>> = {
   'v1/Secret': 'V1Secret',
   'apps/v1/Deployment': 'V1Deployment',
   'policy/v1/PodDisruptionBudget': 'V1PodDisruptionBudget',
+  'networking.k8s.io/v1/NetworkPolicy': 'V1NetworkPolicy',
   'rbac.authorization.k8s.io/v1/ClusterRole': 'V1ClusterRole',
   'rbac.authorization.k8s.io/v1/ClusterRoleBinding': 'V1ClusterRoleBinding',
   'rbac.authorization.k8s.io/v1/Role': 'V1Role',

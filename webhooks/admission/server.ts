@@ -4,11 +4,12 @@
  */
 import express, { type Express, type Request, type Response, type NextFunction } from 'express';
 import { type CertificateSource, loadCertificate, watchCertificate } from '../shared/certificate-source.js';
-import { type ErrorWriter, LargeBodyBudget, refuseBodiesOverLimit } from '../shared/body-limit.js';
+import { type ErrorWriter, refuseBodiesOverLimit } from '../shared/body-limit.js';
 import { expressServerClasses } from '../shared/express-classes.js';
 import { checkJsonDepth } from '../shared/json-depth.js';
 import { type RequestObserver, timed } from '../shared/request-timing.js';
 import { listenHttps, type RunningHttpsServer } from '../shared/https-listener.js';
+import { RequestBudget } from '../shared/request-budget.js';
 import type { AdmissionContextProvider } from '../../src/domain/admission/context-provider.js';
 import { errorHandler, mutateHandler, validateHandler } from './handlers.js';
 
@@ -23,10 +24,15 @@ const writeError: ErrorWriter = (res, status, message) => {
   res.status(status).type('text/plain').send(`decoding AdmissionReview: ${message}`);
 };
 
+/** The API server shows a failed call's status, not its body: plain text for a reader of the logs. */
+const refusal = (message: string): { contentType: string; body: string } => ({ contentType: 'text/plain; charset=utf-8', body: message });
+
 export interface AdmissionServerOptions {
   tls: CertificateSource;
   contextProvider: AdmissionContextProvider;
   bodyLimit?: number;
+  /** Bytes of request bodies read at once on this listener (a larger body is refused 413); default: unbounded. */
+  requestBudget?: number;
   /** Errors that are not the caller's fault (bugs, certificate reload failures); default: ignored. */
   onError?(error: unknown): void;
   /** Sees every /validate and /mutate answer with its duration (the latency metric). */
@@ -74,11 +80,10 @@ function createApp(options: AdmissionServerOptions): Express {
       .type('text/plain')
       .send(ready ? 'ok' : 'caches not synced');
   });
-  const limit = options.bodyLimit ?? AdmissionBodyLimit;
-  // One maximum-size review at a time; the NodePools and NodeClasses reviewed here (KiB) never wait.
-  const budget = new LargeBodyBudget(limit, 1024 * 1024);
+  // A body larger than the listener's budget could never be read: refused at once (413), not asked to retry.
+  const limit = Math.min(options.bodyLimit ?? AdmissionBodyLimit, options.requestBudget ?? Infinity);
   const json = [
-    refuseBodiesOverLimit(limit, writeError, budget),
+    refuseBodiesOverLimit(limit, writeError),
     requireJson,
     express.json({ limit, type: () => true, verify: (_req, _res, body: Buffer) => checkJsonDepth(body) }),
   ];
@@ -91,10 +96,14 @@ function createApp(options: AdmissionServerOptions): Express {
 export function createAdmissionServer(options: AdmissionServerOptions): AdmissionServer {
   const app = createApp(options);
   const onError = options.onError ?? ((): void => undefined);
+  const budget = options.requestBudget === undefined ? undefined : new RequestBudget({ bytes: options.requestBudget, refusal });
   return {
     app,
     async listen(port = 0, host = '127.0.0.1'): Promise<RunningAdmissionServer> {
-      const running: RunningHttpsServer = await listenHttps(app, loadCertificate(options.tls), port, host, expressServerClasses(app));
+      const running: RunningHttpsServer = await listenHttps(app, loadCertificate(options.tls), port, host, {
+        classes: expressServerClasses(app),
+        ...(budget ? { budget } : {}),
+      });
       const stopWatching = watchCertificate(options.tls, (material) => running.setCertificate(material), onError);
       return {
         url: running.url,

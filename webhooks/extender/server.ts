@@ -3,13 +3,13 @@
  * `POST /scheduler/prioritize`, `GET /healthz`, over HTTP or HTTPS. Decisions live in
  * src/domain/extender; this file only wires express, TLS and connection handling.
  */
-import http from 'node:http';
 import express, { type Express, type RequestHandler } from 'express';
 import type { ExtenderClusterView } from '../../src/domain/extender/index.js';
-import { type ErrorWriter, LargeBodyBudget, refuseBodiesOverLimit } from '../shared/body-limit.js';
+import { type ErrorWriter, refuseBodiesOverLimit } from '../shared/body-limit.js';
 import { type CertificateSource, loadCertificate, watchCertificate } from '../shared/certificate-source.js';
 import { expressServerClasses } from '../shared/express-classes.js';
-import { listenHttps, listenTracked } from '../shared/https-listener.js';
+import { listenHttp, listenHttps, type ListenOptions } from '../shared/https-listener.js';
+import { RequestBudget } from '../shared/request-budget.js';
 import { checkJsonDepth } from '../shared/json-depth.js';
 import { type RequestObserver, timed } from '../shared/request-timing.js';
 import { errorHandler, filterHandler, prioritizeHandler } from './handlers.js';
@@ -39,6 +39,8 @@ export interface ExtenderServerOptions {
   onError?(error: unknown): void;
   /** Sees every filter and prioritize answer with its duration (the latency metric). */
   onRequest?: RequestObserver;
+  /** Bytes of request bodies read at once on this listener (a larger body is refused 413); default: unbounded. */
+  requestBudget?: number;
 }
 
 export interface RunningExtenderServer {
@@ -65,9 +67,9 @@ const writeError: ErrorWriter = (res, status, message) => {
   res.status(status).json({ Error: `handling extender request: ${message}` });
 };
 
-function bodyParser(): RequestHandler {
+function bodyParser(limit: number): RequestHandler {
   // Any content type: the scheduler sends application/json, and a wrong header should not turn a usable body into a 400.
-  const options = { limit: ExtenderBodyLimit, type: () => true };
+  const options = { limit, type: () => true };
   const bytes = express.raw(options);
   // Bodies parsed here never reach json-body.ts, whose walk checks the depth of the small ones.
   const parsed = express.json({ ...options, verify: (_req, _res, body: Buffer) => checkJsonDepth(body) });
@@ -87,28 +89,30 @@ function createApp(options: ExtenderServerOptions): Express {
   app.get('/healthz', (_req, res) => {
     res.type('text/plain').send('ok');
   });
-  // One maximum-size call at a time (kube-scheduler sends one call at a time); NodeNames calls never wait.
-  const budget = new LargeBodyBudget(ExtenderBodyLimit, WalkedBodyLimit);
-  const body = [refuseBodiesOverLimit(ExtenderBodyLimit, writeError, budget), bodyParser()];
+  // A body larger than the listener's budget could never be read: refused at once (413), not asked to retry.
+  const limit = Math.min(ExtenderBodyLimit, options.requestBudget ?? Infinity);
+  const body = [refuseBodiesOverLimit(limit, writeError), bodyParser(limit)];
   app.post('/scheduler/filter', timed('/scheduler/filter', options.onRequest), ...body, filterHandler(deps));
   app.post('/scheduler/prioritize', timed('/scheduler/prioritize', options.onRequest), ...body, prioritizeHandler(deps));
   app.use(errorHandler(deps));
   return app;
 }
 
-function serveHttp(app: Express, port: number, host: string): Promise<RunningExtenderServer> {
-  return listenTracked(http.createServer(expressServerClasses(app), app), 'http', port, host);
-}
+/** The same shape as the handlers' errors, which kube-scheduler logs. */
+const refusal = (message: string): { contentType: string; body: string } => ({
+  contentType: 'application/json; charset=utf-8',
+  body: JSON.stringify({ Error: `handling extender request: ${message}` }),
+});
 
 /** The webhooks' HTTPS listener: same keep-alive, same live certificate swap when the files change. */
 async function serveHttps(
   app: Express,
   tls: CertificateSource,
-  port: number,
-  host: string,
+  where: { port: number; host: string },
+  listen: ListenOptions,
   onError: (error: unknown) => void,
 ): Promise<RunningExtenderServer> {
-  const running = await listenHttps(app, loadCertificate(tls), port, host, expressServerClasses(app));
+  const running = await listenHttps(app, loadCertificate(tls), where.port, where.host, listen);
   const stopWatching = watchCertificate(tls, (material) => running.setCertificate(material), onError);
   return {
     url: running.url,
@@ -123,9 +127,13 @@ async function serveHttps(
 export function createExtenderServer(options: ExtenderServerOptions): ExtenderServer {
   const app = createApp(options);
   const onError = options.onError ?? ((): void => undefined);
+  const listen: ListenOptions = {
+    classes: expressServerClasses(app),
+    ...(options.requestBudget === undefined ? {} : { budget: new RequestBudget({ bytes: options.requestBudget, refusal }) }),
+  };
   return {
     app,
     listen: (port = 0, host = '127.0.0.1') =>
-      options.tls ? serveHttps(app, options.tls, port, host, onError) : serveHttp(app, port, host),
+      options.tls ? serveHttps(app, options.tls, { port, host }, listen, onError) : listenHttp(app, port, host, listen),
   };
 }

@@ -10,6 +10,8 @@ import { projectFile } from '../../../src/testbed/demo/install.js';
 
 export interface OperatorProcessConfig {
   args: readonly string[];
+  /** Node's own flags (`--max-old-space-size=192`, as the chart's nodeOptions). */
+  nodeArgs?: readonly string[];
   env: Record<string, string>;
   /** Where each run's output goes (`operator-<n>.log`), for a reader after a failure. */
   logDir: string;
@@ -32,11 +34,15 @@ let runs = 0;
 
 export function startOperatorProcess(config: OperatorProcessConfig): OperatorProcess {
   const log: WriteStream = createWriteStream(join(config.logDir, `operator-${config.label ? `${config.label}-` : ''}${++runs}.log`));
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', projectFile('src/cli/bin.ts'), 'run', ...config.args], {
-    cwd: projectFile('.'),
-    env: { PATH: process.env.PATH ?? '', ...config.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [...(config.nodeArgs ?? []), '--import', 'tsx', projectFile('src/cli/bin.ts'), 'run', ...config.args],
+    {
+      cwd: projectFile('.'),
+      env: { PATH: process.env.PATH ?? '', ...config.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   child.stdout?.pipe(log, { end: false });
   child.stderr?.pipe(log, { end: false });
   // A test process that ends (a timeout tearing its worker down) must not leave an operator running.

@@ -49,6 +49,10 @@ export interface ChaosWorldOptions {
   sharedEmulators?: Emulators;
   /** Operator replicas that may run at once, each with its own ports, lease identity and API token (default 1). */
   replicas?: number;
+  /** Node's own flags for the operator process (the chart's heap limit). */
+  nodeArgs?: readonly string[];
+  /** More `run` flags after the harness's own. */
+  extraArgs?: readonly string[];
 }
 
 export interface ChaosWorld {
@@ -77,6 +81,8 @@ export interface ChaosWorld {
   replicaReady(replica: number): Promise<boolean>;
   /** Where the operators' logs are. */
   logDir: string;
+  /** The first replica's listeners on loopback. */
+  urls: { webhook: string; extender: string; metrics: string };
   close(): Promise<void>;
 }
 
@@ -178,7 +184,12 @@ async function replicaPorts(): Promise<Ports> {
 }
 
 export async function startChaosWorld(input: ChaosWorldOptions): Promise<ChaosWorld> {
-  const options: Required<Omit<ChaosWorldOptions, 'sharedEmulators'>> = { clusterName: 'chaos', gcInterval: '2s', replicas: 1, ...input };
+  const options: Required<Omit<ChaosWorldOptions, 'sharedEmulators' | 'nodeArgs' | 'extraArgs'>> = {
+    clusterName: 'chaos',
+    gcInterval: '2s',
+    replicas: 1,
+    ...input,
+  };
   const clock = new SystemClock();
   const logDir = await mkdtemp(join(tmpdir(), `karpenter-eu-chaos-${options.cloud}-`));
   const shared = input.sharedEmulators;
@@ -218,11 +229,13 @@ export async function startChaosWorld(input: ChaosWorldOptions): Promise<ChaosWo
   const files = await writeFiles(logDir, certificate, emulators);
   for (const [i, r] of replicas.entries()) await writeKubeconfig(cluster.apiServer.url, r.kubeconfig, replicaToken(i));
   const env = { ...operatorEnvFor(emulators), ...(files.ca ? { NODE_EXTRA_CA_CERTS: files.ca } : {}) } as Record<string, string>;
-  const argsOf = (i: number): string[] =>
-    operatorArgs({ ...options, identity: options.replicas > 1 ? `chaos-${i}` : 'chaos' }, (replicas[i] as Replica).ports, {
+  const argsOf = (i: number): string[] => [
+    ...operatorArgs({ ...options, identity: options.replicas > 1 ? `chaos-${i}` : 'chaos' }, (replicas[i] as Replica).ports, {
       ...files,
       kubeconfig: (replicas[i] as Replica).kubeconfig,
-    });
+    }),
+    ...(input.extraArgs ?? []),
+  ];
   const emulator = emulatorOf(emulators, options.cloud);
   const replica = (i = 0): Replica => {
     const r = replicas[i];
@@ -236,13 +249,24 @@ export async function startChaosWorld(input: ChaosWorldOptions): Promise<ChaosWo
     emulators,
     faults: emulator.faults,
     logDir,
+    urls: {
+      webhook: `https://127.0.0.1:${first.ports.webhook}`,
+      extender: `http://127.0.0.1:${first.ports.extender}`,
+      metrics: `http://127.0.0.1:${first.ports.metrics}`,
+    },
     setListingLag: (ms) => emulator.setConsistencyDelay(ms),
     observe: () => ({ ...cloudSide(emulators, options.cloud, scope), ...clusterSide(cluster.apiServer, options.cloud, ChaosNamespace) }),
     replicas: replicas.length,
     operator: (i) => replica(i).process,
     startOperator(i = 0) {
       const r = replica(i);
-      const started = startOperatorProcess({ args: argsOf(i), env, logDir, ...(replicas.length > 1 ? { label: `replica-${i}` } : {}) });
+      const started = startOperatorProcess({
+        args: argsOf(i),
+        env,
+        logDir,
+        ...(replicas.length > 1 ? { label: `replica-${i}` } : {}),
+        ...(input.nodeArgs ? { nodeArgs: input.nodeArgs } : {}),
+      });
       r.process = started;
       r.paused = false;
       // An exited replica serves nothing: the Service stops sending it traffic.

@@ -163,6 +163,15 @@ export const builtinTypes: readonly ResourceType[] = [
   }),
   builtin({ group: 'rbac.authorization.k8s.io', version: 'v1', kind: 'Role', plural: 'roles', namespaced: true }),
   builtin({ group: 'rbac.authorization.k8s.io', version: 'v1', kind: 'RoleBinding', plural: 'rolebindings', namespaced: true }),
+  // Stored only (no network is simulated): the chart ships one.
+  builtin({
+    group: 'networking.k8s.io',
+    version: 'v1',
+    kind: 'NetworkPolicy',
+    plural: 'networkpolicies',
+    namespaced: true,
+    shortNames: ['netpol'],
+  }),
   builtin({
     group: 'apiextensions.k8s.io',
     version: 'v1',

@@ -14,6 +14,7 @@ import { type ServiceResolver, type Webhook, type WebhookConfiguration } from '.
 import { webhookMatches } from './webhook-matcher.js';
 import { WebhookCallError, postAdmissionReview } from './webhook-client.js';
 import { buildAdmissionReview } from './admission-review.js';
+import { MatchConditions } from './match-conditions.js';
 
 interface ReviewResponse {
   uid?: string;
@@ -27,6 +28,8 @@ interface ReviewResponse {
 type Phase = 'mutating' | 'validating';
 
 export class WebhookAdmitter implements Admitter {
+  private readonly matchConditions = new MatchConditions();
+
   constructor(
     private readonly store: ObjectStore,
     private readonly resolveService: ServiceResolver,
@@ -41,6 +44,12 @@ export class WebhookAdmitter implements Admitter {
     for (const webhook of webhooks) {
       const current = { ...attrs, object };
       if (!webhookMatches(webhook, current, { namespaceLabels })) continue;
+      const matched = this.matchConditions.evaluate(webhook, current);
+      if (matched.kind === 'skip') continue;
+      if (matched.kind === 'error') {
+        if ((webhook.failurePolicy ?? 'Fail') === 'Ignore') continue;
+        throw internalError(`failed calling webhook "${webhook.name}": failed evaluating match conditions: ${matched.message}`);
+      }
       const outcome = await this.call(webhook, current, phase);
       warnings.push(...outcome.warnings);
       if (outcome.object !== undefined) object = outcome.object;

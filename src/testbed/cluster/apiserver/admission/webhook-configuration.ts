@@ -26,6 +26,8 @@ export interface Webhook {
   sideEffects?: string;
   timeoutSeconds?: number;
   admissionReviewVersions?: string[];
+  /** CEL expressions that must all be true for the webhook to be called (match-conditions.ts). */
+  matchConditions?: { name: string; expression: string }[];
 }
 
 export interface WebhookConfiguration {
