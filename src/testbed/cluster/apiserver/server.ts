@@ -26,6 +26,7 @@ import { PodSubresources } from './pod-subresources.js';
 import { ResourceRegistry } from './resource-registry.js';
 import { type ResourceType } from './resource-type.js';
 import { type WatchStream } from './watch-stream.js';
+import { WatchDelays, type WatchDelaySettings } from './watch-delay.js';
 import { adminUser } from './write-context.js';
 
 export interface ApiServerOptions {
@@ -43,6 +44,8 @@ export interface ApiServerOptions {
   kubeconfig?: string | boolean;
   /** Namespaces created at start (default, kube-system, kube-public, kube-node-lease). */
   namespaces?: string[];
+  /** Watch delivery delays per resource from the start (changeable later through `watchDelays`). */
+  watchDelays?: WatchDelaySettings;
 }
 
 export interface ApiServer {
@@ -56,6 +59,8 @@ export interface ApiServer {
   typeOf(apiVersion: string, kind: string): ResourceType;
   /** Body faults (empty, `{}`, truncated, short list) for 200 answers, matched by method and path. */
   faults: FaultInjector;
+  /** Delays watch events per resource (a lagging watch); applies to events sent from the change on. */
+  watchDelays: WatchDelays;
   /** Ends every open watch as a dropped connection would. */
   dropWatches(): void;
   /** Sends a BOOKMARK now on every watch that asked for them. */
@@ -103,12 +108,9 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
 
   let address = '127.0.0.1:0';
   const faults = new FaultInjector();
-  const router = createRouter(
-    registry,
-    { objects, deleter, pods, clock, watchSettings: { bookmarkIntervalMs: options.bookmarkIntervalMs ?? 60_000 }, openWatches },
-    () => address,
-    faults,
-  );
+  const watchDelays = new WatchDelays(options.watchDelays);
+  const watchSettings = { bookmarkIntervalMs: options.bookmarkIntervalMs ?? 60_000, delays: watchDelays };
+  const router = createRouter(registry, { objects, deleter, pods, clock, watchSettings, openWatches }, () => address, faults);
   const server = http.createServer(router);
   server.keepAliveTimeout = 5_000;
   const sockets = new Set<Socket>();
@@ -143,6 +145,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     objects,
     registry,
     faults,
+    watchDelays,
     typeOf(apiVersion, kind) {
       const type = registry.findByKind(apiVersion, kind);
       if (!type) throw new Error(`finding served type: no ${kind} in ${apiVersion}`);
