@@ -71,6 +71,15 @@ export interface DisruptionController extends Controller {
 
 const defaults = { pollIntervalMs: 10_000, validationDelayMs: 15_000, replacementTimeoutMs: 10 * 60_000, driftCheckIntervalMs: 5 * 60_000 };
 
+/** The nodes of running commands count as being deleted: not candidates, their pods not on them in any simulation. */
+function withInProgress(input: DisruptionInput, inProgress: ReadonlySet<string>): DisruptionInput {
+  if (inProgress.size === 0) return input;
+  return {
+    ...input,
+    nodes: input.nodes.map((n) => (inProgress.has(n.name) && !n.markedForDeletion ? { ...n, markedForDeletion: true } : n)),
+  };
+}
+
 export function createDisruptionController(deps: DisruptionControllerDeps): DisruptionController {
   const options = { ...defaults, ...deps.options };
   const logger = (deps.logger ?? silentLogger).child({ controller: 'disruption' });
@@ -87,7 +96,11 @@ export function createDisruptionController(deps: DisruptionControllerDeps): Disr
     maxSingleNodeSimulations: options.maxSingleNodeSimulations,
   };
 
-  const input = (): Promise<DisruptionInput> => buildDisruptionInput(deps.state.snapshot(), sources);
+  // Candidates of started commands (upstream's queue): taken by one command, never chosen again by another, even
+  // before the command marks them in state (it does so only once their replacements exist).
+  const inProgress = new Set<string>();
+  const input = async (): Promise<DisruptionInput> =>
+    withInProgress(await buildDisruptionInput(deps.state.snapshot(), sources), inProgress);
 
   async function expire(current: DisruptionInput): Promise<void> {
     const pools = new Map(current.nodePools.map((p) => [p.metadata?.name ?? '', p as NodePool]));
@@ -158,6 +171,7 @@ export function createDisruptionController(deps: DisruptionControllerDeps): Disr
       pricePerHourBefore: command.pricePerHourBefore,
       pricePerHourAfter: command.pricePerHourAfter,
     });
+    for (const node of command.candidateNodes) inProgress.add(node);
     const job = executeCommand(
       {
         kube: deps.kube,
@@ -183,7 +197,10 @@ export function createDisruptionController(deps: DisruptionControllerDeps): Disr
         deps.metrics?.disruptionQueueFailures.inc(labels);
         logger.warn('disruption command failed', { error: err });
       })
-      .finally(() => running.delete(job));
+      .finally(() => {
+        running.delete(job);
+        for (const node of command.candidateNodes) inProgress.delete(node);
+      });
     running.add(job);
   }
 
