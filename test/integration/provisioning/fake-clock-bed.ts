@@ -196,7 +196,8 @@ export async function startFakeClockBed(options: FakeClockBedOptions): Promise<F
       for (let elapsed = 0; elapsed <= maxFakeMs;) {
         await recordClaims();
         if (await check()) return true;
-        const step = stepMs + (pauses?.next() ?? 0);
+        // A freeze never carries the clock past the last check.
+        const step = stepMs + Math.min(pauses?.next() ?? 0, Math.max(0, maxFakeMs - elapsed - stepMs));
         clock.step(step);
         elapsed += step;
         await new Promise((r) => setTimeout(r, 2));
