@@ -21,9 +21,14 @@ export interface ClusterStateOptions {
    * (20 s by default) so the pods it was nominated for have time to bind.
    */
   nominationWindowMs?: number;
+  /** How long a NodeClaim this process created counts before its watch event confirms it (default 60 s). */
+  createdTtlMs?: number;
 }
 
 const defaultNominationWindowMs = 20_000;
+const defaultCreatedTtlMs = 60_000;
+/** Deleted NodeClaim names remembered, so a create recorded after its own deletion is not resurrected. */
+const deletedNamesKept = 10_000;
 
 /** A multimap helper: key -> set of member keys. */
 class SetIndex {
@@ -63,6 +68,8 @@ export class ClusterState {
   private readonly pdbs = new Map<string, V1PodDisruptionBudget>();
   private readonly markedForDeletion = new Set<string>(); // state node keys
   private readonly nominatedUntil = new Map<string, number>(); // state node key -> clock ms
+  private readonly created = new Map<string, { nodeClaim: NodeClaim; at: number }>(); // name -> own create, watch not seen yet
+  private readonly deletedNodeClaims = new Set<string>(); // names, oldest first
   private outlook: Map<string, DisruptionOutlook> | undefined; // node name -> what disruption may do to it (leader only)
   private readonly nodeListeners: ((nodeName: string) => void)[] = [];
   private definitionsRevision = 0; // bumped on every NodePool, NodeClass and NodeClaim change
@@ -125,6 +132,7 @@ export class ClusterState {
   updateNodeClaim(nodeClaim: NodeClaim): void {
     this.definitionsRevision++;
     const name = nodeClaim.metadata?.name ?? '';
+    this.created.delete(name);
     const previousProviderID = this.nodeClaims.get(name)?.status?.providerID;
     this.unindexNodeClaim(name);
     this.nodeClaims.set(name, nodeClaim);
@@ -140,9 +148,24 @@ export class ClusterState {
     const providerID = this.nodeClaims.get(name)?.status?.providerID;
     this.unindexNodeClaim(name);
     this.nodeClaims.delete(name);
+    this.created.delete(name);
+    this.rememberDeleted(name);
     this.forgetMarks(`nodeclaim/${name}`);
     if (providerID && !this.nodeByProviderID.has(providerID)) this.forgetMarks(providerID);
     this.nodeChanged(this.nodeByProviderID.get(providerID ?? ''));
+  }
+
+  /**
+   * A NodeClaim this process just created, as the API server returned it: every reader plans on it from now on,
+   * not only once its watch event arrives (upstream records its creates in cluster state the same way, so a
+   * pass between the create and the event does not launch for the same pods again). The watch's own version
+   * replaces it; one already shown, deleted, or not confirmed within `createdTtlMs` is not kept.
+   */
+  recordCreatedNodeClaim(nodeClaim: NodeClaim): void {
+    const name = nodeClaim.metadata?.name ?? '';
+    if (name === '' || this.nodeClaims.has(name) || this.deletedNodeClaims.has(name)) return;
+    this.definitionsRevision++;
+    this.created.set(name, { nodeClaim, at: this.options.clock.now() });
   }
 
   updateNodePool(nodePool: NodePool): void {
@@ -269,7 +292,7 @@ export class ClusterState {
   }
 
   nodeClaim(name: string): NodeClaim | undefined {
-    return this.nodeClaims.get(name);
+    return this.nodeClaims.get(name) ?? this.createdNodeClaims(this.options.clock.now()).get(name);
   }
 
   nodeClaimByProvider(providerID: string): NodeClaim | undefined {
@@ -334,6 +357,7 @@ export class ClusterState {
     for (const [name, claim] of this.nodeClaims) {
       if (!joinedClaims.has(name)) out.push(this.stateNode(undefined, claim, now));
     }
+    for (const claim of this.createdNodeClaims(now).values()) out.push(this.stateNode(undefined, claim, now));
     return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 
@@ -368,6 +392,23 @@ export class ClusterState {
       initialized: node?.metadata?.labels?.[LabelNodeInitialized] === 'true',
       managed: nodeClaim !== undefined,
     };
+  }
+
+  /** Own creates the watch has not shown yet, within their time to live. */
+  private createdNodeClaims(now: number): Map<string, NodeClaim> {
+    const ttl = this.options.createdTtlMs ?? defaultCreatedTtlMs;
+    const out = new Map<string, NodeClaim>();
+    for (const [name, entry] of this.created) {
+      if (now - entry.at > ttl) this.created.delete(name);
+      else out.set(name, entry.nodeClaim);
+    }
+    return out;
+  }
+
+  private rememberDeleted(name: string): void {
+    this.deletedNodeClaims.add(name);
+    if (this.deletedNodeClaims.size > deletedNamesKept)
+      this.deletedNodeClaims.delete(this.deletedNodeClaims.values().next().value as string);
   }
 
   private unindexNodeClaim(name: string): void {

@@ -72,6 +72,15 @@ export interface DisruptionController extends Controller {
 
 const defaults = { pollIntervalMs: 10_000, validationDelayMs: 15_000, replacementTimeoutMs: 10 * 60_000, driftCheckIntervalMs: 5 * 60_000 };
 
+/** The nodes of running commands count as being deleted: not candidates, their pods not on them in any simulation. */
+function withInProgress(input: DisruptionInput, inProgress: ReadonlySet<string>): DisruptionInput {
+  if (inProgress.size === 0) return input;
+  return {
+    ...input,
+    nodes: input.nodes.map((n) => (inProgress.has(n.name) && !n.markedForDeletion ? { ...n, markedForDeletion: true } : n)),
+  };
+}
+
 export function createDisruptionController(deps: DisruptionControllerDeps): DisruptionController {
   const options = { ...defaults, ...deps.options };
   const logger = (deps.logger ?? silentLogger).child({ controller: 'disruption' });
@@ -92,7 +101,11 @@ export function createDisruptionController(deps: DisruptionControllerDeps): Disr
   // Both series from the start, as upstream: a rate() over them needs the zero.
   for (const type of ['multi', 'single']) deps.metrics?.disruptionConsolidationTimeouts.inc({ consolidation_type: type }, 0);
 
-  const input = (): Promise<DisruptionInput> => buildDisruptionInput(deps.state.snapshot(), sources);
+  // Candidates of started commands (upstream's queue): taken by one command, never chosen again by another, even
+  // before the command marks them in state (it does so only once their replacements exist).
+  const inProgress = new Set<string>();
+  const input = async (): Promise<DisruptionInput> =>
+    withInProgress(await buildDisruptionInput(deps.state.snapshot(), sources), inProgress);
   // Every pod change, not only each pass, moves a node's clock: a pod that comes and goes between passes counts.
   const stopTrackingPods = deps.state.onNodeChange((name) =>
     sources.podEvents.observe(name, deps.state.podsOnNode(name), deps.clock.now()),
@@ -167,6 +180,7 @@ export function createDisruptionController(deps: DisruptionControllerDeps): Disr
       pricePerHourBefore: command.pricePerHourBefore,
       pricePerHourAfter: command.pricePerHourAfter,
     });
+    for (const node of command.candidateNodes) inProgress.add(node);
     const job = executeCommand(
       {
         kube: deps.kube,
@@ -192,7 +206,10 @@ export function createDisruptionController(deps: DisruptionControllerDeps): Disr
         deps.metrics?.disruptionQueueFailures.inc(labels);
         logger.warn('disruption command failed', { error: err });
       })
-      .finally(() => running.delete(job));
+      .finally(() => {
+        running.delete(job);
+        for (const node of command.candidateNodes) inProgress.delete(node);
+      });
     running.add(job);
   }
 

@@ -1,7 +1,9 @@
 /**
- * Carries out a validated command (upstream queue.StartCommand): taint the candidates `karpenter.sh/disrupted`
- * and mark them in state, create the replacement NodeClaims, wait until every replacement is Initialized, then
- * delete the candidate NodeClaims with the deletion reason recorded (termination drains them through the
+ * Carries out a validated command (upstream executeCommand + queue.StartCommand): taint the candidates
+ * `karpenter.sh/disrupted`, create the replacement NodeClaims and record them in cluster state at once, and only
+ * then mark the candidates for deletion — a provisioning pass that sees their pods displaced also sees the
+ * capacity launched for them, and does not launch it twice. Then wait until every replacement is Initialized,
+ * and delete the candidate NodeClaims with the deletion reason recorded (termination drains them through the
  * Eviction API, so PDBs hold). A replacement that does not initialize in time fails the command: the
  * candidates are untainted and unmarked, and nothing is deleted.
  */
@@ -64,6 +66,7 @@ async function createReplacements(deps: ExecutorDeps, command: DisruptionCommand
       annotations: { ...(body.metadata?.annotations ?? {}), [AnnotationNodePoolHash]: nodePoolHash(pool) },
     };
     const created = await deps.kube.create<NodeClaim>(Resources.NodeClaim, body);
+    deps.state.recordCreatedNodeClaim(created);
     const name = created.metadata?.name ?? '';
     names.push(name);
     deps.onNodeClaimCreated?.(name);
@@ -104,10 +107,10 @@ async function deleteCandidates(deps: ExecutorDeps, command: DisruptionCommand):
 /** Runs the command to the end; throws CommandFailedError (after rolling back taints and marks) on failure. */
 export async function executeCommand(deps: ExecutorDeps, command: DisruptionCommand, signal: AbortSignal): Promise<void> {
   const keys = stateKeys(deps.state, command.candidateNodes);
-  deps.state.markForDeletion(...keys);
   try {
     for (const node of command.candidateNodes) await setDisruptedTaint(deps.kube, node, true);
     const names = await createReplacements(deps, command);
+    deps.state.markForDeletion(...keys);
     if (names.length > 0) deps.logger.info('launched replacements', { replacements: names, candidates: command.candidates });
     await awaitInitialized(deps, command, names, signal);
     await deleteCandidates(deps, command);

@@ -240,6 +240,7 @@ async function createOne(
   deps.ledger.reserve({ id, nodePool: planned.nodePool, resources: capacity, reservedAt: deps.clock.now() });
   try {
     const created = await deps.kube.create<NodeClaim>(Resources.NodeClaim, nodeClaimFromDecision(planned, pool.nodePool));
+    deps.state.recordCreatedNodeClaim(created);
     const name = created.metadata?.name ?? '';
     deps.ledger.nameReservation(id, name);
     deps.inFlight.set(name, { name, nodePool: planned.nodePool, claim: created });

@@ -2,6 +2,9 @@
  * "What if these candidates were gone?" — the scheduling simulation (domain/scheduling `solve`) run on the
  * remaining nodes with the candidates' pods and the pending pods, as upstream's SimulateScheduling does. The
  * NodePools' limits count only the nodes that stay: the candidates and the nodes being deleted free theirs.
+ * As upstream, a plan that puts a candidate's pod on a node not initialized yet is refused (its pods would wait
+ * for a node that may never come up), except pods of nodes already being deleted and pending pods; and pending
+ * pods that find no place do not block (they were pending before and stay so: upstream AllNonPendingPodsScheduled).
  */
 import type { V1Pod } from '@kubernetes/client-node';
 import type { InstanceType } from '../instancetypes/types.js';
@@ -22,9 +25,13 @@ function instanceTypeLookup(input: DisruptionInput): InstanceTypeLookup {
 
 export interface Simulation {
   result: SchedulingResult;
-  /** Every pod found a place (existing node or new NodeClaim). */
+  /** Every pod that is not pending found a place it can move to now (an initialized node or a new NodeClaim). */
   allScheduled: boolean;
+  /** Why the pods that block the plan do (pod key → reason). */
+  blocked: Record<string, string>;
 }
+
+const keyOf = (p: PodLike): string => `${p.metadata?.namespace ?? 'default'}/${p.metadata?.name ?? ''}`;
 
 /** A pod as if it were pending again (unbound), so the simulation places it anew. */
 function unbound(pod: V1Pod): PodLike {
@@ -46,11 +53,14 @@ function withoutUsageOf(input: DisruptionInput, removed: ReadonlySet<string>): S
 export function simulateWithout(candidates: readonly Candidate[], input: DisruptionInput): Simulation {
   const removed = new Set(candidates.map((c) => c.name));
   const pods: PodLike[] = [...input.pendingPods];
+  const waiting = { pending: new Set(input.pendingPods.map(keyOf)), deleting: new Set<string>() };
   const existingNodes: ExistingNode[] = [];
   const typeNamed = instanceTypeLookup(input);
   for (const n of input.nodes) {
     if (removed.has(n.name) || n.markedForDeletion) {
-      pods.push(...n.pods.filter(isReschedulable).map(unbound));
+      const moving = n.pods.filter(isReschedulable).map(unbound);
+      pods.push(...moving);
+      if (!removed.has(n.name)) for (const p of moving) waiting.deleting.add(keyOf(p));
       continue;
     }
     // In-flight NodeClaims (replacements being launched) count as the provisioner counts them.
@@ -64,5 +74,24 @@ export function simulateWithout(candidates: readonly Candidate[], input: Disrupt
     daemonSets: input.daemonSets ?? [],
     options: { effort: 'quick' },
   });
-  return { result, allScheduled: result.unschedulable.length === 0 };
+  const blocked = blockingPods(result, existingNodes, waiting);
+  return { result, allScheduled: Object.keys(blocked).length === 0, blocked };
+}
+
+/** Pods the plan cannot count on: a candidate's pod sent to a node not initialized yet, or a pod not pending placed nowhere. */
+function blockingPods(
+  result: SchedulingResult,
+  existingNodes: readonly ExistingNode[],
+  waiting: { pending: ReadonlySet<string>; deleting: ReadonlySet<string> },
+): Record<string, string> {
+  const blocked: Record<string, string> = {};
+  const notInitialized = new Set(existingNodes.filter((n) => n.inFlight).map((n) => n.name));
+  for (const a of result.existingNodeAssignments) {
+    if (!notInitialized.has(a.node)) continue;
+    for (const pod of a.pods)
+      if (!waiting.pending.has(pod) && !waiting.deleting.has(pod))
+        blocked[pod] = `would schedule to ${a.node}, which is not initialized yet`;
+  }
+  for (const u of result.unschedulable) if (!waiting.pending.has(u.pod)) blocked[u.pod] = u.reason;
+  return blocked;
 }

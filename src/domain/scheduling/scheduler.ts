@@ -1,6 +1,6 @@
 /**
  * The scheduling simulation (Karpenter Scheduler.Solve), pure. Pods are taken biggest first; each goes to
- *   1. an existing node or in-flight NodeClaim (already paid for), the first that fits;
+ *   1. an existing node or in-flight NodeClaim (already paid for), the first that fits, initialized nodes first;
  *   2. a NodeClaim planned in this pass, the first that fits (its instance types narrow to those that
  *      still fit every pod; the cheapest is launched);
  *   3. a new NodeClaim. NodePool choice: the highest weight among the NodePools that can take the pod
@@ -95,7 +95,10 @@ function initTopology(state: SchedulingState, pools: readonly PreparedNodePool[]
   for (const pool of pools)
     for (const zone of pool.zones) topology.addDomain(LabelTopologyZone, zone, (pod) => poolServesPodInZone(pool, zone, pod));
   for (const pod of pods) topology.register(pod.terms);
+  // Initialized nodes first, then in-flight claims, as upstream orders them: pods that fit a running node take it,
+  // and leave a claim to the pods it was launched for (in caller order within each group).
   const existing = (input.existingNodes ?? []).filter((n) => !n.markedForDeletion);
+  existing.sort((a, b) => Number(a.inFlight ?? false) - Number(b.inFlight ?? false));
   for (const node of existing) registerExistingNode(state, node);
   for (const node of existing) state.existing.push(existingSlotWithPods(state, node, input));
 }

@@ -8,17 +8,23 @@ import { ApiextensionsV1Api, type V1CustomResourceDefinition } from '@kubernetes
 import { Registry } from 'prom-client';
 import { buildCrd, CrdDefinitions, type NodeClaim } from '../../../src/apis/index.js';
 import { FakeCloudProvider } from '../../../src/cloudprovider/fake/index.js';
-import { createDisruptionController } from '../../../src/controllers/disruption/index.js';
+import { createDisruptionController, type DisruptionController } from '../../../src/controllers/disruption/index.js';
 import { createLifecycleController } from '../../../src/controllers/nodeclaim/lifecycle/index.js';
 import { createNodeHealthController } from '../../../src/controllers/node/health-controller.js';
 import type { RepairPolicy } from '../../../src/cloudprovider/types.js';
-import { createPendingPodInformer, createProvisioningController } from '../../../src/controllers/provisioning/index.js';
+import {
+  createPendingPodInformer,
+  createProvisioningController,
+  type ProvisioningController,
+} from '../../../src/controllers/provisioning/index.js';
 import { createTerminationController } from '../../../src/controllers/termination/termination-controller.js';
 import type { InstanceType } from '../../../src/domain/instancetypes/types.js';
 import { createKube, EventRecorder, type Kube, Resources } from '../../../src/kube/index.js';
 import { createMetrics, type Metrics } from '../../../src/metrics/registry.js';
 import { ClusterState, createClusterStateInformers } from '../../../src/state/index.js';
 import { startSimulatedCluster, type SimulatedCluster } from '../../../src/testbed/cluster/index.js';
+import type { WatchDelaySettings } from '../../../src/testbed/cluster/apiserver/index.js';
+import { PauseSchedule, type PauseSettings } from '../../../src/testbed/faults/stall.js';
 import { fakeInstanceSource } from './harness.js';
 import { FakeClock } from '../../../src/util/clock.js';
 import { silentLogger } from '../../../src/util/logger.js';
@@ -52,6 +58,12 @@ export interface FakeClockBedOptions {
   repairPolicies?: RepairPolicy[];
   /** Runs the node repair controller too (the `NodeRepair` feature gate). */
   nodeRepair?: boolean;
+  /** Wraps the disruption controller's API client (to hold or observe its writes). */
+  disruptionKube?: (kube: Kube) => Kube;
+  /** Watch events of the simulated API server arrive late (per resource, seeded). */
+  watchDelays?: WatchDelaySettings;
+  /** The operator freezes now and then: `run` jumps the clock by a pause in one step, every sleeper waking at once. */
+  pauses?: PauseSettings;
 }
 
 export interface FakeClockBed {
@@ -62,6 +74,8 @@ export interface FakeClockBed {
   provider: LaunchRecordingProvider;
   metrics: Metrics;
   events: EventRecorder;
+  provisioner: ProvisioningController;
+  disruption: DisruptionController;
   /** Every NodeClaim ever seen, by name (deleted ones included). */
   claimsEver: Map<string, NodeClaim>;
   /** Per pod, each target the provisioner nominated it to (`nodeclaim/<name>`, `node/<name>`), when first seen. */
@@ -81,7 +95,7 @@ export async function startFakeClockBed(options: FakeClockBedOptions): Promise<F
   const booted = fakeInstanceSource(provider, (i) => clock.now() >= i.createdAt + options.bootDelayMs(i.providerID));
   const cluster = await startSimulatedCluster({
     clock,
-    apiServer: { gracefulPodDeletion: false },
+    apiServer: { gracefulPodDeletion: false, ...(options.watchDelays ? { watchDelays: options.watchDelays } : {}) },
     cloudSources: [booted],
     kubelet: { readyDelayMs: 1_000, pollIntervalMs: 500, podStartDelayMs: 500 },
     scheduler: {
@@ -136,7 +150,7 @@ export async function startFakeClockBed(options: FakeClockBedOptions): Promise<F
     random: () => 0.5,
   });
   const disruption = createDisruptionController({
-    kube,
+    kube: options.disruptionKube ? options.disruptionKube(kube) : kube,
     state,
     cloudProvider: provider,
     clock,
@@ -145,6 +159,7 @@ export async function startFakeClockBed(options: FakeClockBedOptions): Promise<F
     options: { driftCheckIntervalMs: 0 },
   });
   const abort = new AbortController();
+  const pauses = options.pauses ? new PauseSchedule(options.pauses) : undefined;
   const health = options.nodeRepair ? [createNodeHealthController({ kube, state, cloudProvider: provider, clock, metrics, events })] : [];
   const running = Promise.all([provisioner, lifecycle, termination, disruption, ...health].map((c) => c.start(abort.signal)));
 
@@ -173,13 +188,18 @@ export async function startFakeClockBed(options: FakeClockBedOptions): Promise<F
     provider,
     metrics,
     events,
+    provisioner,
+    disruption,
     claimsEver,
     nominations,
     async run(check, maxFakeMs, stepMs = 250) {
-      for (let elapsed = 0; elapsed <= maxFakeMs; elapsed += stepMs) {
+      for (let elapsed = 0; elapsed <= maxFakeMs;) {
         await recordClaims();
         if (await check()) return true;
-        clock.step(stepMs);
+        // A freeze never carries the clock past the last check.
+        const step = stepMs + Math.min(pauses?.next() ?? 0, Math.max(0, maxFakeMs - elapsed - stepMs));
+        clock.step(step);
+        elapsed += step;
         await new Promise((r) => setTimeout(r, 2));
       }
       return false;

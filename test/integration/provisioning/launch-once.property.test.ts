@@ -7,7 +7,10 @@
  * the cloud launched costs no more than one `solve()` of the same pods on an empty cluster — or, where
  * kube-scheduler bound pods elsewhere than the provisioner nominated them (the first node Ready takes them),
  * at most one more NodeClaim per such pod.
- * KARPENTER_EU_PROPERTY_RUNS raises the number of runs locally.
+ * The same property runs again with the world slow: every watch of the simulated API server delivers late (random
+ * delays with bursts) and the operator freezes now and then (the clock jumps seconds in one step, every timer
+ * firing at once) — where a pass reads a view older than its own writes, if it can.
+ * KARPENTER_EU_PROPERTY_SLOW=1 runs those; KARPENTER_EU_PROPERTY_RUNS raises the number of runs locally.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
@@ -18,7 +21,7 @@ import { schedulingNodePool } from '../../../src/controllers/provisioning/schedu
 import { solve } from '../../../src/domain/scheduling/index.js';
 import { daemonSetPod } from '../../../src/domain/workloads/index.js';
 import { Resources } from '../../../src/kube/index.js';
-import { type FakeClockBed, startFakeClockBed } from './fake-clock-bed.js';
+import { type FakeClockBed, type FakeClockBedOptions, startFakeClockBed } from './fake-clock-bed.js';
 
 const instanceTypes = [
   fakeInstanceType({ name: 'm-2', cpu: 2, memoryMiB: 8192, pricePerHour: 0.04 }),
@@ -170,6 +173,13 @@ async function allRunning(bed: FakeClockBed, count: number): Promise<boolean> {
   return pods.length === count && pods.every((p) => p.status?.phase === 'Running');
 }
 
+async function runningAtLeast(bed: FakeClockBed, count: number): Promise<boolean> {
+  const pods = (await bed.kube.list<V1Pod>(Resources.Pod, { namespace: 'default' })).items.filter(
+    (p) => !p.metadata?.ownerReferences?.length,
+  );
+  return pods.length >= count && pods.every((p) => p.status?.phase === 'Running');
+}
+
 const millis = (t: string | Date | undefined): number => (t === undefined ? Number.NaN : new Date(t).getTime());
 
 /**
@@ -200,13 +210,22 @@ afterEach(async () => {
   bed = undefined;
 });
 
-async function check(s: Scenario): Promise<void> {
+/** The slow world: seeded watch delays on every resource (with bursts) and operator freezes. */
+function slowWorld(seed: number): Pick<FakeClockBedOptions, 'watchDelays' | 'pauses'> {
+  return {
+    watchDelays: { seed, profiles: { '*': { minMs: 0, maxMs: 1_500, burstChance: 0.03, burstMs: 6_000, burstDelayMs: 5_000 } } },
+    pauses: { seed: seed + 1, chance: 0.03, minMs: 1_000, maxMs: 8_000 },
+  };
+}
+
+async function check(s: Scenario, slow?: number): Promise<void> {
   const pods = s.workloads.flatMap(podsOf);
   let launched = 0;
   bed = await startFakeClockBed({
     instanceTypes,
     schedulerBackoffMs: s.schedulerBackoffMs,
     bootDelayMs: (providerID) => s.bootDelaysMs[Number(providerID.replace(/\D/g, '')) % s.bootDelaysMs.length] ?? 0,
+    ...(slow === undefined ? {} : slowWorld(slow)),
   });
   const b = bed;
   await b.kube.create(Resources.NodePool, pool);
@@ -243,25 +262,127 @@ async function check(s: Scenario): Promise<void> {
   }
 }
 
+const consolidating = {
+  ...pool,
+  spec: { ...pool.spec, disruption: { consolidationPolicy: 'WhenEmptyOrUnderutilized', consolidateAfter: '0s' } },
+} as NodePool;
+
+interface Churn {
+  first: Scenario;
+  second: Workload[];
+  /** After the scale-down, when the second wave starts arriving (consolidation is deciding by then). */
+  waveDelayMs: number;
+}
+
+const churn: fc.Arbitrary<Churn> = fc.record({
+  first: scenario,
+  second: fc.array(workload, { minLength: 1, maxLength: 3 }),
+  waveDelayMs: fc.integer({ min: 0, max: 30_000 }),
+});
+
+async function createArriving(b: FakeClockBed, arrivals: { at: number; pods: V1Pod[] }[]): Promise<void> {
+  arrivals.sort((x, y) => x.at - y.at);
+  const arrived = await b.run(async () => {
+    while (arrivals[0] && arrivals[0].at <= b.clock.now()) for (const p of arrivals.shift()!.pods) await b.kube.create(Resources.Pod, p);
+    return arrivals.length === 0;
+  }, 60_000);
+  expect(arrived).toBe(true);
+}
+
+/**
+ * A wave, a scale-down that leaves nodes underutilized, and a second wave arriving while consolidation replaces
+ * them, in the slow world: every launch serves a pod (none is removed unused), no pod is provisioned twice.
+ */
+async function checkChurn(c: Churn, seed: number): Promise<void> {
+  const s = c.first;
+  bed = await startFakeClockBed({
+    instanceTypes,
+    schedulerBackoffMs: s.schedulerBackoffMs,
+    bootDelayMs: (providerID) => s.bootDelaysMs[Number(providerID.replace(/\D/g, '')) % s.bootDelaysMs.length] ?? 0,
+    ...slowWorld(seed),
+  });
+  const b = bed;
+  await b.kube.create(Resources.NodePool, consolidating);
+  if (s.daemonSet) await b.kube.create(Resources.DaemonSet, daemonSet);
+  const start = b.clock.now();
+  const first = s.workloads.map((w, i) => podsOf(w, i));
+  await createArriving(
+    b,
+    s.workloads.map((w, i) => ({ at: start + w.arrivalMs, pods: first[i] ?? [] })),
+  );
+  expect(await b.run(() => allRunning(b, first.flat().length), 180_000, 500), 'the first wave runs').toBe(true);
+  // Scale-down: one replica of each workload stays.
+  for (const p of first.flatMap((pods) => pods.slice(1)))
+    await b.kube.delete(Resources.Pod, { name: p.metadata?.name ?? '', namespace: 'default' });
+  const dropAt = b.clock.now();
+  const second = c.second.map((w, i) => podsOf(w, s.workloads.length + i));
+  await createArriving(
+    b,
+    c.second.map((w, i) => ({ at: dropAt + c.waveDelayMs + w.arrivalMs, pods: second[i] ?? [] })),
+  );
+  // Bare pods a drain evicted do not come back (no controller): every pod still there runs.
+  expect(await b.run(() => runningAtLeast(b, second.flat().length), 240_000, 500), 'every pod runs').toBe(true);
+  await b.run(() => false, 60_000, 1_000);
+  const diverged = await divergedPods(b);
+  const twice = provisionedTwice(b);
+  const unusedValues = (await b.metrics.registry.getSingleMetric('karpenter_eu_nodeclaims_terminated_unused_total')?.get())?.values ?? [];
+  const unused = unusedValues.reduce((sum, v) => sum + v.value, 0);
+  const history = twice.map((pod) => `${pod}: ${(b.nominations.get(pod) ?? []).map((n) => `${n.target}@${n.at - start}`).join(' → ')}`);
+  const launches = `${b.provider.launches.length} launches (${b.provider.launches.map((l) => l.instanceType).join(', ')}); bound elsewhere than nominated: ${diverged.join(', ') || 'none'}; provisioned again: ${history.join('; ') || 'none'}`;
+  if (diverged.length === 0) expect(twice, launches).toEqual([]);
+  expect(unused, `launched NodeClaims removed unused; ${launches}`).toBeLessThanOrEqual(diverged.length);
+}
+
+const runs = Number(process.env.KARPENTER_EU_PROPERTY_RUNS ?? 6);
+// The slow-world runs still find re-plans and unused launches, on main as here: opt-in until those are fixed.
+const slowRuns = process.env.KARPENTER_EU_PROPERTY_SLOW === '1';
+const replay = process.env.KARPENTER_EU_PROPERTY_SEED
+  ? { seed: Number(process.env.KARPENTER_EU_PROPERTY_SEED), path: process.env.KARPENTER_EU_PROPERTY_PATH }
+  : {};
+
+async function checkOnce(s: Scenario, slow?: number): Promise<void> {
+  try {
+    await check(s, slow);
+  } finally {
+    await bed?.close();
+    bed = undefined;
+  }
+}
+
 describe('the live loop launches what one solve() needs, once (property, simulated cluster, fake clock)', () => {
-  const runs = Number(process.env.KARPENTER_EU_PROPERTY_RUNS ?? 6);
   it('random workloads, boot delays, scheduler lag and arrivals: never more than the plan, never an unused node', async () => {
     await fc.assert(
-      fc.asyncProperty(scenario, async (s) => {
-        try {
-          await check(s);
-        } finally {
-          await bed?.close();
-          bed = undefined;
-        }
-      }),
-      {
-        numRuns: runs,
-        endOnFailure: true,
-        ...(process.env.KARPENTER_EU_PROPERTY_SEED
-          ? { seed: Number(process.env.KARPENTER_EU_PROPERTY_SEED), path: process.env.KARPENTER_EU_PROPERTY_PATH }
-          : {}),
-      },
+      fc.asyncProperty(scenario, (s) => checkOnce(s)),
+      { numRuns: runs, endOnFailure: true, ...replay },
     );
   }, 600_000);
+
+  it.skipIf(!slowRuns)(
+    'the same with late watch events (random, in bursts) and operator freezes',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(scenario, fc.integer({ min: 1, max: 2 ** 30 }), (s, seed) => checkOnce(s, seed)),
+        { numRuns: runs, endOnFailure: true, ...replay },
+      );
+    },
+    900_000,
+  );
+
+  it.skipIf(!slowRuns)(
+    'late watches and freezes, a scale-down and a second wave while consolidation replaces nodes: no launch goes unused',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(churn, fc.integer({ min: 1, max: 2 ** 30 }), async (c, seed) => {
+          try {
+            await checkChurn(c, seed);
+          } finally {
+            await bed?.close();
+            bed = undefined;
+          }
+        }),
+        { numRuns: runs, endOnFailure: true, ...replay },
+      );
+    },
+    900_000,
+  );
 });

@@ -139,3 +139,47 @@ describe('watch wire format', () => {
     expect(await res.text()).toBe('');
   });
 });
+
+describe('watch delivery delays', () => {
+  it('hold a resource’s events for the set delay on the server clock, in order, while other resources flow', async () => {
+    const pods = podInformer();
+    const configMaps: string[] = [];
+    const cmInformer = k8s.makeInformer(server.kubeConfig, '/api/v1/namespaces/default/configmaps', () =>
+      core.listNamespacedConfigMap({ namespace: 'default' }),
+    );
+    cmInformer.on('add', (c) => configMaps.push(c.metadata?.name ?? ''));
+    await Promise.all([pods.informer.start(), cmInformer.start()]);
+    server.watchDelays.set('pods', { minMs: 3_000, maxMs: 3_000 });
+    await core.createNamespacedPod({ namespace: 'default', body: pod('late-1') });
+    await core.createNamespacedPod({ namespace: 'default', body: pod('late-2') });
+    await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'prompt' } } });
+    await eventually(() => configMaps.includes('prompt'));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(pods.log).toEqual([]);
+    clock.step(2_999);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(pods.log).toEqual([]);
+    clock.step(1);
+    await eventually(() => pods.log.length === 2);
+    expect(pods.log).toEqual(['add late-1', 'add late-2']);
+    await cmInformer.stop();
+  });
+
+  it('are seeded: the same seed gives the same delays, bursts included', async () => {
+    const { WatchDelays } = await import('../../../src/testbed/cluster/apiserver/index.js');
+    const profile = { minMs: 10, maxMs: 200, burstChance: 0.2, burstMs: 1_000, burstDelayMs: 5_000 };
+    const draw = (seed: number) => {
+      const d = new WatchDelays({ seed, profiles: { '*': profile } });
+      return Array.from({ length: 50 }, (_, i) => d.delayFor('nodeclaims', i * 100));
+    };
+    expect(draw(7)).toEqual(draw(7));
+    expect(draw(7)).not.toEqual(draw(8));
+    expect(Math.max(...draw(7))).toBeGreaterThan(200);
+    expect(Math.min(...draw(7))).toBeGreaterThanOrEqual(10);
+  });
+
+  it('refuse a profile that makes no sense, naming the field', () => {
+    expect(() => server.watchDelays.set('pods', { minMs: 5, maxMs: 1 })).toThrow('watch delay of pods: maxMs 1 is below minMs 5');
+    expect(() => server.watchDelays.set('pods', { minMs: -1, maxMs: 1 })).toThrow('minMs is -1');
+  });
+});

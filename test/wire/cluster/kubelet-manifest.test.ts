@@ -109,10 +109,16 @@ describe('Outscale instance source', () => {
       providerID: 'aws:///eu-west-2a/i-1',
       region: 'eu-west-2',
       zone: 'eu-west-2a',
-      capacity: { cpu: '3', memory: '5Gi', pods: '110' },
+      capacity: { cpu: '3', pods: '110' },
       labels: { 'karpenter.sh/nodepool': 'web' },
       internalIP: '10.0.1.5',
     });
+    // The VM's own size through the same allocatable model the planner uses.
+    const { nodeAllocatable } = await import('../../../src/domain/instancetypes/allocatable.js');
+    const { parseResourceList } = await import('../../../src/domain/quantity/index.js');
+    const model = nodeAllocatable({ vcpus: 3, memoryMiB: 5 * 1024 }, 'outscale');
+    expect(parseResourceList(instances[0]?.capacity)).toEqual(model.capacity);
+    expect(parseResourceList(instances[0]?.allocatable)).toEqual(model.allocatable);
   });
 
   it("reports the flexible GPUs attached to a VM as nvidia.com/gpu capacity, as the device plugin would (allocated or another VM's do not count)", async () => {

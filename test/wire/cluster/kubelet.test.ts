@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import * as k8s from '@kubernetes/client-node';
 import { FakeClock } from '../../../src/util/clock.js';
+import { buildInstanceTypes } from '../../../src/domain/instancetypes/build.js';
+import { parseResourceList } from '../../../src/domain/quantity/index.js';
 import {
   scalewayInstanceSource,
   StaticInstanceSource,
@@ -69,8 +71,10 @@ describe('kubelet simulator', () => {
       'karpenter.sh/nodepool': 'default',
       team: 'a',
     });
-    expect(node.status?.capacity).toMatchObject({ cpu: '8', memory: '32768Mi', pods: '110' });
-    expect(node.status?.allocatable?.memory).toBe('32668Mi');
+    // What the planner counted on for a PRO2-S is what the kubelet reports (kube-/system-reserved, eviction).
+    const model = buildInstanceTypes(testCatalog, 'fr-par').find((t) => t.name === 'PRO2-S');
+    expect(parseResourceList(node.status?.capacity)).toEqual(model?.capacity);
+    expect(parseResourceList(node.status?.allocatable)).toEqual(model?.allocatable);
     expect(node.spec?.taints?.map((t) => t.key).sort()).toEqual(['example.com/startup', 'node.kubernetes.io/not-ready']);
     expect(readyStatus(node)).toBe('False');
 

@@ -7,3 +7,4 @@ export { type ResourceType, apiVersionOf, storageKey } from './resource-type.js'
 export { systemContext, adminUser, type WriteContext } from './write-context.js';
 export { ApiError } from './errors.js';
 export { type ServiceResolver, type ServiceReference } from './admission/webhook-configuration.js';
+export { WatchDelays, type WatchDelayProfile, type WatchDelaySettings } from './watch-delay.js';

@@ -27,6 +27,7 @@ import { ResourceRegistry } from './resource-registry.js';
 import { ScaleSubresource } from './scale-subresource.js';
 import { type ResourceType } from './resource-type.js';
 import { type WatchStream } from './watch-stream.js';
+import { WatchDelays, type WatchDelaySettings } from './watch-delay.js';
 import { adminUser } from './write-context.js';
 import { AuditLog } from './audit.js';
 import { type UserInfo } from './admission/admission-types.js';
@@ -48,6 +49,8 @@ export interface ApiServerOptions {
   namespaces?: string[];
   /** Bearer token → user name (`--token-auth-file`): each client given a token is told apart in the audit log. */
   tokens?: Record<string, string>;
+  /** Watch delivery delays per resource from the start (changeable later through `watchDelays`). */
+  watchDelays?: WatchDelaySettings;
 }
 
 export interface ApiServer {
@@ -63,6 +66,8 @@ export interface ApiServer {
   faults: FaultInjector;
   /** Every request that could write, with the user its token names. */
   audit: AuditLog;
+  /** Delays watch events per resource (a lagging watch); applies to events sent from the change on. */
+  watchDelays: WatchDelays;
   /** Ends every open watch as a dropped connection would. */
   dropWatches(): void;
   /** Sends a BOOKMARK now on every watch that asked for them. */
@@ -113,18 +118,11 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   const users = new Map<string, UserInfo>();
   for (const [token, username] of Object.entries(options.tokens ?? {})) users.set(token, { username, groups: ['system:authenticated'] });
   const audit = new AuditLog(clock, users);
+  const watchDelays = new WatchDelays(options.watchDelays);
+  const watchSettings = { bookmarkIntervalMs: options.bookmarkIntervalMs ?? 60_000, delays: watchDelays };
   const router = createRouter(
     registry,
-    {
-      objects,
-      deleter,
-      pods,
-      scale: new ScaleSubresource(objects),
-      clock,
-      watchSettings: { bookmarkIntervalMs: options.bookmarkIntervalMs ?? 60_000 },
-      openWatches,
-      audit,
-    },
+    { objects, deleter, pods, scale: new ScaleSubresource(objects), clock, watchSettings, openWatches, audit },
     () => address,
     faults,
   );
@@ -163,6 +161,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     registry,
     faults,
     audit,
+    watchDelays,
     typeOf(apiVersion, kind) {
       const type = registry.findByKind(apiVersion, kind);
       if (!type) throw new Error(`finding served type: no ${kind} in ${apiVersion}`);

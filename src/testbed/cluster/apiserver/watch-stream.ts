@@ -2,7 +2,7 @@
  * One watch connection: replays from the requested resourceVersion (or the current state as ADDED events),
  * then streams matching changes; an object that stops or starts matching the selectors becomes DELETED/ADDED.
  * Too-old versions get an ERROR event carrying a 410 Expired Status, as kube-apiserver sends.
- * Bookmarks and timeoutSeconds run on the injected clock.
+ * Bookmarks, timeoutSeconds and the delivery delays (watch-delay.ts) run on the injected clock.
  */
 import { type Clock } from '../../../util/clock.js';
 import { ApiError } from './errors.js';
@@ -10,6 +10,7 @@ import { type KubeObject } from './kube-object.js';
 import { type ListOptions, matchesListOptions } from './list-options.js';
 import { type ObjectStore, type StoreEvent, type WatchEventType } from './object-store.js';
 import { type ResourceType, apiVersionOf, storageKey } from './resource-type.js';
+import { type WatchDelays } from './watch-delay.js';
 
 export interface WatchSink {
   write(line: string): void;
@@ -21,6 +22,8 @@ export interface WatchSink {
 
 export interface WatchSettings {
   bookmarkIntervalMs: number;
+  /** Delivery delays per resource; none when absent. */
+  delays?: WatchDelays;
 }
 
 export class WatchStream {
@@ -28,6 +31,9 @@ export class WatchStream {
   private readonly abort = new AbortController();
   private closed = false;
   private lastVersion = 0;
+  /** Events written but not delivered yet (a delay), in order, each with the clock time it is due. */
+  private readonly pending: { dueAt: number; line: string }[] = [];
+  private draining = false;
 
   constructor(
     private readonly store: ObjectStore,
@@ -97,7 +103,32 @@ export class WatchStream {
   private send(type: string, object: unknown): void {
     if (this.closed && type !== 'ERROR') return;
     const encoded = this.sink.encode && type !== 'ERROR' && type !== 'BOOKMARK' ? this.sink.encode(object as KubeObject) : object;
-    this.sink.write(`${JSON.stringify({ type, object: encoded })}\n`);
+    const line = `${JSON.stringify({ type, object: encoded })}\n`;
+    const delay = type === 'ERROR' ? 0 : (this.settings.delays?.delayFor(this.type.plural, this.clock.now()) ?? 0);
+    if (delay === 0 && this.pending.length === 0) {
+      this.sink.write(line);
+      return;
+    }
+    // One connection delivers in order: an event never overtakes one written before it.
+    const dueAt = Math.max(this.clock.now() + delay, this.pending.at(-1)?.dueAt ?? 0);
+    this.pending.push({ dueAt, line });
+    if (!this.draining) void this.drain();
+  }
+
+  private async drain(): Promise<void> {
+    this.draining = true;
+    try {
+      for (let next = this.pending[0]; next; next = this.pending[0]) {
+        const wait = next.dueAt - this.clock.now();
+        if (wait > 0) await this.clock.sleep(wait, this.abort.signal);
+        this.pending.shift();
+        if (!this.closed) this.sink.write(next.line);
+      }
+    } catch {
+      // closed: what was still on its way is lost with the connection, as a dropped watch loses it
+    } finally {
+      this.draining = false;
+    }
   }
 
   private async closeAfter(ms: number): Promise<void> {

@@ -17,6 +17,8 @@ export interface CloudInstance {
   arch: 'amd64' | 'arm64';
   /** Quantities as strings (`4`, `16Gi`, `110`), as the kubelet reports them. */
   capacity: Record<string, string>;
+  /** What the kubelet leaves to pods (its reservations off capacity); when absent, the simulator's `reserved` comes off. */
+  allocatable?: Record<string, string>;
   /** From `--node-labels` in the user data. */
   labels: Record<string, string>;
   /** From `--register-with-taints` in the user data (startup taints included). */

@@ -45,7 +45,7 @@ export function nodeFor(instance: CloudInstance, reserved: Record<string, string
     spec: { providerID: instance.providerID, taints },
     status: {
       capacity: instance.capacity,
-      allocatable: allocatableOf(instance.capacity, reserved),
+      allocatable: instance.allocatable ?? allocatableOf(instance.capacity, reserved),
       conditions: [readyCondition('False', 'KubeletNotReady', 'container runtime network not ready: NetworkReady=false', now)],
       addresses: [
         ...(instance.internalIP ? [{ type: 'InternalIP', address: instance.internalIP }] : []),

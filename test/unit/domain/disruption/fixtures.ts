@@ -125,3 +125,28 @@ export function disruptionInput(
 export function pods(prefix: string, n: number, cpu: string, memory = '256Mi', labels: Record<string, string> = {}): V1Pod[] {
   return Array.from({ length: n }, (_, i) => pod(`${prefix}-${i}`, cpu, memory, {}, labels));
 }
+
+/** A NodeClaim launched or launching whose Node is not there or not initialized yet (a replacement in flight). */
+export function inFlightClaim(name: string, type: InstanceType, o: { pool?: string; zone?: string } = {}): DisruptionNode {
+  const pool = o.pool ?? 'default';
+  return {
+    name,
+    nodeClaim: {
+      apiVersion: 'karpenter.sh/v1',
+      kind: 'NodeClaim',
+      metadata: { name, labels: { 'karpenter.sh/nodepool': pool }, creationTimestamp: new Date(NOW - 60_000).toISOString() },
+      spec: {
+        nodeClassRef: { group: 'karpenter.ovhcloud.sh', kind: 'OVHNodeClass', name: 'default' },
+        requirements: [
+          { key: 'node.kubernetes.io/instance-type', operator: 'In', values: [type.name] },
+          { key: 'topology.kubernetes.io/zone', operator: 'In', values: [o.zone ?? 'z-a'] },
+        ],
+      },
+    } as unknown as DisruptionNode['nodeClaim'],
+    nodePool: pool,
+    pods: [],
+    initialized: false,
+    markedForDeletion: false,
+    nominated: false,
+  };
+}

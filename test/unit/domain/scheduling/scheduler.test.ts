@@ -452,3 +452,35 @@ describe('DaemonSet overhead on in-flight capacity', () => {
     expect(r.newNodeClaims).toHaveLength(1);
   });
 });
+
+describe('solve: initialized nodes before in-flight claims', () => {
+  // The order is solve()'s own: it decides which existing slot a pod tries first, whatever the caller passes.
+  it('fills an initialized node before a replacement claim, so the pod the claim was launched for still fits it', () => {
+    const initialized: ExistingNode = {
+      name: 'node-z',
+      labels: { [zone]: 'z-a' },
+      allocatable: { cpu: 1900, memory: 4 * GiBytes, pods: 110 },
+      pods: [],
+    };
+    // Launched for `pinned`, which may only run in z-b; its name sorts before the initialized node's.
+    const replacement: ExistingNode = {
+      name: 'default-abcde',
+      labels: { [zone]: 'z-b' },
+      allocatable: { cpu: 1900, memory: 4 * GiBytes, pods: 110 },
+      pods: [],
+      inFlight: true,
+    };
+    const displaced = pod('displaced', '1500m', '1Gi');
+    const pinned = pod('pinned', '1', '1Gi', { nodeSelector: { [zone]: 'z-b' } });
+    const r = solve({
+      pods: [displaced, pinned],
+      existingNodes: [replacement, initialized],
+      nodePools: [nodePool('default', smallTypes())],
+    });
+    expect(r.newNodeClaims, 'nothing launched: both pods fit what exists').toEqual([]);
+    expect(r.existingNodeAssignments).toEqual([
+      { node: 'node-z', pods: ['default/displaced'] },
+      { node: 'default-abcde', pods: ['default/pinned'] },
+    ]);
+  });
+});

@@ -1,18 +1,49 @@
-/** A flavor's capacity as its kubelet reports it: vCPUs, memory, the default 110 pod slots, and GPUs. */
-import { ResourceNvidiaGPU } from '../../../../apis/v1/labels.js';
+/**
+ * A flavor's capacity and allocatable as its kubelet reports them. A real node's kubelet reports what the flags
+ * karpenter-eu's bootstrap (or MKS) sets leave: capacity minus kube-reserved, system-reserved and the eviction
+ * threshold — the catalog's allocatable model (domain/instancetypes/allocatable.ts), so what the planner counted
+ * on for an in-flight NodeClaim is what the Node offers once it registers.
+ */
+import { type CloudName } from '../../../../apis/v1/labels.js';
 import { type CatalogFile, type CatalogFlavor } from '../../../../catalog/index.js';
+import { nodeAllocatable, type NodeShape } from '../../../../domain/instancetypes/allocatable.js';
+import type { ResourceList } from '../../../../domain/instancetypes/types.js';
 
-export const DefaultMaxPods = 110;
+export interface KubeletResources {
+  capacity: Record<string, string>;
+  allocatable: Record<string, string>;
+}
 
-export function flavorCapacity(flavor: Pick<CatalogFlavor, 'vcpus' | 'memoryMiB' | 'gpu'>): Record<string, string> {
-  const capacity: Record<string, string> = {
-    cpu: String(flavor.vcpus),
-    memory: `${flavor.memoryMiB}Mi`,
-    pods: String(DefaultMaxPods),
-    'ephemeral-storage': '100Gi',
-  };
-  if (flavor.gpu && flavor.gpu.manufacturer === 'nvidia') capacity[ResourceNvidiaGPU] = String(flavor.gpu.count);
-  return capacity;
+/** Quantities as the kubelet writes them: whole cores as `2`, else millicores; the rest as plain integers. */
+function asQuantities(list: ResourceList): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(list).map(([name, value]) => [
+      name,
+      name !== 'cpu' ? String(Math.floor(value)) : value % 1000 === 0 ? String(value / 1000) : `${value}m`,
+    ]),
+  );
+}
+
+export function kubeletResources(shape: NodeShape, cloud: CloudName): KubeletResources {
+  const { capacity, allocatable } = nodeAllocatable(shape, cloud);
+  return { capacity: asQuantities(capacity), allocatable: asQuantities(allocatable) };
+}
+
+/** The catalog flavor's shape, as the catalog's instance types take it (domain/instancetypes/build.ts). */
+export function flavorResources(
+  flavor: Pick<CatalogFlavor, 'vcpus' | 'memoryMiB' | 'gpu' | 'localDiskGiB'>,
+  cloud: CloudName,
+): KubeletResources {
+  const gpuCount = flavor.gpu?.count;
+  return kubeletResources(
+    {
+      vcpus: flavor.vcpus,
+      memoryMiB: flavor.memoryMiB,
+      ...(flavor.localDiskGiB !== undefined ? { localDiskGiB: flavor.localDiskGiB } : {}),
+      ...(gpuCount ? { gpuCount } : {}),
+    },
+    cloud,
+  );
 }
 
 /** Looks flavors up by name; an unknown flavor gets no capacity rather than an invented one. */

@@ -4,7 +4,7 @@ import { type OutscaleEmulator } from '../../../emulators/outscale/index.js';
 import { type CloudInstance, type CloudInstanceSource } from '../instance-source.js';
 import { nodeLabelsFromUserData, taintsFromUserData } from '../user-data.js';
 import { ResourceNvidiaGPU } from '../../../../apis/v1/labels.js';
-import { DefaultMaxPods, flavorCapacity, flavorIndex } from './flavor-capacity.js';
+import { flavorIndex, flavorResources, kubeletResources } from './flavor-capacity.js';
 
 export function outscaleInstanceSource(
   emulator: Pick<OutscaleEmulator, 'state' | 'region'>,
@@ -20,12 +20,12 @@ export function outscaleInstanceSource(
         .map((vm) => {
           const flavor = flavors.get(vm.instanceType);
           // tina VM types are parametric (tinav6.c4r8p2): the VM's own vcores/RAM are the truth.
-          const capacity: Record<string, string> = flavor
-            ? flavorCapacity(flavor)
-            : { cpu: String(vm.vcores), memory: `${vm.ramGiB}Gi`, pods: String(DefaultMaxPods), 'ephemeral-storage': '100Gi' };
+          const { capacity, allocatable } = flavor
+            ? flavorResources(flavor, 'outscale')
+            : kubeletResources({ vcpus: vm.vcores, memoryMiB: vm.ramGiB * 1024 }, 'outscale');
           // Flexible GPUs attached to the VM are what the NVIDIA device plugin reports.
           const gpus = state.flexibleGpus.filter((g) => g.vmId === vm.id && g.state === 'attached').length;
-          if (gpus > 0) capacity[ResourceNvidiaGPU] = String(gpus);
+          if (gpus > 0) capacity[ResourceNvidiaGPU] = allocatable[ResourceNvidiaGPU] = String(gpus);
           return {
             cloud: 'outscale',
             nodeName: vm.privateDnsName,
@@ -35,6 +35,7 @@ export function outscaleInstanceSource(
             zone: vm.zone,
             arch: flavor?.arch ?? 'amd64',
             capacity,
+            allocatable,
             labels: nodeLabelsFromUserData(vm.userData),
             taints: taintsFromUserData(vm.userData),
             bootedAt: vm.createdAt,
