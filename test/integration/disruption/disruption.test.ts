@@ -70,7 +70,10 @@ function unbound(p: V1Pod): V1Pod {
 }
 
 /** The series of a metric in the bed's registry, as prom-client reads them. */
-async function values(b: TestBed, name: string) {
+async function values(
+  b: TestBed,
+  name: string,
+): Promise<{ labels: Partial<Record<string, string | number>>; value: number; metricName?: string }[]> {
   return (await b.metrics.registry.getSingleMetric(name)?.get())?.values ?? [];
 }
 

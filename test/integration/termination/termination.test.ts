@@ -220,7 +220,8 @@ describe('termination on the simulated cluster', () => {
     // Upstream's count, labeled by the NodeClaim's pool and placement; and one duration: deletion to gone, the 10m deadline.
     const terminated = (await b.metrics.registry.getSingleMetric('karpenter_nodeclaims_terminated_total')?.get())?.values ?? [];
     expect(terminated.map((v) => [v.labels, v.value])).toEqual([[{ nodepool: 'default', ...placement }, 1]]);
-    const duration = (await b.metrics.registry.getSingleMetric('karpenter_nodeclaims_termination_duration_seconds')?.get())?.values ?? [];
+    const duration: { labels: object; value: number; metricName?: string }[] =
+      (await b.metrics.registry.getSingleMetric('karpenter_nodeclaims_termination_duration_seconds')?.get())?.values ?? [];
     const sample = (suffix: string) => duration.find((v) => v.metricName === `karpenter_nodeclaims_termination_duration_seconds_${suffix}`);
     expect(sample('count')).toMatchObject({ labels: { nodepool: 'default' }, value: 1 });
     expect(sample('sum')?.value).toBe(600);
