@@ -80,7 +80,11 @@ export async function provisionPass(deps: ProvisionPassDeps): Promise<Provisioni
   const waiting = [...snapshot.pendingPods, ...displacedPods(snapshot.nodes)];
   const pods = waiting.filter((p) => ignoredPodReason(p) === undefined);
   deps.metrics?.schedulerIgnoredPods.set(waiting.length - pods.length);
-  if (pods.length === 0) return emptyResult('no-pending-pods');
+  if (pods.length === 0) {
+    // Nothing waits: the pods an earlier pass could not place are gone or placed.
+    deps.metrics?.schedulerUnschedulablePods.set({ controller: 'provisioner' }, 0);
+    return emptyResult('no-pending-pods');
+  }
   // Upstream's queue depth: the pass's pods wait from here (instance types, claims) until the solve placed them.
   const queue = { controller: 'provisioner', scheduling_id: randomUUID() };
   deps.metrics?.schedulerQueueDepth.reset();

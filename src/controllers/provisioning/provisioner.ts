@@ -78,7 +78,11 @@ export function createProvisioningController(deps: ProvisioningDeps): Provisioni
       await deps.clock.sleep(options.resyncIntervalMs ?? DefaultResyncIntervalMs, signal).catch(() => undefined);
       if (signal.aborted || !deps.state.synced()) continue;
       const snapshot = deps.state.snapshot();
-      for (const pod of [...snapshot.pendingPods, ...displacedPods(snapshot.nodes)]) batcher.trigger(podKey(pod));
+      const waiting = [...snapshot.pendingPods, ...displacedPods(snapshot.nodes)];
+      for (const pod of waiting) batcher.trigger(podKey(pod));
+      // With nothing to batch, an empty pass still runs: it is what brings the gauges of waiting pods back to 0.
+      if (waiting.length === 0)
+        await provision().catch((error: unknown) => logger.error('provisioning pass failed', { error: error as Error }));
     }
   };
 

@@ -69,6 +69,14 @@ function unbound(p: V1Pod): V1Pod {
   return { metadata: p.metadata, spec };
 }
 
+/** The series of a metric in the bed's registry, as prom-client reads them. */
+async function values(
+  b: TestBed,
+  name: string,
+): Promise<{ labels: Partial<Record<string, string | number>>; value: number; metricName?: string }[]> {
+  return (await b.metrics.registry.getSingleMetric(name)?.get())?.values ?? [];
+}
+
 /** Disruption passes until one finds nothing to do; returns the commands taken. */
 async function settle(b: TestBed, maxPasses = 12) {
   const taken = [];
@@ -116,6 +124,27 @@ describe('disruption on the simulated cluster', () => {
     expect(disrupted.reduce((sum, v) => sum + v.value, 0)).toBe(commands.reduce((sum, c) => sum + c.candidates.length, 0));
     expect(disrupted.map((v) => v.labels['consolidation_policy'])).not.toContain('');
     expect(new Set(disrupted.map((v) => v.labels['consolidation_policy']))).toEqual(new Set(['when_empty_or_underutilized']));
+    // The hourly price each executed command removed, summed per reason and decision.
+    const removed = new Map<string, number>();
+    for (const c of commands) {
+      const key = `${c.reason.toLowerCase()}/${c.decision}`;
+      removed.set(key, (removed.get(key) ?? 0) + Math.max(0, c.pricePerHourBefore - c.pricePerHourAfter));
+    }
+    const savings = await values(b, 'karpenter_eu_disruption_savings_eur_per_hour_total');
+    expect(savings.map((v) => `${v.labels['reason']}/${v.labels['decision']}`).sort()).toEqual([...removed.keys()].sort());
+    for (const v of savings) expect(v.value).toBeCloseTo(removed.get(`${v.labels['reason']}/${v.labels['decision']}`) ?? -1);
+    expect(savings.reduce((sum, v) => sum + v.value, 0)).toBeCloseTo(0.4 - b.pricePerHour());
+    // One evaluation per pass, labeled by the decision it reached: one per command, and the last pass's none.
+    const evaluations = (await values(b, 'karpenter_voluntary_disruption_decision_evaluation_duration_seconds')).filter((v) =>
+      v.metricName?.endsWith('_count'),
+    );
+    const byDecision = new Map<string, number>();
+    for (const c of commands) {
+      const key = `${c.reason.toLowerCase()}/${c.consolidationType}`;
+      byDecision.set(key, (byDecision.get(key) ?? 0) + 1);
+    }
+    byDecision.set('/', 1);
+    expect(new Map(evaluations.map((v) => [`${v.labels['reason']}/${v.labels['consolidation_type']}`, v.value]))).toEqual(byDecision);
   });
 
   it('counts a consolidation search its timeout cuts short, per consolidation type, as upstream', async () => {
@@ -166,11 +195,21 @@ describe('disruption on the simulated cluster', () => {
 
     expect(await b.disruptOnce()).toBeUndefined();
     expect(b.nodeClaims()).toHaveLength(3);
+    // Per reason, what the budgets allow at the pass: nothing inside the window.
+    const allowed = async (): Promise<Record<string, number>> =>
+      Object.fromEntries(
+        (await values(b, 'karpenter_nodepools_allowed_disruptions'))
+          .filter((v) => v.labels['nodepool'] === 'default')
+          .map((v) => [String(v.labels['reason']), v.value]),
+      );
+    expect(await allowed()).toEqual({ drifted: 0, empty: 0, underutilized: 0 });
 
     b.clock.set(mondayAt(17) + 30 * 60_000);
     await settle(b);
     expect(b.nodeClaims()).toHaveLength(1);
     expect(await runningPods(b, 'web')).toHaveLength(1);
+    // After it, 100% of the one node left, as the last pass read it.
+    expect(await allowed()).toEqual({ drifted: 1, empty: 1, underutilized: 1 });
   });
 
   it('a NodeClass image change (isDrifted) replaces nodes one budget at a time', async () => {
@@ -218,6 +257,31 @@ describe('disruption on the simulated cluster', () => {
         .sort(),
     );
     await b.until('3 pods running again', async () => (await runningPods(b, 'web')).length === 3);
+  });
+
+  it('counts a command whose replacement never launches as a queue failure, and keeps its candidate', async () => {
+    bed = await startTestBed({ start: mondayAt(12), disruption: { replacementTimeoutMs: 60_000 } });
+    const b = bed;
+    await setUp(
+      b,
+      nodePool('default', { consolidationPolicy: 'WhenEmpty', consolidateAfter: 'Never', budgets: [{ nodes: '1', reasons: ['Drifted'] }] }),
+      ['a'].map((n) => claim(n, 'm-2')),
+      deployment('web', 1, '1'),
+    );
+    await b.until('1 pod running', async () => (await runningPods(b, 'web')).length === 1);
+    const old = b.nodeClaims().map((c) => c.status?.providerID ?? '');
+    for (const id of old) b.provider.driftedProviderIDs.add(id);
+    // The cloud refuses every launch from now on: the replacement never gets an instance.
+    b.provider.allowedCreateCalls = b.provider.createCalls.length;
+
+    const decision = await b.disruptOnce();
+    expect(decision?.command).toMatchObject({ reason: 'Drifted', decision: 'replace' });
+    const failures = await values(b, 'karpenter_voluntary_disruption_queue_failures_total');
+    expect(failures.map((v) => [v.labels, v.value])).toEqual([[{ decision: 'replace', reason: 'drifted', consolidation_type: '' }, 1]]);
+    // A failed command removed nothing: no savings, the candidate still serves its pod.
+    expect(await values(b, 'karpenter_eu_disruption_savings_eur_per_hour_total')).toEqual([]);
+    expect(b.nodeClaims().filter((c) => old.includes(c.status?.providerID ?? ''))).toHaveLength(1);
+    expect(b.state.stateNodes().every((n) => !n.markedForDeletion)).toBe(true);
   });
 
   it('a PDB-protected pod delays the drain but is never violated', async () => {

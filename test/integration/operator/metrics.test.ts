@@ -50,6 +50,13 @@ function cpuCores(quantity: string | undefined): number {
   return quantity.endsWith('m') ? Number(quantity.slice(0, -1)) / 1000 : Number(quantity);
 }
 
+function bytes(quantity: string | undefined): number {
+  const units: Record<string, number> = { Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, k: 1e3, M: 1e6, G: 1e9 };
+  const match = /^(\d+(?:\.\d+)?)(Ki|Mi|Gi|k|M|G)?$/.exec(quantity ?? '');
+  if (!match) throw new Error(`unexpected memory quantity ${quantity}`);
+  return Number(match[1]) * (units[match[2] ?? ''] ?? 1);
+}
+
 type Claim = { metadata: { name: string; labels?: Record<string, string> }; status?: { nodeName?: string; conditions?: Condition[] } };
 type Condition = { type: string; status: string; reason?: string };
 
@@ -110,6 +117,25 @@ describe('/metrics after a scenario on the simulated cluster', { shuffle: false 
     expect(
       series(families, 'karpenter_nodepools_limit', { nodepool: 'scaleway-gpu' }).map((s) => [s.labels.resource_type, s.value]),
     ).toEqual([['nvidia.com/gpu', 8]]);
+
+    // Each node the scenario launched was counted once as it registered, in its NodePool and zone.
+    const zones = new Map<string, number>();
+    for (const n of pooled) {
+      const zone = n.metadata?.labels?.['topology.kubernetes.io/zone'] ?? '';
+      zones.set(zone, (zones.get(zone) ?? 0) + 1);
+    }
+    expect(
+      new Map(series(families, 'karpenter_nodes_created_total', { nodepool: 'scaleway-default' }).map((s) => [s.labels.zone, s.value])),
+    ).toEqual(zones);
+    // Per node, capacity minus allocatable: the kubelet's and the system's reservations.
+    for (const n of nodes) {
+      const overhead = (resource_type: string) =>
+        value(families, 'karpenter_nodes_system_overhead', { node_name: n.metadata?.name ?? '', resource_type });
+      const cpu = cpuCores(n.status?.capacity?.cpu) - cpuCores(n.status?.allocatable?.cpu);
+      expect(overhead('cpu')).toBeCloseTo(cpu);
+      expect(cpu).toBeGreaterThan(0);
+      expect(overhead('memory')).toBe(bytes(n.status?.capacity?.memory) - bytes(n.status?.allocatable?.memory));
+    }
 
     const pod = await webRunning();
     const node = nodes.find((n) => n.metadata?.name === pod.spec?.nodeName);
@@ -245,6 +271,23 @@ describe('/metrics after a scenario on the simulated cluster', { shuffle: false 
     expect(series(families, 'karpenter_cloudprovider_instance_type_cpu_cores').length).toBeGreaterThan(1);
   });
 
+  it('counts the pods no NodePool can place while they wait, and none once they are gone', async () => {
+    const unschedulable = (): Promise<number | undefined> =>
+      scrape(env.operator.metricsUrl).then((f) => value(f, 'karpenter_scheduler_unschedulable_pods_count', { controller: 'provisioner' }));
+    const claimsBefore = (await nodeClaims()).length;
+    const huge: V1Pod = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'too-big', namespace: 'default' },
+      spec: { containers: [{ name: 'c', image: 'nginx', resources: { requests: { cpu: '1000' } } }] },
+    };
+    await core.createNamespacedPod({ namespace: 'default', body: huge });
+    await eventually('unschedulable pod counted', async () => (await unschedulable()) === 1);
+    expect((await nodeClaims()).length).toBe(claimsBefore);
+    await core.deleteNamespacedPod({ name: 'too-big', namespace: 'default', gracePeriodSeconds: 0 });
+    await eventually('count back to 0', async () => (await unschedulable()) === 0);
+  }, 90_000);
+
   it('counts the pending pods it ignores: those that require a node Karpenter did not launch', async () => {
     const ignored: V1Pod = {
       apiVersion: 'v1',
@@ -269,7 +312,11 @@ describe('/metrics after a scenario on the simulated cluster', { shuffle: false 
     );
     expect((await nodeClaims()).length).toBe(claimsBefore);
     await core.deleteNamespacedPod({ name: 'on-unmanaged', namespace: 'default', gracePeriodSeconds: 0 });
-  });
+    await eventually(
+      'ignored count back to 0',
+      async () => value(await scrape(env.operator.metricsUrl), 'karpenter_scheduler_ignored_pods_count') === 0,
+    );
+  }, 90_000);
 
   it("exposes every upstream family with upstream's name, type and label names, and only its own under other names", async () => {
     const families = await scrape(env.operator.metricsUrl);

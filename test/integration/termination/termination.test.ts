@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CoreV1Event, V1Node, V1Pod } from '@kubernetes/client-node';
-import { FinalizerTermination, TaintDisrupted } from '../../../src/apis/v1/labels.js';
+import { FinalizerTermination, LabelCapacityType, LabelTopologyZone, TaintDisrupted } from '../../../src/apis/v1/labels.js';
 import type { NodeClaim } from '../../../src/apis/v1/nodeclaim.js';
 import { TransientCloudError } from '../../../src/cloudprovider/errors.js';
 import { FakeCloudProvider, fakeInstanceTypes } from '../../../src/cloudprovider/fake/index.js';
@@ -180,6 +180,18 @@ describe('termination on the simulated cluster', () => {
     const b = bed;
     const a = await launchNodeClaim(b, nodeClaimManifest('nc-tgp', {}, { terminationGracePeriod: '10m' }));
     const node = await registerNode(b, a.providerID);
+    // The NodeClaim carries its instance's zone and capacity type, as the lifecycle controller writes them.
+    const zone = (await b.kube.get<V1Node>(Resources.Node, { name: node })).metadata?.labels?.[LabelTopologyZone] ?? '';
+    expect(zone).not.toBe('');
+    const placement = { zone, capacity_type: 'on-demand' };
+    await b.kube.patch(
+      Resources.NodeClaim,
+      { name: 'nc-tgp' },
+      {
+        type: 'merge',
+        body: { metadata: { labels: { [LabelTopologyZone]: placement.zone, [LabelCapacityType]: placement.capacity_type } } },
+      },
+    );
     await b.kube.create(
       Resources.Pod,
       webPod('precious', node, { terminationGracePeriodSeconds: 30 }, { 'karpenter.sh/do-not-disrupt': 'true' }),
@@ -205,6 +217,14 @@ describe('termination on the simulated cluster', () => {
     expect(
       await metricValue(b.metrics, 'karpenter_eu_nodeclaims_terminated_by_reason_total', { reason: 'drifted', nodepool: 'default' }),
     ).toBe(1);
+    // Upstream's count, labeled by the NodeClaim's pool and placement; and one duration: deletion to gone, the 10m deadline.
+    const terminated = (await b.metrics.registry.getSingleMetric('karpenter_nodeclaims_terminated_total')?.get())?.values ?? [];
+    expect(terminated.map((v) => [v.labels, v.value])).toEqual([[{ nodepool: 'default', ...placement }, 1]]);
+    const duration: { labels: object; value: number; metricName?: string }[] =
+      (await b.metrics.registry.getSingleMetric('karpenter_nodeclaims_termination_duration_seconds')?.get())?.values ?? [];
+    const sample = (suffix: string) => duration.find((v) => v.metricName === `karpenter_nodeclaims_termination_duration_seconds_${suffix}`);
+    expect(sample('count')).toMatchObject({ labels: { nodepool: 'default' }, value: 1 });
+    expect(sample('sum')?.value).toBe(600);
   });
 
   it("waits for the drained node's volumes to detach before deleting the instance, except volumes of pods that stay", async () => {
