@@ -104,6 +104,12 @@ describe('NodeClass status on the simulated cluster', () => {
     const object = (await custom.getClusterCustomObject({ group, version, plural, name })) as Conditions;
     return object.status?.conditions?.find((c) => c.type === (plural === 'nodepools' ? 'NodeClassReady' : 'Ready'));
   };
+  /** The tests below read both classes' READY: the example's True and broken's False, each written by its own reconcile. */
+  const bothReadyWritten = () =>
+    eventually(async () => {
+      const [good, bad] = await Promise.all([ready('ovhnodeclasses', 'default'), ready('ovhnodeclasses', 'broken')]);
+      return good?.status === 'True' && bad?.status === 'False' ? true : undefined;
+    }, 'default Ready True and broken Ready False');
 
   it("marks the demo's OVH classes Ready", async () => {
     for (const name of ['default', 'monthly', 'anti-affinity']) {
@@ -172,7 +178,7 @@ describe('NodeClass status on the simulated cluster', () => {
   });
 
   it("answers kubectl's Table request with the CRD's printer columns, READY included", async () => {
-    await eventually(async () => ready('ovhnodeclasses', 'broken'), 'broken Ready written');
+    await bothReadyWritten();
     const table = await getTable('/apis/karpenter.ovhcloud.sh/v1alpha1/ovhnodeclasses');
     expect(table.columnDefinitions.map((c) => c.name)).toEqual(['Name', 'Region', 'Monthly', 'Ready', 'Age', 'Project', 'Cluster']);
     const rows = new Map(table.rows.map((r) => [r.cells[0], r.cells]));
@@ -183,7 +189,7 @@ describe('NodeClass status on the simulated cluster', () => {
   });
 
   it('shows READY in the real kubectl 1.31 `get ovhnodeclasses,nodepools`', async () => {
-    await eventually(async () => ready('ovhnodeclasses', 'broken'), 'broken Ready written');
+    await bothReadyWritten();
     const kubeconfig = env.kubeconfigPath ?? '';
     expect(kubeconfig).not.toBe('');
     // Asynchronously: the simulated API server answers from this process.
