@@ -34,7 +34,7 @@ import { type Leadership, startLeadership } from './leadership.js';
 import { type RunningMetricsServer, startMetricsServer } from './metrics-server.js';
 import type { OperatorConfig } from './options.js';
 import { LiveCatalogs } from '../cloudprovider/live-catalogs.js';
-import { readRegionLists } from './region-lists.js';
+import { NewNodeClassNotice, readRegionLists } from './region-lists.js';
 import { CatalogPriceBook } from '../views/price-book.js';
 import { type ControllerSignals, createControllerSignals } from './relay.js';
 import { fencedApiGuard, fencedCloudProvider, fencedKube, LeadershipFence } from './fence.js';
@@ -100,6 +100,8 @@ interface Core {
   signals: ControllerSignals;
   /** Admission's catalogs: bundled, then each region as the providers read it. */
   liveCatalogs: LiveCatalogs;
+  /** A NodeClass this process had not seen: its credentials may read a region list none could read before. */
+  nodeClassAppeared: NewNodeClassNotice;
 }
 
 function buildCore(options: OperatorOptions, logger: Logger): Core {
@@ -113,6 +115,7 @@ function buildCore(options: OperatorOptions, logger: Logger): Core {
   const fence = new LeadershipFence(clock, election.enabled ? election.renewDeadlineMs : undefined);
   const leaderKube = fencedKube(kube, fence);
   const state = new ClusterState({ clock, nominationWindowMs: 2 * config.batch.maxMs });
+  const nodeClassAppeared = new NewNodeClassNotice();
   metrics.cluster.countFrom(state);
   const informers = createClusterStateInformers({
     kubeConfig: options.kubeConfig,
@@ -121,7 +124,10 @@ function buildCore(options: OperatorOptions, logger: Logger): Core {
     state,
     logger: logger.child({ component: 'informers' }),
     onRestart: (resource) => metrics.informerRestarts.inc({ resource }),
-    onChange: (kind, object, deleted) => observeChange(metrics, kind, object, deleted),
+    onChange: (kind, object, deleted) => {
+      observeChange(metrics, kind, object, deleted);
+      if (!deleted) nodeClassAppeared.observe(kind, object);
+    },
   });
   const recorder = new EventRecorder({ kube: leaderKube, clock, component: 'karpenter', instance: config.leaderElection.identity, logger });
   const unavailableOfferings = new UnavailableOfferings({ clock });
@@ -159,6 +165,7 @@ function buildCore(options: OperatorOptions, logger: Logger): Core {
     unavailableOfferings,
     signals: createControllerSignals(),
     liveCatalogs,
+    nodeClassAppeared,
   };
 }
 
@@ -260,7 +267,13 @@ export async function startOperator(options: OperatorOptions): Promise<RunningOp
   leaderMetrics(core, leaseName, false);
   const regionReads = new AbortController();
   const regionLists = readRegionLists(
-    { provider: core.cloudProvider, live: core.liveCatalogs, clock: options.clock, logger: logger.child({ component: 'region-lists' }) },
+    {
+      provider: core.cloudProvider,
+      live: core.liveCatalogs,
+      clock: options.clock,
+      logger: logger.child({ component: 'region-lists' }),
+      wake: core.nodeClassAppeared,
+    },
     regionReads.signal,
   );
   const leadership: Leadership = startLeadership({

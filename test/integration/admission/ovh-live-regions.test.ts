@@ -44,7 +44,8 @@ describe('OVH region list read with the NodeClass credentials', () => {
         credentialsSecretRef: { name: 'ovh-nodeclass-credentials', namespace: 'karpenter' },
       },
     });
-    // Read at start and, while no list could be read, again after a 30 s backoff: wait for the denial.
+    // Read at start, when no class could read it, and again as the example class appears (not after the 30 s
+    // backoff): the denial comes once that read is done.
     let message = '';
     for (let n = 0; n < 90 && !message; n++) {
       try {

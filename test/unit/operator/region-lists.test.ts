@@ -5,6 +5,7 @@ import type { CatalogFile } from '../../../src/catalog/types.js';
 import type { CloudRegions } from '../../../src/cloudprovider/types.js';
 import { LiveCatalogs } from '../../../src/cloudprovider/live-catalogs.js';
 import { readRegionLists } from '../../../src/operator/region-lists.js';
+import { Relay } from '../../../src/operator/relay.js';
 import { FakeClock } from '../../../src/util/clock.js';
 import { silentLogger } from '../../../src/util/logger.js';
 
@@ -68,6 +69,70 @@ describe("reading the clouds' region lists for admission", () => {
     expect(calls).toBe(2);
     expect(live.current().liveCatalogs).toEqual({});
     stop.abort();
+    await loop;
+  });
+});
+
+describe('a new NodeClass while a list is missing', () => {
+  it('reads again at once, not after the backoff: the class may carry the first credentials that can read it', async () => {
+    const clock = new FakeClock();
+    const live = new LiveCatalogs(bundled);
+    const wake = new Relay<void>();
+    const start = clock.now();
+    let credentials = false;
+    const reads: number[] = [];
+    const provider = {
+      listRegions: (): Promise<CloudRegions[]> => {
+        reads.push(clock.now() - start);
+        return Promise.resolve([
+          credentials
+            ? { cloud: 'ovhcloud', regions: [{ name: 'GRA7' }] }
+            : { cloud: 'ovhcloud', error: new Error('no project to read it with') },
+        ]);
+      },
+    };
+    const stop = new AbortController();
+    const loop = readRegionLists({ provider, live, clock, logger: silentLogger, backoffMs: 30_000, wake }, stop.signal);
+    await flush();
+    expect(reads).toEqual([0]);
+    credentials = true;
+    wake.emit();
+    await flush();
+    expect(reads).toEqual([0, 0]);
+    expect(live.current().liveCatalogs.ovhcloud).toEqual({ regionsListed: true, flavorsOf: [] });
+    // Once every list is read, new classes change nothing: the next read is the slow refresh.
+    wake.emit();
+    await flush();
+    expect(reads).toEqual([0, 0]);
+    stop.abort();
+    await loop;
+  });
+
+  it('coalesces a burst of new classes during a read into one more read', async () => {
+    const clock = new FakeClock();
+    const live = new LiveCatalogs(bundled);
+    const wake = new Relay<void>();
+    let release: (() => void) | undefined;
+    let reads = 0;
+    const provider = {
+      listRegions: async (): Promise<CloudRegions[]> => {
+        reads++;
+        await new Promise<void>((resolve) => (release = resolve));
+        return [{ cloud: 'ovhcloud', error: new Error('403') }];
+      },
+    };
+    const stop = new AbortController();
+    const loop = readRegionLists({ provider, live, clock, logger: silentLogger, backoffMs: 30_000, wake }, stop.signal);
+    await flush();
+    for (let i = 0; i < 50; i++) wake.emit();
+    release?.();
+    await flush();
+    expect(reads).toBe(2);
+    release?.();
+    await flush();
+    expect(reads).toBe(2);
+    stop.abort();
+    release?.();
     await loop;
   });
 });
