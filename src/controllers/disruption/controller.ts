@@ -223,19 +223,12 @@ export function createDisruptionController(deps: DisruptionControllerDeps): Disr
     await expire(current);
     recordBudgets(current);
     for (const [reason, count] of Object.entries(eligibleNodes(current))) deps.metrics?.disruptionEligibleNodes.set({ reason }, count);
-    const began = performance.now();
-    const { decision, timeouts } = evaluate(current, consolidation);
+    const { decision, timeouts, ran } = evaluate(current, consolidation, () => performance.now());
     for (const type of timeouts) {
       deps.metrics?.disruptionConsolidationTimeouts.inc({ consolidation_type: type });
       logger.info('consolidation search stopped at its timeout', { consolidationType: type, found: decision !== undefined });
     }
-    deps.metrics?.disruptionEvaluationDuration.observe(
-      {
-        reason: decision ? deletionReasonOfDisruption(decision.command.reason) : '',
-        consolidation_type: decision?.command.consolidationType ?? '',
-      },
-      (performance.now() - began) / 1000,
-    );
+    for (const { method, ms } of ran) deps.metrics?.disruptionEvaluationDuration.observe(method.labels, ms / 1000);
     if (!decision) return undefined;
     await deps.clock.sleep(options.validationDelayMs, signal);
     const validation = validateCommand(decision.command, await input());

@@ -17,6 +17,8 @@ export type DisruptionMethodName = 'drift' | 'emptiness' | 'multi-node-consolida
 
 export interface DisruptionMethod {
   name: DisruptionMethodName;
+  /** Upstream's labels of a method's evaluation metrics: the lowercase reason and the consolidation type. */
+  labels: { reason: 'drifted' | 'empty' | 'underutilized'; consolidation_type: ConsolidationType };
   /** `timeout` names the consolidation type whose search its timeout cut short. */
   compute(input: DisruptionInput, options: ConsolidationOptions): { command: DisruptionCommand | undefined; timeout?: ConsolidationType };
 }
@@ -26,10 +28,22 @@ function timed(type: ConsolidationType, search: ConsolidationSearch): ReturnType
 }
 
 export const DisruptionMethods: readonly DisruptionMethod[] = [
-  { name: 'drift', compute: (input) => ({ command: computeDrift(input) }) },
-  { name: 'emptiness', compute: (input) => ({ command: computeEmptiness(input) }) },
-  { name: 'multi-node-consolidation', compute: (input, options) => timed('multi', searchMultiNodeConsolidation(input, options)) },
-  { name: 'single-node-consolidation', compute: (input, options) => timed('single', searchSingleNodeConsolidation(input, options)) },
+  { name: 'drift', labels: { reason: 'drifted', consolidation_type: '' }, compute: (input) => ({ command: computeDrift(input) }) },
+  {
+    name: 'emptiness',
+    labels: { reason: 'empty', consolidation_type: 'empty' },
+    compute: (input) => ({ command: computeEmptiness(input) }),
+  },
+  {
+    name: 'multi-node-consolidation',
+    labels: { reason: 'underutilized', consolidation_type: 'multi' },
+    compute: (input, options) => timed('multi', searchMultiNodeConsolidation(input, options)),
+  },
+  {
+    name: 'single-node-consolidation',
+    labels: { reason: 'underutilized', consolidation_type: 'single' },
+    compute: (input, options) => timed('single', searchSingleNodeConsolidation(input, options)),
+  },
 ];
 
 export interface Decision {
@@ -41,17 +55,22 @@ export interface Evaluation {
   decision: Decision | undefined;
   /** The consolidation searches their timeout cut short on the way, in the order they ran. */
   timeouts: ConsolidationType[];
+  /** Each method that ran, in order, with how long it took by the `elapsedMs` passed in. */
+  ran: { method: DisruptionMethod; ms: number }[];
 }
 
-/** Tries the methods in order until one finds a command. */
-export function evaluate(input: DisruptionInput, options: ConsolidationOptions = {}): Evaluation {
+/** Tries the methods in order until one finds a command; `elapsedMs` (a monotonic clock) times each. */
+export function evaluate(input: DisruptionInput, options: ConsolidationOptions = {}, elapsedMs: () => number = () => 0): Evaluation {
   const timeouts: ConsolidationType[] = [];
+  const ran: Evaluation['ran'] = [];
   for (const method of DisruptionMethods) {
+    const began = elapsedMs();
     const { command, timeout } = method.compute(input, options);
+    ran.push({ method, ms: elapsedMs() - began });
     if (timeout) timeouts.push(timeout);
-    if (command) return { decision: { method: method.name, command }, timeouts };
+    if (command) return { decision: { method: method.name, command }, timeouts, ran };
   }
-  return { decision: undefined, timeouts };
+  return { decision: undefined, timeouts, ran };
 }
 
 export function decide(input: DisruptionInput, options: ConsolidationOptions = {}): Decision | undefined {

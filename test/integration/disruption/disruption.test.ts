@@ -134,17 +134,18 @@ describe('disruption on the simulated cluster', () => {
     expect(savings.map((v) => `${v.labels['reason']}/${v.labels['decision']}`).sort()).toEqual([...removed.keys()].sort());
     for (const v of savings) expect(v.value).toBeCloseTo(removed.get(`${v.labels['reason']}/${v.labels['decision']}`) ?? -1);
     expect(savings.reduce((sum, v) => sum + v.value, 0)).toBeCloseTo(0.4 - b.pricePerHour());
-    // One evaluation per pass, labeled by the decision it reached: one per command, and the last pass's none.
+    // One evaluation per method a pass ran, as upstream measures each method: every method up to the one that
+    // acted, and all four in the last pass, which found nothing.
     const evaluations = (await values(b, 'karpenter_voluntary_disruption_decision_evaluation_duration_seconds')).filter((v) =>
       v.metricName?.endsWith('_count'),
     );
-    const byDecision = new Map<string, number>();
-    for (const c of commands) {
-      const key = `${c.reason.toLowerCase()}/${c.consolidationType}`;
-      byDecision.set(key, (byDecision.get(key) ?? 0) + 1);
-    }
-    byDecision.set('/', 1);
-    expect(new Map(evaluations.map((v) => [`${v.labels['reason']}/${v.labels['consolidation_type']}`, v.value]))).toEqual(byDecision);
+    const methods = ['drifted/', 'empty/empty', 'underutilized/multi', 'underutilized/single'];
+    const ran = new Map<string, number>();
+    const passRan = (upTo: number) => methods.slice(0, upTo + 1).forEach((m) => ran.set(m, (ran.get(m) ?? 0) + 1));
+    for (const c of commands)
+      passRan(methods.indexOf(`${c.reason === 'Drifted' ? 'drifted' : c.reason.toLowerCase()}/${c.consolidationType}`));
+    passRan(methods.length - 1);
+    expect(new Map(evaluations.map((v) => [`${v.labels['reason']}/${v.labels['consolidation_type']}`, v.value]))).toEqual(ran);
   });
 
   it('counts a consolidation search its timeout cuts short, per consolidation type, as upstream', async () => {

@@ -59,7 +59,18 @@ describe('consolidation search timeouts (upstream: multi-node 1 min, single-node
 
   it('evaluate reports each search its timeout cut, in the order the methods ran', () => {
     const slow = steppingClock(10 * 60_000);
-    expect(evaluate(full(), { now: slow.now })).toEqual({ decision: undefined, timeouts: ['multi', 'single'] });
-    expect(evaluate(full(), { now: () => 0 })).toEqual({ decision: undefined, timeouts: [] });
+    expect(evaluate(full(), { now: slow.now })).toMatchObject({ decision: undefined, timeouts: ['multi', 'single'] });
+    expect(evaluate(full(), { now: () => 0 })).toMatchObject({ decision: undefined, timeouts: [] });
+  });
+
+  it('evaluate times each method it ran with the clock passed in, all four when none acts', () => {
+    let t = 0;
+    const { ran } = evaluate(full(), { now: () => 0 }, () => (t += 5));
+    expect(ran.map((r) => [r.method.labels.reason, r.method.labels.consolidation_type, r.ms])).toEqual([
+      ['drifted', '', 5],
+      ['empty', 'empty', 5],
+      ['underutilized', 'multi', 5],
+      ['underutilized', 'single', 5],
+    ]);
   });
 });
