@@ -18,6 +18,8 @@ export interface FloodPlan {
   bodyBytes: number;
   /** `run` flags after the harness's own (the budget). */
   extraArgs?: readonly string[];
+  /** Flood the build (`npm run build` first), as the image runs it: the figure to compare with the chart's limit. */
+  fromBuild?: boolean;
 }
 
 export interface FloodReport {
@@ -107,6 +109,7 @@ export async function runFlood(plan: FloodPlan): Promise<FloodReport> {
     cloud: 'scaleway',
     nodeArgs: ChartHeapArgs,
     extraArgs: [...ChartLeaseArgs, ...(plan.extraArgs ?? [])],
+    ...(plan.fromBuild ? { fromBuild: true } : {}),
   });
   try {
     await bringUp(world);

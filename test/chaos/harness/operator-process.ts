@@ -1,6 +1,8 @@
 /**
  * The real `karpenter-eu run` in a child process, as an administrator would start it: flags, the clouds'
- * usual variables and a kubeconfig file, nothing else. Run from source through tsx so `npm ci` is enough.
+ * usual variables and a kubeconfig file, nothing else. Run from source through tsx so `npm ci` is enough, or
+ * from the build (`npm run build`) as the image runs it, where memory is measured: tsx's own compiler and
+ * source maps weigh on the process.
  * The harness kills it with SIGKILL (no shutdown path runs) and starts a new one, or freezes and thaws it.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -17,6 +19,13 @@ export interface OperatorProcessConfig {
   logDir: string;
   /** Names the log (`operator-<label>-<n>.log`) when several replicas run. */
   label?: string;
+  /** Run `dist/src/cli/bin.js` (what the image runs) instead of the sources through tsx. */
+  fromBuild?: boolean;
+}
+
+/** How the child starts: the build as the image runs it, or the sources through tsx. */
+function entryArgs(fromBuild: boolean | undefined): string[] {
+  return fromBuild ? [projectFile('dist/src/cli/bin.js')] : ['--import', 'tsx', projectFile('src/cli/bin.ts')];
 }
 
 export interface OperatorProcess {
@@ -34,15 +43,11 @@ let runs = 0;
 
 export function startOperatorProcess(config: OperatorProcessConfig): OperatorProcess {
   const log: WriteStream = createWriteStream(join(config.logDir, `operator-${config.label ? `${config.label}-` : ''}${++runs}.log`));
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [...(config.nodeArgs ?? []), '--import', 'tsx', projectFile('src/cli/bin.ts'), 'run', ...config.args],
-    {
-      cwd: projectFile('.'),
-      env: { PATH: process.env.PATH ?? '', ...config.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  const child: ChildProcess = spawn(process.execPath, [...(config.nodeArgs ?? []), ...entryArgs(config.fromBuild), 'run', ...config.args], {
+    cwd: projectFile('.'),
+    env: { PATH: process.env.PATH ?? '', ...config.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child.stdout?.pipe(log, { end: false });
   child.stderr?.pipe(log, { end: false });
   // A test process that ends (a timeout tearing its worker down) must not leave an operator running.

@@ -51,6 +51,8 @@ export interface ChaosWorldOptions {
   replicas?: number;
   /** Node's own flags for the operator process (the chart's heap limit). */
   nodeArgs?: readonly string[];
+  /** Run the operator from the build (`npm run build` first), as the image does. */
+  fromBuild?: boolean;
   /** More `run` flags after the harness's own. */
   extraArgs?: readonly string[];
 }
@@ -184,7 +186,7 @@ async function replicaPorts(): Promise<Ports> {
 }
 
 export async function startChaosWorld(input: ChaosWorldOptions): Promise<ChaosWorld> {
-  const options: Required<Omit<ChaosWorldOptions, 'sharedEmulators' | 'nodeArgs' | 'extraArgs'>> = {
+  const options: Required<Omit<ChaosWorldOptions, 'sharedEmulators' | 'nodeArgs' | 'extraArgs' | 'fromBuild'>> = {
     clusterName: 'chaos',
     gcInterval: '2s',
     replicas: 1,
@@ -266,6 +268,7 @@ export async function startChaosWorld(input: ChaosWorldOptions): Promise<ChaosWo
         logDir,
         ...(replicas.length > 1 ? { label: `replica-${i}` } : {}),
         ...(input.nodeArgs ? { nodeArgs: input.nodeArgs } : {}),
+        ...(input.fromBuild ? { fromBuild: true } : {}),
       });
       r.process = started;
       r.paused = false;
