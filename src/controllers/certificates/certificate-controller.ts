@@ -50,7 +50,6 @@ const MaxRetryMs = 30_000;
 const DayMs = 86_400_000;
 
 export class CertificateController {
-  readonly name = 'certificates';
   private readonly policy;
 
   constructor(private readonly options: CertificateControllerOptions) {
@@ -76,13 +75,12 @@ export class CertificateController {
     let next = recheckAt;
     while (!signal.aborted) {
       const wait = Math.min(resyncMs, Math.max(0, next - clock.now()));
-      if (
-        !(await clock.sleep(wait, signal).then(
-          () => true,
-          () => false,
-        ))
-      )
-        return;
+      // An abort ends the sleep with a rejection: the loop is over, not failed.
+      const slept = await clock.sleep(wait, signal).then(
+        () => true,
+        () => false,
+      );
+      if (!slept) return;
       try {
         next = await this.reconcile();
       } catch (error) {
