@@ -7,6 +7,7 @@
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { serviceDnsNames } from '../src/domain/certificates/lifecycle.js';
 import { createCertificateAuthority } from '../src/util/tls.js';
 
 export interface WebhookCertificates {
@@ -21,15 +22,12 @@ export interface WebhookCertificates {
 
 export class CertificateArgumentError extends Error {}
 
-/** The names the API server may use for `<service>.<namespace>.svc`, short forms first. */
-export function serviceDnsNames(service: string, namespace: string): string[] {
-  return [service, `${service}.${namespace}`, `${service}.${namespace}.svc`, `${service}.${namespace}.svc.cluster.local`];
-}
+export { serviceDnsNames };
 
 export async function generateWebhookCertificates(service: string, namespace: string, validDays: number): Promise<WebhookCertificates> {
   const dnsNames = serviceDnsNames(service, namespace);
   const ca = await createCertificateAuthority(`${service}-webhook-ca`, validDays);
-  const serving = await ca.issue({ dns: [dnsNames[2] as string, ...dnsNames.filter((_, i) => i !== 2)] }, validDays);
+  const serving = await ca.issue({ dns: dnsNames }, validDays);
   return {
     dnsNames,
     caPem: ca.certPem,

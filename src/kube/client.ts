@@ -1,10 +1,11 @@
 /**
- * The Kube port over @kubernetes/client-node 1.4: typed APIs (CoreV1Api, AppsV1Api, PolicyV1Api,
+ * The Kube port over @kubernetes/client-node 1.4: typed APIs (CoreV1Api, AppsV1Api, PolicyV1Api, AdmissionregistrationV1Api,
  * CoordinationV1Api, StorageV1Api) for built-in kinds, CustomObjectsApi for ours. Every object handed back is plain JSON
  * as on the wire (timestamps are RFC 3339 strings): the typed APIs turn timestamps into Date objects and
  * watches don't, and state must not hold two shapes of one object.
  */
 import {
+  AdmissionregistrationV1Api,
   AppsV1Api,
   CoordinationV1Api,
   CoreV1Api,
@@ -76,6 +77,7 @@ export class ClientNodeKube implements Kube {
       PolicyV1Api: kubeConfig.makeApiClient(PolicyV1Api) as unknown as MethodTable,
       CoordinationV1Api: kubeConfig.makeApiClient(CoordinationV1Api) as unknown as MethodTable,
       StorageV1Api: kubeConfig.makeApiClient(StorageV1Api) as unknown as MethodTable,
+      AdmissionregistrationV1Api: kubeConfig.makeApiClient(AdmissionregistrationV1Api) as unknown as MethodTable,
     };
     this.custom = kubeConfig.makeApiClient(CustomObjectsApi);
   }

@@ -21,7 +21,7 @@ import {
   ScalewayNodeClassVersion,
 } from '../apis/index.js';
 
-export type TypedApiName = 'CoreV1Api' | 'AppsV1Api' | 'PolicyV1Api' | 'CoordinationV1Api' | 'StorageV1Api';
+export type TypedApiName = 'CoreV1Api' | 'AppsV1Api' | 'PolicyV1Api' | 'CoordinationV1Api' | 'StorageV1Api' | 'AdmissionregistrationV1Api';
 
 export interface ResourceKind {
   kind: string;
@@ -54,6 +54,22 @@ export const Resources = {
   Lease: builtin('Lease', 'CoordinationV1Api', 'coordination.k8s.io', 'leases', true, false),
   PersistentVolumeClaim: builtin('PersistentVolumeClaim', 'CoreV1Api', '', 'persistentvolumeclaims', true, true),
   VolumeAttachment: builtin('VolumeAttachment', 'StorageV1Api', 'storage.k8s.io', 'volumeattachments', false, true),
+  MutatingWebhookConfiguration: builtin(
+    'MutatingWebhookConfiguration',
+    'AdmissionregistrationV1Api',
+    'admissionregistration.k8s.io',
+    'mutatingwebhookconfigurations',
+    false,
+    false,
+  ),
+  ValidatingWebhookConfiguration: builtin(
+    'ValidatingWebhookConfiguration',
+    'AdmissionregistrationV1Api',
+    'admissionregistration.k8s.io',
+    'validatingwebhookconfigurations',
+    false,
+    false,
+  ),
   NodePool: custom('NodePool', NodePoolGroup, NodePoolVersion, NodePoolPlural),
   NodeClaim: custom('NodeClaim', NodeClaimGroup, NodeClaimVersion, NodeClaimPlural),
   OVHNodeClass: custom('OVHNodeClass', OVHNodeClassGroup, OVHNodeClassVersion, OVHNodeClassPlural),

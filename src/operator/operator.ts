@@ -25,7 +25,9 @@ import type { Clock } from '../util/clock.js';
 import type { Logger } from '../util/logger.js';
 import { createAdmissionServer, type RunningAdmissionServer } from '../../webhooks/admission/index.js';
 import { createExtenderServer, type RunningExtenderServer } from '../../webhooks/extender/index.js';
-import { type TlsMaterial } from '../../webhooks/shared/certificate-source.js';
+import { type CertificateSource, LiveCertificate, type TlsMaterial } from '../../webhooks/shared/certificate-source.js';
+import { CertificateController } from '../controllers/certificates/certificate-controller.js';
+import { ServingValidityDays } from './certificate-options.js';
 import { stateAdmissionContext } from '../views/admission-context.js';
 import { buildCloudProvider, type CloudProviderFactories, defaultCloudProviderFactories } from './cloud-providers.js';
 import { type ControllerDeps, type ControllerPlugin, enabledControllers, runControllers } from './controllers.js';
@@ -187,14 +189,42 @@ function leaderMetrics(core: Core, leaseName: string, leading: boolean): void {
   metrics.leaderElectionMaster.set({ name: leaseName }, leading ? 1 : 0);
 }
 
-async function startServers(options: OperatorOptions, core: Core, logger: Logger): Promise<Servers> {
+/** How often every replica checks its certificate Secret and the caBundles besides the renewal dates. */
+const CertificateResyncMs = 60_000;
+
+/** The service's own certificates, when configured: the first one made before the servers listen, then renewed. */
+interface OwnCertificates {
+  source: LiveCertificate;
+  run(signal: AbortSignal): Promise<void>;
+}
+
+async function prepareCertificates(options: OperatorOptions, core: Core, logger: Logger): Promise<OwnCertificates | undefined> {
+  const settings = options.config.certificates;
+  if (!settings) return undefined;
+  const source = new LiveCertificate();
+  const controller = new CertificateController({
+    ...settings,
+    kube: core.kube,
+    clock: options.clock,
+    logger: logger.child({ component: 'certificates' }),
+    servingValidityDays: ServingValidityDays,
+    resyncMs: CertificateResyncMs,
+    onCertificate: (certificate) => source.set(certificate),
+  });
+  const recheckAt = await controller.prepare(options.signal);
+  return { source, run: (signal) => controller.start(signal, recheckAt) };
+}
+
+async function startServers(options: OperatorOptions, core: Core, logger: Logger, own?: OwnCertificates): Promise<Servers> {
   const { config } = options;
+  const webhookTls: CertificateSource = options.webhookTls ?? own?.source ?? config.webhook.tls;
+  const extenderTls: CertificateSource | undefined = own?.source ?? config.extender.tls;
   const catalogs = loadCatalogs();
   const onError = (error: unknown): void => logger.error('serving request', { error });
   const onRequest = (path: string, status: number, seconds: number): void =>
     core.metrics.requestDuration.observe({ path, code: String(status) }, seconds);
   const webhook = await createAdmissionServer({
-    tls: options.webhookTls ?? config.webhook.tls,
+    tls: webhookTls,
     contextProvider: stateAdmissionContext({
       state: core.state,
       catalogs,
@@ -216,7 +246,7 @@ async function startServers(options: OperatorOptions, core: Core, logger: Logger
   const extender = await createExtenderServer({
     view: clusterStateExtenderView(core.state, new CatalogPriceBook(catalogs)),
     onNeedsCapacity: (podKey) => core.signals.needsCapacity.emit(podKey),
-    ...(config.extender.tls ? { tls: config.extender.tls } : {}),
+    ...(extenderTls ? { tls: extenderTls } : {}),
     onError,
     onRequest,
     requestBudget: config.requestBytesInFlight,
@@ -252,12 +282,16 @@ function controllerDeps(options: OperatorOptions, core: Core, logger: Logger): C
 export async function startOperator(options: OperatorOptions): Promise<RunningOperator> {
   const logger = options.logger;
   const core = buildCore(options, logger);
-  const servers = await startServers(options, core, logger);
+  const own = await prepareCertificates(options, core, logger);
+  const servers = await startServers(options, core, logger, own);
+  const certificateRuns = new AbortController();
+  const certificates = own?.run(certificateRuns.signal) ?? Promise.resolve();
   try {
     await core.informers.start();
     await core.informers.waitForSync(options.signal);
   } catch (error) {
-    await Promise.allSettled([core.informers.stop(), closeServers(servers)]);
+    certificateRuns.abort();
+    await Promise.allSettled([core.informers.stop(), closeServers(servers), certificates]);
     throw error;
   }
   core.metrics.clusterStateSynced.set(1);
@@ -298,8 +332,10 @@ export async function startOperator(options: OperatorOptions): Promise<RunningOp
     (stopped ??= (async () => {
       logger.info('shutting down');
       regionReads.abort();
+      certificateRuns.abort();
       await leadership.stop();
       await regionLists;
+      await certificates;
       await closeServers(servers);
       await core.informers.stop();
       logger.info('shut down');

@@ -18,11 +18,13 @@ import {
 } from './option-values.js';
 import { DefaultNodeClassSecretLabel, parseSecretAccess } from './secret-access-options.js';
 import { DefaultFeatureGates, type FeatureGates, parseFeatureGates } from './feature-gates.js';
+import { type CertificateOptions, parseCertificateOptions } from './certificate-options.js';
 
 export type { CloudSettings, Env, OutscaleSettings, OvhSettings, ScalewaySettings } from './cloud-settings.js';
 export { IncompleteCloudCredentialsError } from './cloud-settings.js';
 export { InvalidOptionError } from './option-values.js';
 export type { FeatureGates } from './feature-gates.js';
+export type { CertificateOptions } from './certificate-options.js';
 
 export interface TlsFiles {
   certFile: string;
@@ -35,9 +37,12 @@ export interface OperatorConfig {
   /** Tags every instance; the cloud `list` finds this cluster's instances by it. */
   clusterName: string;
   bindAddress: string;
+  /** `tls`: the files served, unless `certificates` is set. */
   webhook: { port: number; tls: TlsFiles };
-  /** HTTPS when `tls` is set, plain HTTP otherwise. */
+  /** HTTPS when `tls` or `certificates` is set, plain HTTP otherwise. */
   extender: { port: number; tls?: TlsFiles };
+  /** Set when the service makes and renews its own certificates; both servers then serve them. */
+  certificates?: CertificateOptions;
   metrics: { port: number };
   /**
    * Bytes of request bodies the webhook listener and the extender listener each read at once; beyond it a request
@@ -115,6 +120,37 @@ export const optionTable: readonly OptionSpec[] = [
   { flag: 'extender-port', env: 'EXTENDER_PORT', kind: 'string', default: '8444', help: 'scheduler extender port' },
   { flag: 'extender-cert-file', env: 'EXTENDER_CERT_FILE', kind: 'string', help: 'extender serving certificate; plain HTTP when unset' },
   { flag: 'extender-key-file', env: 'EXTENDER_KEY_FILE', kind: 'string', help: 'extender serving key' },
+  {
+    flag: 'cert-secret',
+    env: 'CERT_SECRET',
+    kind: 'string',
+    help: 'the service makes its own certificates: a CA kept in this Secret of its namespace (created once), serving certificates issued from it and renewed before they expire; the cert files are then not read',
+  },
+  {
+    flag: 'cert-service',
+    env: 'CERT_SERVICE',
+    kind: 'string',
+    help: 'with --cert-secret: the Service the serving certificate is for (<service>.<namespace>.svc)',
+  },
+  {
+    flag: 'cert-ca-validity',
+    env: 'CERT_CA_VALIDITY',
+    kind: 'string',
+    default: '87600h',
+    help: 'with --cert-secret: lifetime of the CA it makes; a scheduler pins it, so it is replaced only when a serving certificate no longer fits in it',
+  },
+  {
+    flag: 'cert-mutating-webhooks',
+    env: 'CERT_MUTATING_WEBHOOKS',
+    kind: 'string',
+    help: 'with --cert-secret: comma-separated MutatingWebhookConfigurations whose caBundle the service keeps set to its CA',
+  },
+  {
+    flag: 'cert-validating-webhooks',
+    env: 'CERT_VALIDATING_WEBHOOKS',
+    kind: 'string',
+    help: 'with --cert-secret: comma-separated ValidatingWebhookConfigurations whose caBundle the service keeps set to its CA',
+  },
   { flag: 'metrics-port', env: 'METRICS_PORT', kind: 'string', default: '8080', help: '/metrics, /healthz and /readyz port' },
   {
     flag: 'request-bytes-in-flight',
@@ -354,7 +390,14 @@ export function parseOperatorOptions(argv: readonly string[], env: Env): Operato
       parseName(must('leader-election-namespace').source, must('leader-election-namespace').value),
     ),
     featureGates: parseFeatureGates(must('feature-gates').source, must('feature-gates').value),
+    ...optional('certificates', certificates(get)),
   };
+}
+
+function certificates(get: (flag: string) => Raw | undefined): CertificateOptions | undefined {
+  const namespace = get('leader-election-namespace') as Raw;
+  const files = ['webhook-cert-file', 'webhook-key-file', 'extender-cert-file', 'extender-key-file'].map(get);
+  return parseCertificateOptions(get, parseName(namespace.source, namespace.value), files);
 }
 
 function optional<K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> {

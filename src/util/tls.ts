@@ -1,6 +1,6 @@
 /**
  * Certificate authority and serving certificates made in-process (ECDSA P-256, fast to generate).
- * Used by the webhook server's self-managed certificates, `certs/`, and the loopback test bed
+ * Used by the service's own certificates (src/controllers/certificates), `certs/`, and the loopback test bed
  * (the OVH emulator must speak HTTPS because the `ovh` client cannot speak plain HTTP).
  */
 import 'reflect-metadata';
@@ -17,8 +17,8 @@ const algorithm = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as con
 export interface CertificateAuthority {
   certPem: string;
   keyPem: string;
-  /** Issues a serving certificate for the given DNS names and IP addresses. */
-  issue(subjectAltNames: { dns?: string[]; ips?: string[] }, validDays?: number): Promise<ServingCertificate>;
+  /** Issues a serving certificate for the given DNS names and IP addresses, valid from `now` (default: now). */
+  issue(subjectAltNames: { dns?: string[]; ips?: string[] }, validDays?: number, now?: number): Promise<ServingCertificate>;
 }
 
 export interface ServingCertificate {
@@ -38,14 +38,22 @@ function serial(): string {
     .replace(/^[89a-f]/, '1');
 }
 
-export async function createCertificateAuthority(commonName = 'karpenter-eu-ca', validDays = 3650): Promise<CertificateAuthority> {
+const DayMs = 86_400_000;
+/** notBefore is set this far back, so a peer whose clock is a little behind still accepts a new certificate. */
+const BackdateMs = 60_000;
+
+export async function createCertificateAuthority(
+  commonName = 'karpenter-eu-ca',
+  validDays = 3650,
+  now = Date.now(),
+): Promise<CertificateAuthority> {
   const keys = (await webcrypto.subtle.generateKey(algorithm, true, ['sign', 'verify'])) as KeyPair;
-  const notBefore = new Date(Date.now() - 60_000);
+  const notBefore = new Date(now - BackdateMs);
   const caCert = await x509.X509CertificateGenerator.createSelfSigned({
     serialNumber: serial(),
     name: `CN=${commonName}`,
     notBefore,
-    notAfter: new Date(notBefore.getTime() + validDays * 86_400_000),
+    notAfter: new Date(notBefore.getTime() + validDays * DayMs),
     keys,
     signingAlgorithm: algorithm,
     extensions: [
@@ -54,24 +62,36 @@ export async function createCertificateAuthority(commonName = 'karpenter-eu-ca',
       await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
     ],
   });
+  return authority(caCert, keys.privateKey, await exportKeyPem(keys.privateKey));
+}
+
+/** The CA kept in a Secret (PEM certificate and PKCS#8 key), able to issue again. */
+export async function loadCertificateAuthority(certPem: string, keyPem: string): Promise<CertificateAuthority> {
+  const caCert = new x509.X509Certificate(certPem);
+  const der = x509.PemConverter.decodeFirst(keyPem);
+  const privateKey = await webcrypto.subtle.importKey('pkcs8', der, algorithm, true, ['sign']);
+  return authority(caCert, privateKey, keyPem);
+}
+
+function authority(caCert: x509.X509Certificate, privateKey: webcrypto.CryptoKey, keyPem: string): CertificateAuthority {
   const caPem = caCert.toString('pem');
   return {
     certPem: caPem,
-    keyPem: await exportKeyPem(keys.privateKey),
-    async issue(sans, days = 365): Promise<ServingCertificate> {
+    keyPem,
+    async issue(sans, days = 365, now = Date.now()): Promise<ServingCertificate> {
       const leafKeys = (await webcrypto.subtle.generateKey(algorithm, true, ['sign', 'verify'])) as KeyPair;
       const names = [
         ...(sans.dns ?? []).map((value) => ({ type: 'dns' as const, value })),
         ...(sans.ips ?? []).map((value) => ({ type: 'ip' as const, value })),
       ];
-      const start = new Date(Date.now() - 60_000);
+      const start = new Date(now - BackdateMs);
       const cert = await x509.X509CertificateGenerator.create({
         serialNumber: serial(),
         subject: `CN=${sans.dns?.[0] ?? sans.ips?.[0] ?? 'localhost'}`,
         issuer: caCert.subject,
         notBefore: start,
-        notAfter: new Date(start.getTime() + days * 86_400_000),
-        signingKey: keys.privateKey,
+        notAfter: new Date(start.getTime() + days * DayMs),
+        signingKey: privateKey,
         publicKey: leafKeys.publicKey,
         signingAlgorithm: algorithm,
         extensions: [

@@ -1,11 +1,8 @@
-import https from 'node:https';
 import * as k8s from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApiServer, type ApiServer } from '../../src/testbed/cluster/apiserver/index.js';
 import { type ResourceType } from '../../src/testbed/cluster/apiserver/resource-type.js';
-import { createAdmissionServer, InMemoryContextProvider } from '../../webhooks/admission/index.js';
-import { catalogs, defaults } from '../unit/domain/admission/fixtures.js';
-import { only, render, valuesFor } from './chart-fixtures.js';
+import { render, valuesFor } from './chart-fixtures.js';
 
 /** Kinds the simulated API server does not serve by default: RBAC is built in on a real cluster, the rest come with add-ons. */
 const extraTypes: Array<Omit<ResourceType, 'listKind' | 'singular' | 'shortNames' | 'categories' | 'subresources' | 'strategicMerge'>> = [
@@ -113,43 +110,5 @@ describe('the rendered chart on the simulated API server', () => {
     });
     expect(legacy.metadata?.uid).toBeTruthy();
     expect(calls()).toBe(before + 1);
-  });
-});
-
-describe('the selfSigned certificate served by the real admission server', () => {
-  it('verifies against the caBundle for the Service DNS name', async () => {
-    const chart = await render(valuesFor('scaleway', 'selfSigned'));
-    const data = only<k8s.V1Secret>(chart, 'Secret').data ?? {};
-    const decode = (b64: string): string => Buffer.from(b64, 'base64').toString('utf8');
-    const caBundle =
-      only<k8s.V1ValidatingWebhookConfiguration>(chart, 'ValidatingWebhookConfiguration').webhooks?.[0]?.clientConfig.caBundle ?? '';
-    const contextProvider = new InMemoryContextProvider({ catalogs, defaults });
-    const server = await createAdmissionServer({
-      tls: { certPem: decode(data['tls.crt'] as string), keyPem: decode(data['tls.key'] as string) },
-      contextProvider,
-    }).listen(0, '127.0.0.1');
-    try {
-      const status = await new Promise<number>((resolve, reject) => {
-        const req = https.request(
-          {
-            host: '127.0.0.1',
-            port: server.port,
-            path: '/healthz',
-            servername: 'karpenter-eu.karpenter.svc',
-            ca: decode(caBundle),
-            agent: false,
-          },
-          (res) => {
-            res.resume();
-            resolve(res.statusCode ?? 0);
-          },
-        );
-        req.on('error', reject);
-        req.end();
-      });
-      expect(status).toBe(200);
-    } finally {
-      await server.close();
-    }
   });
 });

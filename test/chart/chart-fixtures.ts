@@ -1,6 +1,8 @@
 /** Renders the karpenter-eu chart for tests with the real `helm template`, once per values set. */
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type * as k8s from '@kubernetes/client-node';
+import { type CertificateOptions, parseOperatorOptions } from '../../src/operator/options.js';
 import { helmWithValues, parseManifests, type RenderedDocument, type ValuesArguments } from './helm.js';
 
 export type { RenderedDocument } from './helm.js';
@@ -76,4 +78,18 @@ export function only<T = Record<string, unknown>>(chart: RenderedChart, kind: st
   const found = ofKind<T>(chart, kind);
   if (found.length !== 1) throw new Error(`expected one ${kind}, rendered ${found.length}`);
   return found[0] as T;
+}
+
+/**
+ * The certificate options the chart's Deployment gives the service, parsed by the service's own option parser (the
+ * pod's namespace as the downward API gives it; values read from Secrets stand in as placeholders).
+ */
+export function chartCertificateOptions(chart: RenderedChart, namespace = 'karpenter'): CertificateOptions {
+  const container = only<k8s.V1Deployment>(chart, 'Deployment').spec?.template.spec?.containers[0] as k8s.V1Container;
+  const env: Record<string, string> = { POD_NAMESPACE: namespace, POD_NAME: 'karpenter-eu-0' };
+  for (const entry of container.env ?? []) if (entry.value !== undefined) env[entry.name] = entry.value;
+  for (const entry of container.env ?? []) if (entry.valueFrom?.secretKeyRef) env[entry.name] = 'from-a-secret';
+  const options = parseOperatorOptions([], env).certificates;
+  if (!options) throw new Error('the chart does not have the service make its certificates');
+  return options;
 }

@@ -1,6 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { X509Certificate } from 'node:crypto';
 import type * as k8s from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
@@ -203,9 +202,23 @@ describe('the karpenter-eu chart', () => {
     for (const kind of ['ovhnodeclasses', 'scalewaynodeclasses', 'outscalenodeclasses'])
       expect(grants(kind)).toEqual(['get', 'list', 'patch', 'update', 'watch']);
     const secretRoles = roles.filter((r) => r.rules?.some((rule) => rule.resources?.includes('secrets')));
-    expect(secretRoles.map((r) => [r.kind, r.metadata?.namespace, r.rules?.[0]?.verbs])).toEqual([
-      ['Role', 'team-a', ['get']],
-      ['Role', 'team-b', ['get']],
+    expect(secretRoles.map((r) => [r.kind, r.metadata?.namespace, r.rules?.map((rule) => [rule.verbs, rule.resourceNames])])).toEqual([
+      ['Role', 'team-a', [[['get'], undefined]]],
+      ['Role', 'team-b', [[['get'], undefined]]],
+      // selfSigned: its own certificate Secret by name; RBAC cannot limit create to a name.
+      [
+        'Role',
+        'karpenter',
+        [
+          [['get', 'update'], ['karpenter-eu-cert']],
+          [['create'], undefined],
+        ],
+      ],
+    ]);
+    const webhookRules = rules.filter((r) => r.apiGroups?.includes('admissionregistration.k8s.io'));
+    expect(webhookRules.map((r) => [r.resources, r.resourceNames, r.verbs])).toEqual([
+      [['mutatingwebhookconfigurations'], ['karpenter-eu-defaulting'], ['get', 'patch']],
+      [['validatingwebhookconfigurations'], ['karpenter-eu-validation'], ['get', 'patch']],
     ]);
     expect(ofKind<k8s.V1ClusterRole>(chart, 'ClusterRole').some((r) => r.rules?.some((rule) => rule.resources?.includes('secrets')))).toBe(
       false,
@@ -238,12 +251,13 @@ describe('the karpenter-eu chart', () => {
       const injected = configurations.map((c) => c.metadata?.annotations?.['cert-manager.io/inject-ca-from']);
       if (mode === 'certManager') {
         expect(bundles).toEqual([undefined, undefined, undefined, undefined]);
-        expect(injected).toEqual(['autoscaling/karpenter-eu-webhook', 'autoscaling/karpenter-eu-webhook']);
-        expect(only(chart, 'Certificate').spec).toMatchObject({
-          secretName: 'karpenter-eu-cert',
-          dnsNames: expect.arrayContaining(['karpenter-eu.autoscaling.svc']),
-        });
-        expect(only(chart, 'Issuer').spec).toEqual({ selfSigned: {} });
+        // From the CA Certificate: a renewal of the serving certificate leaves the injected CA as it is.
+        expect(injected).toEqual(['autoscaling/karpenter-eu-ca', 'autoscaling/karpenter-eu-ca']);
+      } else if (mode === 'selfSigned') {
+        // Set by the service at run time: nothing in the render changes from one render to the next.
+        expect(bundles).toEqual([undefined, undefined, undefined, undefined]);
+        expect(injected).toEqual([undefined, undefined]);
+        expect(ofKind(chart, 'Certificate')).toEqual([]);
       } else {
         expect(injected).toEqual([undefined, undefined]);
         expect(new Set(bundles).size).toBe(1);
@@ -253,21 +267,53 @@ describe('the karpenter-eu chart', () => {
     },
   );
 
-  it('selfSigned: the Secret holds a serving certificate for the Service DNS names, signed by the caBundle CA', async () => {
+  it('selfSigned: no certificate in the render; the service makes it, told its Secret, Service and webhook configurations', async () => {
     const chart = await render(valuesFor('ovhcloud', 'selfSigned'));
-    const secret = only<k8s.V1Secret>(chart, 'Secret');
-    const data = secret.data ?? {};
-    expect(secret.type).toBe('kubernetes.io/tls');
-    const decode = (b64: string): string => Buffer.from(b64, 'base64').toString('utf8');
-    const serving = new X509Certificate(decode(data['tls.crt'] ?? ''));
-    const ca = new X509Certificate(
-      decode(only<Configuration>(chart, 'MutatingWebhookConfiguration').webhooks?.[0]?.clientConfig.caBundle ?? ''),
+    expect(ofKind(chart, 'Secret')).toEqual([]);
+    expect(webhookVolume(chart)).toBeUndefined();
+    const env = Object.fromEntries((containerOf(chart).env ?? []).flatMap((e) => (e.value === undefined ? [] : [[e.name, e.value]])));
+    expect(Object.keys(env).filter((name) => name.endsWith('_CERT_FILE') || name.endsWith('_KEY_FILE'))).toEqual([]);
+    const config = parseOperatorOptions([], { ...env, POD_NAMESPACE: 'karpenter' });
+    expect(config.certificates).toEqual({
+      secret: { namespace: 'karpenter', name: 'karpenter-eu-cert' },
+      dnsNames: ['karpenter-eu.karpenter.svc', 'karpenter-eu', 'karpenter-eu.karpenter', 'karpenter-eu.karpenter.svc.cluster.local'],
+      caValidityDays: 3650,
+      webhookConfigurations: { mutating: ['karpenter-eu-defaulting'], validating: ['karpenter-eu-validation'] },
+    });
+    const names = [
+      ...ofKind<Configuration>(chart, 'MutatingWebhookConfiguration'),
+      ...ofKind<Configuration>(chart, 'ValidatingWebhookConfiguration'),
+    ].map((c) => c.metadata?.name);
+    expect(names).toEqual(['karpenter-eu-defaulting', 'karpenter-eu-validation']);
+  });
+
+  it('certManager: a CA chain, self-signed Issuer → CA Certificate → CA Issuer → serving Certificate in the mounted Secret', async () => {
+    const chart = await render(valuesFor('ovhcloud', 'certManager', { webhook: { cert: { validityDays: 1825 } } }));
+    type Issuer = { metadata: { name: string }; spec: { selfSigned?: object; ca?: { secretName: string } } };
+    type Certificate = {
+      metadata: { name: string };
+      spec: { isCA?: boolean; secretName: string; duration?: string; issuerRef: { name: string; kind: string }; privateKey?: object };
+    };
+    const issuers = new Map(ofKind<Issuer>(chart, 'Issuer').map((i) => [i.metadata.name, i.spec]));
+    const certificates = new Map(ofKind<Certificate>(chart, 'Certificate').map((c) => [c.metadata.name, c.spec]));
+    const ca = certificates.get('karpenter-eu-ca');
+    expect(ca).toMatchObject({ isCA: true, duration: '43800h', privateKey: { rotationPolicy: 'Never' } });
+    expect(issuers.get(ca?.issuerRef.name ?? '')).toEqual({ selfSigned: {} });
+    const serving = certificates.get('karpenter-eu-webhook');
+    expect(serving?.isCA).toBeUndefined();
+    expect(issuers.get(serving?.issuerRef.name ?? '')).toEqual({ ca: { secretName: ca?.secretName } });
+    expect(webhookVolume(chart)?.secret?.secretName).toBe(serving?.secretName);
+    // Another issuer: no chain of the chart's, the CA injected from the serving Certificate (its issuer's CA).
+    const other = await render(
+      valuesFor('ovhcloud', 'certManager', { webhook: { cert: { certManager: { issuerRef: { name: 'corp', kind: 'ClusterIssuer' } } } } }),
     );
-    expect(serving.verify(ca.publicKey)).toBe(true);
-    expect(serving.subjectAltName).toContain('DNS:karpenter-eu.karpenter.svc');
-    expect(serving.subjectAltName).toContain('DNS:karpenter-eu.karpenter.svc.cluster.local');
-    expect(decode(data['tls.key'] ?? '')).toContain('PRIVATE KEY');
-    expect(webhookVolume(chart)?.secret?.secretName).toBe(secret.metadata?.name);
+    expect(ofKind(other, 'Issuer')).toEqual([]);
+    expect(ofKind<Certificate>(other, 'Certificate').map((c) => [c.metadata.name, c.spec.issuerRef.name])).toEqual([
+      ['karpenter-eu-webhook', 'corp'],
+    ]);
+    expect(only<Configuration>(other, 'MutatingWebhookConfiguration').metadata?.annotations?.['cert-manager.io/inject-ca-from']).toBe(
+      'karpenter/karpenter-eu-webhook',
+    );
   });
 
   it('provided: mounts the named Secret and uses the given caBundle', async () => {
@@ -306,6 +352,7 @@ describe('the karpenter-eu chart', () => {
   it('names objects after the release', async () => {
     const chart = await render(valuesFor('scaleway', 'selfSigned'), { releaseName: 'autoscaler', namespace: 'kube-system' });
     expect(only<k8s.V1Deployment>(chart, 'Deployment').metadata?.name).toBe('autoscaler-karpenter-eu');
-    expect(only<k8s.V1Secret>(chart, 'Secret').metadata?.name).toBe('autoscaler-karpenter-eu-cert');
+    const env = Object.fromEntries((containerOf(chart).env ?? []).map((e) => [e.name, e.value]));
+    expect(env).toMatchObject({ CERT_SECRET: 'autoscaler-karpenter-eu-cert', CERT_SERVICE: 'autoscaler-karpenter-eu' });
   });
 });

@@ -2,13 +2,12 @@
  * The chart (rendered by real Helm) and the shipped scheduler configurations (manifests/scheduler/) agree on how the
  * extender is reached: scheme, Service name and port, TLS server name, CA and the Secret holding it. Then the
  * simulated scheduler calls the extender with exactly those configurations over TLS, the extender serving the
- * certificate files the chart's Secret mounts.
+ * certificate the service makes (selfSigned, the default mode) from the Secret it keeps in the simulated cluster.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { X509Certificate } from 'node:crypto';
-import type * as k8s from '@kubernetes/client-node';
+import * as k8s from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import type { ExtenderNode } from '../../src/domain/extender/index.js';
@@ -16,7 +15,14 @@ import { createCertificateAuthority } from '../../src/util/tls.js';
 import { type ExtenderConfigurationEntry, extenderFromConfiguration } from '../../src/testbed/cluster/index.js';
 import { ExtenderClient } from '../../src/testbed/cluster/scheduler/extender-client.js';
 import { createExtenderServer, type RunningExtenderServer } from '../../webhooks/extender/index.js';
-import { ofKind, only, type RenderedChart, render, repoRoot, valuesFor } from './chart-fixtures.js';
+import { LiveCertificate } from '../../webhooks/shared/certificate-source.js';
+import { CertificateController } from '../../src/controllers/certificates/certificate-controller.js';
+import { createKube } from '../../src/kube/client.js';
+import { ServingValidityDays } from '../../src/operator/certificate-options.js';
+import { type ApiServer, startApiServer } from '../../src/testbed/cluster/apiserver/index.js';
+import { SystemClock } from '../../src/util/clock.js';
+import { silentLogger } from '../../src/util/logger.js';
+import { chartCertificateOptions, only, type RenderedChart, render, repoRoot, valuesFor } from './chart-fixtures.js';
 
 interface SchedulerConfiguration {
   extenders: ExtenderConfigurationEntry[];
@@ -34,29 +40,20 @@ const secondSchedulerPod = (secondSchedulerObjects.find((o) => o.kind === 'Deplo
 const snippet = YAML.parse(schedulerManifest('kube-scheduler-config.yaml')) as SchedulerConfiguration;
 
 let chart: RenderedChart;
-let servingDir: string;
+let apiServer: ApiServer;
+let served: LiveCertificate;
 let server: RunningExtenderServer;
+/** The Secrets of the release namespace, as the service left them. */
+const secrets = new Map<string, Record<string, string>>();
 
 const container = (): k8s.V1Container => only<k8s.V1Deployment>(chart, 'Deployment').spec?.template.spec?.containers[0] as k8s.V1Container;
 const env = (name: string): string | undefined => container().env?.find((e) => e.name === name)?.value;
 const service = (): k8s.V1Service => only<k8s.V1Service>(chart, 'Service');
 const secretData = (name: string): Record<string, string> => {
-  const secret = ofKind<k8s.V1Secret>(chart, 'Secret').find((s) => s.metadata?.name === name);
-  if (!secret) throw new Error(`the chart renders no Secret ${name}`);
-  return Object.fromEntries(Object.entries(secret.data ?? {}).map(([k, v]) => [k, Buffer.from(v, 'base64').toString('utf8')]));
+  const data = secrets.get(name);
+  if (!data) throw new Error(`no Secret ${name} in the release namespace`);
+  return data;
 };
-
-/** A file of the karpenter-eu pod: its mounted certificate Secret, as the kubelet projects it. */
-function karpenterPodFile(path: string): string {
-  const pod = only<k8s.V1Deployment>(chart, 'Deployment').spec?.template.spec as k8s.V1PodSpec;
-  const mount = container().volumeMounts?.find((m) => path.startsWith(`${m.mountPath}/`));
-  const volume = pod.volumes?.find((v) => v.name === mount?.name);
-  if (!mount || !volume?.secret?.secretName) throw new Error(`${path} is on no Secret volume of the karpenter-eu pod`);
-  const key = path.slice(mount.mountPath.length + 1);
-  const content = secretData(volume.secret.secretName)[key];
-  if (content === undefined) throw new Error(`Secret ${volume.secret.secretName} has no key ${key}`);
-  return content;
-}
 
 /** A file of the second scheduler's pod, read from the objects the chart renders (the Secret it mounts). */
 function secondSchedulerFile(path: string): string {
@@ -99,18 +96,30 @@ const nodes: k8s.V1Node[] = [{ metadata: { name: 'worker-1' } }];
 
 beforeAll(async () => {
   chart = await render(valuesFor('ovhcloud', 'selfSigned'), { releaseName: 'karpenter-eu', namespace: 'karpenter' });
-  // The extender reads the files its env names, as the pod sees them in its Secret volume.
-  servingDir = mkdtempSync(join(tmpdir(), 'extender-serving-'));
-  const certFile = join(servingDir, 'tls.crt');
-  const keyFile = join(servingDir, 'tls.key');
-  writeFileSync(certFile, karpenterPodFile(env('EXTENDER_CERT_FILE') ?? 'EXTENDER_CERT_FILE unset'));
-  writeFileSync(keyFile, karpenterPodFile(env('EXTENDER_KEY_FILE') ?? 'EXTENDER_KEY_FILE unset'));
-  server = await createExtenderServer({ view, onNeedsCapacity: () => undefined, tls: { certFile, keyFile } }).listen(0, '127.0.0.1');
+  apiServer = await startApiServer({ namespaces: ['default', 'kube-system', 'karpenter'] });
+  // The service as the chart configures it makes its certificate; the extender serves it.
+  served = new LiveCertificate();
+  const options = chartCertificateOptions(chart);
+  await new CertificateController({
+    ...options,
+    kube: createKube(apiServer.kubeConfig),
+    clock: new SystemClock(),
+    logger: silentLogger,
+    servingValidityDays: ServingValidityDays,
+    resyncMs: 60_000,
+    onCertificate: (certificate) => served.set(certificate),
+  }).prepare();
+  const stored = await apiServer.kubeConfig.makeApiClient(k8s.CoreV1Api).readNamespacedSecret(options.secret);
+  secrets.set(
+    options.secret.name,
+    Object.fromEntries(Object.entries(stored.data ?? {}).map(([k, v]) => [k, Buffer.from(v, 'base64').toString('utf8')])),
+  );
+  server = await createExtenderServer({ view, onNeedsCapacity: () => undefined, tls: served }).listen(0, '127.0.0.1');
 });
 
 afterAll(async () => {
   await server?.close();
-  rmSync(servingDir, { recursive: true, force: true });
+  await apiServer?.close();
 });
 
 describe.each([
@@ -127,16 +136,17 @@ describe.each([
     }),
   ],
 ])('the chart and %s agree on the extender', (_file, entry) => {
-  it('HTTPS on the Service port that targets the extender, with the certificate the chart mounts', () => {
+  it('HTTPS on the Service port that targets the extender, with the certificate the service makes for that Service', () => {
     const url = new URL(entry().urlPrefix);
     expect(url.protocol).toBe('https:');
     expect(entry().enableHTTPS).toBe(true);
-    expect(env('EXTENDER_CERT_FILE')).toBeDefined();
+    expect(env('CERT_SERVICE')).toBe(service().metadata?.name);
     const port = service().spec?.ports?.find((p) => p.port === Number(url.port));
     expect(port?.targetPort).toBe('https-extender');
     expect(container().ports?.find((p) => p.name === 'https-extender')?.containerPort).toBe(Number(url.port));
-    const serving = new X509Certificate(karpenterPodFile(env('EXTENDER_CERT_FILE') as string));
+    const serving = new X509Certificate(served.current().certPem);
     expect(serving.checkHost(entry().tlsConfig?.serverName ?? '')).toBe(entry().tlsConfig?.serverName);
+    expect(env('CERT_SECRET')).toBe('karpenter-eu-cert');
   });
 
   it('the simulated scheduler reaches the extender with exactly this configuration over verified TLS', async () => {

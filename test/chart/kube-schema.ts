@@ -61,7 +61,8 @@ const requiredFields: Readonly<Record<string, readonly string[]>> = {
     'spec.versions[].served',
     'spec.versions[].storage',
   ],
-  Certificate: ['spec.secretName', 'spec.issuerRef.name', 'spec.dnsNames'],
+  // As cert-manager's CRD: a CA Certificate has a commonName and no dnsNames.
+  Certificate: ['spec.secretName', 'spec.issuerRef.name'],
   ServiceMonitor: ['spec.selector', 'spec.endpoints[].port'],
 };
 

@@ -1,6 +1,7 @@
 /**
- * Where the serving certificate comes from: PEM strings (tests, self-managed certificates) or files that
- * are watched, so a rotated Secret (kubelet swaps the mounted files) is picked up without a restart.
+ * Where the serving certificate comes from: PEM strings (tests), files that are watched, so a rotated Secret
+ * (kubelet swaps the mounted files) is picked up without a restart, or a LiveCertificate the service's own
+ * certificate controller replaces when it renews.
  */
 import { readFileSync, unwatchFile, watchFile } from 'node:fs';
 
@@ -9,7 +10,30 @@ export interface TlsMaterial {
   keyPem: string;
 }
 
-export type CertificateSource = TlsMaterial | { certFile: string; keyFile: string; pollIntervalMs?: number };
+/** A certificate replaced in memory while the servers run: each replacement reaches every subscribed server. */
+export class LiveCertificate {
+  private material: TlsMaterial | undefined;
+  private readonly listeners = new Set<(material: TlsMaterial) => void>();
+
+  current(): TlsMaterial {
+    if (!this.material) throw new Error('loading serving certificate: the service has not made its certificate yet');
+    return this.material;
+  }
+
+  /** Replaces the certificate; subscribers hear of it only when it differs. */
+  set(material: TlsMaterial): void {
+    if (this.material?.certPem === material.certPem && this.material.keyPem === material.keyPem) return;
+    this.material = material;
+    for (const listener of this.listeners) listener(material);
+  }
+
+  subscribe(listener: (material: TlsMaterial) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+}
+
+export type CertificateSource = TlsMaterial | LiveCertificate | { certFile: string; keyFile: string; pollIntervalMs?: number };
 
 export class CertificateLoadError extends Error {
   constructor(file: string, cause: unknown) {
@@ -27,6 +51,7 @@ function readPem(file: string): string {
 }
 
 export function loadCertificate(source: CertificateSource): TlsMaterial {
+  if (source instanceof LiveCertificate) return source.current();
   return 'certPem' in source ? source : { certPem: readPem(source.certFile), keyPem: readPem(source.keyFile) };
 }
 
@@ -39,6 +64,7 @@ export function watchCertificate(
   onChange: (material: TlsMaterial) => void,
   onError: (error: unknown) => void,
 ): () => void {
+  if (source instanceof LiveCertificate) return source.subscribe(onChange);
   if ('certPem' in source) return () => undefined;
   const interval = source.pollIntervalMs ?? 10_000;
   const reload = (): void => {

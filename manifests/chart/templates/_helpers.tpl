@@ -87,12 +87,25 @@ sharing one name would each take the other's instances for leaks.
 {{- $mode -}}
 {{- end -}}
 
-{{/* The webhook configurations' annotations: cert-manager's CA injector fills caBundle in certManager mode. */}}
+{{/*
+The webhook configurations' annotations: cert-manager's CA injector fills caBundle in certManager mode, from the
+chart's CA Certificate (which serving certificate renewals leave alone), or from the serving Certificate when
+webhook.cert.certManager.issuerRef names another issuer.
+*/}}
 {{- define "karpenter-eu.webhookAnnotations" -}}
 {{- if eq (include "karpenter-eu.certMode" .) "certManager" }}
+{{- $source := ternary "webhook" "ca" (not (empty .Values.webhook.cert.certManager.issuerRef)) }}
 annotations:
-  cert-manager.io/inject-ca-from: {{ printf "%s/%s-webhook" .Release.Namespace (include "karpenter-eu.fullname" .) }}
+  cert-manager.io/inject-ca-from: {{ printf "%s/%s-%s" .Release.Namespace (include "karpenter-eu.fullname" .) $source }}
 {{- end -}}
+{{- end -}}
+
+{{/* The webhook configurations' names: the service patches these two only (selfSigned mode). */}}
+{{- define "karpenter-eu.mutatingWebhookName" -}}
+{{- printf "%s-defaulting" (include "karpenter-eu.fullname" .) -}}
+{{- end -}}
+{{- define "karpenter-eu.validatingWebhookName" -}}
+{{- printf "%s-validation" (include "karpenter-eu.fullname" .) -}}
 {{- end -}}
 
 {{/* One env var read from a credentials Secret. Arguments: list of env name, secret name, key. */}}

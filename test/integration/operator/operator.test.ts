@@ -1,5 +1,7 @@
 // The operator as `karpenter-eu run` builds it, against the simulated cluster and the Scaleway emulator:
 // servers up, leader elected, and a pending pod becoming a NodeClaim, a Node, and a running pod.
+import { connect } from 'node:tls';
+import { X509Certificate } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CoordinationV1Api, CoreV1Api, CustomObjectsApi, type V1Pod } from '@kubernetes/client-node';
 import { defaultControllers } from '../../../src/operator/default-controllers.js';
@@ -216,4 +218,58 @@ describe('operator against the simulated cluster and the Scaleway emulator', () 
       await second.stop();
     }
   });
+
+  it('with --cert-secret a replica makes its own CA and serving certificate, serves them on both ports and keeps them on restart', async () => {
+    const args = [
+      '--cluster-name=karpenter-eu-demo',
+      '--bind-address=127.0.0.1',
+      '--webhook-port=0',
+      '--extender-port=0',
+      '--metrics-port=0',
+      '--leader-election-namespace=karpenter',
+      '--leader-election-identity=replica-certs',
+      '--cert-secret=replica-certs-cert',
+      '--cert-service=karpenter-eu',
+    ];
+    const timing = ['--leader-election-lease-duration=3s', '--leader-election-renew-deadline=2s', '--leader-election-retry-period=200ms'];
+    const start = (): ReturnType<typeof startOperator> =>
+      startOperator({
+        config: parseOperatorOptions([...args, ...timing], env.operatorEnv),
+        kubeConfig: env.cluster.kubeConfig,
+        clock: new SystemClock(),
+        logger: silentLogger,
+        controllers: defaultControllers,
+      });
+    const core = env.cluster.kubeConfig.makeApiClient(CoreV1Api);
+    const stored = async (): Promise<Record<string, string>> => {
+      const secret = await core.readNamespacedSecret({ name: 'replica-certs-cert', namespace: 'karpenter' });
+      return Object.fromEntries(Object.entries(secret.data ?? {}).map(([k, v]) => [k, Buffer.from(v, 'base64').toString('utf8')]));
+    };
+    const served = (url: string, ca: string): Promise<string> =>
+      new Promise((resolve, reject) => {
+        const { hostname, port } = new URL(url);
+        const socket = connect({ host: hostname, port: Number(port), servername: 'karpenter-eu.karpenter.svc', ca }, () => {
+          resolve(socket.getPeerCertificate().fingerprint256);
+          socket.end();
+        });
+        socket.on('error', reject);
+      });
+    const first = await start();
+    let data: Record<string, string>;
+    try {
+      data = await stored();
+      const leaf = new X509Certificate(data['tls.crt'] ?? '').fingerprint256;
+      expect(await served(first.webhookUrl, data['ca.crt'] ?? '')).toBe(leaf);
+      expect(await served(first.extenderUrl, data['ca.crt'] ?? '')).toBe(leaf);
+    } finally {
+      await first.stop();
+    }
+    const restarted = await start();
+    try {
+      expect(await stored()).toEqual(data);
+    } finally {
+      await restarted.stop();
+      await core.deleteNamespacedSecret({ name: 'replica-certs-cert', namespace: 'karpenter' });
+    }
+  }, 60_000);
 });

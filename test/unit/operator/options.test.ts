@@ -307,3 +307,44 @@ describe('feature gates (upstream spelling: Name=true,Other=false)', () => {
     expect(() => parseOperatorOptions([], { ...cluster, FEATURE_GATES: value })).toThrow(message);
   });
 });
+
+describe("the service's own certificates (--cert-secret)", () => {
+  const own = ['--cert-secret=karpenter-eu-cert', '--cert-service=karpenter-eu', '--leader-election-namespace=karpenter'];
+
+  it('are off by default: the webhooks serve the certificate files', () => {
+    expect(parseOperatorOptions([], cluster).certificates).toBeUndefined();
+  });
+
+  it('name the Secret in the service namespace, the Service names, the CA lifetime and only the webhook configurations given', () => {
+    const config = parseOperatorOptions([...own, '--cert-ca-validity=8760h', '--cert-validating-webhooks=a, b'], cluster);
+    expect(config.certificates).toEqual({
+      secret: { namespace: 'karpenter', name: 'karpenter-eu-cert' },
+      dnsNames: ['karpenter-eu.karpenter.svc', 'karpenter-eu', 'karpenter-eu.karpenter', 'karpenter-eu.karpenter.svc.cluster.local'],
+      caValidityDays: 365,
+      webhookConfigurations: { mutating: [], validating: ['a', 'b'] },
+    });
+  });
+
+  it.each([
+    [
+      ['--cert-secret=s'],
+      {},
+      '--cert-service / CERT_SERVICE is ""; accepted: the Service name the certificate is for, required with --cert-secret',
+    ],
+    [
+      [...own, '--webhook-cert-file=/tls/tls.crt'],
+      {},
+      '--webhook-cert-file is "/tls/tls.crt"; accepted: no certificate file together with --cert-secret',
+    ],
+    [
+      own,
+      { EXTENDER_CERT_FILE: '/tls/tls.crt', EXTENDER_KEY_FILE: '/tls/tls.key' },
+      'EXTENDER_CERT_FILE is "/tls/tls.crt"; accepted: no certificate file together with --cert-secret',
+    ],
+    [[...own, '--cert-ca-validity=2000h'], {}, '--cert-ca-validity is "2000h"; accepted: a duration of at least 4320h'],
+    [[...own, '--cert-mutating-webhooks=Bad_Name'], {}, '--cert-mutating-webhooks is "Bad_Name"; accepted: a lowercase DNS name'],
+  ] as const)('refuse %j %j naming the option and what is accepted', (argv, env, message) => {
+    expect(() => parseOperatorOptions(argv, { ...cluster, ...env })).toThrow(InvalidOptionError);
+    expect(() => parseOperatorOptions(argv, { ...cluster, ...env })).toThrow(message);
+  });
+});

@@ -43,6 +43,11 @@ export interface ApiServerOptions {
   gracefulPodDeletion?: boolean;
   /** Maps webhook `clientConfig.service` references to URLs. */
   resolveService?: ServiceResolver;
+  /**
+   * Checks the certificate of a webhook reached through `clientConfig.service` against `<name>.<namespace>.svc`, the
+   * name kube-apiserver calls it by, instead of the resolved loopback URL's host (what loopback certificates name).
+   */
+  verifyServiceNames?: boolean;
   /** Write a kubeconfig file (to this path, or a temp file when `true`). */
   kubeconfig?: string | boolean;
   /** Namespaces created at start (default, kube-system, kube-public, kube-node-lease). */
@@ -86,7 +91,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
   const random = options.random ?? Math.random;
   const store = new ObjectStore(options.watchCacheSize ?? 50_000);
   const registry = new ResourceRegistry();
-  const admitter = new WebhookAdmitter(store, options.resolveService ?? (() => undefined));
+  const admitter = new WebhookAdmitter(store, options.resolveService ?? (() => undefined), options.verifyServiceNames ?? false);
   const objects = new ObjectService(store, clock, random, admitter);
   const deleter = new Deleter(objects, clock, options.gracefulPodDeletion ?? false);
   const pods = new PodSubresources(objects, deleter, registry, clock);

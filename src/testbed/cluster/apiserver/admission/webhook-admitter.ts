@@ -33,6 +33,7 @@ export class WebhookAdmitter implements Admitter {
   constructor(
     private readonly store: ObjectStore,
     private readonly resolveService: ServiceResolver,
+    private readonly verifyServiceNames: boolean,
   ) {}
 
   async admit(attrs: AdmissionAttributes, phase: Phase): Promise<AdmissionResult> {
@@ -82,6 +83,14 @@ export class WebhookAdmitter implements Admitter {
     throw new WebhookCallError('clientConfig has neither url nor service');
   }
 
+  /** kube-apiserver dials `<name>.<namespace>.svc` for a service reference and checks the certificate for that name. */
+  private serverNameOf(webhook: Webhook): { serverName?: string } {
+    const service = webhook.clientConfig.service;
+    return this.verifyServiceNames && service && !webhook.clientConfig.url
+      ? { serverName: `${service.name}.${service.namespace}.svc` }
+      : {};
+  }
+
   private async call(
     webhook: Webhook,
     attrs: AdmissionAttributes,
@@ -98,6 +107,7 @@ export class WebhookAdmitter implements Admitter {
       const reply = await postAdmissionReview({
         url: this.urlFor(webhook),
         caBundle: webhook.clientConfig.caBundle,
+        ...this.serverNameOf(webhook),
         timeoutSeconds,
         body: buildAdmissionReview(uid, attrs),
       });

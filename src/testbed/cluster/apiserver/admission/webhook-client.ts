@@ -1,5 +1,6 @@
 /** POSTs one AdmissionReview over HTTPS, verifying the server with the webhook's caBundle, under its timeout. */
 import https from 'node:https';
+import { checkServerIdentity, type PeerCertificate } from 'node:tls';
 
 export class WebhookCallError extends Error {
   constructor(message: string) {
@@ -11,6 +12,8 @@ export class WebhookCallError extends Error {
 export interface WebhookCall {
   url: string;
   caBundle?: string;
+  /** The name the certificate must carry (and the TLS SNI); default: the URL's host. */
+  serverName?: string;
   timeoutSeconds: number;
   body: unknown;
 }
@@ -42,6 +45,12 @@ export function postAdmissionReview(call: WebhookCall): Promise<unknown> {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json', 'content-length': payload.length },
         ...(ca ? { ca } : {}),
+        ...(call.serverName
+          ? {
+              servername: call.serverName,
+              checkServerIdentity: (_host: string, cert: PeerCertificate) => checkServerIdentity(call.serverName as string, cert),
+            }
+          : {}),
         agent: false,
         timeout: call.timeoutSeconds * 1000,
       },
