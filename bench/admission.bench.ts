@@ -6,7 +6,8 @@
  * run for the maximum throughput. The server runs in its own process (as in a cluster), so the load generator
  * does not share its event loop. Prints p50/p99/max and achieved req/s; target p99 < 5 ms at 1,000 req/s.
  * Also reported: time spent in the server per request and both event loops' delay, to tell server cost from
- * the load generator competing for the same cores, and a `/floor` case (a constant answer over the same HTTPS
+ * the load generator competing for the same cores, the server's GC pauses per phase (their count and length do
+ * not depend on what else the machine runs, unlike the latencies), and a `/floor` case (a constant answer over the same HTTPS
  * path, no webhook logic) that shows what the machine costs on its own.
  * Run: npm run bench:admission   (RATE=2000 DURATION=10 to change the load; SERVER_NODE_OPTIONS=--trace-gc …)
  */
@@ -14,7 +15,7 @@ import { fork } from 'node:child_process';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import https from 'node:https';
 import os from 'node:os';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { CloudNames, type CloudName } from '../src/apis/v1/labels.js';
 import type { NodeClaim, NodePool } from '../src/apis/index.js';
 import { loadCatalog } from '../src/catalog/index.js';
@@ -123,6 +124,8 @@ async function serve(): Promise<void> {
   // Server-side time per request (arrival → response written) and event-loop delay, per phase.
   let handling: number[] = [];
   let lag = monitorEventLoopDelay({ resolution: 1 });
+  let gcPauses: number[] = [];
+  new PerformanceObserver((list) => void gcPauses.push(...list.getEntries().map((e) => e.duration))).observe({ entryTypes: ['gc'] });
   let served = 0;
   const timed: RequestListener = (req, res) => {
     const started = process.hrtime.bigint();
@@ -139,12 +142,14 @@ async function serve(): Promise<void> {
   process.on('message', (message) => {
     if (message === 'begin') {
       handling = [];
+      gcPauses = [];
       lag = monitorEventLoopDelay({ resolution: 1 });
       lag.enable();
     } else if (message === 'report') {
       lag.disable();
       handling.sort((a, b) => a - b);
-      process.send?.({ p50: percentile(handling, 50), p99: percentile(handling, 99), lagP99: lag.percentile(99) / 1e6 });
+      const gc = { count: gcPauses.length, total: gcPauses.reduce((a, b) => a + b, 0), max: Math.max(0, ...gcPauses) };
+      process.send?.({ p50: percentile(handling, 50), p99: percentile(handling, 99), lagP99: lag.percentile(99) / 1e6, gc });
     } else void server.close().then(() => process.exit(0));
   });
 }
@@ -199,8 +204,9 @@ async function main(): Promise<void> {
     const elapsed = (performance.now() - start) / 1000;
     latencies.sort((a, b) => a - b);
     lag.disable();
-    const served = await new Promise<{ p50: number; p99: number; lagP99: number }>((resolve) => {
-      child.once('message', (m) => resolve(m as { p50: number; p99: number; lagP99: number }));
+    type Served = { p50: number; p99: number; lagP99: number; gc: { count: number; total: number; max: number } };
+    const served = await new Promise<Served>((resolve) => {
+      child.once('message', (m) => resolve(m as Served));
       child.send('report');
     });
     console.log(`${path.padEnd(10)} open loop ${rate} req/s × ${durationSeconds}s, achieved ${(total / elapsed).toFixed(0)} req/s`);
@@ -209,6 +215,9 @@ async function main(): Promise<void> {
     );
     console.log(
       `           in the server p50 ${served.p50.toFixed(2)} ms  p99 ${served.p99.toFixed(2)} ms; event-loop delay p99: server ${served.lagP99.toFixed(2)} ms, load generator ${(lag.percentile(99) / 1e6).toFixed(2)} ms`,
+    );
+    console.log(
+      `           GC in the server: ${served.gc.count} pauses (${((served.gc.count / total) * 1000).toFixed(1)} per 1,000 requests), ${served.gc.total.toFixed(1)} ms in all, longest ${served.gc.max.toFixed(2)} ms`,
     );
   }
 

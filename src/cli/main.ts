@@ -1,12 +1,15 @@
 /**
  * The `karpenter-eu` entry point: dispatches to a sub-command, prints errors as one clear line
  * (exit 2 for usage and input errors, 1 for failures) and never a stack trace unless DEBUG is set.
- * A command is one entry of `commands`: a summary for the usage text and a lazy loader.
+ * A command is one entry of a command table: a summary for the usage text and a lazy loader.
  */
 import { type Command, type CommandIO, InputError, UsageError } from './errors.js';
 
-/** Sub-commands are imported lazily so `catalog` does not load the Kubernetes client or the servers. */
-const commands: Record<string, { summary: string; load: () => Promise<Command> }> = {
+/** Sub-commands by name; each is imported lazily so `catalog` does not load the Kubernetes client or the servers. */
+export type CommandTable = Readonly<Record<string, { summary: string; load: () => Promise<Command> }>>;
+
+/** What the package and the image run. `demo` is not among them: it lives with the test bed, built apart (src/testbed/bin.ts). */
+export const productCommands: CommandTable = {
   catalog: {
     summary: 'print the instance types of a cloud/region with capacity, allocatable, labels and prices',
     load: async () => (await import('./commands/catalog.js')).catalogCommand,
@@ -29,13 +32,9 @@ const commands: Record<string, { summary: string; load: () => Promise<Command> }
     load: async () => (await import('./commands/run.js')).runCommand,
   },
   version: { summary: 'print the version (also: --version)', load: async () => (await import('./commands/version.js')).versionCommand },
-  demo: {
-    summary: 'scripted scenario on a local simulated cluster + cloud emulators, with a cost summary',
-    load: async () => (await import('./commands/demo.js')).demoCommand,
-  },
 };
 
-function usage(): string {
+function usage(commands: CommandTable): string {
   const lines = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`);
   return [
     'usage: karpenter-eu <command> [options]',
@@ -47,17 +46,25 @@ function usage(): string {
   ].join('\n');
 }
 
-export async function main(argv: string[], io: CommandIO): Promise<number> {
+/** Why `name` is not a command of this build, and what is. */
+function unknownCommand(name: string, commands: CommandTable): string {
+  const accepted = `accepted: ${Object.keys(commands).join(', ')}, --version; see 'karpenter-eu --help'`;
+  if (name.startsWith('-')) return `unknown flag: ${name}; ${accepted}`;
+  if (name === 'demo')
+    return `unknown command "demo": the demo runs on the test bed, which this build does not ship; from a checkout: make demo; ${accepted}`;
+  return `unknown command "${name}"; ${accepted}`;
+}
+
+export async function main(argv: string[], io: CommandIO, commands: CommandTable = productCommands): Promise<number> {
   const [first, ...rest] = argv;
   if (!first || first === '--help' || first === '-h' || first === 'help') {
-    (first ? io.stdout : io.stderr)(usage() + '\n');
+    (first ? io.stdout : io.stderr)(usage(commands) + '\n');
     return first ? 0 : 2;
   }
   const name = first === '--version' ? 'version' : first;
-  const command = commands[name];
+  const command = Object.hasOwn(commands, name) ? commands[name] : undefined;
   if (!command) {
-    const what = name.startsWith('-') ? `unknown flag: ${name}` : `unknown command "${name}"`;
-    io.stderr(`error: ${what}; accepted: ${Object.keys(commands).join(', ')}, --version; see 'karpenter-eu --help'\n`);
+    io.stderr(`error: ${unknownCommand(name, commands)}\n`);
     return 2;
   }
   try {

@@ -1,8 +1,9 @@
 /**
  * Whether this Node.js can run the package: the bin asks before it loads any dependency, so an older Node ends
- * with one line saying what is needed instead of a failure from deep inside a library. No imports: it must load
- * on any Node.
+ * with one line saying what is needed instead of a failure from deep inside a library. Imports only Node's own
+ * modules: it must load on any Node.
  */
+import { readFileSync } from 'node:fs';
 
 /** `>=22.19` (the package's engines.node) → [22, 19, 0]; undefined for any other form. */
 function minimum(range: string): number[] | undefined {
@@ -26,4 +27,13 @@ export function unsupportedNode(version: string, range: string, execPath: string
     }
   }
   return undefined;
+}
+
+/** Ends the process with that message and exit 2 when this Node is below the engines of `packageJson` (a file URL). */
+export function exitOnUnsupportedNode(packageJson: URL): void {
+  const pkg = JSON.parse(readFileSync(packageJson, 'utf8')) as { engines?: { node?: string } };
+  const unsupported = unsupportedNode(process.versions.node, pkg.engines?.node ?? '', process.execPath);
+  if (!unsupported) return;
+  process.stderr.write(`error: ${unsupported}\n`);
+  process.exit(2);
 }

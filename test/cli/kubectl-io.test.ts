@@ -9,8 +9,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import jsyaml from 'js-yaml';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
-import { main } from '../../src/cli/main.js';
+import { type CommandTable, main } from '../../src/cli/main.js';
 import { VERSION } from '../../src/cli/version.js';
+import { testbedCommands } from '../../src/testbed/commands.js';
 
 interface Outcome {
   code: number;
@@ -18,7 +19,7 @@ interface Outcome {
   stderr: string;
 }
 
-async function run(argv: string[], stdin?: string, env: Record<string, string> = {}): Promise<Outcome> {
+async function run(argv: string[], stdin?: string, env: Record<string, string> = {}, commands?: CommandTable): Promise<Outcome> {
   let stdout = '';
   let stderr = '';
   const io = {
@@ -27,7 +28,7 @@ async function run(argv: string[], stdin?: string, env: Record<string, string> =
     env,
     ...(stdin === undefined ? {} : { readStdin: async () => stdin }),
   };
-  const code = await main(argv, io);
+  const code = await main(argv, io, commands);
   return { code, stdout, stderr };
 }
 
@@ -186,7 +187,16 @@ describe("kubectl's answers to usage errors: one line, the fix, exit 2", () => {
     ],
     [
       ['--bogus'],
-      "error: unknown flag: --bogus; accepted: catalog, validate, convert, plan, run, version, demo, --version; see 'karpenter-eu --help'\n",
+      "error: unknown flag: --bogus; accepted: catalog, validate, convert, plan, run, version, --version; see 'karpenter-eu --help'\n",
+    ],
+    [
+      ['constructor'],
+      'error: unknown command "constructor"; accepted: catalog, validate, convert, plan, run, version, --version; see \'karpenter-eu --help\'\n',
+    ],
+    [
+      ['demo'],
+      'error: unknown command "demo": the demo runs on the test bed, which this build does not ship; from a checkout: make demo; ' +
+        "accepted: catalog, validate, convert, plan, run, version, --version; see 'karpenter-eu --help'\n",
     ],
   ])('%j', async (argv, expected) => {
     const { code, stdout, stderr } = await run(argv);
@@ -240,9 +250,9 @@ describe('version', () => {
   });
 });
 
-describe('run and demo answer unknown flags the same way', () => {
+describe("run and the test bed CLI's demo answer unknown flags the same way", () => {
   it.each([['run'], ['demo']])('%s --bogus', async (command) => {
-    const { code, stderr } = await run([command, '--bogus']);
+    const { code, stderr } = await run([command, '--bogus'], undefined, {}, testbedCommands);
     expect(stderr).toBe(`error: unknown flag: --bogus; see 'karpenter-eu ${command} --help'\n`);
     expect(code).toBe(2);
   });

@@ -98,13 +98,26 @@ function checkField(schedule: string, text: string, field: (typeof fields)[numbe
   }
 }
 
+// croner fills a 10,000-entry year table for every pattern it compiles (~80 KB): at one parse per budget on every
+// admission review and disruption pass, that garbage drove the webhook's GC pauses. A parsed schedule is
+// immutable here (match and nextRun only read it; no job is ever scheduled), so each distinct schedule is parsed
+// once. Bounded, so distinct schedules sent at the webhook cannot grow it without limit.
+const parsed = new Map<string, CronSchedule>();
+const PARSED_MAX = 256;
+
 export function parseCron(schedule: string): CronSchedule {
+  const known = parsed.get(schedule);
+  if (known) return known;
   const parts = robfigFields(schedule);
+  let result: CronSchedule;
   try {
-    return { cron: compile(parts.join(' ')) };
+    result = { cron: compile(parts.join(' ')) };
   } catch {
     throw new InvalidCronError(schedule, fieldProblem(parts));
   }
+  if (parsed.size >= PARSED_MAX) parsed.clear();
+  parsed.set(schedule, result);
+  return result;
 }
 
 /** True when the minute starting at `epochMs` (floored to the minute) is a schedule hit. */

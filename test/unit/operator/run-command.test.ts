@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { main } from '../../../src/cli/main.js';
+import { testbedCommands } from '../../../src/testbed/commands.js';
 
 function io(env: Record<string, string> = {}) {
   const out = { stdout: '', stderr: '' };
@@ -28,9 +29,9 @@ describe('karpenter-eu run / demo argument handling', () => {
     );
   });
 
-  it('refuses an unknown demo cloud', async () => {
+  it('refuses an unknown demo cloud (the test bed CLI)', async () => {
     const { out, io: cli } = io();
-    expect(await main(['demo', '--cloud', 'aws'], cli)).toBe(2);
+    expect(await main(['demo', '--cloud', 'aws'], cli, testbedCommands)).toBe(2);
     expect(out.stderr).toContain('--cloud "aws" is not supported by the demo; accepted: ovhcloud, scaleway, outscale');
   });
 });

@@ -31,6 +31,14 @@ describe('parseCron + cronMatches', () => {
     expect(cronMatches(parseCron(schedule), at(iso))).toBe(expected);
   });
 
+  it('parses each distinct schedule once (croner allocates ~80 KB per compile), and the shared one still answers', () => {
+    const first = parseCron('0 8 * * 1-5');
+    expect(parseCron('0 8 * * 1-5')).toBe(first);
+    expect(cronMatches(first, at('2026-01-05T08:00:00Z'))).toBe(true);
+    expect(cronNext(first, at('2026-01-05T08:00:00Z'))).toBe(at('2026-01-06T08:00:00Z'));
+    expect(cronMatches(parseCron('0 8 * * 1-5'), at('2026-01-04T08:00:00Z'))).toBe(false);
+  });
+
   it.each(['* * * *', '61 * * * *', '* 24 * * *', 'a b c d e', '5-1 * * * *', '* * 0 * *', '*/0 * * * *', '@often'])(
     'rejects %s with a reason',
     (schedule) => {

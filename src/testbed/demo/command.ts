@@ -3,13 +3,13 @@
  * loopback, runs the same service as `run` against them (only endpoints and credentials differ), plays the
  * scripted scenario and prints its timeline and a cost summary. Exit 0 when every step passed.
  */
+import { type Command, UsageError } from '../../cli/errors.js';
+import { helpFlag, parseFlags } from '../../cli/flags.js';
 import { defaultControllers } from '../../operator/default-controllers.js';
-import { type DemoCloud, DemoClouds } from '../../testbed/demo/environment.js';
-import { runDemo } from '../../testbed/demo/run-demo.js';
 import { SystemClock } from '../../util/clock.js';
 import { createLogger, parseLogLevel } from '../../util/logger.js';
-import { type Command, UsageError } from '../errors.js';
-import { helpFlag, parseFlags } from '../flags.js';
+import { type DemoCloud, DemoClouds } from './environment.js';
+import { runDemo } from './run-demo.js';
 
 const HELP = `usage: karpenter-eu demo [options]
 
