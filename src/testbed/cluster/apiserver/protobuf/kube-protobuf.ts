@@ -17,7 +17,16 @@ export const protobufMediaType = 'application/vnd.kubernetes.protobuf';
 const magic = Buffer.from([0x6b, 0x38, 0x73, 0x00]);
 const metaPackage = 'k8s.io.apimachinery.pkg.apis.meta.v1';
 /** meta/v1 kinds every group version serves under its own apiVersion (client-go registers them in each). */
-const metaKinds = new Set(['Status', 'DeleteOptions', 'ListOptions', 'GetOptions', 'CreateOptions', 'UpdateOptions', 'PatchOptions', 'WatchEvent']);
+const metaKinds = new Set([
+  'Status',
+  'DeleteOptions',
+  'ListOptions',
+  'GetOptions',
+  'CreateOptions',
+  'UpdateOptions',
+  'PatchOptions',
+  'WatchEvent',
+]);
 /** Proto package segment per API group, where it is not the group's first label. */
 const groupPackages: Record<string, string> = { '': 'core' };
 
@@ -57,7 +66,8 @@ export class ProtobufDecodeError extends Error {}
 
 /** The envelope's apiVersion and kind, and the message decoded to the object's JSON form. */
 export function decodeKubeProtobuf(body: Buffer): { apiVersion: string; kind: string; object: Plain } {
-  if (!isKubeProtobuf(body)) throw new ProtobufDecodeError(`provided data does not appear to be a protobuf message, expected prefix ${magic.join(' ')}`);
+  if (!isKubeProtobuf(body))
+    throw new ProtobufDecodeError(`provided data does not appear to be a protobuf message, expected prefix ${magic.join(' ')}`);
   const { unknown } = protos();
   const envelope = unknown.toObject(unknown.decode(body.subarray(magic.length)), { defaults: true, bytes: Buffer }) as {
     typeMeta: { apiVersion: string; kind: string };
@@ -78,7 +88,9 @@ export function encodeKubeProtobuf(object: Plain): Buffer | undefined {
   if (!type) return undefined;
   const raw = type.encode(type.fromObject(toMessage(type, object))).finish();
   const { unknown } = protos();
-  const envelope = unknown.encode(unknown.fromObject({ typeMeta: { apiVersion, kind }, raw, contentEncoding: '', contentType: '' })).finish();
+  const envelope = unknown
+    .encode(unknown.fromObject({ typeMeta: { apiVersion, kind }, raw, contentEncoding: '', contentType: '' }))
+    .finish();
   return Buffer.concat([magic, envelope]);
 }
 

@@ -60,7 +60,8 @@ export function parseGoDuration(text: string): number {
   const match = /^([-+]?)((?:\d+(?:\.\d*)?|\.\d+)(?:ns|us|µs|μs|ms|s|m|h))+$/.exec(text);
   if (!match && text !== '0') throw new TypeError(`${JSON.stringify(text)} is not a Go duration such as 1h30m or 250ms`);
   let total = 0;
-  for (const part of text.matchAll(/(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h)/g)) total += Number(part[1]) * (durationUnits[part[2] ?? ''] ?? 0);
+  for (const part of text.matchAll(/(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h)/g))
+    total += Number(part[1]) * (durationUnits[part[2] ?? ''] ?? 0);
   return Math.round(match?.[1] === '-' ? -total : total);
 }
 
