@@ -126,22 +126,30 @@ describe('response content negotiation', () => {
   const typedClient = 'application/vnd.kubernetes.protobuf,application/json';
 
   it("answers client-go's typed clients in protobuf for built-in kinds, in JSON for custom resources", () => {
-    expect(negotiateResponse(typedClient, true)).toBe('protobuf');
-    expect(negotiateResponse(typedClient, false)).toBe('json');
+    expect(negotiateResponse(typedClient, () => true)).toBe('protobuf');
+    expect(negotiateResponse(typedClient, () => false)).toBe('json');
   });
 
   it("follows the client's order and qualities; no header and */* mean JSON", () => {
-    expect(negotiateResponse('application/json, application/vnd.kubernetes.protobuf', true)).toBe('json');
-    expect(negotiateResponse('application/vnd.kubernetes.protobuf;q=0.5, application/json', true)).toBe('json');
-    expect(negotiateResponse(undefined, true)).toBe('json');
-    expect(negotiateResponse('*/*', true)).toBe('json');
-    expect(negotiateResponse('application/json;as=Table;v=v1;g=meta.k8s.io,application/json', true)).toBe('json');
+    expect(negotiateResponse('application/json, application/vnd.kubernetes.protobuf', () => true)).toBe('json');
+    expect(negotiateResponse('application/vnd.kubernetes.protobuf;q=0.5, application/json', () => true)).toBe('json');
+    expect(negotiateResponse(undefined, () => true)).toBe('json');
+    expect(negotiateResponse('*/*', () => true)).toBe('json');
+    expect(negotiateResponse('application/json;as=Table;v=v1;g=meta.k8s.io,application/json', () => true)).toBe('json');
+  });
+
+  it('never looks the kind up (loading the messages) for a client that does not accept protobuf', () => {
+    const untouched = () => {
+      throw new Error('protobuf looked up');
+    };
+    expect(negotiateResponse('application/json', untouched)).toBe('json');
+    expect(negotiateResponse(undefined, untouched)).toBe('json');
   });
 
   it('answers 406 NotAcceptable, naming what it can write, when nothing the client accepts can be written', () => {
     const refusal = (() => {
       try {
-        negotiateResponse('application/vnd.kubernetes.protobuf', false);
+        negotiateResponse('application/vnd.kubernetes.protobuf', () => false);
       } catch (error) {
         return error as ApiError;
       }

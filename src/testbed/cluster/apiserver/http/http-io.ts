@@ -46,15 +46,19 @@ const jsonMediaTypes = ['application/json', 'application/yaml'];
  * Decodes a JSON, YAML or (for kinds with a protobuf form) Kubernetes protobuf body; undefined for an empty body.
  * Custom resources have no protobuf form: kube-apiserver answers their protobuf bodies 415, as here.
  */
-export function decodeBody(raw: Buffer, contentType: string | undefined, allowPatchTypes: boolean, protobufAccepted: boolean): unknown {
+export function decodeBody(
+  raw: Buffer,
+  contentType: string | undefined,
+  allowPatchTypes: boolean,
+  protobufAccepted: () => boolean,
+): unknown {
   if (raw.length === 0) return undefined;
   const media = (contentType ?? 'application/json').split(';')[0]?.trim().toLowerCase() ?? '';
-  const accepted = protobufAccepted ? [...jsonMediaTypes, protobufMediaType] : jsonMediaTypes;
-  if (media === protobufMediaType && protobufAccepted && !allowPatchTypes) return decodeProtobuf(raw);
+  if (media === protobufMediaType && !allowPatchTypes && protobufAccepted()) return decodeProtobuf(raw);
   const text = raw.toString('utf8');
   const isYaml = media === 'application/yaml' || media === 'application/apply-patch+yaml';
   const isJson = media === 'application/json' || media === '' || (allowPatchTypes && media.endsWith('+json'));
-  if (!isYaml && !isJson) throw unsupportedMediaType(media, accepted);
+  if (!isYaml && !isJson) throw unsupportedMediaType(media, protobufAccepted() ? [...jsonMediaTypes, protobufMediaType] : jsonMediaTypes);
   try {
     return isYaml ? (parseYaml(text) as unknown) : (JSON.parse(text) as unknown);
   } catch (err) {

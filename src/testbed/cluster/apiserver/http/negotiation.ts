@@ -29,20 +29,21 @@ function parseAccept(header: string): Clause[] {
   return clauses.sort((a, b) => b.quality - a.quality);
 }
 
-function mediaOf(clause: Clause, protobufServed: boolean): ResponseMedia | undefined {
+function mediaOf(clause: Clause, protobufServed: () => boolean): ResponseMedia | undefined {
   if (clause.type === '*/*' || clause.type === 'application/*') return 'json';
   if (clause.type === 'application/json' || clause.type === 'application/yaml') return 'json';
   // `as=`/`g=`/`v=` ask for another object (Table, PartialObjectMetadata, discovery): not served in protobuf here.
-  if (clause.type === protobufMediaType && protobufServed && !clause.params.has('as')) return 'protobuf';
+  if (clause.type === protobufMediaType && !clause.params.has('as') && protobufServed()) return 'protobuf';
   return undefined;
 }
 
-export function negotiateResponse(accept: string | undefined, protobufServed: boolean): ResponseMedia {
+/** `protobufServed` is asked only when the client accepts protobuf (it loads the messages). */
+export function negotiateResponse(accept: string | undefined, protobufServed: () => boolean): ResponseMedia {
   if (!accept?.trim()) return 'json';
   for (const clause of parseAccept(accept)) {
     const media = mediaOf(clause, protobufServed);
     if (media) return media;
   }
-  const accepted = ['application/json', 'application/yaml', ...(protobufServed ? [protobufMediaType] : [])];
+  const accepted = ['application/json', 'application/yaml', ...(protobufServed() ? [protobufMediaType] : [])];
   throw new ApiError(406, 'NotAcceptable', `only the following media types are accepted: ${accepted.join(', ')}`);
 }

@@ -53,8 +53,8 @@ export async function handleResource(req: IncomingMessage, res: ServerResponse, 
   if (type.namespaced && !namespace && (name || method !== 'GET')) throw methodNotAllowed();
   const ctx = writeContext(req, query, deps.audit);
   // Built-in kinds have a protobuf form (client-go's typed clients send and ask for it); custom resources do not.
-  const protobufServed = !type.crdName && messageType(apiVersionOf(type), type.kind) !== undefined;
-  if (negotiateResponse(req.headers.accept, protobufServed && !target.watch) === 'protobuf') answerInProtobuf(res);
+  const protobufServed = () => !type.crdName && messageType(apiVersionOf(type), type.kind) !== undefined;
+  if (negotiateResponse(req.headers.accept, () => !target.watch && protobufServed()) === 'protobuf') answerInProtobuf(res);
   const rawBody = method === 'GET' ? undefined : await readBody(req);
   const body = rawBody && decodeBody(rawBody, req.headers['content-type'], method === 'PATCH', protobufServed);
   if (type.group === '' && type.plural === 'bindings') {
