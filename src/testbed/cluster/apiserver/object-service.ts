@@ -13,9 +13,14 @@ import { type ObjectStore } from './object-store.js';
 import { bumpGenerationOnSpecChange, keepImmutableMeta, stampNewObject } from './object-meta.js';
 import { applyPatch, type PatchType } from './patching.js';
 import { type ResourceType, apiVersionOf, hasStatusSubresource, storageKey } from './resource-type.js';
+import { allocateClusterIp, keepClusterIp } from './service-ip.js';
 import { applySchemaDefaults } from './structural-defaulting.js';
 import { validateObject } from './validation.js';
 import { type WriteContext } from './write-context.js';
+
+function isServices(type: ResourceType): boolean {
+  return type.group === '' && type.plural === 'services';
+}
 
 /** Kinds whose PUT creates a missing object (AllowCreateOnUpdate upstream). */
 const createOnUpdate = new Set(['coordination.k8s.io/leases', '/events']);
@@ -43,6 +48,7 @@ export class ObjectService {
     this.placeInNamespace(type, obj, namespace);
     applySchemaDefaults(obj, type.schema);
     prepareForCreate(type, obj);
+    if (isServices(type)) allocateClusterIp(type, obj, this.store, this.random);
     stampNewObject(type, obj, this.clock.now(), this.random);
     const admitted = await this.admit('CREATE', type, '', obj, null, ctx);
     const final = admitted ?? obj;
@@ -129,6 +135,7 @@ export class ObjectService {
     }
     if (specWrite) {
       prepareForUpdate(type, next);
+      if (isServices(type)) keepClusterIp(type, next, current);
       bumpGenerationOnSpecChange(next, current);
     }
     if (current.metadata.deletionTimestamp) rejectNewFinalizers(type, current, next);

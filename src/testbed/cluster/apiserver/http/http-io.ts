@@ -3,9 +3,17 @@ import { type IncomingMessage, type ServerResponse } from 'node:http';
 import { parse as parseYaml } from 'yaml';
 import { damagedBody, type BodyFault } from '../../../emulators/faults.js';
 import { ApiError, badRequest, internalError, unsupportedMediaType } from '../errors.js';
+import { decodeKubeProtobuf, encodeKubeProtobuf, ProtobufDecodeError, protobufMediaType } from '../protobuf/kube-protobuf.js';
 
 /** Replies a test asked to spoil (an empty body, `{}`, truncated JSON, a short list), by response. */
 const spoiledReplies = new WeakMap<ServerResponse, BodyFault>();
+/** Responses whose request preferred protobuf (content negotiation on its Accept header). */
+const protobufReplies = new WeakSet<ServerResponse>();
+
+/** Objects sent on this response go out in protobuf form where their kind has one. */
+export function answerInProtobuf(res: ServerResponse): void {
+  protobufReplies.add(res);
+}
 
 /** The 200 JSON answer to this request carries `fault` instead of the body it should. */
 export function spoilReply(res: ServerResponse, fault: BodyFault): void {
@@ -32,20 +40,38 @@ export function readBody(req: IncomingMessage): Promise<Buffer> {
   });
 }
 
-const bodyMediaTypes = ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'];
+const jsonMediaTypes = ['application/json', 'application/yaml'];
 
-/** Decodes a JSON (or YAML) body; undefined for an empty body. */
-export function decodeBody(raw: Buffer, contentType: string | undefined, allowPatchTypes: boolean): unknown {
+/**
+ * Decodes a JSON, YAML or (for kinds with a protobuf form) Kubernetes protobuf body; undefined for an empty body.
+ * Custom resources have no protobuf form: kube-apiserver answers their protobuf bodies 415, as here.
+ */
+export function decodeBody(
+  raw: Buffer,
+  contentType: string | undefined,
+  allowPatchTypes: boolean,
+  protobufAccepted: () => boolean,
+): unknown {
   if (raw.length === 0) return undefined;
   const media = (contentType ?? 'application/json').split(';')[0]?.trim().toLowerCase() ?? '';
+  if (media === protobufMediaType && !allowPatchTypes && protobufAccepted()) return decodeProtobuf(raw);
   const text = raw.toString('utf8');
   const isYaml = media === 'application/yaml' || media === 'application/apply-patch+yaml';
   const isJson = media === 'application/json' || media === '' || (allowPatchTypes && media.endsWith('+json'));
-  if (!isYaml && !isJson) throw unsupportedMediaType(media, bodyMediaTypes);
+  if (!isYaml && !isJson) throw unsupportedMediaType(media, protobufAccepted() ? [...jsonMediaTypes, protobufMediaType] : jsonMediaTypes);
   try {
     return isYaml ? (parseYaml(text) as unknown) : (JSON.parse(text) as unknown);
   } catch (err) {
     throw badRequest(`couldn't get version/kind; json parse error: ${(err as Error).message}`);
+  }
+}
+
+function decodeProtobuf(raw: Buffer): unknown {
+  try {
+    return decodeKubeProtobuf(raw).object;
+  } catch (err) {
+    if (err instanceof ProtobufDecodeError) throw badRequest(err.message);
+    throw badRequest(`the protobuf body could not be decoded: ${(err as Error).message}`);
   }
 }
 
@@ -59,19 +85,21 @@ function warningHeader(text: string): string {
   return Buffer.from(escaped, 'utf8').toString('latin1');
 }
 
+/** Sends an object (or Status) as JSON, or in protobuf form when the request negotiated it and the kind has one. */
 export function sendJson(res: ServerResponse, code: number, body: unknown, warnings: readonly string[] = []): void {
   if (res.headersSent || res.destroyed) return;
   const fault = code === 200 ? spoiledReplies.get(res) : undefined;
-  const payload = fault ? damagedBody(fault, body) : JSON.stringify(body);
+  const protobuf = !fault && protobufReplies.has(res) ? encodeKubeProtobuf(body as Record<string, unknown>) : undefined;
+  // A Buffer, not a string: Node writes the header block in a string body's encoding (UTF-8), which would
+  // encode the warnings' Latin-1 characters a second time.
+  const payload = protobuf ?? Buffer.from(fault ? damagedBody(fault, body) : JSON.stringify(body), 'utf8');
   const headers: Record<string, string | string[] | number> = {
-    'content-type': 'application/json',
-    'content-length': Buffer.byteLength(payload),
+    'content-type': protobuf ? protobufMediaType : 'application/json',
+    'content-length': payload.length,
   };
   if (warnings.length > 0) headers.warning = warnings.map(warningHeader);
   res.writeHead(code, headers);
-  // A Buffer, not a string: Node writes the header block in a string body's encoding (UTF-8), which would
-  // encode the warnings' Latin-1 characters a second time.
-  res.end(Buffer.from(payload, 'utf8'));
+  res.end(payload);
 }
 
 export function sendError(res: ServerResponse, err: unknown, warnings: readonly string[] = []): void {

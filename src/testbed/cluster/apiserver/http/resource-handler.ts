@@ -9,12 +9,14 @@ import { parseListOptions } from '../list-options.js';
 import { type ObjectService } from '../object-service.js';
 import { patchTypeOf } from '../patching.js';
 import { type PodSubresources, successStatus } from '../pod-subresources.js';
-import { type ResourceType } from '../resource-type.js';
+import { apiVersionOf, type ResourceType } from '../resource-type.js';
 import { type ScaleSubresource } from '../scale-subresource.js';
 import { type WatchSettings, WatchStream } from '../watch-stream.js';
 import { type AuditLog } from '../audit.js';
 import { adminUser, type WriteContext } from '../write-context.js';
-import { decodeBody, readBody, sendJson } from './http-io.js';
+import { answerInProtobuf, decodeBody, readBody, sendJson } from './http-io.js';
+import { negotiateResponse } from './negotiation.js';
+import { messageType } from '../protobuf/kube-protobuf.js';
 import { type IncludeObject, tableRequest, toTable } from './table.js';
 import { type KubeObject } from '../kube-object.js';
 
@@ -50,7 +52,11 @@ export async function handleResource(req: IncomingMessage, res: ServerResponse, 
   const { type, namespace, name, subresource, query } = target;
   if (type.namespaced && !namespace && (name || method !== 'GET')) throw methodNotAllowed();
   const ctx = writeContext(req, query, deps.audit);
-  const body = method === 'GET' ? undefined : decodeBody(await readBody(req), req.headers['content-type'], method === 'PATCH');
+  // Built-in kinds have a protobuf form (client-go's typed clients send and ask for it); custom resources do not.
+  const protobufServed = () => !type.crdName && messageType(apiVersionOf(type), type.kind) !== undefined;
+  if (negotiateResponse(req.headers.accept, () => !target.watch && protobufServed()) === 'protobuf') answerInProtobuf(res);
+  const rawBody = method === 'GET' ? undefined : await readBody(req);
+  const body = rawBody && decodeBody(rawBody, req.headers['content-type'], method === 'PATCH', protobufServed);
   if (type.group === '' && type.plural === 'bindings') {
     // The older form of pods/binding: POST namespaces/{ns}/bindings names the pod in the body.
     if (method !== 'POST' || name) throw methodNotAllowed();
