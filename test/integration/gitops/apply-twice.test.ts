@@ -150,7 +150,7 @@ beforeAll(async () => {
     const entry = applied.find((a) => a.file === file) ?? (applied.push({ file, objects: [] }), applied[applied.length - 1]);
     entry?.objects.push(object);
   }
-}, 240_000);
+}, 480_000);
 
 afterAll(async () => {
   await env?.close();
