@@ -29,6 +29,8 @@ import { type CertificateSource, LiveCertificate, type TlsMaterial } from '../..
 import { CertificateController } from '../controllers/certificates/certificate-controller.js';
 import { ServingValidityDays } from './certificate-options.js';
 import { stateAdmissionContext } from '../views/admission-context.js';
+import { defaultingNodePoolReader } from '../views/nodepool-reader.js';
+import type { AdmissionDefaults } from '../domain/admission/index.js';
 import { buildCloudProvider, type CloudProviderFactories, defaultCloudProviderFactories } from './cloud-providers.js';
 import { type ControllerDeps, type ControllerPlugin, enabledControllers, runControllers } from './controllers.js';
 import { clusterStateExtenderView } from '../views/extender-view.js';
@@ -106,6 +108,19 @@ interface Core {
   nodeClassAppeared: NewNodeClassNotice;
 }
 
+/** The service's configuration as admission and the NodePool reader read it (one object for both). */
+function admissionDefaults(config: OperatorOptions['config']): AdmissionDefaults {
+  return {
+    gpuTaint: true,
+    globalCredentials: {
+      ovhcloud: Boolean(config.clouds.ovhcloud),
+      scaleway: Boolean(config.clouds.scaleway),
+      outscale: Boolean(config.clouds.outscale),
+    },
+    secretAccess: config.nodeClassSecrets,
+  };
+}
+
 function buildCore(options: OperatorOptions, logger: Logger): Core {
   const { config, clock } = options;
   const registry = new Registry();
@@ -118,6 +133,8 @@ function buildCore(options: OperatorOptions, logger: Logger): Core {
   const leaderKube = fencedKube(kube, fence);
   const state = new ClusterState({ clock, nominationWindowMs: 2 * config.batch.maxMs });
   const nodeClassAppeared = new NewNodeClassNotice();
+  const liveCatalogs = new LiveCatalogs(loadCatalogs());
+  state.setNodePoolReader(defaultingNodePoolReader(liveCatalogs, admissionDefaults(config)));
   metrics.cluster.countFrom(state);
   const informers = createClusterStateInformers({
     kubeConfig: options.kubeConfig,
@@ -133,7 +150,6 @@ function buildCore(options: OperatorOptions, logger: Logger): Core {
   });
   const recorder = new EventRecorder({ kube: leaderKube, clock, component: 'karpenter', instance: config.leaderElection.identity, logger });
   const unavailableOfferings = new UnavailableOfferings({ clock });
-  const liveCatalogs = new LiveCatalogs(loadCatalogs());
   const cloudProvider = fencedCloudProvider(
     liveCatalogs.recording(
       options.cloudProvider ??
@@ -225,20 +241,7 @@ async function startServers(options: OperatorOptions, core: Core, logger: Logger
     core.metrics.requestDuration.observe({ path, code: String(status) }, seconds);
   const webhook = await createAdmissionServer({
     tls: webhookTls,
-    contextProvider: stateAdmissionContext({
-      state: core.state,
-      catalogs,
-      live: core.liveCatalogs,
-      defaults: {
-        gpuTaint: true,
-        globalCredentials: {
-          ovhcloud: Boolean(config.clouds.ovhcloud),
-          scaleway: Boolean(config.clouds.scaleway),
-          outscale: Boolean(config.clouds.outscale),
-        },
-        secretAccess: config.nodeClassSecrets,
-      },
-    }),
+    contextProvider: stateAdmissionContext({ state: core.state, catalogs, live: core.liveCatalogs, defaults: admissionDefaults(config) }),
     onError,
     onRequest,
     requestBudget: config.requestBytesInFlight,

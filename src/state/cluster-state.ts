@@ -25,6 +25,16 @@ export interface ClusterStateOptions {
   createdTtlMs?: number;
 }
 
+/**
+ * How the service reads a stored NodePool: with its read-time defaults (domain/admission effectiveNodePool),
+ * which depend on the NodeClass it names and on the catalogs. Set by the operator; without one, pools read as stored.
+ */
+export interface NodePoolReader {
+  read(pool: NodePool, nodeClasses: readonly NodeClassEntry[]): NodePool;
+  /** Changes when what `read` depends on outside this state (the catalogs) changes. */
+  version(): unknown;
+}
+
 const defaultNominationWindowMs = 20_000;
 const defaultCreatedTtlMs = 60_000;
 /** Deleted NodeClaim names remembered, so a create recorded after its own deletion is not resurrected. */
@@ -74,6 +84,9 @@ export class ClusterState {
   private readonly nodeListeners: ((nodeName: string) => void)[] = [];
   private definitionsRevision = 0; // bumped on every NodePool, NodeClass and NodeClaim change
   private syncedSource: () => boolean = () => false;
+  private nodePoolReader: NodePoolReader | undefined;
+  private poolInputsRevision = 0; // bumped on every NodePool and NodeClass change: what the read pools derive from
+  private readPools: { revision: number; version: unknown; pools: Map<string, NodePool> } | undefined;
 
   constructor(private readonly options: ClusterStateOptions) {}
 
@@ -84,6 +97,12 @@ export class ClusterState {
 
   synced(): boolean {
     return this.syncedSource();
+  }
+
+  /** Every NodePool reader of this state (snapshot, nodePool, nodePoolList) sees the pools through `reader`. */
+  setNodePoolReader(reader: NodePoolReader): void {
+    this.nodePoolReader = reader;
+    this.readPools = undefined;
   }
 
   // --- feeding (informer handlers) ---
@@ -170,24 +189,28 @@ export class ClusterState {
 
   updateNodePool(nodePool: NodePool): void {
     this.definitionsRevision++;
+    this.poolInputsRevision++;
     this.nodePools.set(nodePool.metadata?.name ?? '', nodePool);
     this.nodePoolChanged(nodePool.metadata?.name ?? '');
   }
 
   deleteNodePool(nodePool: NodePool): void {
     this.definitionsRevision++;
+    this.poolInputsRevision++;
     this.nodePools.delete(nodePool.metadata?.name ?? '');
     this.nodePoolChanged(nodePool.metadata?.name ?? '');
   }
 
   updateNodeClass(kind: string, object: NodeClassEntry['object']): void {
     this.definitionsRevision++;
+    this.poolInputsRevision++;
     const name = object.metadata?.name ?? '';
     this.nodeClasses.set(`${kind}/${name}`, { kind, name, object });
   }
 
   deleteNodeClass(kind: string, object: NodeClassEntry['object']): void {
     this.definitionsRevision++;
+    this.poolInputsRevision++;
     this.nodeClasses.delete(`${kind}/${object.metadata?.name ?? ''}`);
   }
 
@@ -304,8 +327,9 @@ export class ClusterState {
     return [...this.nodeClaimsByNodePool.get(nodePool)].flatMap((name) => this.nodeClaims.get(name) ?? []);
   }
 
+  /** The NodePool as the service reads it (see NodePoolReader). */
   nodePool(name: string): NodePool | undefined {
-    return this.nodePools.get(name);
+    return this.readNodePools().get(name);
   }
 
   nodeClass(kind: string, name: string): NodeClassEntry | undefined {
@@ -321,8 +345,22 @@ export class ClusterState {
     return this.definitionsRevision;
   }
 
+  /** The NodePools as the service reads them (see NodePoolReader). */
   nodePoolList(): NodePool[] {
-    return [...this.nodePools.values()];
+    return [...this.readNodePools().values()];
+  }
+
+  /** The read pools, derived again only when a NodePool, a NodeClass or the reader's inputs changed. */
+  private readNodePools(): ReadonlyMap<string, NodePool> {
+    const reader = this.nodePoolReader;
+    if (!reader) return this.nodePools;
+    const version = reader.version();
+    const cached = this.readPools;
+    if (cached?.revision === this.poolInputsRevision && cached.version === version) return cached.pools;
+    const classes = this.nodeClassList();
+    const pools = new Map([...this.nodePools].map(([name, pool]) => [name, reader.read(pool, classes)]));
+    this.readPools = { revision: this.poolInputsRevision, version, pools };
+    return pools;
   }
 
   nodeClassList(): NodeClassEntry[] {

@@ -17,7 +17,7 @@ export interface StateAdmissionContextOptions {
 type ClusterObjects = Pick<AdmissionContext, 'nodePools' | 'nodeClasses' | 'nodeClaims'>;
 
 /** Informer lists may omit apiVersion/kind on items; admission rules filter by kind. */
-function withKind(object: object, apiVersion: string, kind: string): KubeObject {
+export function withKind(object: object, apiVersion: string, kind: string): KubeObject {
   const typed = object as KubeObject;
   return typed.apiVersion === apiVersion && typed.kind === kind ? typed : { apiVersion, kind, ...typed };
 }

@@ -74,9 +74,9 @@ describe('run start-up line', () => {
     ];
     const before = new Set(process.listeners('SIGTERM'));
     const running = main(argv, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), env });
-    await until(() => stdout.includes('"msg":"serving"') || stderr !== '');
+    await until(() => stdout.includes('"message":"serving"') || stderr !== '');
     expect(stderr).toBe('');
-    const serving = stdout.split('\n').filter((line) => line.includes('"msg":"serving"'));
+    const serving = stdout.split('\n').filter((line) => line.includes('"message":"serving"'));
     expect(serving).toHaveLength(1);
     const line = JSON.parse(serving[0] as string) as Record<string, unknown>;
     expect(line).toMatchObject({

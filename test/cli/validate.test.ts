@@ -46,7 +46,9 @@ describe('karpenter-eu validate', () => {
   it('exits 0 when everything is admitted, using the other files for cross-object checks', async () => {
     const { code, stdout } = await run(['validate', '-f', join(dir, 'good.yaml')], { OVH_APPLICATION_KEY: 'ak' });
     expect(stdout).toContain('NodePool/good: admitted');
-    expect(stdout).toContain('warning: NodePool "good": added requirement karpenter.sh/capacity-type In [on-demand]');
+    expect(stdout).toContain(
+      'warning: NodePool "good": no karpenter.sh/capacity-type requirement, karpenter.sh/capacity-type In [on-demand] applies',
+    );
     expect(code).toBe(0);
   });
 
@@ -68,7 +70,9 @@ describe('karpenter-eu validate', () => {
     ]);
     expect(entries[0]?.message).toContain('spec.credentialsSecretRef: Required value');
     expect(entries[2]?.message).toContain('"gra7-b": not a zone of region GRA7');
-    expect(entries[1]?.patch).toEqual([expect.objectContaining({ op: 'replace', path: '/spec/template/spec/requirements' })]);
+    // Defaults are read, never written: the webhooks patch nothing, the warnings say what applies.
+    expect(entries[1]?.patch).toEqual([]);
+    expect(entries[1]?.warnings).toContain('NodePool "good": no kubernetes.io/arch requirement, kubernetes.io/arch In [amd64] applies');
     for (const e of entries) expect(Object.keys(e).sort()).toEqual(['allowed', 'catalogs', 'kind', 'message', 'name', 'patch', 'warnings']);
   });
 

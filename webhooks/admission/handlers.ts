@@ -50,7 +50,7 @@ export function mutateHandler(deps: AdmissionHandlerDeps) {
       return;
     }
     const result = mutate(review.object, withoutSelf(deps, review.operation, review.object, review.oldObject));
-    res.json(encodeReview({ uid: review.uid, allowed: true, warnings: result.warnings, patch: result.patch }));
+    res.json(encodeReview({ uid: review.uid, allowed: true, warnings: result.warnings }));
   };
 }
 

@@ -1,7 +1,7 @@
 /**
- * The objects of the files as the API server would store them: every object admission reviews is run through
- * the webhooks' mutate + validate (admitOffline), so `plan` plans with exactly the defaults `validate` shows
- * and leaves out what the webhooks would refuse. Other objects (workloads, Nodes) pass unchanged.
+ * The objects of the files as the service reads them: every object admission reviews is run through the
+ * webhooks' mutate + validate (admitOffline), so `plan` plans with exactly the read-time defaults `validate`
+ * shows and leaves out what the webhooks would refuse. Other objects (workloads, Nodes) pass unchanged.
  */
 import { CloudNames, type CloudName } from '../../apis/v1/labels.js';
 import { loadCatalog } from '../../catalog/index.js';
@@ -84,7 +84,7 @@ export function admittedManifests(entries: readonly ManifestObject[], defaults: 
       continue;
     }
     if (entry.object.kind === 'Pod') for (const message of review.outcome.warnings) result.warnings.push({ source: entry.source, message });
-    if (review.outcome.allowed) result.objects.push({ source: entry.source, object: review.outcome.object as ManifestObject['object'] });
+    if (review.outcome.allowed) result.objects.push({ source: entry.source, object: review.outcome.effective as ManifestObject['object'] });
     else
       result.denied.push({
         source: entry.source,

@@ -8,7 +8,7 @@ import { defaultControllers } from '../../operator/default-controllers.js';
 import { startOperator } from '../../operator/operator.js';
 import { type OperatorConfig, optionsHelp, parseOperatorOptions, UnknownOptionError } from '../../operator/options.js';
 import { SystemClock } from '../../util/clock.js';
-import { createLogger } from '../../util/logger.js';
+import { createLogger, credentialValuesOf } from '../../util/logger.js';
 import { type Command, UsageError } from '../errors.js';
 import { VERSION } from '../version.js';
 import { cloudEndpoints, probeApiServer, requireCloud, resolveKubeConfig } from './run-preflight.js';
@@ -66,6 +66,7 @@ export const runCommand: Command = async (argv, io) => {
     level: config.logLevel,
     sink: (line) => io.stdout(`${line}\n`),
     fields: { component: 'karpenter-eu' },
+    secrets: credentialValuesOf(io.env),
   });
   const starting = new AbortController();
   let stop: (() => Promise<void>) | undefined;

@@ -102,7 +102,8 @@ export function validateObjects(objects: readonly KubeObject[], defaults: Admiss
     allowed: outcome.allowed,
     message: outcome.message,
     warnings: outcome.warnings,
-    patch: outcome.patch,
+    // The webhooks patch nothing: defaults are applied when the service reads a NodePool, never stored.
+    patch: [],
     catalogs: catalogsOfObject(original, catalogs),
   }));
 }

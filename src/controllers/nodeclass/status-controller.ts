@@ -235,7 +235,7 @@ export function createNodeClassStatusController(deps: NodeClassStatusControllerD
     // null removes what no longer holds (the class now names the cluster; a subnet was deleted).
     const fields = statusFields(kind, { ...detected, ...resolvedStatusFields(said) });
     if (sameFields(fields, object.status) && sameConditions(input.previous, ready, pinned)) return false;
-    if (ready.status === 'False') logger.warn('nodeclass not ready', { kind, name, reason: ready.reason, message: ready.message });
+    if (ready.status === 'False') logger.warn('nodeclass not ready', { kind, name, reason: ready.reason, detail: ready.message });
     if (detected && !sameDetection(object.status, detected))
       logger.info('detected the cluster of a nodeclass', { kind, name, ...detected });
     const conditions = [...input.previous.filter((c) => !WrittenConditions.has(c.type)), ready, ...(pinned ? [pinned] : [])];

@@ -65,7 +65,7 @@ export function createNodePoolStatusController(deps: NodePoolStatusControllerDep
       const ready = desired.conditions?.find((c) => c.type === NodePoolConditionTypes.Ready);
       if (ready && ready.status !== wasReady) {
         if (ready.status === 'False')
-          logger.warn('nodepool not ready; provisioning skips it', { nodepool: name, reason: ready.reason, message: ready.message });
+          logger.warn('nodepool not ready; provisioning skips it', { nodepool: name, reason: ready.reason, detail: ready.message });
         else logger.info('nodepool ready', { nodepool: name });
       }
       // A merge patch merges maps: resources no node has any more are removed explicitly.

@@ -1,23 +1,21 @@
-/** mutate(object, context): the defaults as a JSON patch (RFC 6902) against the object as received. */
+/**
+ * mutate(object, context): what the defaulting webhook answers. It writes nothing into the stored object (the
+ * defaults are applied when a NodePool is read, `effectiveNodePool`); it reports each default that applies as a
+ * warning, so `kubectl apply` still shows what the service will read.
+ */
 import { deepCopy } from '../../util/json-copy.js';
-import { createJsonPatch, type JsonValue } from '../../util/json-patch.js';
 import { kindOf } from './object-access.js';
 import { defaultNodePool, defaultOVHNodeClass } from './rules/defaults.js';
 import type { AdmissionContext, KubeObject, MutationResult } from './types.js';
 
 export function mutate(object: KubeObject, context: AdmissionContext): MutationResult {
-  if (context.operation !== 'CREATE' && context.operation !== 'UPDATE') return { patch: [], warnings: [] };
-  const mutated = deepCopy(object);
-  let warnings: string[];
+  if (context.operation !== 'CREATE' && context.operation !== 'UPDATE') return { warnings: [] };
   switch (kindOf(object)) {
     case 'NodePool':
-      warnings = defaultNodePool(mutated, context);
-      break;
+      return { warnings: defaultNodePool(deepCopy(object), context) };
     case 'OVHNodeClass':
-      warnings = defaultOVHNodeClass(mutated, context);
-      break;
+      return { warnings: defaultOVHNodeClass(deepCopy(object), context) };
     default:
-      return { patch: [], warnings: [] };
+      return { warnings: [] };
   }
-  return { patch: createJsonPatch(object as JsonValue, mutated as JsonValue), warnings };
 }

@@ -68,7 +68,7 @@ export function admitOffline(objects: readonly KubeObject[], catalogs: OfflineCa
     const foreign = foreignKarpenterKind(original);
     if (foreign) {
       const denied = verdict([foreign], []);
-      return { original, outcome: { allowed: false, message: denied.message, warnings: [], patch: [], object: original } };
+      return { original, outcome: { allowed: false, message: denied.message, warnings: [], object: original, effective: original } };
     }
     return { original, outcome: admit(original, contextFor(original, common, set)) };
   });

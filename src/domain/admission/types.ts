@@ -1,10 +1,9 @@
 /**
  * The admission model: plain data in (the object, the other objects of the cluster, the catalogs, the
- * configured defaults), verdicts and JSON patches out. Shared by the webhook server and `validate`.
+ * configured defaults), verdicts and warnings out. Shared by the webhook server and `validate`.
  */
 import type { CloudName } from '../../apis/v1/labels.js';
 import type { CatalogFile } from '../../catalog/types.js';
-import type { JsonPatchOperation } from '../../util/json-patch.js';
 import type { SecretAccessPolicy } from '../secrets/secret-access.js';
 
 export type AdmissionOperation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
@@ -78,8 +77,8 @@ export interface ValidationResult {
   violations: Violation[];
 }
 
+/** The defaulting webhook's answer: warnings only, the stored object is never patched. */
 export interface MutationResult {
-  patch: JsonPatchOperation[];
   warnings: string[];
 }
 

@@ -2,6 +2,7 @@
  * validate(object, context): the API server's verdict (schema + CEL, from src/apis) followed by
  * karpenter-eu's own rules for the kind. Kinds it does not own are allowed untouched.
  */
+import { effectiveNodePool } from './rules/defaults.js';
 import { applyDefaults, validateObject } from '../../apis/validation/validate-object.js';
 import { kindOf } from './object-access.js';
 import { resolvePoolScope } from './pool-scope.js';
@@ -43,7 +44,8 @@ function nodePoolFindings(pool: KubeObject, context: AdmissionContext): RuleFind
 function ruleFindings(object: KubeObject, context: AdmissionContext): RuleFindings[] {
   switch (kindOf(object)) {
     case 'NodePool':
-      return nodePoolFindings(object, context);
+      // The rules judge the pool as the service will read it (the read-time defaults applied).
+      return nodePoolFindings(effectiveNodePool(object, context), context);
     case 'NodeClaim':
       return [checkNodeClassRef(object, context)];
     case 'OVHNodeClass':

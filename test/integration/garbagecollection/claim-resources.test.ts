@@ -88,7 +88,7 @@ describe('garbage collection of flexible GPUs (Outscale emulator)', () => {
     const report = await gc.reconcileOnce();
     expect(report.claimResourcesDeleted).toEqual([orphan]);
     expect(gpuIds(o)).toEqual([launching, otherCluster, untagged].sort());
-    expect(b.logLines.some((l) => l.msg === 'deleted orphaned claim resource' && l.resource === orphan)).toBe(true);
+    expect(b.logLines.some((l) => l.message === 'deleted orphaned claim resource' && l.resource === orphan)).toBe(true);
     expect(
       await metricValue(b.metrics, 'karpenter_eu_garbage_collection_claim_resources_deleted_total', {
         provider: 'outscale',

@@ -67,7 +67,7 @@ describe('garbage collection on the simulated cluster', () => {
     expect(b.cloud.instances.has(leaked.providerID)).toBe(false);
     expect(b.cloud.instances.has(owned.providerID)).toBe(true);
     expect(await metricValue(b.metrics, 'karpenter_eu_garbage_collection_instances_deleted_total', { provider: 'fake' })).toBe(1);
-    expect(b.logLines.some((l) => l.msg === 'deleted leaked instance' && l.reason === 'garbage_collected')).toBe(true);
+    expect(b.logLines.some((l) => l.message === 'deleted leaked instance' && l.reason === 'garbage_collected')).toBe(true);
   });
 
   it('keeps an instance whose NodeClaim is being created right now (no providerID written yet)', async () => {

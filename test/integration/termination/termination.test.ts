@@ -164,7 +164,14 @@ describe('termination on the simulated cluster', () => {
       await metricValue(b.metrics, 'karpenter_eu_nodeclaims_terminated_by_reason_total', { reason: 'underutilized', nodepool: 'default' }),
     ).toBe(1);
     expect(await metricValue(b.metrics, 'karpenter_nodes_terminated_total', { nodepool: 'default' })).toBe(1);
-    expect(b.logLines.some((l) => l.msg === 'terminated nodeclaim' && l.reason === 'underutilized' && l.nodeClaim === 'nc-a')).toBe(true);
+    expect(
+      b.logLines.some(
+        (l) =>
+          l.message === 'terminated nodeclaim' &&
+          l.reason === 'underutilized' &&
+          (l.NodeClaim as { name?: string } | undefined)?.name === 'nc-a',
+      ),
+    ).toBe(true);
     const reasons = await eventReasons(b);
     expect(reasons).toEqual(expect.arrayContaining(['NodeClaim/Terminating', 'NodeClaim/Terminated']));
 
@@ -263,8 +270,8 @@ describe('termination on the simulated cluster', () => {
     // Drained (the agent stays), but pv-data is still attached: the instance is kept.
     expect(b.cloud.deleteCalls).toHaveLength(0);
     expect(await eventReasons(b)).toContain('Node/AwaitingVolumeDetachment');
-    expect(b.logLines.filter((l) => l.msg === 'waiting for volumes to detach before deleting the instance')).toHaveLength(1);
-    expect(b.logLines.find((l) => l.msg === 'waiting for volumes to detach before deleting the instance')?.volumeAttachments).toEqual([
+    expect(b.logLines.filter((l) => l.message === 'waiting for volumes to detach before deleting the instance')).toHaveLength(1);
+    expect(b.logLines.find((l) => l.message === 'waiting for volumes to detach before deleting the instance')?.volumeAttachments).toEqual([
       'va-data',
     ]);
 
@@ -293,7 +300,9 @@ describe('termination on the simulated cluster', () => {
     b.clock.step(5 * 60_000);
     await controller.reconcileOnce();
     expect(b.cloud.deleteCalls).toHaveLength(1);
-    expect(b.logLines.some((l) => l.msg === 'termination grace period over, deleting the instance with volumes still attached')).toBe(true);
+    expect(b.logLines.some((l) => l.message === 'termination grace period over, deleting the instance with volumes still attached')).toBe(
+      true,
+    );
   });
 
   it('keeps the finalizer while the cloud delete fails, retries with backoff, and finishes once it succeeds', async () => {

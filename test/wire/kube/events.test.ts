@@ -87,10 +87,10 @@ describe('EventRecorder', () => {
     });
     await expect(recorder.publish({ involvedObject: pod, type: 'Normal', reason: 'X', message: 'y' })).resolves.toBeUndefined();
     expect(JSON.parse(lines[0] ?? '{}')).toMatchObject({
-      level: 'warn',
-      msg: 'writing event failed',
+      level: 'WARN',
+      message: 'writing event failed',
       reason: 'X',
-      error: { name: 'KubeUnreachable' },
+      errorType: 'KubeUnreachable',
     });
   });
 });

@@ -1,7 +1,11 @@
 /**
- * The mutating defaults, applied to a copy of the object; each change that alters what the user wrote is
- * reported as a warning. NodePools: on-demand capacity type, amd64, canonical flavor names and GPU aliases,
- * configured limits, gen2 restriction under monthly billing, GPU taint. OVHNodeClass: region and kubeId.
+ * The defaults that only guide scheduling, applied when a NodePool is read (as upstream Karpenter does), never
+ * written into the stored object: a GitOps tool then finds in the cluster exactly what Git holds plus the CRD's
+ * own schema defaults. NodePools: on-demand capacity type, amd64, canonical flavor names and GPU aliases,
+ * configured limits, gen2 restriction under monthly billing, GPU taint. `effectiveNodePool` is the one reader
+ * (the service's ClusterState, admission's rules and `plan` all go through it); admission reports each default
+ * as a warning. OVHNodeClass: region and kubeId come from the service's configuration where unset, read by the
+ * provider the same way, so they are only reported.
  */
 import {
   CapacityTypeOnDemand,
@@ -11,6 +15,8 @@ import {
   LabelInstanceType,
   ResourceNvidiaGPU,
 } from '../../../apis/v1/labels.js';
+import type { NodePool } from '../../../apis/index.js';
+import { deepCopy } from '../../../util/json-copy.js';
 import { normaliseGpuName, resolveGpuAlias } from '../../instancetypes/gpu-mapping.js';
 import { GpuNodeTaint } from '../../requirements/taints.js';
 import { normalizeLabelKey } from '../../requirements/well-known.js';
@@ -36,7 +42,7 @@ function addRequirementIfAbsent(pool: KubeObject, key: string, values: string[],
   const list = requirementList(pool);
   if (!list || list.some((r) => typeof asRecord(r)?.key === 'string' && normalizeLabelKey(r.key) === key)) return;
   list.push({ key, operator: 'In', values });
-  warnings.push(`NodePool ${JSON.stringify(nameOf(pool))}: added requirement ${key} In [${values.join(', ')}]`);
+  warnings.push(`NodePool ${JSON.stringify(nameOf(pool))}: no ${key} requirement, ${key} In [${values.join(', ')}] applies`);
 }
 
 /** Flavor names in the catalog's case, GPU aliases (`l4`, `GPU-L4-S`) to the flavor they mean, GPU names normalised. */
@@ -57,7 +63,7 @@ function canonicaliseValues(pool: KubeObject, scope: PoolScope, warnings: string
       const next = canonical(value);
       if (next === value) return;
       (r.values as unknown[])[i] = next;
-      warnings.push(`NodePool ${JSON.stringify(nameOf(pool))}: ${r.key} value ${JSON.stringify(value)} written as ${JSON.stringify(next)}`);
+      warnings.push(`NodePool ${JSON.stringify(nameOf(pool))}: ${r.key} value ${JSON.stringify(value)} read as ${JSON.stringify(next)}`);
     });
   }
 }
@@ -68,7 +74,7 @@ function fillLimits(pool: KubeObject, context: AdmissionContext, warnings: strin
   if (!spec || !limits || Object.keys(limits).length === 0 || spec.limits !== undefined) return;
   spec.limits = { ...limits };
   warnings.push(
-    `NodePool ${JSON.stringify(nameOf(pool))}: no spec.limits, set to the service defaults ${Object.entries(limits)
+    `NodePool ${JSON.stringify(nameOf(pool))}: no spec.limits, the service defaults apply: ${Object.entries(limits)
       .map(([k, v]) => `${k}=${v}`)
       .join(', ')}`,
   );
@@ -81,7 +87,7 @@ function addGpuTaint(pool: KubeObject, scope: PoolScope, context: AdmissionConte
   if (taints.some((t) => asRecord(t)?.key === ResourceNvidiaGPU)) return;
   spec.taints = [...taints, { ...GpuNodeTaint }];
   warnings.push(
-    `NodePool ${JSON.stringify(nameOf(pool))}: only GPU flavors, added taint ${GpuNodeTaint.key}=${GpuNodeTaint.value}:${GpuNodeTaint.effect} so only GPU pods land there`,
+    `NodePool ${JSON.stringify(nameOf(pool))}: only GPU flavors, its nodes get the taint ${GpuNodeTaint.key}=${GpuNodeTaint.value}:${GpuNodeTaint.effect} so only GPU pods land there`,
   );
 }
 
@@ -100,6 +106,16 @@ export function defaultNodePool(pool: KubeObject, context: AdmissionContext): st
   return warnings;
 }
 
+/**
+ * The NodePool as every decision reads it: a copy with the defaults above. Pools that already carry a default
+ * (stored by an older version that wrote them) read the same, so nothing drifts on upgrade.
+ */
+export function effectiveNodePool<T extends NodePool | KubeObject>(pool: T, context: AdmissionContext): T {
+  const copy = deepCopy(pool as KubeObject);
+  defaultNodePool(copy, context);
+  return copy as T;
+}
+
 export function defaultOVHNodeClass(nodeClass: KubeObject, context: AdmissionContext): string[] {
   const warnings: string[] = [];
   const spec = asRecord(nodeClass.spec);
@@ -109,7 +125,7 @@ export function defaultOVHNodeClass(nodeClass: KubeObject, context: AdmissionCon
     if (spec[name] !== undefined || !ovh[name]) continue;
     spec[name] = ovh[name];
     warnings.push(
-      `OVHNodeClass ${JSON.stringify(nameOf(nodeClass))}: spec.${name} set to ${JSON.stringify(ovh[name])} from the service's configuration`,
+      `OVHNodeClass ${JSON.stringify(nameOf(nodeClass))}: no spec.${name}, the service's configured ${JSON.stringify(ovh[name])} applies`,
     );
   }
   return warnings;

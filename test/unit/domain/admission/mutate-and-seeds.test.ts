@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { parseManifests, readManifestPaths } from '../../../../src/util/manifest-files.js';
-import { applyJsonPatch, type JsonValue } from '../../../../src/util/json-patch.js';
-import { admit, mutate, validate, type KubeObject } from '../../../../src/domain/admission/index.js';
+import { admit, effectiveNodePool, mutate, validate, type KubeObject } from '../../../../src/domain/admission/index.js';
 import { context, defaults, nodePool, ovhClass, req } from './fixtures.js';
 
 const IT = 'node.kubernetes.io/instance-type';
@@ -108,64 +107,75 @@ describe('documented examples', () => {
   });
 });
 
-describe('mutating defaults', () => {
-  it('adds on-demand and amd64 when absent, with a warning each', () => {
-    const { patch, warnings } = mutate(nodePool('p', { requirements: [req(IT, 'In', 'b3-8')] }), context());
-    const patched = applyJsonPatch(nodePool('p', { requirements: [req(IT, 'In', 'b3-8')] }) as JsonValue, patch) as KubeObject;
-    expect(reqs(patched)).toEqual([
+describe('read-time defaults (effectiveNodePool), reported by the defaulting webhook without a patch', () => {
+  it('reads on-demand and amd64 when absent, with a warning each, and stores the pool as written', () => {
+    const pool = nodePool('p', { requirements: [req(IT, 'In', 'b3-8')] });
+    const { warnings } = mutate(pool, context());
+    expect(reqs(effectiveNodePool(pool, context()))).toEqual([
       req(IT, 'In', 'b3-8'),
       req('karpenter.sh/capacity-type', 'In', 'on-demand'),
       req('kubernetes.io/arch', 'In', 'amd64'),
     ]);
-    expect(warnings).toHaveLength(2);
+    expect(reqs(pool)).toEqual([req(IT, 'In', 'b3-8')]);
+    expect(admit(pool, context()).object).toBe(pool);
+    expect(warnings).toEqual([
+      'NodePool "p": no karpenter.sh/capacity-type requirement, karpenter.sh/capacity-type In [on-demand] applies',
+      'NodePool "p": no kubernetes.io/arch requirement, kubernetes.io/arch In [amd64] applies',
+    ]);
   });
 
-  it('leaves a NodePool that already says everything unchanged', () => {
+  it('reads a NodePool that already says everything as stored, without a warning', () => {
     const pool = nodePool('p', {
       limits: { cpu: '10' },
       requirements: [req(IT, 'In', 'b3-8'), req('karpenter.sh/capacity-type', 'In', 'on-demand'), req('kubernetes.io/arch', 'In', 'amd64')],
     });
-    expect(mutate(pool, context())).toEqual({ patch: [], warnings: [] });
+    expect(mutate(pool, context())).toEqual({ warnings: [] });
+    expect(effectiveNodePool(pool, context())).toEqual(pool);
   });
 
   it('canonicalises flavor case and GPU aliases', () => {
     const pool = nodePool('p', { requirements: [req(IT, 'In', 'B3-8', 'l4')] });
     const outcome = admit(pool, context());
-    expect(reqs(outcome.object)[0]?.values).toEqual(['b3-8', 'l4-90']);
-    expect(outcome.warnings.join('\n')).toContain('"B3-8" written as "b3-8"');
+    expect(reqs(outcome.effective)[0]?.values).toEqual(['b3-8', 'l4-90']);
+    expect(reqs(outcome.object)[0]?.values).toEqual(['B3-8', 'l4']);
+    expect(outcome.warnings.join('\n')).toContain('"B3-8" read as "b3-8"');
   });
 
   it('fills limits from the configured defaults', () => {
     const outcome = admit(nodePool('p'), { ...context(), defaults: { ...defaults, limits: { cpu: '1000', memory: '1000Gi' } } });
-    expect((outcome.object.spec as { limits: unknown }).limits).toEqual({ cpu: '1000', memory: '1000Gi' });
+    expect((outcome.effective.spec as { limits: unknown }).limits).toEqual({ cpu: '1000', memory: '1000Gi' });
+    expect((outcome.object.spec as { limits?: unknown }).limits).toBeUndefined();
   });
 
   it('restricts to gen2 under monthly billing when the NodePool does not restrict flavors', () => {
     const outcome = admit(nodePool('p', { nodeClass: 'monthly' }), context([ovhClass('monthly', { monthlyBilled: true })]));
     expect(outcome.allowed).toBe(true);
-    expect(reqs(outcome.object)).toContainEqual(req('karpenter-eu.io/instance-family', 'In', 'b2', 'c2', 'd2', 'r2'));
+    expect(reqs(outcome.effective)).toContainEqual(req('karpenter-eu.io/instance-family', 'In', 'b2', 'c2', 'd2', 'r2'));
   });
 
   it('taints GPU-only NodePools when configured, and not otherwise', () => {
     const pool = nodePool('p', { requirements: [req('karpenter-eu.io/instance-gpu-name', 'In', 'l4')] });
     const taintsOf = (o: KubeObject) => (o.spec as { template: { spec: { taints?: unknown[] } } }).template.spec.taints;
-    expect(taintsOf(admit(pool, context()).object)).toEqual([{ key: 'nvidia.com/gpu', value: 'true', effect: 'NoSchedule' }]);
-    expect(taintsOf(admit(pool, { ...context(), defaults: { ...defaults, gpuTaint: false } }).object)).toBeUndefined();
-    expect(taintsOf(admit(nodePool('q', { requirements: [req(IT, 'In', 'b3-8', 'l4-90')] }), context()).object)).toBeUndefined();
+    expect(taintsOf(effectiveNodePool(pool, context()))).toEqual([{ key: 'nvidia.com/gpu', value: 'true', effect: 'NoSchedule' }]);
+    expect(taintsOf(effectiveNodePool(pool, { ...context(), defaults: { ...defaults, gpuTaint: false } }))).toBeUndefined();
+    expect(taintsOf(effectiveNodePool(nodePool('q', { requirements: [req(IT, 'In', 'b3-8', 'l4-90')] }), context()))).toBeUndefined();
   });
 
-  it('fills OVH region and kubeId from the service configuration', () => {
-    const nodeClass = ovhClass('c', { region: undefined, kubeId: undefined });
-    const outcome = admit(JSON.parse(JSON.stringify(nodeClass)) as KubeObject, {
+  it('reports the OVH region and kubeId the service configuration supplies, and stores the class as written', () => {
+    const nodeClass = JSON.parse(JSON.stringify(ovhClass('c', { region: undefined, kubeId: undefined }))) as KubeObject;
+    const outcome = admit(nodeClass, {
       ...context(),
       defaults: { ...defaults, ovh: { region: 'GRA9', kubeId: '6f1c9a52-3b7e-4d0a-9c51-2e8f4b7a1d04' } },
     });
     expect(outcome.allowed).toBe(true);
-    expect(outcome.object.spec).toMatchObject({ region: 'GRA9', kubeId: '6f1c9a52-3b7e-4d0a-9c51-2e8f4b7a1d04' });
-    expect(outcome.warnings).toHaveLength(2);
+    expect(outcome.object.spec).not.toHaveProperty('region');
+    expect(outcome.warnings).toEqual([
+      'OVHNodeClass "c": no spec.region, the service\'s configured "GRA9" applies',
+      'OVHNodeClass "c": no spec.kubeId, the service\'s configured "6f1c9a52-3b7e-4d0a-9c51-2e8f4b7a1d04" applies',
+    ]);
   });
 
-  it('never throws and always returns a patch that applies, whatever the object', () => {
+  it('never throws, whatever the object', () => {
     const anyObject = fc.oneof(
       fc.jsonValue(),
       fc.record({
@@ -192,8 +202,8 @@ describe('mutating defaults', () => {
       fc.property(anyObject, (value) => {
         if (typeof value !== 'object' || value === null || Array.isArray(value)) return;
         const object = value as KubeObject;
-        const { patch } = mutate(object, context());
-        applyJsonPatch(structuredClone(object) as JsonValue, patch);
+        expect(Array.isArray(mutate(object, context()).warnings)).toBe(true);
+        effectiveNodePool(object, context());
         const result = validate(object, context());
         expect(typeof result.allowed).toBe('boolean');
       }),
