@@ -34,6 +34,7 @@ import { type Leadership, startLeadership } from './leadership.js';
 import { type RunningMetricsServer, startMetricsServer } from './metrics-server.js';
 import type { OperatorConfig } from './options.js';
 import { LiveCatalogs } from '../cloudprovider/live-catalogs.js';
+import { overlaidCloudProvider } from '../cloudprovider/node-overlays.js';
 import { readRegionLists } from './region-lists.js';
 import { CatalogPriceBook } from '../views/price-book.js';
 import { type ControllerSignals, createControllerSignals } from './relay.js';
@@ -122,28 +123,33 @@ function buildCore(options: OperatorOptions, logger: Logger): Core {
     logger: logger.child({ component: 'informers' }),
     onRestart: (resource) => metrics.informerRestarts.inc({ resource }),
     onChange: (kind, object, deleted) => observeChange(metrics, kind, object, deleted),
+    nodeOverlays: config.featureGates.nodeOverlay,
   });
   const recorder = new EventRecorder({ kube: leaderKube, clock, component: 'karpenter', instance: config.leaderElection.identity, logger });
   const unavailableOfferings = new UnavailableOfferings({ clock });
   const liveCatalogs = new LiveCatalogs(loadCatalogs());
+  const recorded = liveCatalogs.recording(
+    options.cloudProvider ??
+      buildCloudProvider(
+        config.clouds,
+        {
+          clusterName: config.clusterName,
+          kube: leaderKube,
+          state,
+          clock,
+          registry,
+          unavailableOfferings,
+          nodeClassSecrets: config.nodeClassSecrets,
+          guardApi: fencedApiGuard(fence, 'cloud'),
+        },
+        options.cloudProviderFactories ?? defaultCloudProviderFactories,
+      ),
+  );
+  // Admission's live catalogs record what the clouds say; the controllers see it through the overlays.
   const cloudProvider = fencedCloudProvider(
-    liveCatalogs.recording(
-      options.cloudProvider ??
-        buildCloudProvider(
-          config.clouds,
-          {
-            clusterName: config.clusterName,
-            kube: leaderKube,
-            state,
-            clock,
-            registry,
-            unavailableOfferings,
-            nodeClassSecrets: config.nodeClassSecrets,
-            guardApi: fencedApiGuard(fence, 'cloud'),
-          },
-          options.cloudProviderFactories ?? defaultCloudProviderFactories,
-        ),
-    ),
+    config.featureGates.nodeOverlay
+      ? overlaidCloudProvider(recorded, { overlays: () => state.nodeOverlayList(), nodePool: (name) => state.nodePool(name) })
+      : recorded,
     fence,
   );
   return {
