@@ -213,7 +213,7 @@ async function startServers(options: OperatorOptions, core: Core, logger: Logger
     requestBudget: config.requestBytesInFlight,
   }).listen(config.webhook.port, config.bindAddress);
   const extender = await createExtenderServer({
-    view: clusterStateExtenderView(core.state, new CatalogPriceBook(catalogs)),
+    view: clusterStateExtenderView(core.state, new CatalogPriceBook(catalogs), { nodeOverlays: config.featureGates.nodeOverlay }),
     onNeedsCapacity: (podKey) => core.signals.needsCapacity.emit(podKey),
     ...(config.extender.tls ? { tls: config.extender.tls } : {}),
     onError,

@@ -11,7 +11,7 @@
  * - two overlays of equal weight that both set the price of one offering, or one resource of one type,
  *   conflict: the one taken second is not applied at all (its status says so).
  */
-import { LabelNodePool } from '../../apis/v1/labels.js';
+import { LabelInstanceType, LabelNodePool, LabelTopologyZone } from '../../apis/v1/labels.js';
 import { offeringLabels } from '../instancetypes/offering-choice.js';
 import type { InstanceType, RequirementSpec, ResourceList } from '../instancetypes/types.js';
 import { parseResourceList, type QuantityMap } from '../quantity/index.js';
@@ -186,4 +186,17 @@ export function applyNodeOverlays(types: readonly InstanceType[], pool: OverlayP
   const resolution = resolveOverlays(overlays, targets);
   if (resolution.applied.length === 0) return [...types];
   return types.map((type, i) => overlaidType(type, targets[i] as OverlayTarget, resolution));
+}
+
+/**
+ * A node's price under the overlays: its labels carry what an offering's do (type, zone, capacity type, NodePool
+ * and template labels), so the same rule prices it as the simulation priced its offering.
+ */
+export function overlaidNodePrice(labels: Readonly<Record<string, string>>, price: number, overlays: readonly NodeOverlayLike[]): number {
+  if (overlays.length === 0) return price;
+  const target: OverlayTarget = {
+    instanceType: labels[LabelInstanceType] ?? '',
+    offerings: [{ zone: labels[LabelTopologyZone] ?? '', labels }],
+  };
+  return overlaidPrice(resolveOverlays(overlays, [target]), labels, price);
 }
