@@ -37,5 +37,6 @@ export function priceChangeOf(spec: { price?: string; priceAdjustment?: string }
 export function adjustedPrice(price: number, change: PriceChange): number {
   const adjusted =
     change.kind === 'price' ? change.value : change.kind === 'amount' ? price + change.value : price * (1 + change.value / 100);
-  return adjusted >= 0 ? adjusted : 0;
+  // Rounded off float noise (0.1 × 0.9 = 0.09000000000000001): catalog prices have six decimals at most.
+  return adjusted >= 0 ? Math.round(adjusted * 1e10) / 1e10 : 0;
 }
