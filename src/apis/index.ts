@@ -9,6 +9,7 @@ export * from './v1/nodepool.js';
 export * from './v1/nodeclaim.js';
 export * from './v1/deletion-reasons.js';
 export * from './v1alpha1/common.js';
+export * from './v1alpha1/nodeoverlay.js';
 export * from './v1alpha1/ovh-nodeclass.js';
 export * from './v1alpha1/scaleway-nodeclass.js';
 export * from './v1alpha1/outscale-nodeclass.js';

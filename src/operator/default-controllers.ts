@@ -13,6 +13,7 @@ import { createNodeClassStatusController } from '../controllers/nodeclass/status
 import { createNodeHealthController } from '../controllers/node/health-controller.js';
 import { createNodePoolHashController } from '../controllers/nodepool/hash-controller.js';
 import { createNodePoolStatusController } from '../controllers/nodepool/status-controller.js';
+import { createNodeOverlayStatusController } from '../controllers/nodeoverlay/status-controller.js';
 import { createPendingPodInformer, createProvisioningController } from '../controllers/provisioning/index.js';
 import { createTerminationController } from '../controllers/termination/termination-controller.js';
 import type { ControllerDeps, ControllerPlugin } from './controllers.js';
@@ -122,6 +123,18 @@ export const defaultControllers: readonly ControllerPlugin[] = [
         logger: deps.logger,
         metrics: deps.metrics,
         events: deps.recorder,
+      }),
+  },
+  {
+    name: 'nodeoverlay.status',
+    enabled: (config) => config.featureGates.nodeOverlay,
+    create: (deps) =>
+      createNodeOverlayStatusController({
+        kube: deps.kube,
+        state: deps.state,
+        cloudProvider: deps.cloudProvider,
+        clock: deps.clock,
+        logger: deps.logger,
       }),
   },
   {

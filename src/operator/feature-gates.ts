@@ -8,14 +8,19 @@ import { InvalidOptionError, parseBoolean } from './option-values.js';
 export interface FeatureGates {
   /** Node repair: replace nodes unhealthy past their cloud's toleration (controllers/node). Off, as upstream. */
   nodeRepair: boolean;
+  /**
+   * NodeOverlays (karpenter.sh/v1alpha1): their prices and extended resources reach provisioning, consolidation
+   * and the extender's price score, and their status is kept. Off, as upstream's alpha gate.
+   */
+  nodeOverlay: boolean;
 }
 
-export const DefaultFeatureGates = 'NodeRepair=false';
+export const DefaultFeatureGates = 'NodeRepair=false,NodeOverlay=false';
 
-const gateNames: Readonly<Record<string, keyof FeatureGates>> = { NodeRepair: 'nodeRepair' };
+const gateNames: Readonly<Record<string, keyof FeatureGates>> = { NodeRepair: 'nodeRepair', NodeOverlay: 'nodeOverlay' };
 
 export function parseFeatureGates(source: string, value: string): FeatureGates {
-  const gates: FeatureGates = { nodeRepair: false };
+  const gates: FeatureGates = { nodeRepair: false, nodeOverlay: false };
   for (const entry of value
     .split(',')
     .map((e) => e.trim())

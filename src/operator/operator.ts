@@ -38,6 +38,7 @@ import { type Leadership, startLeadership } from './leadership.js';
 import { type RunningMetricsServer, startMetricsServer } from './metrics-server.js';
 import type { OperatorConfig } from './options.js';
 import { LiveCatalogs } from '../cloudprovider/live-catalogs.js';
+import { overlaidCloudProvider } from '../cloudprovider/node-overlays.js';
 import { NewNodeClassNotice, readRegionLists } from './region-lists.js';
 import { CatalogPriceBook } from '../views/price-book.js';
 import { type ControllerSignals, createControllerSignals } from './relay.js';
@@ -147,27 +148,32 @@ function buildCore(options: OperatorOptions, logger: Logger): Core {
       observeChange(metrics, kind, object, deleted);
       if (!deleted) nodeClassAppeared.observe(kind, object);
     },
+    nodeOverlays: config.featureGates.nodeOverlay,
   });
   const recorder = new EventRecorder({ kube: leaderKube, clock, component: 'karpenter', instance: config.leaderElection.identity, logger });
   const unavailableOfferings = new UnavailableOfferings({ clock });
+  const recorded = liveCatalogs.recording(
+    options.cloudProvider ??
+      buildCloudProvider(
+        config.clouds,
+        {
+          clusterName: config.clusterName,
+          kube: leaderKube,
+          state,
+          clock,
+          registry,
+          unavailableOfferings,
+          nodeClassSecrets: config.nodeClassSecrets,
+          guardApi: fencedApiGuard(fence, 'cloud'),
+        },
+        options.cloudProviderFactories ?? defaultCloudProviderFactories,
+      ),
+  );
+  // Admission's live catalogs record what the clouds say; the controllers see it through the overlays.
   const cloudProvider = fencedCloudProvider(
-    liveCatalogs.recording(
-      options.cloudProvider ??
-        buildCloudProvider(
-          config.clouds,
-          {
-            clusterName: config.clusterName,
-            kube: leaderKube,
-            state,
-            clock,
-            registry,
-            unavailableOfferings,
-            nodeClassSecrets: config.nodeClassSecrets,
-            guardApi: fencedApiGuard(fence, 'cloud'),
-          },
-          options.cloudProviderFactories ?? defaultCloudProviderFactories,
-        ),
-    ),
+    config.featureGates.nodeOverlay
+      ? overlaidCloudProvider(recorded, { overlays: () => state.nodeOverlayList(), nodePool: (name) => state.nodePool(name) })
+      : recorded,
     fence,
   );
   return {
@@ -247,7 +253,7 @@ async function startServers(options: OperatorOptions, core: Core, logger: Logger
     requestBudget: config.requestBytesInFlight,
   }).listen(config.webhook.port, config.bindAddress);
   const extender = await createExtenderServer({
-    view: clusterStateExtenderView(core.state, new CatalogPriceBook(catalogs)),
+    view: clusterStateExtenderView(core.state, new CatalogPriceBook(catalogs), { nodeOverlays: config.featureGates.nodeOverlay }),
     onNeedsCapacity: (podKey) => core.signals.needsCapacity.emit(podKey),
     ...(extenderTls ? { tls: extenderTls } : {}),
     onError,

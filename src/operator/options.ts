@@ -193,7 +193,9 @@ export const optionTable: readonly OptionSpec[] = [
     env: 'FEATURE_GATES',
     kind: 'string',
     default: DefaultFeatureGates,
-    help: "optional features, Name=true|false comma-separated; NodeRepair: replace nodes unhealthy past their cloud's toleration",
+    help:
+      "optional features, Name=true|false comma-separated; NodeRepair: replace nodes unhealthy past their cloud's toleration; " +
+      'NodeOverlay: apply NodeOverlays (karpenter.sh/v1alpha1) to the instance types the simulation sees',
   },
   { flag: 'gc-interval', env: 'GC_INTERVAL', kind: 'string', default: '2m', help: 'pause between garbage collection passes' },
   { flag: 'leader-elect', env: 'LEADER_ELECT', kind: 'boolean', default: 'true', help: 'run the controllers only while holding the lease' },

@@ -5,7 +5,7 @@
  * Decisions are made on `snapshot()`, plain data, never on the live maps.
  */
 import type { V1DaemonSet, V1Node, V1Pod, V1PodDisruptionBudget } from '@kubernetes/client-node';
-import { LabelNodeInitialized, type NodeClaim, type NodePool } from '../apis/index.js';
+import { LabelNodeInitialized, type NodeClaim, type NodeOverlay, type NodePool } from '../apis/index.js';
 import type { DisruptionOutlook } from '../domain/disruption/outlook.js';
 import { usageByNodePool, usageCapacity } from '../domain/nodepool/limits.js';
 import { isTerminal } from '../domain/pods/index.js';
@@ -74,6 +74,7 @@ export class ClusterState {
   private readonly nodeClaimsByNodePool = new SetIndex(); // nodepool -> nodeclaim names
   private readonly nodePools = new Map<string, NodePool>();
   private readonly nodeClasses = new Map<string, NodeClassEntry>(); // `<kind>/<name>` -> entry
+  private readonly nodeOverlays = new Map<string, NodeOverlay>(); // name -> overlay (fed only with the NodeOverlay gate on)
   private readonly daemonSets = new Map<string, V1DaemonSet>();
   private readonly pdbs = new Map<string, V1PodDisruptionBudget>();
   private readonly markedForDeletion = new Set<string>(); // state node keys
@@ -212,6 +213,18 @@ export class ClusterState {
     this.definitionsRevision++;
     this.poolInputsRevision++;
     this.nodeClasses.delete(`${kind}/${object.metadata?.name ?? ''}`);
+  }
+
+  updateNodeOverlay(overlay: NodeOverlay): void {
+    this.definitionsRevision++;
+    this.nodeOverlays.set(overlay.metadata?.name ?? '', overlay);
+    this.everyNodeChanged();
+  }
+
+  deleteNodeOverlay(overlay: NodeOverlay): void {
+    this.definitionsRevision++;
+    this.nodeOverlays.delete(overlay.metadata?.name ?? '');
+    this.everyNodeChanged();
   }
 
   updateDaemonSet(daemonSet: V1DaemonSet): void {
@@ -367,6 +380,10 @@ export class ClusterState {
     return [...this.nodeClasses.values()];
   }
 
+  nodeOverlayList(): NodeOverlay[] {
+    return [...this.nodeOverlays.values()];
+  }
+
   nodeClaimList(): NodeClaim[] {
     return [...this.nodeClaims.values()];
   }
@@ -458,6 +475,11 @@ export class ClusterState {
   }
 
   /** A NodePool's policy shapes how its nodes are read: their readers must derive them again. */
+  /** An overlay may change what any node is worth to the simulation and the extender. */
+  private everyNodeChanged(): void {
+    for (const name of this.nodes.keys()) this.nodeChanged(name);
+  }
+
   private nodePoolChanged(name: string): void {
     for (const claim of this.nodeClaimsOfNodePool(name)) this.nodeChanged(this.nodeByProviderID.get(claim.status?.providerID ?? ''));
   }

@@ -1,9 +1,9 @@
 /**
  * Feeds ClusterState from one informer per kind (pods, nodes, NodePools, NodeClaims, the three NodeClass
- * kinds, DaemonSets, PDBs). State counts as synced once every informer has listed once.
+ * kinds, DaemonSets, PDBs, and NodeOverlays when their gate is on). State counts as synced once every informer has listed once.
  */
 import type { KubeConfig, KubernetesObject, V1DaemonSet, V1Node, V1Pod, V1PodDisruptionBudget } from '@kubernetes/client-node';
-import type { NodeClaim, NodePool } from '../apis/index.js';
+import type { NodeClaim, NodeOverlay, NodePool } from '../apis/index.js';
 import { type InformerHandlers, ResourceInformer } from '../kube/informer.js';
 import { type ResourceKind, Resources } from '../kube/resources.js';
 import type { Kube } from '../kube/types.js';
@@ -25,6 +25,8 @@ export interface ClusterStateInformerOptions {
   onRestart?: (resource: string) => void;
   /** Called after state took in an added, changed or deleted object (the metrics that count transitions). */
   onChange?: (kind: string, object: KubernetesObject, deleted: boolean) => void;
+  /** Watch NodeOverlays too (the NodeOverlay feature gate: off, their CRD need not be installed). */
+  nodeOverlays?: boolean;
 }
 
 export interface ClusterStateInformers {
@@ -52,8 +54,17 @@ function nodeClassFeed(state: ClusterState, resource: ResourceKind): Feed {
   );
 }
 
-function feeds(state: ClusterState): Feed[] {
+function nodeOverlayFeed(state: ClusterState): Feed {
+  return feed<KubernetesObject>(
+    Resources.NodeOverlay,
+    (o) => state.updateNodeOverlay(o as NodeOverlay),
+    (o) => state.deleteNodeOverlay(o as NodeOverlay),
+  );
+}
+
+function feeds(state: ClusterState, nodeOverlays: boolean): Feed[] {
   return [
+    ...(nodeOverlays ? [nodeOverlayFeed(state)] : []),
     feed<V1Pod>(
       Resources.Pod,
       (o) => state.updatePod(o),
@@ -108,7 +119,7 @@ function observed(feed: Feed, onChange: ClusterStateInformerOptions['onChange'])
 }
 
 export function createClusterStateInformers(options: ClusterStateInformerOptions): ClusterStateInformers {
-  const informers = feeds(options.state).map((f) => {
+  const informers = feeds(options.state, options.nodeOverlays ?? false).map((f) => {
     const { resource, handlers } = observed(f, options.onChange);
     const informer = new ResourceInformer<KubernetesObject>({
       kubeConfig: options.kubeConfig,

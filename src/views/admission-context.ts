@@ -14,7 +14,7 @@ export interface StateAdmissionContextOptions {
   defaults: AdmissionDefaults;
 }
 
-type ClusterObjects = Pick<AdmissionContext, 'nodePools' | 'nodeClasses' | 'nodeClaims'>;
+type ClusterObjects = Pick<AdmissionContext, 'nodePools' | 'nodeClasses' | 'nodeClaims' | 'nodeOverlays'>;
 
 /** Informer lists may omit apiVersion/kind on items; admission rules filter by kind. */
 export function withKind(object: object, apiVersion: string, kind: string): KubeObject {
@@ -38,6 +38,7 @@ export function stateAdmissionContext(options: StateAdmissionContextOptions): Ad
           nodePools: state.nodePoolList().map((p) => withKind(p, 'karpenter.sh/v1', 'NodePool')),
           nodeClasses: state.nodeClassList().map((c) => withKind(c.object, (c.object as { apiVersion?: string }).apiVersion ?? '', c.kind)),
           nodeClaims: state.nodeClaimList().map((c) => withKind(c, 'karpenter.sh/v1', 'NodeClaim')),
+          nodeOverlays: state.nodeOverlayList().map((o) => withKind(o, 'karpenter.sh/v1alpha1', 'NodeOverlay')),
         },
       };
     }

@@ -11,6 +11,7 @@ import {
   UnknownSlot,
 } from '../domain/extender/index.js';
 import type { ResourceList } from '../domain/instancetypes/types.js';
+import { overlaidNodePrice } from '../domain/nodeoverlay/apply.js';
 import { podSchedulingRequests } from '../domain/pods/index.js';
 import { isTerminal } from '../domain/pods/index.js';
 import { isConditionTrue } from '../domain/provisioning/index.js';
@@ -28,7 +29,11 @@ import type { CatalogPriceBook } from './price-book.js';
  * StateNode keeps its requests up to date instead of summing pods per question. Known node names are indexed
  * by their bytes, so a request's names are found where they lie in its body (nodesNamed).
  */
-export function clusterStateExtenderView(state: ClusterState, prices: CatalogPriceBook): ExtenderClusterView & NodesByBytes {
+export function clusterStateExtenderView(
+  state: ClusterState,
+  prices: CatalogPriceBook,
+  options: { nodeOverlays?: boolean } = {},
+): ExtenderClusterView & NodesByBytes {
   // A slot per node ClusterState holds (by name, or by the name's bytes); its answer in `columns`, kept while
   // `current[slot]` is 1 (set to 0 by a change to the node).
   const index = new ByteNameIndex();
@@ -52,6 +57,12 @@ export function clusterStateExtenderView(state: ClusterState, prices: CatalogPri
     return requests;
   };
 
+  // With the NodeOverlay gate, a node is worth what the overlays make its offering worth to the simulation.
+  const priceOf = (labels: Record<string, string>): number | undefined => {
+    const listed = prices.hourlyForLabels(labels);
+    return listed === undefined || !options.nodeOverlays ? listed : overlaidNodePrice(labels, listed, state.nodeOverlayList());
+  };
+
   const derive = (node: V1Node, name: string): ExtenderNode => {
     const labels = node.metadata?.labels ?? {};
     return {
@@ -64,7 +75,7 @@ export function clusterStateExtenderView(state: ClusterState, prices: CatalogPri
           .filter((p) => !isTerminal(p))
           .map(requestsOf),
       ),
-      pricePerHour: prices.hourlyForLabels(labels),
+      pricePerHour: priceOf(labels),
       state: stateOf(state, node, name),
     };
   };

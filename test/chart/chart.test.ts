@@ -68,6 +68,7 @@ describe('the karpenter-eu chart', () => {
         .sort(),
     ).toEqual([
       'nodeclaims.karpenter.sh',
+      'nodeoverlays.karpenter.sh',
       'nodepools.karpenter.sh',
       'outscalenodeclasses.karpenter.outscale.sh',
       'ovhnodeclasses.karpenter.ovhcloud.sh',
@@ -104,7 +105,7 @@ describe('the karpenter-eu chart', () => {
       BATCH_MAX_DURATION: '10s',
       LOG_LEVEL: 'info',
       CLUSTER_NAME: 'test-cluster',
-      FEATURE_GATES: 'NodeRepair=false',
+      FEATURE_GATES: 'NodeRepair=false,NodeOverlay=false',
     });
     // The heap cap that keeps the idle RSS under the 512Mi limit (bench:operator).
     expect(env.NODE_OPTIONS).toBe('--max-old-space-size=192');
@@ -174,8 +175,8 @@ describe('the karpenter-eu chart', () => {
       valuesFor('scaleway', 'selfSigned', { controller: { clusterName: 'prod-par', featureGates: { nodeRepair: true } } }),
     );
     const env = Object.fromEntries((containerOf(on).env ?? []).flatMap((e) => (e.value === undefined ? [] : [[e.name, e.value]])));
-    expect(env.FEATURE_GATES).toBe('NodeRepair=true');
-    expect(parseOperatorOptions([], env).featureGates).toEqual({ nodeRepair: true });
+    expect(env.FEATURE_GATES).toBe('NodeRepair=true,NodeOverlay=false');
+    expect(parseOperatorOptions([], env).featureGates).toEqual({ nodeRepair: true, nodeOverlay: false });
   });
 
   it('grants least privilege: no wildcard, exactly the verbs the controller uses', async () => {

@@ -1,5 +1,6 @@
 /** Every kind karpenter-eu serves, with its CRD metadata: the single list the generator and the validator share. */
 import { NodeClaimGroup, NodeClaimKind, NodeClaimPlural, NodeClaimSchema, NodeClaimVersion } from '../v1/nodeclaim.js';
+import { NodeOverlayGroup, NodeOverlayKind, NodeOverlayPlural, NodeOverlaySchema, NodeOverlayVersion } from '../v1alpha1/nodeoverlay.js';
 import { NodePoolGroup, NodePoolKind, NodePoolPlural, NodePoolSchema, NodePoolVersion } from '../v1/nodepool.js';
 import {
   OutscaleNodeClassGroup,
@@ -131,9 +132,23 @@ export const OutscaleNodeClassDefinition: CrdDefinition = {
   ],
 };
 
+export const NodeOverlayDefinition: CrdDefinition = {
+  group: NodeOverlayGroup,
+  version: NodeOverlayVersion,
+  kind: NodeOverlayKind,
+  plural: NodeOverlayPlural,
+  singular: 'nodeoverlay',
+  scope: 'Cluster',
+  categories: ['karpenter'],
+  shortNames: ['overlays'],
+  schema: NodeOverlaySchema,
+  printerColumns: [readyColumn, ageColumn, { name: 'Weight', type: 'integer', jsonPath: '.spec.weight', priority: 1 }],
+};
+
 export const CrdDefinitions: readonly CrdDefinition[] = [
   NodePoolDefinition,
   NodeClaimDefinition,
+  NodeOverlayDefinition,
   OVHNodeClassDefinition,
   ScalewayNodeClassDefinition,
   OutscaleNodeClassDefinition,

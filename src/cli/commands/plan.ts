@@ -24,7 +24,8 @@ const HELP = `usage: karpenter-eu plan -f PATH [-f PATH…] [-o table|wide|json|
 Plans where the pending pods of the files would run: existing Nodes first, then new NodeClaims of the
 NodePools (cheapest fitting offering), with the bundled price catalogs. Accepted kinds: Pod, Deployment,
 StatefulSet, ReplicaSet, Job (expanded to <workload>-<i> pods), DaemonSet, Node, NodePool, OVHNodeClass,
-ScalewayNodeClass, OutscaleNodeClass.
+ScalewayNodeClass, OutscaleNodeClass, NodeOverlay (karpenter.sh/v1alpha1: the prices and extended resources
+the plan uses for the instance types it selects; the service applies them with --feature-gates NodeOverlay=true).
 
 options:
   -f, --filename  a YAML/JSON file, a directory (recursive) or - for standard input

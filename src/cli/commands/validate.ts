@@ -1,6 +1,6 @@
 /**
  * `karpenter-eu validate -f PATH… [-o table|json|yaml|name]`: offline admission. Runs the webhooks' mutate +
- * validate on every NodePool, NodeClaim, NodeClass (and Pod: warnings, and the legacy selector no node carries refused) in the files; cross-object
+ * validate on every NodePool, NodeClaim, NodeOverlay, NodeClass (and Pod: warnings, and the legacy selector no node carries refused) in the files; cross-object
  * checks see the other objects of the files. Exit 0 all admitted, 1 any denied, 2 usage or parse error.
  */
 import { admitOffline, type AdmissionDefaults, isReviewedOffline, type KubeObject } from '../../domain/admission/index.js';
@@ -14,9 +14,9 @@ import { type CatalogProvenance, catalogsOfObject, catalogsOfObjects, provenance
 
 const HELP = `usage: karpenter-eu validate -f PATH... [-o table|json|yaml|name] [--default-limits cpu=1000,memory=1000Gi] [--no-gpu-taint]
 
-Runs the admission webhooks' mutate + validate offline on every NodePool, NodeClaim, OVHNodeClass,
-ScalewayNodeClass and OutscaleNodeClass in the files or directories (and warns about Pods no NodePool
-could place). Exit 0 when all are admitted, 1 when any is denied, 2 on a usage or parse error.
+Runs the admission webhooks' mutate + validate offline on every NodePool, NodeClaim, NodeOverlay,
+OVHNodeClass, ScalewayNodeClass and OutscaleNodeClass in the files or directories (and warns about Pods no
+NodePool could place). Exit 0 when all are admitted, 1 when any is denied, 2 on a usage or parse error.
 
 options:
   -f, --filename      a YAML/JSON file, a directory or - for standard input (repeatable; extra paths may follow)

@@ -29,16 +29,23 @@ interface ContextObjects {
   nodePools: readonly KubeObject[];
   nodeClasses: readonly KubeObject[];
   nodeClaims: readonly KubeObject[];
+  nodeOverlays: readonly KubeObject[];
 }
 
 function contextGroup(kind: string): keyof ContextObjects | undefined {
   if (kind === 'NodePool') return 'nodePools';
   if (nodeClassKinds.has(kind)) return 'nodeClasses';
+  if (kind === 'NodeOverlay') return 'nodeOverlays';
   return kind === 'NodeClaim' ? 'nodeClaims' : undefined;
 }
 
 function contextObjects(objects: readonly KubeObject[]): ContextObjects {
-  const grouped = { nodePools: [] as KubeObject[], nodeClasses: [] as KubeObject[], nodeClaims: [] as KubeObject[] };
+  const grouped = {
+    nodePools: [] as KubeObject[],
+    nodeClasses: [] as KubeObject[],
+    nodeClaims: [] as KubeObject[],
+    nodeOverlays: [] as KubeObject[],
+  };
   for (const o of objects) {
     const group = contextGroup(kindOf(o));
     if (group) grouped[group].push(o);

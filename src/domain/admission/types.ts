@@ -41,6 +41,8 @@ export interface AdmissionContext {
   nodePools: readonly KubeObject[];
   nodeClasses: readonly KubeObject[];
   nodeClaims: readonly KubeObject[];
+  /** The NodeOverlays stored (or in the files given to `validate`); an overlay is checked against them. */
+  nodeOverlays?: readonly KubeObject[];
   catalogs: Readonly<Partial<Record<CloudName, CatalogFile>>>;
   /**
    * Clouds whose catalog above was read from the cloud itself (the running service, once its providers have

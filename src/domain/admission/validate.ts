@@ -13,6 +13,7 @@ import { checkGpus } from './rules/gpu.js';
 import { checkInstanceTypes } from './rules/instance-types.js';
 import { checkLimits } from './rules/limits.js';
 import { checkNodeClass } from './rules/nodeclasses.js';
+import { checkNodeOverlay, nodeOverlayPriceViolations } from './rules/node-overlay.js';
 import { checkPod } from './rules/pod.js';
 import { legacyPodSelectorViolations } from './rules/pod-selectors.js';
 import { checkNodeClassRef } from './rules/references.js';
@@ -20,7 +21,7 @@ import { checkStaticNodePool } from './rules/static-nodepool.js';
 import { checkZones } from './rules/zones.js';
 import type { AdmissionContext, KubeObject, RuleFindings, ValidationResult, Violation } from './types.js';
 
-export const OwnedKinds = ['NodePool', 'NodeClaim', 'OVHNodeClass', 'ScalewayNodeClass', 'OutscaleNodeClass'] as const;
+export const OwnedKinds = ['NodePool', 'NodeClaim', 'NodeOverlay', 'OVHNodeClass', 'ScalewayNodeClass', 'OutscaleNodeClass'] as const;
 
 export function isOwnedKind(kind: string): boolean {
   return (OwnedKinds as readonly string[]).includes(kind);
@@ -48,6 +49,8 @@ function ruleFindings(object: KubeObject, context: AdmissionContext): RuleFindin
       return nodePoolFindings(effectiveNodePool(object, context), context);
     case 'NodeClaim':
       return [checkNodeClassRef(object, context)];
+    case 'NodeOverlay':
+      return [checkNodeOverlay(object, context)];
     case 'OVHNodeClass':
       return [checkNodeClass(object, context), checkNodeClassBilling(object, context)];
     case 'ScalewayNodeClass':
@@ -69,6 +72,9 @@ export function validate(object: KubeObject, context: AdmissionContext): Validat
   // forever); otherwise warned about. The pod webhook fails open: when the service is down pods are admitted.
   if (kind === 'Pod') return verdict(legacyPodSelectorViolations(object, context.defaults.gpuTaint), checkPod(object, context).warnings);
   if (!isOwnedKind(kind) || context.operation === 'DELETE' || context.operation === 'CONNECT') return verdict([], []);
+  // Said with the forms accepted rather than as the schema's regular expression.
+  const prices = kind === 'NodeOverlay' ? nodeOverlayPriceViolations(object) : [];
+  if (prices.length > 0) return verdict(prices, []);
   const schemaErrors = validateObject(applyDefaults(object), context.oldObject ? { oldObject: applyDefaults(context.oldObject) } : {});
   if (schemaErrors.length > 0) {
     return verdict(

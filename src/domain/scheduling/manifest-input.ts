@@ -1,12 +1,13 @@
 /**
  * Manifest objects (as `plan -f` reads them) → a SchedulingInput: Pods (pending, or bound to a Node of the
  * input), workloads expanded to pods, DaemonSets, Nodes, NodePools with the instance types their NodeClass
- * offers. Pure: the caller injects how a NodeClass becomes instance types (bundled or live catalogs). Bad
+ * offers, as the input's NodeOverlays make the simulation see them. Pure: the caller injects how a NodeClass becomes instance types (bundled or live catalogs). Bad
  * objects become per-object errors and are left out; the rest is still planned.
  */
 import type { V1Node, V1Pod } from '@kubernetes/client-node';
 import { LabelHostname, LabelNodePool, LabelTopologyZone } from '../../apis/v1/labels.js';
 import type { InstanceType, RequirementSpec } from '../instancetypes/types.js';
+import { applyNodeOverlays, type NodeOverlayLike } from '../nodeoverlay/apply.js';
 import { parseResourceList } from '../quantity/index.js';
 import { type NodePoolUsage, parseLimits, usageAsResourceList, usageByNodePool, usageCapacity } from '../nodepool/limits.js';
 import type { Taint } from '../requirements/index.js';
@@ -42,6 +43,7 @@ interface Collected {
   nodes: V1Node[];
   nodePools: { source: string; object: Record<string, unknown> }[];
   nodeClasses: Map<string, NodeClassObject>; // `Kind/name` -> NodeClass
+  nodeOverlays: NodeOverlayLike[];
 }
 
 function nameOf(object: Record<string, unknown>): string {
@@ -64,11 +66,12 @@ function collectOne(entry: ManifestEntry, into: Collected): void {
   } else if (kind === 'DaemonSet') into.daemonSets.push(daemonSetPod(object));
   else if (kind === 'Node') into.nodes.push(object as V1Node);
   else if (kind === 'NodePool') into.nodePools.push(entry);
+  else if (kind === 'NodeOverlay') into.nodeOverlays.push(object as unknown as NodeOverlayLike);
   else if (typeof kind === 'string' && NodeClassKinds.includes(kind)) {
     into.nodeClasses.set(`${kind}/${nameOf(object)}`, { kind, name: nameOf(object), spec: (object.spec ?? {}) as Record<string, unknown> });
   } else
     throw new Error(
-      `kind ${JSON.stringify(kind)} is not planned; accepted: Pod, Deployment, StatefulSet, ReplicaSet, Job, DaemonSet, Node, NodePool, ${NodeClassKinds.join(', ')}`,
+      `kind ${JSON.stringify(kind)} is not planned; accepted: Pod, Deployment, StatefulSet, ReplicaSet, Job, DaemonSet, Node, NodePool, NodeOverlay, ${NodeClassKinds.join(', ')}`,
     );
 }
 
@@ -125,10 +128,11 @@ function referencedNodeClass(
 
 function schedulingNodePool(
   entry: ManifestEntry,
-  classes: Map<string, NodeClassObject>,
+  collected: Collected,
   resolve: InstanceTypeResolver,
   usage: Record<string, NodePoolUsage>,
 ): SchedulingNodePool {
+  const classes = collected.nodeClasses;
   const np = entry.object as NodePoolObject;
   const name = np.metadata?.name ?? '(unnamed)';
   const template = np.spec?.template?.spec;
@@ -136,17 +140,18 @@ function schedulingNodePool(
   const requirements = [...(template?.requirements ?? [])];
   const zones = nodeClassZones(nodeClass);
   if (zones) requirements.push({ key: LabelTopologyZone, operator: 'In', values: zones });
+  const labels = np.spec?.template?.metadata?.labels ?? {};
   return {
     name,
     weight: np.spec?.weight,
     nodeClassRef: ref,
     requirements,
-    labels: np.spec?.template?.metadata?.labels ?? {},
+    labels,
     taints: template?.taints ?? [],
     startupTaints: template?.startupTaints ?? [],
     limits: parseLimits(np.spec?.limits),
     usage: usageAsResourceList(usage[name]),
-    instanceTypes: resolve(nodeClass),
+    instanceTypes: applyNodeOverlays(resolve(nodeClass), { name, labels }, collected.nodeOverlays),
   };
 }
 
@@ -155,7 +160,15 @@ export function schedulingInputFromManifests(
   entries: readonly ManifestEntry[],
   resolve: InstanceTypeResolver,
 ): { input: SchedulingInput; errors: ObjectError[] } {
-  const collected: Collected = { pods: [], bound: new Map(), daemonSets: [], nodes: [], nodePools: [], nodeClasses: new Map() };
+  const collected: Collected = {
+    pods: [],
+    bound: new Map(),
+    daemonSets: [],
+    nodes: [],
+    nodePools: [],
+    nodeClasses: new Map(),
+    nodeOverlays: [],
+  };
   const errors: ObjectError[] = [];
   const guard = (source: string, run: () => void): void => {
     try {
@@ -170,8 +183,7 @@ export function schedulingInputFromManifests(
   const usage = usageByNodePool(
     collected.nodes.map((n) => ({ nodePool: n.metadata?.labels?.[LabelNodePool], capacity: usageCapacity(n.status?.capacity, undefined) })),
   );
-  for (const entry of collected.nodePools)
-    guard(entry.source, () => nodePools.push(schedulingNodePool(entry, collected.nodeClasses, resolve, usage)));
+  for (const entry of collected.nodePools) guard(entry.source, () => nodePools.push(schedulingNodePool(entry, collected, resolve, usage)));
   const existingNodes = collected.nodes.map((n) => existingNode(n, collected.bound));
   return { input: { pods: collected.pods, existingNodes, nodePools, daemonSets: collected.daemonSets }, errors };
 }

@@ -12,6 +12,7 @@ import { parseOperatorOptions, type Env } from '../../operator/options.js';
 import type { Clock } from '../../util/clock.js';
 import type { Logger } from '../../util/logger.js';
 import { createLoopbackCertificate } from '../../util/tls.js';
+import type { KubeletSimulatorOptions } from '../cluster/kubelet/kubelet-simulator.js';
 import {
   type CloudInstanceSource,
   outscaleInstanceSource,
@@ -56,6 +57,10 @@ export interface DemoEnvironmentOptions {
   /** Write a kubeconfig file (for `kubectl` while the demo keeps running). */
   kubeconfig?: boolean;
   webhookConfigurationsFile?: string;
+  /** The operator's `--feature-gates` (upstream spelling, `NodeOverlay=true`); the defaults when unset. */
+  featureGates?: string;
+  /** Device plugins on the simulated nodes (the kubelet simulator's `devicePlugins`). */
+  devicePlugins?: KubeletSimulatorOptions['devicePlugins'];
 }
 
 export interface DemoTimings {
@@ -215,8 +220,9 @@ export async function seedSecrets(cluster: SimulatedCluster, emulators: Emulator
   await applyObjects(cluster.kubeConfig, [namespace, ...secrets]);
 }
 
-function operatorArgs(extenderPort: number, timings: DemoTimings): string[] {
+function operatorArgs(extenderPort: number, timings: DemoTimings, featureGates: string | undefined): string[] {
   return [
+    ...(featureGates === undefined ? [] : [`--feature-gates=${featureGates}`]),
     '--cluster-name=karpenter-eu-demo',
     '--bind-address=127.0.0.1',
     '--webhook-port=0',
@@ -277,13 +283,19 @@ export async function startDemoEnvironment(options: DemoEnvironmentOptions): Pro
         resolveService: (svc) => (webhook.url && svc.name === 'karpenter-eu' ? `${webhook.url}${svc.path ?? '/'}` : undefined),
         kubeconfig: options.kubeconfig ?? false,
       },
-      kubelet: { readyDelayMs: timings.readyMs, podStartDelayMs: 50, nodeRemovalDelayMs: timings.readyMs, pollIntervalMs: 100 },
+      kubelet: {
+        readyDelayMs: timings.readyMs,
+        podStartDelayMs: 50,
+        nodeRemovalDelayMs: timings.readyMs,
+        pollIntervalMs: 100,
+        ...(options.devicePlugins ? { devicePlugins: options.devicePlugins } : {}),
+      },
     });
     closers.push(() => cluster.close());
     await installCrds(cluster.kubeConfig);
     await seedSecrets(cluster, emulators);
     const operatorEnv = operatorEnvFor(emulators);
-    const config = parseOperatorOptions(operatorArgs(extenderPort, timings), operatorEnv);
+    const config = parseOperatorOptions(operatorArgs(extenderPort, timings, options.featureGates), operatorEnv);
     const start = (logger: Logger) =>
       startOperator({
         config,

@@ -128,6 +128,8 @@ export interface BedOptions {
   extender?: { onNeedsCapacity?: (podKey: string) => void };
   /** Sees every pod the pending-pod source delivers to the provisioner (the pod-condition path). */
   onPendingPodDelivered?: (pod: V1Pod) => void;
+  /** Feed NodeOverlays into state (the NodeOverlay gate). */
+  nodeOverlays?: boolean;
 }
 
 /** The extender server over ClusterState, its signal forwarded to whatever provisioner runs now. */
@@ -180,7 +182,13 @@ export async function startProvisioningBed(options: BedOptions = {}): Promise<Pr
     await ext.createCustomResourceDefinition({ body: buildCrd(def) as unknown as V1CustomResourceDefinition });
   await cluster.apiServer.settle();
   const kube = createKube(cluster.kubeConfig);
-  const informers: ClusterStateInformers = createClusterStateInformers({ kubeConfig: cluster.kubeConfig, kube, clock, state });
+  const informers: ClusterStateInformers = createClusterStateInformers({
+    kubeConfig: cluster.kubeConfig,
+    kube,
+    clock,
+    state,
+    nodeOverlays: options.nodeOverlays ?? false,
+  });
   const pendingPods: PendingPodSource = observed(
     createPendingPodInformer({ kubeConfig: cluster.kubeConfig, kube, clock }),
     options.onPendingPodDelivered,

@@ -286,12 +286,29 @@ describe('which Secrets NodeClasses may reference', () => {
 
 describe('feature gates (upstream spelling: Name=true,Other=false)', () => {
   it('turns NodeRepair off by default, on from the flag or FEATURE_GATES', () => {
-    expect(parseOperatorOptions([], cluster).featureGates).toEqual({ nodeRepair: false });
-    expect(parseOperatorOptions(['--feature-gates', 'NodeRepair=true'], cluster).featureGates).toEqual({ nodeRepair: true });
-    expect(parseOperatorOptions([], { ...cluster, FEATURE_GATES: ' NodeRepair = true ,' }).featureGates).toEqual({ nodeRepair: true });
+    expect(parseOperatorOptions([], cluster).featureGates).toEqual({ nodeRepair: false, nodeOverlay: false });
+    expect(parseOperatorOptions(['--feature-gates', 'NodeRepair=true'], cluster).featureGates).toEqual({
+      nodeRepair: true,
+      nodeOverlay: false,
+    });
+    expect(parseOperatorOptions([], { ...cluster, FEATURE_GATES: ' NodeRepair = true ,' }).featureGates).toEqual({
+      nodeRepair: true,
+      nodeOverlay: false,
+    });
     expect(
       parseOperatorOptions(['--feature-gates', 'NodeRepair=false'], { ...cluster, FEATURE_GATES: 'NodeRepair=true' }).featureGates,
-    ).toEqual({ nodeRepair: false });
+    ).toEqual({ nodeRepair: false, nodeOverlay: false });
+  });
+
+  it('turns NodeOverlay off by default (alpha, as upstream), on from the flag or FEATURE_GATES', () => {
+    expect(parseOperatorOptions(['--feature-gates', 'NodeOverlay=true'], cluster).featureGates).toEqual({
+      nodeRepair: false,
+      nodeOverlay: true,
+    });
+    expect(parseOperatorOptions([], { ...cluster, FEATURE_GATES: 'NodeRepair=true,NodeOverlay=true' }).featureGates).toEqual({
+      nodeRepair: true,
+      nodeOverlay: true,
+    });
   });
 
   it.each<[string, string, RegExp]>([

@@ -60,4 +60,11 @@ describe('controllers behind a feature gate', () => {
     expect(names(['--feature-gates', 'NodeRepair=true'])).toContain('node.health');
     expect(names(['--feature-gates', 'NodeRepair=true']).length).toBe(names([]).length + 1);
   });
+
+  it('keeps NodeOverlay statuses (nodeoverlay.status) only when NodeOverlay is on', () => {
+    const names = (gates: string[]): string[] =>
+      enabledControllers(defaultControllers, parseOperatorOptions(gates, { CLUSTER_NAME: 'c' })).map((p) => p.name);
+    expect(names([])).not.toContain('nodeoverlay.status');
+    expect(names(['--feature-gates', 'NodeOverlay=true'])).toContain('nodeoverlay.status');
+  });
 });

@@ -28,6 +28,11 @@ export interface KubeletSimulatorOptions {
   pollIntervalMs?: number;
   /** Subtracted from capacity to give allocatable (default: the kubelet's 100Mi eviction threshold). */
   reserved?: Record<string, string>;
+  /**
+   * Device plugins on the node: extended resources they advertise in place of the flavor's, by instance (e.g.
+   * NVIDIA's time-slicing with `replicas: 4` advertising `nvidia.com/gpu: 4` on a one-GPU L4 flavor).
+   */
+  devicePlugins?: (instance: CloudInstance) => Record<string, string> | undefined;
 }
 
 interface ManagedNode {
@@ -130,7 +135,7 @@ export class KubeletSimulator {
       fresh,
       writeConcurrency,
       async (instance) => {
-        const body = nodeFor(instance, this.options.reserved ?? DefaultReserved, now);
+        const body = nodeFor(instance, this.options.reserved ?? DefaultReserved, now, this.options.devicePlugins?.(instance));
         body.metadata = { ...body.metadata, annotations: { [AnnotationSimulatedKubelet]: 'true' } };
         try {
           await this.api.createNode({ body });

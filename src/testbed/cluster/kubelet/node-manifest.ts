@@ -27,7 +27,12 @@ export function readyCondition(status: 'True' | 'False' | 'Unknown', reason: str
   return { type: 'Ready', status, reason, message, lastHeartbeatTime: at, lastTransitionTime: at };
 }
 
-export function nodeFor(instance: CloudInstance, reserved: Record<string, string>, now: number): V1Node {
+export function nodeFor(
+  instance: CloudInstance,
+  reserved: Record<string, string>,
+  now: number,
+  devices: Record<string, string> = {},
+): V1Node {
   const labels: Record<string, string> = {
     ...instance.labels,
     [LabelHostname]: instance.nodeName,
@@ -44,8 +49,8 @@ export function nodeFor(instance: CloudInstance, reserved: Record<string, string
     metadata: { name: instance.nodeName, labels },
     spec: { providerID: instance.providerID, taints },
     status: {
-      capacity: instance.capacity,
-      allocatable: instance.allocatable ?? allocatableOf(instance.capacity, reserved),
+      capacity: { ...instance.capacity, ...devices },
+      allocatable: { ...(instance.allocatable ?? allocatableOf(instance.capacity, reserved)), ...devices },
       conditions: [readyCondition('False', 'KubeletNotReady', 'container runtime network not ready: NetworkReady=false', now)],
       addresses: [
         ...(instance.internalIP ? [{ type: 'InternalIP', address: instance.internalIP }] : []),
