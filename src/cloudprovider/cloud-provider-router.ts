@@ -1,11 +1,14 @@
 /**
  * One CloudProvider over several clouds, for a cluster whose NodePools point at NodeClasses of more than one
  * cloud (the demo runs all three). Calls about a NodeClaim or NodePool go to the provider serving its
- * NodeClass kind; calls by providerID go to the provider owning that providerID scheme; `list` is complete
- * or throws, never partial (garbage collection deletes what it does not see).
+ * NodeClass kind; calls by providerID go to the provider owning that providerID scheme; a claim resource's
+ * deletion goes to the provider that listed it; `list` and `listClaimResources` are complete or throw, never
+ * partial (garbage collection deletes what it does not see). It implements every optional member of the port,
+ * so one added to the port does not compile until it is routed here.
  */
-import { NodeClaimNotFoundError, NodeClassNotReadyError } from './errors.js';
+import { NodeClaimNotFoundError, NodeClassNotReadyError, PermanentCloudError } from './errors.js';
 import type {
+  ClaimResource,
   CloudNodeClaim,
   CloudProvider,
   CloudProviderNodeClaim,
@@ -41,7 +44,7 @@ function kindKey(group: string | undefined, kind: string | undefined): string {
   return `${group ?? ''}/${kind ?? ''}`;
 }
 
-export class CloudProviderRouter implements CloudProvider {
+export class CloudProviderRouter implements Required<CloudProvider> {
   readonly name = 'karpenter-eu';
   private readonly byKind = new Map<string, CloudProvider>();
 
@@ -87,6 +90,23 @@ export class CloudProviderRouter implements CloudProvider {
     // Promise.all rejects when any cloud fails: a partial list must never reach garbage collection.
     const lists = await Promise.all(this.routes.map((r) => r.provider.list()));
     return lists.flat();
+  }
+
+  async listClaimResources(): Promise<ClaimResource[]> {
+    // As for list: one cloud that cannot be read fails the whole listing. Clouds without claim resources add none.
+    const lists = await Promise.all(this.routes.map((r) => r.provider.listClaimResources?.() ?? []));
+    return lists.flat();
+  }
+
+  async deleteClaimResource(resource: ClaimResource): Promise<void> {
+    const provider = this.routes.find((r) => r.provider.name === resource.provider && r.provider.deleteClaimResource)?.provider;
+    if (!provider?.deleteClaimResource) {
+      const accepted = this.routes.filter((r) => r.provider.deleteClaimResource).map((r) => r.provider.name);
+      throw new PermanentCloudError(
+        `deleting ${resource.kind} ${resource.id}: provider "${resource.provider}" is not configured or has no claim resources; accepted: ${accepted.join(', ') || 'none'}`,
+      );
+    }
+    return provider.deleteClaimResource(resource);
   }
 
   async getInstanceTypes(nodePool: CloudProviderNodePool): Promise<InstanceType[]> {

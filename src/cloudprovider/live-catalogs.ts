@@ -7,18 +7,8 @@
  */
 import type { CloudName } from '../apis/v1/labels.js';
 import type { CatalogFile } from '../catalog/types.js';
-import type {
-  CloudNodeClaim,
-  CloudProvider,
-  CloudProviderNodeClaim,
-  CloudProviderNodePool,
-  CloudRegions,
-  DetectedCluster,
-  NodeClassCloudFacts,
-  DriftReason,
-  NodeClassKind,
-  RepairPolicy,
-} from './types.js';
+import { decorateCloudProvider } from './decorate.js';
+import type { CloudProvider } from './types.js';
 import type { LiveCatalogScope } from '../domain/admission/index.js';
 import { type LiveRegion, mergeLiveInstanceTypes, mergeLiveRegions } from '../domain/instancetypes/live-catalog.js';
 import type { InstanceType } from '../domain/instancetypes/types.js';
@@ -67,68 +57,17 @@ export class LiveCatalogs {
     };
   }
 
-  /** Every instance-type list that reaches the controllers is also recorded here. */
+  /** Every instance-type list that reaches the controllers is also recorded here; the other calls pass through. */
   recording(inner: CloudProvider): CloudProvider {
-    return new RecordingCloudProvider(inner, this);
-  }
-}
-
-class RecordingCloudProvider implements CloudProvider {
-  readonly name: string;
-
-  constructor(
-    private readonly inner: CloudProvider,
-    private readonly live: LiveCatalogs,
-  ) {
-    this.name = inner.name;
-  }
-
-  async getInstanceTypes(nodePool: CloudProviderNodePool): Promise<InstanceType[]> {
-    const types = await this.inner.getInstanceTypes(nodePool);
-    const first = types[0];
-    // One NodeClass is one cloud and one region; an empty answer proves nothing (a NodeClass not ready).
-    if (first && types.every((t) => t.cloud === first.cloud && t.region === first.region))
-      this.live.record(first.cloud, first.region, types);
-    return types;
-  }
-
-  create(nodeClaim: CloudProviderNodeClaim): Promise<CloudNodeClaim> {
-    return this.inner.create(nodeClaim);
-  }
-
-  delete(nodeClaim: CloudProviderNodeClaim): Promise<void> {
-    return this.inner.delete(nodeClaim);
-  }
-
-  get(providerID: string): Promise<CloudNodeClaim> {
-    return this.inner.get(providerID);
-  }
-
-  list(): Promise<CloudNodeClaim[]> {
-    return this.inner.list();
-  }
-
-  isDrifted(nodeClaim: CloudProviderNodeClaim): Promise<DriftReason | undefined> {
-    return this.inner.isDrifted(nodeClaim);
-  }
-
-  detectedCluster(kind: string, name: string): Promise<DetectedCluster | undefined> {
-    return this.inner.detectedCluster?.(kind, name) ?? Promise.resolve(undefined);
-  }
-
-  listRegions(): Promise<CloudRegions[]> {
-    return this.inner.listRegions?.() ?? Promise.resolve([]);
-  }
-
-  nodeClassFacts(kind: string, name: string): Promise<NodeClassCloudFacts | undefined> {
-    return this.inner.nodeClassFacts?.(kind, name) ?? Promise.resolve(undefined);
-  }
-
-  getSupportedNodeClasses(): NodeClassKind[] {
-    return this.inner.getSupportedNodeClasses();
-  }
-
-  repairPolicies(): RepairPolicy[] {
-    return this.inner.repairPolicies();
+    return decorateCloudProvider(inner, {
+      getInstanceTypes: (next) => async (nodePool) => {
+        const types = await next(nodePool);
+        const first = types[0];
+        // One NodeClass is one cloud and one region; an empty answer proves nothing (a NodeClass not ready).
+        if (first && types.every((t) => t.cloud === first.cloud && t.region === first.region))
+          this.record(first.cloud, first.region, types);
+        return types;
+      },
+    });
   }
 }

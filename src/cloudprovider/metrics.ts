@@ -7,18 +7,8 @@ import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { InstanceType } from '../domain/instancetypes/types.js';
 import { currentControllerName } from '../util/controller-name.js';
 import { errorClassName } from './errors.js';
-import type {
-  CloudRegions,
-  NodeClassCloudFacts,
-  CloudNodeClaim,
-  CloudProvider,
-  CloudProviderNodeClaim,
-  CloudProviderNodePool,
-  DriftReason,
-  DetectedCluster,
-  NodeClassKind,
-  RepairPolicy,
-} from './types.js';
+import { decorateCloudProvider } from './decorate.js';
+import type { CloudProvider } from './types.js';
 
 export const CloudProviderDurationMetric = 'karpenter_cloudprovider_duration_seconds';
 export const CloudProviderErrorsMetric = 'karpenter_cloudprovider_errors_total';
@@ -116,79 +106,36 @@ export interface MetricsDecoratorOptions {
   now?: () => number;
 }
 
-/** Wraps `cp` so each call records its duration, and each failure its error class, in `registry`. */
+/**
+ * Wraps `cp` so each of Karpenter's calls records its duration, and each failure its error class, in `registry`;
+ * the other members are forwarded as they are.
+ */
 export function decorateWithMetrics(cp: CloudProvider, registry: Registry, options: MetricsDecoratorOptions = {}): CloudProvider {
-  return new MetricsCloudProvider(cp, cloudProviderMetrics(registry), options.now ?? (() => performance.now()));
-}
-
-class MetricsCloudProvider implements CloudProvider {
-  constructor(
-    private readonly inner: CloudProvider,
-    private readonly metrics: CloudProviderMetrics,
-    private readonly now: () => number,
-  ) {}
-
-  get name(): string {
-    return this.inner.name;
-  }
-
-  create(nodeClaim: CloudProviderNodeClaim): Promise<CloudNodeClaim> {
-    return this.measure('Create', () => this.inner.create(nodeClaim));
-  }
-
-  delete(nodeClaim: CloudProviderNodeClaim): Promise<void> {
-    return this.measure('Delete', () => this.inner.delete(nodeClaim));
-  }
-
-  get(providerID: string): Promise<CloudNodeClaim> {
-    return this.measure('Get', () => this.inner.get(providerID));
-  }
-
-  list(): Promise<CloudNodeClaim[]> {
-    return this.measure('List', () => this.inner.list());
-  }
-
-  async getInstanceTypes(nodePool: CloudProviderNodePool): Promise<InstanceType[]> {
-    const types = await this.measure('GetInstanceTypes', () => this.inner.getInstanceTypes(nodePool));
-    recordInstanceTypes(this.metrics, types);
-    return types;
-  }
-
-  isDrifted(nodeClaim: CloudProviderNodeClaim): Promise<DriftReason | undefined> {
-    return this.measure('IsDrifted', () => this.inner.isDrifted(nodeClaim));
-  }
-
-  detectedCluster(kind: string, name: string): Promise<DetectedCluster | undefined> {
-    return this.inner.detectedCluster?.(kind, name) ?? Promise.resolve(undefined);
-  }
-
-  listRegions(): Promise<CloudRegions[]> {
-    return this.inner.listRegions?.() ?? Promise.resolve([]);
-  }
-
-  nodeClassFacts(kind: string, name: string): Promise<NodeClassCloudFacts | undefined> {
-    return this.inner.nodeClassFacts?.(kind, name) ?? Promise.resolve(undefined);
-  }
-
-  getSupportedNodeClasses(): NodeClassKind[] {
-    return this.inner.getSupportedNodeClasses();
-  }
-
-  repairPolicies(): RepairPolicy[] {
-    return this.inner.repairPolicies();
-  }
-
+  const metrics = cloudProviderMetrics(registry);
+  const now = options.now ?? (() => performance.now());
   // Method label values are Karpenter's Go method names, as its dashboards expect.
-  private async measure<T>(method: string, call: () => Promise<T>): Promise<T> {
-    const labels = { controller: currentControllerName(), method, provider: this.inner.name };
-    const start = this.now();
+  const measure = async <T>(method: string, call: () => Promise<T>): Promise<T> => {
+    const labels = { controller: currentControllerName(), method, provider: cp.name };
+    const start = now();
     try {
       return await call();
     } catch (error) {
-      this.metrics.errors.inc({ ...labels, error: errorClassName(error) });
+      metrics.errors.inc({ ...labels, error: errorClassName(error) });
       throw error;
     } finally {
-      this.metrics.duration.observe(labels, (this.now() - start) / 1000);
+      metrics.duration.observe(labels, (now() - start) / 1000);
     }
-  }
+  };
+  return decorateCloudProvider(cp, {
+    create: (next) => (nodeClaim) => measure('Create', () => next(nodeClaim)),
+    delete: (next) => (nodeClaim) => measure('Delete', () => next(nodeClaim)),
+    get: (next) => (providerID) => measure('Get', () => next(providerID)),
+    list: (next) => () => measure('List', () => next()),
+    getInstanceTypes: (next) => async (nodePool) => {
+      const types = await measure('GetInstanceTypes', () => next(nodePool));
+      recordInstanceTypes(metrics, types);
+      return types;
+    },
+    isDrifted: (next) => (nodeClaim) => measure('IsDrifted', () => next(nodeClaim)),
+  });
 }

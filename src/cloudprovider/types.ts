@@ -56,6 +56,8 @@ export interface ClaimResource {
   id: string;
   /** What it is, for logs and metrics (`flexible-gpu`). */
   kind: string;
+  /** The `name` of the provider that listed it: where its deletion goes when several clouds are routed. */
+  provider: string;
   nodeClaimName: string;
   /** Held by an instance: it goes with that instance. */
   attached: boolean;

@@ -5,22 +5,8 @@
  * The lease loop and the informers use the bare client: the Lease is guarded by its own resourceVersion.
  */
 import { FencedWriteError, type LeadershipTerm, type WriteVerdict, writeVerdict } from '../domain/leadership/term.js';
-import type {
-  ApiCallKinds,
-  ApiGuard,
-  ClaimResource,
-  CloudNodeClaim,
-  CloudProvider,
-  CloudProviderNodeClaim,
-  CloudProviderNodePool,
-  CloudRegions,
-  DetectedCluster,
-  DriftReason,
-  NodeClassCloudFacts,
-  NodeClassKind,
-  RepairPolicy,
-} from '../cloudprovider/types.js';
-import type { InstanceType } from '../domain/instancetypes/types.js';
+import { decorateCloudProvider } from '../cloudprovider/decorate.js';
+import type { ApiCallKinds, ApiGuard, CloudProvider, CloudProviderNodeClaim } from '../cloudprovider/types.js';
 import type { CoreV1Event, KubernetesObject } from '@kubernetes/client-node';
 import type { ResourceKind } from '../kube/resources.js';
 import type { DeleteOptions, EvictOptions, Kube, ListOptions, ObjectKey, ObjectList, Patch } from '../kube/types.js';
@@ -139,77 +125,23 @@ class FencedKube implements Kube {
 
 /** The CloudProvider with every call that changes the cloud guarded; reads go straight through. */
 export function fencedCloudProvider(provider: CloudProvider, fence: LeadershipFence): CloudProvider {
-  return new FencedCloudProvider(provider, fence);
+  return decorateCloudProvider(provider, {
+    create: (next) => async (nodeClaim) => {
+      fence.guard(`launching the instance of NodeClaim ${claimName(nodeClaim)}`);
+      return next(nodeClaim);
+    },
+    delete: (next) => async (nodeClaim) => {
+      fence.guard(`deleting the instance of NodeClaim ${claimName(nodeClaim)}`);
+      return next(nodeClaim);
+    },
+    deleteClaimResource: (next) => async (resource) => {
+      fence.guard(`deleting ${resource.kind} ${resource.id}`);
+      return next(resource);
+    },
+  });
 }
 
 const claimName = (claim: CloudProviderNodeClaim): string => claim.metadata?.name ?? '';
-
-class FencedCloudProvider implements CloudProvider {
-  readonly name: string;
-  readonly listClaimResources?: () => Promise<ClaimResource[]>;
-  readonly deleteClaimResource?: (resource: ClaimResource) => Promise<void>;
-
-  constructor(
-    private readonly inner: CloudProvider,
-    private readonly fence: LeadershipFence,
-  ) {
-    this.name = inner.name;
-    const list = inner.listClaimResources?.bind(inner);
-    const release = inner.deleteClaimResource?.bind(inner);
-    if (list) this.listClaimResources = list;
-    if (release)
-      this.deleteClaimResource = async (resource) => {
-        fence.guard(`deleting ${resource.kind} ${resource.id}`);
-        return release(resource);
-      };
-  }
-
-  async create(nodeClaim: CloudProviderNodeClaim): Promise<CloudNodeClaim> {
-    this.fence.guard(`launching the instance of NodeClaim ${claimName(nodeClaim)}`);
-    return this.inner.create(nodeClaim);
-  }
-
-  async delete(nodeClaim: CloudProviderNodeClaim): Promise<void> {
-    this.fence.guard(`deleting the instance of NodeClaim ${claimName(nodeClaim)}`);
-    return this.inner.delete(nodeClaim);
-  }
-
-  get(providerID: string): Promise<CloudNodeClaim> {
-    return this.inner.get(providerID);
-  }
-
-  list(): Promise<CloudNodeClaim[]> {
-    return this.inner.list();
-  }
-
-  getInstanceTypes(nodePool: CloudProviderNodePool): Promise<InstanceType[]> {
-    return this.inner.getInstanceTypes(nodePool);
-  }
-
-  isDrifted(nodeClaim: CloudProviderNodeClaim): Promise<DriftReason | undefined> {
-    return this.inner.isDrifted(nodeClaim);
-  }
-
-  detectedCluster(kind: string, name: string): Promise<DetectedCluster | undefined> {
-    return this.inner.detectedCluster?.(kind, name) ?? Promise.resolve(undefined);
-  }
-
-  listRegions(): Promise<CloudRegions[]> {
-    return this.inner.listRegions?.() ?? Promise.resolve([]);
-  }
-
-  nodeClassFacts(kind: string, name: string): Promise<NodeClassCloudFacts | undefined> {
-    return this.inner.nodeClassFacts?.(kind, name) ?? Promise.resolve(undefined);
-  }
-
-  getSupportedNodeClasses(): NodeClassKind[] {
-    return this.inner.getSupportedNodeClasses();
-  }
-
-  repairPolicies(): RepairPolicy[] {
-    return this.inner.repairPolicies();
-  }
-}
 
 /**
  * A cloud API port whose `write` calls are guarded: each step of a launch or deletion (create, user data, power

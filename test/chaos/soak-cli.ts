@@ -1,7 +1,7 @@
 /**
  * `npm run chaos -- [--cloud C] [--minutes N] [--seed S] [--replicas R]`: the long soak, per cloud (all three at
  * once by default), with R operator replicas (default 2), printing kills made, leaders frozen past their lease,
- * faults injected, duplicates, leaks, wrong deletions, writes after lease loss and the time for all pods to run
+ * faults injected, GPU nodes replaced, duplicates, leaks, wrong deletions, writes after lease loss and the time for all pods to run
  * after the last restart. Exit 1 if any invariant broke, 2 on a bad flag.
  */
 import { runSoak, type SoakReport } from './harness/soak.js';
@@ -52,7 +52,7 @@ function line(r: SoakReport): string {
   const kinds = Object.entries(r.faultsByKind)
     .map(([k, n]) => `${k} ${n}`)
     .join(', ');
-  return `${r.cloud.padEnd(9)} seed ${r.seed}, ${r.replicas} replica(s): kills ${r.kills} (${r.killsAtCalls} at a cloud call), leaders frozen ${r.pauses}, faults injected ${r.faultsInjected} (${kinds}), watch drops ${r.watchDrops}, duplicates ${r.duplicates}, leaks ${r.leaks}, wrong deletions ${r.wrongDeletions}, writes after lease loss ${r.writesAfterLeaseLoss}, all pods running ${converged} after the last restart`;
+  return `${r.cloud.padEnd(9)} seed ${r.seed}, ${r.replicas} replica(s): kills ${r.kills} (${r.killsAtCalls} at a cloud call), leaders frozen ${r.pauses}, faults injected ${r.faultsInjected} (${kinds}), watch drops ${r.watchDrops}, gpu nodes replaced ${r.gpuNodesReplaced}, duplicates ${r.duplicates}, leaks ${r.leaks}, wrong deletions ${r.wrongDeletions}, writes after lease loss ${r.writesAfterLeaseLoss}, all pods running ${converged} after the last restart`;
 }
 
 async function main(): Promise<number> {

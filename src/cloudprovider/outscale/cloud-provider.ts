@@ -254,7 +254,13 @@ export class OutscaleCloudProvider implements CloudProvider {
     const byId = new Map<string, ClaimResource>();
     for (const account of await this.accounts.all()) {
       for (const { gpu, nodeClaimName } of await clusterGpus(account.launch, this.options.clusterName)) {
-        byId.set(gpu.FlexibleGpuId, { id: gpu.FlexibleGpuId, kind: FlexibleGpuKind, nodeClaimName, attached: !isUnlinked(gpu) });
+        byId.set(gpu.FlexibleGpuId, {
+          id: gpu.FlexibleGpuId,
+          kind: FlexibleGpuKind,
+          provider: this.name,
+          nodeClaimName,
+          attached: !isUnlinked(gpu),
+        });
       }
     }
     return [...byId.values()];

@@ -220,10 +220,13 @@ export async function seedSecrets(cluster: SimulatedCluster, emulators: Emulator
   await applyObjects(cluster.kubeConfig, [namespace, ...secrets]);
 }
 
+/** The `--cluster-name` the demo's operator runs with: the tag on everything it creates in the clouds. */
+export const DemoClusterName = 'karpenter-eu-demo';
+
 function operatorArgs(extenderPort: number, timings: DemoTimings, featureGates: string | undefined): string[] {
   return [
     ...(featureGates === undefined ? [] : [`--feature-gates=${featureGates}`]),
-    '--cluster-name=karpenter-eu-demo',
+    `--cluster-name=${DemoClusterName}`,
     '--bind-address=127.0.0.1',
     '--webhook-port=0',
     `--extender-port=${extenderPort}`,

@@ -1,5 +1,6 @@
 /**
- * A seeded soak on one cloud: the workload scales up and down while the cloud answers with 5xx, 429,
+ * A seeded soak on one cloud: the workload scales up and down (on Outscale, a GPU pod's node is also replaced
+ * now and then, so flexible GPUs are created, linked and released) while the cloud answers with 5xx, 429,
  * timeouts, lost replies and empty or truncated 200s, listings lag 0–30 s, the API server drops its watches,
  * the leader is SIGKILLed at random cloud calls, and frozen (SIGSTOP) past its lease just after a rescale and
  * thawed (SIGCONT). Replicas that exit are restarted, as the kubelet would. Invariants are watched throughout,
@@ -10,7 +11,8 @@ import type { Fault, FaultRule } from '../../../src/testbed/emulators/faults.js'
 import { convergedViolations, type Violation } from './invariants.js';
 import { Monitor } from './monitor.js';
 import type { ChaosCloud } from './observe.js';
-import { bringUp, createDeployment, deployment, eventually, scaleDeployment } from './workload.js';
+import { CustomObjectsApi } from '@kubernetes/client-node';
+import { bringUp, createDeployment, createPod, deployment, eventually, gpuPod, scaleDeployment } from './workload.js';
 import { ChaosLease, type ChaosWorld, startChaosWorld } from './world.js';
 import { writesAfterLeaseLoss } from './fencing.js';
 import { auditedWrites, fencingRules, leaseHolder } from './pause-scenario.js';
@@ -42,6 +44,8 @@ export interface SoakReport {
   faultsInjected: number;
   faultsByKind: Record<string, number>;
   watchDrops: number;
+  /** GPU NodeClaims deleted during the run (Outscale), each followed by a new GPU launch. */
+  gpuNodesReplaced: number;
   duplicates: number;
   leaks: number;
   wrongDeletions: number;
@@ -79,6 +83,7 @@ class Chaos {
   killsAtCalls = 0;
   pauses = 0;
   watchDrops = 0;
+  gpuNodesReplaced = 0;
   lastRestartAt = Date.now();
   private readonly ruleIds: number[] = [];
   private supervisor: NodeJS.Timeout | undefined;
@@ -188,6 +193,22 @@ class Chaos {
     this.world.cluster.apiServer.dropWatches();
     this.watchDrops += 1;
   }
+
+  /**
+   * Deletes the NodeClaim of the GPU node, as `kubectl delete nodeclaim` would: its GPU is released and the GPU pod
+   * goes back to Pending, so a new GPU is created and attached while the faults, kills and garbage collection run.
+   */
+  async replaceGpuNode(): Promise<void> {
+    const api = this.world.cluster.kubeConfig.makeApiClient(CustomObjectsApi);
+    const claims = (await api.listClusterCustomObject({ group: 'karpenter.sh', version: 'v1', plural: 'nodeclaims' })) as {
+      items: { metadata: { name: string; deletionTimestamp?: string }; spec?: { resources?: { requests?: Record<string, string> } } }[];
+    };
+    const gpu = claims.items.find((c) => !c.metadata.deletionTimestamp && c.spec?.resources?.requests?.['nvidia.com/gpu'] !== undefined);
+    if (!gpu) return;
+    await api.deleteClusterCustomObject({ group: 'karpenter.sh', version: 'v1', plural: 'nodeclaims', name: gpu.metadata.name });
+    this.gpuNodesReplaced += 1;
+    this.say(`  gpu node ${gpu.metadata.name} deleted`);
+  }
 }
 
 function faultCounts(world: ChaosWorld): Record<string, number> {
@@ -206,6 +227,7 @@ async function chaosLoop(world: ChaosWorld, chaos: Chaos, random: () => number, 
     else if (roll < 0.55) await chaos.pauseLeader();
     else if (roll < 0.7) chaos.shakeListings();
     else if (roll < 0.85) chaos.dropWatches();
+    else if (roll < 0.95 && world.cloud === 'outscale') await chaos.replaceGpuNode().catch(() => undefined);
     await sleep(2_000 + Math.floor(random() * 6_000));
   }
 }
@@ -224,6 +246,9 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     chaos.superviseReplicas();
     monitor.start();
     await createDeployment(world, deployment(options.cloud, 'web', 3));
+    // Only Outscale allocates GPUs apart from the instance (flexible GPUs, billed while allocated): one GPU pod
+    // keeps them launched, released and garbage-collected under the chaos.
+    if (options.cloud === 'outscale') await createPod(world, gpuPod(options.cloud, 'gpu'));
     chaos.startFaults();
     await chaosLoop(world, chaos, random, Date.now() + options.durationMs);
     chaos.stopFaults();
@@ -261,6 +286,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     faultsInjected: Object.values(byKind).reduce((a, b) => a + b, 0),
     faultsByKind: byKind,
     watchDrops: chaos.watchDrops,
+    gpuNodesReplaced: chaos.gpuNodesReplaced,
     duplicates: violations.filter((v) => v.kind === 'duplicate-instance').length,
     leaks: violations.filter((v) => v.kind === 'leaked-instance' || v.kind === 'leaked-gpu').length,
     wrongDeletions: violations.filter((v) => v.kind === 'wrong-deletion').length,

@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { NodeClaimNotFoundError, NodeClassNotReadyError, TransientCloudError } from '../../../src/cloudprovider/errors.js';
-import type { CloudNodeClaim, CloudProvider, CloudProviderNodeClaim, NodeClassKind } from '../../../src/cloudprovider/types.js';
+import {
+  NodeClaimNotFoundError,
+  NodeClassNotReadyError,
+  PermanentCloudError,
+  TransientCloudError,
+} from '../../../src/cloudprovider/errors.js';
+import type {
+  ClaimResource,
+  CloudNodeClaim,
+  CloudProvider,
+  CloudProviderNodeClaim,
+  NodeClassKind,
+} from '../../../src/cloudprovider/types.js';
 import { CloudProviderRouter, routedByName } from '../../../src/cloudprovider/cloud-provider-router.js';
 
 const scwKind: NodeClassKind = { group: 'karpenter.scaleway.sh', version: 'v1alpha1', kind: 'ScalewayNodeClass' };
@@ -81,5 +92,38 @@ describe('CloudProviderRouter', () => {
     const { router } = setup();
     expect(router.getSupportedNodeClasses()).toEqual([scwKind, oscKind]);
     expect(router.repairPolicies()).toHaveLength(1);
+  });
+
+  describe('claim resources', () => {
+    const gpu: ClaimResource = { id: 'fgpu-1', kind: 'flexible-gpu', provider: 'outscale', nodeClaimName: 'gone', attached: false };
+    /** Outscale with flexible GPUs (or failing to list them), Scaleway with none. */
+    const withGpus = (listed: ClaimResource[] | Error = [gpu]) => {
+      const { scw, osc } = setup();
+      const gpus: CloudProvider = {
+        ...osc,
+        listClaimResources: () => (listed instanceof Error ? Promise.reject(listed) : Promise.resolve(listed)),
+        deleteClaimResource: (r) => (osc.calls.push(`deleteClaimResource ${r.id}`), Promise.resolve()),
+      };
+      return { scw, osc, router: new CloudProviderRouter([routedByName(scw), routedByName(gpus)]) };
+    };
+
+    it('lists those of every cloud that has some, and fails the whole list when one cloud fails (never partial)', async () => {
+      expect(await withGpus().router.listClaimResources()).toEqual([gpu]);
+      await expect(withGpus(new TransientCloudError('reading flexible gpus: 503')).router.listClaimResources()).rejects.toThrow(
+        TransientCloudError,
+      );
+      expect(await setup().router.listClaimResources()).toEqual([]);
+    });
+
+    it('deletes each in the cloud that listed it, and names the accepted clouds for one no configured cloud listed', async () => {
+      const { scw, osc, router } = withGpus();
+      await router.deleteClaimResource(gpu);
+      expect(osc.calls).toEqual(['deleteClaimResource fgpu-1']);
+      expect(scw.calls).toEqual([]);
+      await expect(router.deleteClaimResource({ ...gpu, provider: 'scaleway' })).rejects.toThrow(PermanentCloudError);
+      await expect(router.deleteClaimResource({ ...gpu, provider: 'ovhcloud' })).rejects.toThrow(
+        'deleting flexible-gpu fgpu-1: provider "ovhcloud" is not configured or has no claim resources; accepted: outscale',
+      );
+    });
   });
 });

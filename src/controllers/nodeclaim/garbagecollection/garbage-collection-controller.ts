@@ -114,7 +114,8 @@ export function createGarbageCollectionController(deps: GarbageCollectionControl
     clock: deps.clock,
     logger,
     gracePeriodMs,
-    onDeleted: (r) => gcMetrics.claimResourcesDeleted.inc({ provider: deps.cloudProvider.name, kind: r.kind }),
+    // The cloud that listed it, also behind the router that serves several.
+    onDeleted: (r) => gcMetrics.claimResourcesDeleted.inc({ provider: r.provider, kind: r.kind }),
   });
   let completedPasses = 0;
 
