@@ -9,18 +9,8 @@ import { LabelInstanceType, LabelNodePool } from '../apis/v1/labels.js';
 import { availableOnly, compatibleOfferings } from '../domain/instancetypes/offering-choice.js';
 import type { InstanceType } from '../domain/instancetypes/types.js';
 import { applyNodeOverlays, type NodeOverlayLike } from '../domain/nodeoverlay/apply.js';
-import type {
-  CloudNodeClaim,
-  CloudProvider,
-  CloudProviderNodeClaim,
-  CloudProviderNodePool,
-  CloudRegions,
-  DetectedCluster,
-  DriftReason,
-  NodeClassCloudFacts,
-  NodeClassKind,
-  RepairPolicy,
-} from './types.js';
+import { decorateCloudProvider } from './decorate.js';
+import type { CloudNodeClaim, CloudProvider, CloudProviderNodeClaim, CloudProviderNodePool } from './types.js';
 
 export interface NodeOverlaySource {
   /** The NodeOverlays stored now. */
@@ -29,8 +19,44 @@ export interface NodeOverlaySource {
   nodePool(name: string): CloudProviderNodePool | undefined;
 }
 
+/** `inner` with instance types repriced and launches narrowed by the overlays; every other member forwarded. */
 export function overlaidCloudProvider(inner: CloudProvider, source: NodeOverlaySource): CloudProvider {
-  return new OverlaidCloudProvider(inner, source);
+  return decorateCloudProvider(inner, {
+    getInstanceTypes: (next) => async (nodePool) => {
+      const types = await next(nodePool);
+      const overlays = source.overlays();
+      return overlays.length === 0 ? types : applyNodeOverlays(types, poolOf(nodePool), overlays);
+    },
+    create: (next) => async (nodeClaim) => {
+      const plan = await launchPlan(inner, source, nodeClaim);
+      const launched = await next(plan.claim);
+      return plan.types ? withOverlaidCapacity(launched, plan.types) : launched;
+    },
+  });
+}
+
+function poolOf(nodePool: CloudProviderNodePool): { name: string; labels: Record<string, string> } {
+  return { name: nodePool.metadata?.name ?? '', labels: nodePool.spec.template.metadata?.labels ?? {} };
+}
+
+/**
+ * What the cloud is asked to launch: the instance types narrowed to the cheapest available ones at the
+ * overlaid prices, and requests of overlay-added resources (a GPU shared four ways) cut to what the flavor
+ * itself has, since the cloud checks requests against its own flavors.
+ */
+async function launchPlan(inner: CloudProvider, source: NodeOverlaySource, nodeClaim: CloudProviderNodeClaim): Promise<LaunchPlan> {
+  const overlays = source.overlays();
+  if (overlays.length === 0) return { claim: nodeClaim };
+  const pool = source.nodePool(nodeClaim.metadata?.labels?.[LabelNodePool] ?? '');
+  if (!pool) return { claim: nodeClaim };
+  const raw = await inner.getInstanceTypes(pool);
+  const overlaid = applyNodeOverlays(raw, poolOf(pool), overlays);
+  const types = pairTypes(raw, overlaid);
+  const candidates = availableOnly(compatibleOfferings(overlaid, nodeClaim.spec));
+  const cheapest = candidates[0]?.offering.pricePerHour;
+  if (cheapest === undefined) return { claim: nodeClaim, types };
+  const names = [...new Set(candidates.filter((c) => c.offering.pricePerHour - cheapest < PriceEpsilon).map((c) => c.instanceType.name))];
+  return { claim: narrowed(nodeClaim, names, types), types };
 }
 
 /** Prices that differ by less than this are the same price (sums of float prices). */
@@ -75,97 +101,4 @@ function withOverlaidCapacity(launched: CloudNodeClaim, types: TypePairs): Cloud
   const added = pair ? overlayAdded(pair) : {};
   if (Object.keys(added).length === 0) return launched;
   return { ...launched, capacity: { ...launched.capacity, ...added }, allocatable: { ...launched.allocatable, ...added } };
-}
-
-class OverlaidCloudProvider implements CloudProvider {
-  readonly name: string;
-
-  constructor(
-    private readonly inner: CloudProvider,
-    private readonly source: NodeOverlaySource,
-  ) {
-    this.name = inner.name;
-    if (inner.listClaimResources) this.listClaimResources = inner.listClaimResources.bind(inner);
-    if (inner.deleteClaimResource) this.deleteClaimResource = inner.deleteClaimResource.bind(inner);
-  }
-
-  readonly listClaimResources?: CloudProvider['listClaimResources'];
-  readonly deleteClaimResource?: CloudProvider['deleteClaimResource'];
-
-  async getInstanceTypes(nodePool: CloudProviderNodePool): Promise<InstanceType[]> {
-    const types = await this.inner.getInstanceTypes(nodePool);
-    const overlays = this.source.overlays();
-    if (overlays.length === 0) return types;
-    return applyNodeOverlays(
-      types,
-      { name: nodePool.metadata?.name ?? '', labels: nodePool.spec.template.metadata?.labels ?? {} },
-      overlays,
-    );
-  }
-
-  async create(nodeClaim: CloudProviderNodeClaim): Promise<CloudNodeClaim> {
-    const plan = await this.launchPlan(nodeClaim);
-    const launched = await this.inner.create(plan.claim);
-    return plan.types ? withOverlaidCapacity(launched, plan.types) : launched;
-  }
-
-  /**
-   * What the cloud is asked to launch: the instance types narrowed to the cheapest available ones at the
-   * overlaid prices, and requests of overlay-added resources (a GPU shared four ways) cut to what the flavor
-   * itself has, since the cloud checks requests against its own flavors.
-   */
-  private async launchPlan(nodeClaim: CloudProviderNodeClaim): Promise<LaunchPlan> {
-    const overlays = this.source.overlays();
-    if (overlays.length === 0) return { claim: nodeClaim };
-    const pool = this.source.nodePool(nodeClaim.metadata?.labels?.[LabelNodePool] ?? '');
-    if (!pool) return { claim: nodeClaim };
-    const raw = await this.inner.getInstanceTypes(pool);
-    const overlaid = applyNodeOverlays(
-      raw,
-      { name: pool.metadata?.name ?? '', labels: pool.spec.template.metadata?.labels ?? {} },
-      overlays,
-    );
-    const types = pairTypes(raw, overlaid);
-    const candidates = availableOnly(compatibleOfferings(overlaid, nodeClaim.spec));
-    const cheapest = candidates[0]?.offering.pricePerHour;
-    if (cheapest === undefined) return { claim: nodeClaim, types };
-    const names = [...new Set(candidates.filter((c) => c.offering.pricePerHour - cheapest < PriceEpsilon).map((c) => c.instanceType.name))];
-    return { claim: narrowed(nodeClaim, names, types), types };
-  }
-
-  delete(nodeClaim: CloudProviderNodeClaim): Promise<void> {
-    return this.inner.delete(nodeClaim);
-  }
-
-  get(providerID: string): Promise<CloudNodeClaim> {
-    return this.inner.get(providerID);
-  }
-
-  list(): Promise<CloudNodeClaim[]> {
-    return this.inner.list();
-  }
-
-  isDrifted(nodeClaim: CloudProviderNodeClaim): Promise<DriftReason | undefined> {
-    return this.inner.isDrifted(nodeClaim);
-  }
-
-  detectedCluster(kind: string, name: string): Promise<DetectedCluster | undefined> {
-    return this.inner.detectedCluster?.(kind, name) ?? Promise.resolve(undefined);
-  }
-
-  listRegions(): Promise<CloudRegions[]> {
-    return this.inner.listRegions?.() ?? Promise.resolve([]);
-  }
-
-  nodeClassFacts(kind: string, name: string): Promise<NodeClassCloudFacts | undefined> {
-    return this.inner.nodeClassFacts?.(kind, name) ?? Promise.resolve(undefined);
-  }
-
-  getSupportedNodeClasses(): NodeClassKind[] {
-    return this.inner.getSupportedNodeClasses();
-  }
-
-  repairPolicies(): RepairPolicy[] {
-    return this.inner.repairPolicies();
-  }
 }

@@ -16,6 +16,7 @@ import type {
   NodeClassKind,
 } from '../../../src/cloudprovider/types.js';
 import { fencedCloudProvider, LeadershipFence } from '../../../src/operator/fence.js';
+import { overlaidCloudProvider } from '../../../src/cloudprovider/node-overlays.js';
 import { FakeClock } from '../../../src/util/clock.js';
 
 const kind: NodeClassKind = { group: 'karpenter.outscale.sh', version: 'v1alpha1', kind: 'OutscaleNodeClass' };
@@ -76,6 +77,7 @@ const wrappers: Readonly<Record<string, (inner: CloudProvider) => CloudProvider>
   'live catalogs': (inner) => new LiveCatalogs({}).recording(inner),
   fence: (inner) => fencedCloudProvider(inner, new LeadershipFence(new FakeClock())),
   router: (inner) => new CloudProviderRouter([routedByName(inner)]),
+  'node overlays': (inner) => overlaidCloudProvider(inner, { overlays: () => [], nodePool: () => undefined }),
   'the operator chain': (inner) =>
     fencedCloudProvider(
       new LiveCatalogs({}).recording(new CloudProviderRouter([routedByName(decorateWithMetrics(inner, new Registry()))])),
@@ -109,7 +111,7 @@ describe('CloudProvider wrappers forward the whole port', () => {
     expect(new Set(calls)).toEqual(new Set(CloudProviderMethods));
   });
 
-  it.each(['metrics', 'live catalogs', 'fence'])('%s: a method the provider lacks is absent, not a stand-in', (name) => {
+  it.each(['metrics', 'live catalogs', 'fence', 'node overlays'])('%s: a method the provider lacks is absent, not a stand-in', (name) => {
     const { provider } = fullProvider(false);
     const decorated = (wrappers[name] as (inner: CloudProvider) => CloudProvider)(provider);
     expect('listClaimResources' in decorated).toBe(false);
