@@ -89,9 +89,17 @@ function deployment(kind: (typeof kinds)[number]): V1Deployment {
 async function runWorld(slow: boolean): Promise<void> {
   /** Seeded, so a run can be repeated (and both worlds get the same workload). */
   const random = seededRandom(seed);
+  // One boot delay per instance, from its own sequence: the kubelet asks at every poll, and how often it asks or
+  // how many instances launch must not change the workload (before/after runs compare the same one).
+  const boots = seededRandom(seed + 1);
+  const bootDelays = new Map<string, number>();
+  const bootDelayOf = (providerID: string): number => {
+    if (!bootDelays.has(providerID)) bootDelays.set(providerID, 5_000 + Math.floor(boots() * 15_000));
+    return bootDelays.get(providerID) as number;
+  };
   const bed = await startFakeClockBed({
     instanceTypes,
-    bootDelayMs: () => 5_000 + Math.floor(random() * 15_000),
+    bootDelayMs: bootDelayOf,
     schedulerBackoffMs: 2_000,
     ...(slow ? { watchDelays: slowWatches } : {}),
   });

@@ -111,10 +111,18 @@ export function createDisruptionController(deps: DisruptionControllerDeps): Disr
     sources.podEvents.observe(name, deps.state.podsOnNode(name), deps.clock.now()),
   );
 
-  async function expire(current: DisruptionInput): Promise<void> {
+  // NodeClaims expiry deleted that state may still show undeleted (the watch lags): not expired again.
+  const expiring = new Set<string>();
+
+  /** Deletes expired NodeClaims; returns the input with their nodes counted as being deleted. */
+  async function expire(current: DisruptionInput): Promise<DisruptionInput> {
     const pools = new Map(current.nodePools.map((p) => [p.metadata?.name ?? '', p as NodePool]));
+    const live = new Set(
+      current.nodes.flatMap((n) => (n.nodeClaim && !n.nodeClaim.metadata?.deletionTimestamp ? [n.nodeClaim.metadata?.name ?? ''] : [])),
+    );
+    for (const name of expiring) if (!live.has(name)) expiring.delete(name);
     const claims = current.nodes
-      .filter((n) => n.nodeClaim)
+      .filter((n) => n.nodeClaim && !expiring.has(n.nodeClaim.metadata?.name ?? ''))
       .map((n) => ({
         nodeClaim: n.nodeClaim as NonNullable<typeof n.nodeClaim>,
         nodePoolExpireAfter: pools.get(n.nodePool ?? '')?.spec.template.spec.expireAfter,
@@ -122,10 +130,22 @@ export function createDisruptionController(deps: DisruptionControllerDeps): Disr
     for (const e of expiredNodeClaims(claims, current.now)) {
       const claim = claims.find((c) => c.nodeClaim.metadata?.name === e.nodeClaim)?.nodeClaim;
       await deleteNodeClaimWithReason(deps.kube, claim ?? { metadata: { name: e.nodeClaim } }, DeletionReasons.expired);
+      // In state at once, whatever the watch's lag: provisioning launches for its pods, no pass acts on it again.
+      expiring.add(e.nodeClaim);
+      deps.state.markForDeletion(
+        ...deps.state
+          .stateNodes()
+          .filter((n) => n.nodeClaim?.metadata?.name === e.nodeClaim)
+          .map((n) => n.key),
+      );
       deps.metrics?.nodeClaimsDisrupted.inc(disruptedLabels(DeletionReasons.expired, claim, pools.get(e.nodePool ?? ''), false));
       logger.info('deleting expired NodeClaim', { nodeClaim: e.nodeClaim, expiredAt: new Date(e.expiredAt).toISOString() });
       void publishExpiredEvent(deps.recorder, e.nodeClaim);
     }
+    return withInProgress(
+      current,
+      new Set(current.nodes.filter((n) => expiring.has(n.nodeClaim?.metadata?.name ?? '')).map((n) => n.name)),
+    );
   }
 
   /** A restart mid-command leaves candidates tainted; nothing else would ever untaint them. */
@@ -216,11 +236,11 @@ export function createDisruptionController(deps: DisruptionControllerDeps): Disr
   async function reconcile(signal: AbortSignal): Promise<Decision | undefined> {
     if (!deps.state.synced()) return undefined;
     await untaintStale();
-    const current = await input();
+    const read = await input();
     // The scheduler extender steers new pods away from what this pass may take; the NodeClaims say it too.
-    deps.state.setDisruptionOutlook(disruptionOutlook(current));
-    conditions.submit(claimConditionChanges(current));
-    await expire(current);
+    deps.state.setDisruptionOutlook(disruptionOutlook(read));
+    conditions.submit(claimConditionChanges(read));
+    const current = await expire(read);
     recordBudgets(current);
     for (const [reason, count] of Object.entries(eligibleNodes(current))) deps.metrics?.disruptionEligibleNodes.set({ reason }, count);
     const { decision, timeouts, ran } = evaluate(current, consolidation, () => performance.now());

@@ -12,7 +12,15 @@ import { Resources } from '../../kube/resources.js';
 import type { CloudProvider } from '../../cloudprovider/types.js';
 import type { InstanceType } from '../../domain/instancetypes/types.js';
 import { exceededLimits, remainingLimits, usageAsResourceList } from '../../domain/nodepool/index.js';
-import { displacedPods, ignoredPodReason, type LimitLedger, nodeClaimFromDecision } from '../../domain/provisioning/index.js';
+import {
+  displacedPods,
+  heldNominations,
+  ignoredPodReason,
+  type LimitLedger,
+  type NominationTarget,
+  nodeClaimFromDecision,
+  nominationsOf,
+} from '../../domain/provisioning/index.js';
 import { podKey } from '../../domain/pods/index.js';
 import { solve } from '../../domain/scheduling/index.js';
 import { daemonSetPod } from '../../domain/workloads/index.js';
@@ -36,6 +44,8 @@ export interface ProvisionPassDeps {
   events?: EventRecorder;
   ledger: LimitLedger;
   inFlight: Map<string, InFlightClaim>;
+  /** Pod key → the in-flight NodeClaim a pass placed it on (held while it is in flight: domain/provisioning/nominations.ts). */
+  nominations: Map<string, string>;
   createConcurrency: number;
   onNodeClaimCreated?: (nodeClaim: NodeClaim) => void;
 }
@@ -96,14 +106,25 @@ export async function provisionPass(deps: ProvisionPassDeps): Promise<Provisioni
   const typeNamed = (name: string): InstanceType | undefined => allTypes.get(name);
   const existingNodes: ExistingNode[] = [...existingNodesOf(snapshot.nodes, typeNamed), ...unseenInFlight(deps.inFlight, seen, typeNamed)];
   const schedulingPools = [...pools.values()].flatMap((p) => schedulingPoolOf(deps, snapshot, p, seen) ?? []);
+  const podsByKey = new Map(pods.map((p) => [podKey(p), p]));
+  const targets = nominationTargets(deps, snapshot, seen);
+  const held = heldNominations(deps.nominations, new Set(podsByKey.keys()), targets);
+  deps.nominations.clear();
+  for (const [pod, nodeClaim] of held.kept) deps.nominations.set(pod, nodeClaim);
   const started = performance.now();
-  const result = solve({ pods, existingNodes, nodePools: schedulingPools, daemonSets: snapshot.daemonSets.map(daemonSetPod) });
+  const result = solve({
+    pods,
+    existingNodes,
+    nodePools: schedulingPools,
+    daemonSets: snapshot.daemonSets.map(daemonSetPod),
+    nominations: held.forSolve,
+  });
   deps.metrics?.schedulingDuration.observe({ controller: 'provisioner' }, (performance.now() - started) / 1000);
   deps.metrics?.schedulerUnschedulablePods.set({ controller: 'provisioner' }, result.unschedulable.length);
   deps.metrics?.schedulerQueueDepth.set(queue, 0);
 
-  const podsByKey = new Map(pods.map((p) => [podKey(p), p]));
   const outcome = emptyResult();
+  for (const [pod, nodeClaim] of nominationsOf(result.existingNodeAssignments, targets)) deps.nominations.set(pod, nodeClaim);
   nominateExisting(deps, snapshot, result.existingNodeAssignments, podsByKey, outcome);
   await createClaims(deps, result.newNodeClaims, { pools, seen, podsByKey, snapshot }, outcome);
   for (const u of result.unschedulable) {
@@ -137,6 +158,19 @@ async function instanceTypesByPool(deps: ProvisionPassDeps, nodePools: readonly 
     }),
   );
   return out;
+}
+
+/** The NodeClaims this pass may place pods on, by the name the simulation knows them under. */
+function nominationTargets(deps: ProvisionPassDeps, snapshot: ClusterSnapshot, seen: ReadonlySet<string>): NominationTarget[] {
+  const shown = snapshot.nodes.flatMap((n) =>
+    n.nodeClaim
+      ? [{ name: n.name, nodeClaim: n.nodeClaim.metadata?.name ?? '', initialized: n.initialized, markedForDeletion: n.markedForDeletion }]
+      : [],
+  );
+  const unseen = [...deps.inFlight.keys()]
+    .filter((name) => !seen.has(name))
+    .map((name) => ({ name, nodeClaim: name, initialized: false, markedForDeletion: false }));
+  return [...shown, ...unseen];
 }
 
 function forgetClaim(deps: ProvisionPassDeps, name: string): void {
@@ -253,6 +287,7 @@ async function createOne(
     deps.onNodeClaimCreated?.(created);
     for (const key of planned.pods) {
       outcome.nominated[key] = name;
+      deps.nominations.set(key, name);
       const pod = podsByKey.get(key);
       if (pod) void publishNominated(deps.events, pod, `nodeclaim/${name}`);
     }

@@ -57,6 +57,7 @@ export function createProvisioningController(deps: ProvisioningDeps): Provisioni
   const batcher = new Batcher(deps.clock, options);
   const ledger = new LimitLedger();
   const inFlight = new Map<string, InFlightClaim>();
+  const nominations = new Map<string, string>();
   let chain: Promise<unknown> = Promise.resolve();
 
   const provision = (): Promise<ProvisioningResult> => {
@@ -66,6 +67,7 @@ export function createProvisioningController(deps: ProvisioningDeps): Provisioni
         logger,
         ledger,
         inFlight,
+        nominations,
         createConcurrency: options.createConcurrency ?? DefaultCreateConcurrency,
       }),
     );

@@ -7,3 +7,4 @@ export * from './nodeclaim-template.js';
 export * from './displaced-pods.js';
 export * from './existing-capacity.js';
 export * from './ignored-pods.js';
+export * from './nominations.js';

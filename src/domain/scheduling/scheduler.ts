@@ -1,5 +1,6 @@
 /**
  * The scheduling simulation (Karpenter Scheduler.Solve), pure. Pods are taken biggest first; each goes to
+ *   0. the existing node or in-flight NodeClaim an earlier pass nominated it to, while it still fits there;
  *   1. an existing node or in-flight NodeClaim (already paid for), the first that fits, initialized nodes first;
  *   2. a NodeClaim planned in this pass, the first that fits (its instance types narrow to those that
  *      still fit every pod; the cheapest is launched);
@@ -85,7 +86,7 @@ function solveOnce(input: SchedulingInput, mode: PassMode): SchedulingResult {
   }
   initTopology(state, pools, input, queue);
   queue.sort(mode.order);
-  runQueue(state, queue, errors);
+  runQueue(state, placeNominated(state, queue, input.nominations ?? {}), errors);
   if (mode.merge) mergeClaims(state);
   return buildResult(state, errors);
 }
@@ -129,6 +130,18 @@ function poolServesPodInZone(pool: PreparedNodePool, zone: string, pod: PodInfo)
   if (!pool.requirements.isCompatible(pod.requirements, AllowUndefinedWellKnownLabels)) return false;
   const requirements = pool.requirements.intersection(pod.requirements);
   return (pool.typesByZone.get(zone) ?? []).some((t) => typeMeets(requirements, t.type, zone));
+}
+
+/** Pods nominated to an existing node take their place there first, when it still fits them; returns the rest. */
+function placeNominated(state: SchedulingState, queue: readonly PodInfo[], nominations: Readonly<Record<string, string>>): PodInfo[] {
+  const slots = new Map(state.existing.map((s) => [s.node.name, s]));
+  return queue.filter((pod) => {
+    const target = nominations[pod.key];
+    const slot = target === undefined ? undefined : slots.get(target);
+    if (!slot || slot.reject(pod, state.topology) !== undefined) return true;
+    slot.add(pod, state.topology);
+    return false;
+  });
 }
 
 /** Karpenter's queue: a pod that fails is relaxed and requeued; stop when a full round places nothing. */

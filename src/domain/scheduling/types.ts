@@ -69,6 +69,12 @@ export interface SchedulingInput {
   nodePools: readonly SchedulingNodePool[];
   /** DaemonSet pod templates: their requests are reserved on every new node they would run on. */
   daemonSets?: readonly PodLike[];
+  /**
+   * Pod key → the existing node (by `ExistingNode.name`) an earlier pass placed the pod on: such a pod keeps that
+   * place while it still fits there, before any other pod is placed, so capacity launched for it is not taken by
+   * others and it is not planned again.
+   */
+  nominations?: Readonly<Record<string, string>>;
   options?: SchedulingOptions;
 }
 

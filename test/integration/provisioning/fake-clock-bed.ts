@@ -4,7 +4,7 @@
  * provisioning, lifecycle, termination and disruption controllers with their production windows. `run`
  * pumps the clock; nothing sleeps through real time.
  */
-import { ApiextensionsV1Api, type V1CustomResourceDefinition } from '@kubernetes/client-node';
+import { ApiextensionsV1Api, type V1CustomResourceDefinition, type V1Pod } from '@kubernetes/client-node';
 import { Registry } from 'prom-client';
 import { buildCrd, CrdDefinitions, type NodeClaim } from '../../../src/apis/index.js';
 import { FakeCloudProvider } from '../../../src/cloudprovider/fake/index.js';
@@ -80,6 +80,8 @@ export interface FakeClockBed {
   claimsEver: Map<string, NodeClaim>;
   /** Per pod, each target the provisioner nominated it to (`nodeclaim/<name>`, `node/<name>`), when first seen. */
   nominations: Map<string, { target: string; at: number }[]>;
+  /** Per pod of the default namespace, the node it was bound to when a step saw it bound (deleted pods kept). */
+  bindings: Map<string, string>;
   /** Pumps the clock in `stepMs` steps until `check` holds or `maxFakeMs` passed; returns whether it held. */
   run(check: () => boolean | Promise<boolean>, maxFakeMs: number, stepMs?: number): Promise<boolean>;
   close(): Promise<void>;
@@ -175,8 +177,11 @@ export async function startFakeClockBed(options: FakeClockBedOptions): Promise<F
       if (seen.at(-1)?.target !== target) nominations.set(pod, [...seen, { target, at: clock.now() }]);
     }
   };
+  const bindings = new Map<string, string>();
   const recordClaims = async (): Promise<void> => {
     for (const c of (await kube.list<NodeClaim>(Resources.NodeClaim)).items) claimsEver.set(c.metadata?.name ?? '', c);
+    for (const p of (await kube.list<V1Pod>(Resources.Pod, { namespace: 'default' })).items)
+      if (p.spec?.nodeName) bindings.set(p.metadata?.name ?? '', p.spec.nodeName);
     await recordNominations();
   };
 
@@ -192,6 +197,7 @@ export async function startFakeClockBed(options: FakeClockBedOptions): Promise<F
     disruption,
     claimsEver,
     nominations,
+    bindings,
     async run(check, maxFakeMs, stepMs = 250) {
       for (let elapsed = 0; elapsed <= maxFakeMs;) {
         await recordClaims();

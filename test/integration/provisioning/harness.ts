@@ -65,6 +65,8 @@ export function fakeInstanceSource(
           zone: i.zone,
           arch: 'amd64',
           capacity: formatResourceList(i.capacity),
+          // The kubelet reports what the catalog says is allocatable, as the real clouds' kubelets do.
+          allocatable: formatResourceList(i.allocatable),
           labels: {},
           taints: [{ key: TaintUnregistered.key, effect: TaintUnregistered.effect }],
           bootedAt: i.createdAt,

@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { V1Pod } from '@kubernetes/client-node';
 import { AnnotationWorkloadBound, LabelCloud, type NodeClaim } from '../../../src/apis/index.js';
-import { formatResourceList } from '../../../src/domain/quantity/index.js';
+import { formatResourceList, parseResourceList } from '../../../src/domain/quantity/index.js';
 import { Resources } from '../../../src/kube/index.js';
 import { nodePool, type ProvisioningBed, startProvisioningBed } from './harness.js';
 
@@ -86,6 +86,21 @@ describe('in-flight NodeClaims count as capacity for the next provisioning pass'
     const second = await b.provisioner.provision();
     expect(second.created).toEqual([]);
     expect(Object.keys(second.nominated)).toEqual(['default/a']);
+  }, 20_000);
+
+  it("the fake instance's Node reports the allocatable its NodeClaim was planned with, as the clouds' kubelets do", async () => {
+    bed = await startProvisioningBed({ manual: true });
+    const b = bed;
+    await b.kube.create(Resources.NodePool, nodePool('default'));
+    await b.kube.create(Resources.Pod, cloudPod('a', '1'));
+    await pendingInState(b, 1);
+    expect((await b.provisioner.provision()).created).toHaveLength(1);
+    await b.until('the claim in state', () => b.state.nodeClaimList().length === 1);
+    const providerID = await launchOnly(b, b.state.nodeClaimList()[0] as NodeClaim);
+    await b.until("the kubelet's Node in state", () => b.state.stateNodes().some((n) => n.node && n.providerID === providerID));
+    const node = b.state.stateNodes().find((n) => n.providerID === providerID)?.node;
+    // A pass before initialization plans on the claim's allocatable (the catalog's), one after on the Node's: they agree.
+    expect(parseResourceList(node?.status?.allocatable)).toEqual(b.provider.instances.get(providerID)?.allocatable);
   }, 20_000);
 
   it('a NodeClaim this process created but the state watch does not show yet counts with the same labels', async () => {

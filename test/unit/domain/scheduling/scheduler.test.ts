@@ -48,6 +48,41 @@ describe('solve: placement and flavor choice', () => {
     expect(r.newNodeClaims.map((c) => c.pods)).toEqual([['default/a']]);
   });
 
+  it('keeps a nominated pod on its in-flight node before a bigger pod takes the room', () => {
+    const claim = (name: string): ExistingNode => ({
+      name,
+      labels: { [zone]: 'z-a' },
+      allocatable: { cpu: 1900, memory: 4 * GiBytes, pods: 110 },
+      pods: [],
+      inFlight: true,
+    });
+    const pods = [pod('a0', '500m', '1Gi'), pod('a1', '500m', '1Gi'), pod('c', '1500m', '1Gi')];
+    const input = { pods, existingNodes: [claim('first')], nodePools: [nodePool('default', smallTypes())] };
+    // Biggest first, the newcomer would take the claim launched for a0 and a1, and they would be planned again.
+    expect(solve(input).existingNodeAssignments).toEqual([{ node: 'first', pods: ['default/c'] }]);
+    const r = solve({ ...input, nominations: { 'default/a0': 'first', 'default/a1': 'first' } });
+    expect(r.existingNodeAssignments).toEqual([{ node: 'first', pods: ['default/a0', 'default/a1'] }]);
+    expect(r.newNodeClaims.map((c) => c.pods)).toEqual([['default/c']]);
+  });
+
+  it('plans a nominated pod afresh when its node no longer fits it or is not there', () => {
+    const full: ExistingNode = {
+      name: 'full',
+      labels: {},
+      allocatable: { cpu: 1900, memory: 4 * GiBytes, pods: 110 },
+      pods: [pod('bound', '1500m', '1Gi')],
+      inFlight: true,
+    };
+    const r = solve({
+      pods: [pod('a', '500m', '1Gi'), pod('b', '500m', '1Gi')],
+      existingNodes: [full],
+      nodePools: [nodePool('default', smallTypes())],
+      nominations: { 'default/a': 'full', 'default/b': 'gone' },
+    });
+    expect(r.existingNodeAssignments).toEqual([]);
+    expect(r.newNodeClaims.map((c) => c.pods.sort())).toEqual([['default/a', 'default/b']]);
+  });
+
   it('ignores nodes marked for deletion (consolidation snapshots)', () => {
     const node: ExistingNode = {
       name: 'old',
