@@ -107,16 +107,50 @@ export function parseJsonPatch(value: unknown): JsonPatchOperation[] {
   return value as JsonPatchOperation[];
 }
 
+// rfc6902 copies values and sets keys by assignment, which turns a "__proto__" key (data in JSON) into a
+// prototype change and loses it: such keys ride under a stand-in while the patch is applied.
+const ProtoKey = '__proto__';
+const ProtoStandIn = '\u0000__proto__';
+
+/** A copy of `value` with every `from` key renamed `to`, defined as data (never assigned). */
+function renamedKeys(value: JsonValue, from: string, to: string): JsonValue {
+  if (Array.isArray(value)) return value.map((item) => renamedKeys(item, from, to));
+  if (!isJsonObject(value)) return value;
+  const copy: JsonObject = {};
+  for (const key of Object.keys(value)) {
+    const item = renamedKeys(value[key] as JsonValue, from, to);
+    Object.defineProperty(copy, key === from ? to : key, { value: item, enumerable: true, writable: true, configurable: true });
+  }
+  return copy;
+}
+
+const renamedPointer = (pointer: string, from: string, to: string): string =>
+  pointer
+    .split('/')
+    .map((token) => (token === from ? to : token))
+    .join('/');
+
+function withProtoStandIn(op: JsonPatchOperation): JsonPatchOperation {
+  const path = renamedPointer(op.path, ProtoKey, ProtoStandIn);
+  if ('from' in op) return { ...op, from: renamedPointer(op.from, ProtoKey, ProtoStandIn), path };
+  if ('value' in op) return { ...op, path, value: renamedKeys(op.value, ProtoKey, ProtoStandIn) };
+  return { ...op, path };
+}
+
+const mentionsProto = (doc: JsonValue, patch: readonly JsonPatchOperation[]): boolean =>
+  JSON.stringify(patch).includes(ProtoKey) || JSON.stringify(doc).includes(ProtoKey);
+
 /** Applies an RFC 6902 patch atomically: on any failing operation the whole patch fails. */
 export function applyJsonPatch<T extends JsonValue>(doc: T, patch: readonly JsonPatchOperation[]): JsonValue {
   patch.forEach((op, i) => {
     if (op.op === 'move' && op.path.startsWith(`${op.from}/`))
       throw new JsonPatchError(`moving "${op.from}" into its own child "${op.path}" (operation ${i})`, i);
   });
-  const box: JsonObject = { [BOX]: deepClone(doc) };
-  const results = applyPatch(box, patch.map(rebased));
+  const standIn = mentionsProto(doc, patch);
+  const box: JsonObject = { [BOX]: standIn ? renamedKeys(doc, ProtoKey, ProtoStandIn) : deepClone(doc) };
+  const results = applyPatch(box, (standIn ? patch.map(withProtoStandIn) : patch).map(rebased));
   const failed = results.findIndex((result) => result !== null);
-  if (failed < 0) return box[BOX] as JsonValue;
+  if (failed < 0) return standIn ? renamedKeys(box[BOX] as JsonValue, ProtoStandIn, ProtoKey) : (box[BOX] as JsonValue);
   const op = patch[failed] as JsonPatchOperation;
   throw new JsonPatchError(
     `applying ${op.op} at "${op.path}": ${unbase(results[failed]?.message ?? 'failed')} (operation ${failed})`,
@@ -130,21 +164,31 @@ export function applyMergePatch(target: JsonValue | undefined, patch: JsonValue)
   const result: JsonObject = isJsonObject(target) ? { ...target } : {};
   for (const [key, value] of Object.entries(patch)) {
     if (value === null) delete result[key];
-    else result[key] = applyMergePatch(result[key], value);
+    else setData(result, key, applyMergePatch(ownValue(result, key), value));
   }
   return result;
+}
+
+/** The object's own value at `key` ("__proto__" included), never an inherited one. */
+function ownValue(object: JsonObject, key: string): JsonValue | undefined {
+  return Object.prototype.hasOwnProperty.call(object, key) ? object[key] : undefined;
+}
+
+/** Sets `key` as data: assigning "__proto__" would change the object's prototype instead. */
+function setData(object: JsonObject, key: string, value: JsonValue): void {
+  Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 /** Computes an RFC 7386 merge patch turning `from` into `to` (arrays are replaced whole). */
 export function createMergePatch(from: JsonValue, to: JsonValue): JsonValue {
   if (!isJsonObject(from) || !isJsonObject(to)) return deepClone(to);
   const patch: JsonObject = {};
-  for (const key of Object.keys(from)) if (!(key in to)) patch[key] = null;
+  for (const key of Object.keys(from)) if (!Object.prototype.hasOwnProperty.call(to, key)) setData(patch, key, null);
   for (const [key, value] of Object.entries(to)) {
-    const before = from[key];
-    if (before === undefined) patch[key] = deepClone(value);
+    const before = ownValue(from, key);
+    if (before === undefined) setData(patch, key, deepClone(value));
     else if (!jsonEqual(before, value))
-      patch[key] = isJsonObject(before) && isJsonObject(value) ? createMergePatch(before, value) : deepClone(value);
+      setData(patch, key, isJsonObject(before) && isJsonObject(value) ? createMergePatch(before, value) : deepClone(value));
   }
   return patch;
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
+  type JsonObject,
   type JsonValue,
   JsonPatchError,
   applyJsonPatch,
@@ -155,5 +156,42 @@ describe('properties', () => {
         expect(patch).toEqual(copyPatch);
       }),
     );
+  });
+});
+
+describe('a "__proto__" key is data', () => {
+  const withProto = (value: JsonValue): JsonObject => JSON.parse(`{"__proto__":${JSON.stringify(value)}}`) as JsonObject;
+
+  it('is added, replaced and removed like any key, and never becomes a prototype', () => {
+    const added = applyJsonPatch({ a: {} }, [{ op: 'add', path: '/a', value: withProto('') }]) as JsonObject;
+    expect(Object.keys(added.a as JsonObject)).toEqual(['__proto__']);
+    expect(added).toEqual({ a: withProto('') });
+    const replaced = applyJsonPatch({ a: withProto(1) }, [
+      { op: 'replace', path: '/a/__proto__', value: { polluted: true } },
+    ]) as JsonObject;
+    expect(Object.getPrototypeOf(replaced.a)).toBe(Object.prototype);
+    expect((replaced.a as JsonObject)['polluted']).toBeUndefined();
+    expect(applyJsonPatch({ a: withProto(1) }, [{ op: 'remove', path: '/a/__proto__' }])).toEqual({ a: {} });
+  });
+
+  it('createJsonPatch between documents holding one round-trips', () => {
+    const b = { '': withProto('') };
+    expect(applyJsonPatch({}, createJsonPatch({}, b))).toEqual(b);
+  });
+});
+
+describe('a "__proto__" key in a merge patch is data', () => {
+  const withProto = (value: JsonValue): JsonObject => JSON.parse(`{"__proto__":${JSON.stringify(value)}}`) as JsonObject;
+
+  it('merges into an own key and leaves the prototype alone', () => {
+    const merged = applyMergePatch({ a: 1 }, withProto({ polluted: true })) as JsonObject;
+    expect(Object.getPrototypeOf(merged)).toBe(Object.prototype);
+    expect(merged['polluted']).toBeUndefined();
+    expect(Object.keys(merged).sort()).toEqual(['__proto__', 'a']);
+  });
+
+  it('createMergePatch to a document holding one round-trips', () => {
+    const to = { a: withProto({ b: 1 }) };
+    expect(applyMergePatch({ a: {} }, createMergePatch({ a: {} }, to))).toEqual(to);
   });
 });
