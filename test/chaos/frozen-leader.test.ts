@@ -7,14 +7,20 @@ import { runFrozenLeader } from './harness/pause-scenario.js';
 describe('a leader frozen past its lease', () => {
   it(
     'scaleway: the thawed leader writes nothing after its lease expired by its clock and launches no extra NodeClaim',
-    { timeout: 300_000 },
+    { timeout: 600_000 },
     async () => {
-      const outcome = await runFrozenLeader({ cloud: 'scaleway', pods: 3, freezeAfterMs: 150 });
-      expect(outcome.claimsByNewLeader.length).toBeGreaterThan(0);
-      expect(outcome.claimsByOldLeader).toEqual([]);
-      expect(outcome.writesAfterLeaseLoss).toEqual([]);
-      expect(outcome.oldLeaderExit).toBe('1');
-      expect(outcome.invariantViolations).toEqual([]);
+      // The scenario needs the leader frozen before its launch: when a starved timer let it create first, every
+      // property still holds and is checked, and the scenario runs again (at most three times).
+      let newLeaderCreated = false;
+      for (let attempt = 0; attempt < 3 && !newLeaderCreated; attempt++) {
+        const outcome = await runFrozenLeader({ cloud: 'scaleway', pods: 3, freezeAfterMs: 150 });
+        expect(outcome.claimsByOldLeader).toEqual([]);
+        expect(outcome.writesAfterLeaseLoss).toEqual([]);
+        expect(outcome.oldLeaderExit).toBe('1');
+        expect(outcome.invariantViolations).toEqual([]);
+        newLeaderCreated = outcome.claimsByNewLeader.length > 0;
+      }
+      expect(newLeaderCreated, 'the leader was frozen before its launch in one of three runs').toBe(true);
     },
   );
 });
