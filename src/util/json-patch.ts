@@ -112,33 +112,37 @@ export function parseJsonPatch(value: unknown): JsonPatchOperation[] {
 const ProtoKey = '__proto__';
 const ProtoStandIn = '\u0000__proto__';
 
+/** Whether a rename below met a key or token to rename. */
+interface Renames {
+  met: boolean;
+}
+
 /** A copy of `value` with every `from` key renamed `to`, defined as data (never assigned). */
-function renamedKeys(value: JsonValue, from: string, to: string): JsonValue {
-  if (Array.isArray(value)) return value.map((item) => renamedKeys(item, from, to));
+function renamedKeys(value: JsonValue, from: string, to: string, renames: Renames): JsonValue {
+  if (Array.isArray(value)) return value.map((item) => renamedKeys(item, from, to, renames));
   if (!isJsonObject(value)) return value;
   const copy: JsonObject = {};
   for (const key of Object.keys(value)) {
-    const item = renamedKeys(value[key] as JsonValue, from, to);
+    const item = renamedKeys(value[key] as JsonValue, from, to, renames);
+    if (key === from) renames.met = true;
     Object.defineProperty(copy, key === from ? to : key, { value: item, enumerable: true, writable: true, configurable: true });
   }
   return copy;
 }
 
-const renamedPointer = (pointer: string, from: string, to: string): string =>
-  pointer
-    .split('/')
-    .map((token) => (token === from ? to : token))
-    .join('/');
-
-function withProtoStandIn(op: JsonPatchOperation): JsonPatchOperation {
-  const path = renamedPointer(op.path, ProtoKey, ProtoStandIn);
-  if ('from' in op) return { ...op, from: renamedPointer(op.from, ProtoKey, ProtoStandIn), path };
-  if ('value' in op) return { ...op, path, value: renamedKeys(op.value, ProtoKey, ProtoStandIn) };
-  return { ...op, path };
+function renamedPointer(pointer: string, from: string, to: string, renames: Renames): string {
+  const tokens = pointer.split('/');
+  if (!tokens.includes(from)) return pointer;
+  renames.met = true;
+  return tokens.map((token) => (token === from ? to : token)).join('/');
 }
 
-const mentionsProto = (doc: JsonValue, patch: readonly JsonPatchOperation[]): boolean =>
-  JSON.stringify(patch).includes(ProtoKey) || JSON.stringify(doc).includes(ProtoKey);
+function withProtoStandIn(op: JsonPatchOperation, renames: Renames): JsonPatchOperation {
+  const path = renamedPointer(op.path, ProtoKey, ProtoStandIn, renames);
+  if ('from' in op) return { ...op, from: renamedPointer(op.from, ProtoKey, ProtoStandIn, renames), path };
+  if ('value' in op) return { ...op, path, value: renamedKeys(op.value, ProtoKey, ProtoStandIn, renames) };
+  return { ...op, path };
+}
 
 /** Applies an RFC 6902 patch atomically: on any failing operation the whole patch fails. */
 export function applyJsonPatch<T extends JsonValue>(doc: T, patch: readonly JsonPatchOperation[]): JsonValue {
@@ -146,11 +150,15 @@ export function applyJsonPatch<T extends JsonValue>(doc: T, patch: readonly Json
     if (op.op === 'move' && op.path.startsWith(`${op.from}/`))
       throw new JsonPatchError(`moving "${op.from}" into its own child "${op.path}" (operation ${i})`, i);
   });
-  const standIn = mentionsProto(doc, patch);
-  const box: JsonObject = { [BOX]: standIn ? renamedKeys(doc, ProtoKey, ProtoStandIn) : deepClone(doc) };
-  const results = applyPatch(box, (standIn ? patch.map(withProtoStandIn) : patch).map(rebased));
+  // The copy the patch works on is made by the rename walk itself: one walk, and a second only when it met one.
+  const renames: Renames = { met: false };
+  const box: JsonObject = { [BOX]: renamedKeys(doc, ProtoKey, ProtoStandIn, renames) };
+  const results = applyPatch(
+    box,
+    patch.map((op) => rebased(withProtoStandIn(op, renames))),
+  );
   const failed = results.findIndex((result) => result !== null);
-  if (failed < 0) return standIn ? renamedKeys(box[BOX] as JsonValue, ProtoStandIn, ProtoKey) : (box[BOX] as JsonValue);
+  if (failed < 0) return renames.met ? renamedKeys(box[BOX] as JsonValue, ProtoStandIn, ProtoKey, { met: false }) : (box[BOX] as JsonValue);
   const op = patch[failed] as JsonPatchOperation;
   throw new JsonPatchError(
     `applying ${op.op} at "${op.path}": ${unbase(results[failed]?.message ?? 'failed')} (operation ${failed})`,
