@@ -22,6 +22,7 @@ import { mapKubeError } from './error-mapping.js';
 import { KubeIncompleteResponse, KubeUnreachable } from './errors.js';
 import { type ResourceKind, Resources, type TypedApiName } from './resources.js';
 import type { DeleteOptions, EvictOptions, Kube, ListOptions, ObjectKey, ObjectList, Patch } from './types.js';
+import { gatedKubeConfig, type WriteGate } from './write-gate.js';
 
 type ApiMethod = (param: object, options?: ReturnType<typeof setHeaderOptions>) => Promise<unknown>;
 type MethodTable = Record<string, ApiMethod | undefined>;
@@ -63,14 +64,29 @@ async function withDeadline<T>(promise: Promise<T>, ms: number, doing: string): 
   }
 }
 
+export interface KubeClientOptions {
+  /** Default DefaultRequestTimeoutMs. */
+  requestTimeoutMs?: number;
+  /** Asked right before each write's bytes are sent (write-gate.ts); what it throws is what the call rejects with. */
+  writeGate?: WriteGate;
+}
+
+/** The error a write gate threw, wherever fetch and client-node wrapped it. */
+function refusalIn(err: unknown, refusals: WeakSet<object>): unknown {
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) if (refusals.has(e)) return e;
+  return undefined;
+}
+
 export class ClientNodeKube implements Kube {
   private readonly typed: Record<TypedApiName, MethodTable>;
   private readonly custom: CustomObjectsApi;
+  private readonly requestTimeoutMs: number;
+  private readonly refusals = new WeakSet<object>();
 
-  constructor(
-    kubeConfig: KubeConfig,
-    private readonly requestTimeoutMs = DefaultRequestTimeoutMs,
-  ) {
+  constructor(config: KubeConfig, options: KubeClientOptions = {}) {
+    this.requestTimeoutMs = options.requestTimeoutMs ?? DefaultRequestTimeoutMs;
+    const gate = options.writeGate;
+    const kubeConfig = gate ? gatedKubeConfig(config, (method, path) => this.ask(gate, method, path)) : config;
     this.typed = {
       CoreV1Api: kubeConfig.makeApiClient(CoreV1Api) as unknown as MethodTable,
       AppsV1Api: kubeConfig.makeApiClient(AppsV1Api) as unknown as MethodTable,
@@ -201,15 +217,24 @@ export class ClientNodeKube implements Kube {
     return fn.bind(api) as ApiMethod;
   }
 
+  private ask(gate: WriteGate, method: string, path: string): void {
+    try {
+      gate(method, path);
+    } catch (refusal) {
+      if (refusal instanceof Error) this.refusals.add(refusal);
+      throw refusal;
+    }
+  }
+
   private async call<T>(doing: string, fn: () => Promise<unknown>): Promise<T> {
     try {
       return toWire<T>(await withDeadline(fn(), this.requestTimeoutMs, doing));
     } catch (err) {
-      throw mapKubeError(err, doing);
+      throw refusalIn(err, this.refusals) ?? mapKubeError(err, doing);
     }
   }
 }
 
-export function createKube(kubeConfig: KubeConfig, requestTimeoutMs?: number): Kube {
-  return new ClientNodeKube(kubeConfig, requestTimeoutMs);
+export function createKube(kubeConfig: KubeConfig, options?: KubeClientOptions): Kube {
+  return new ClientNodeKube(kubeConfig, options);
 }

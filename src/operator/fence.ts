@@ -7,7 +7,8 @@
 import { FencedWriteError, type LeadershipTerm, type WriteVerdict, writeVerdict } from '../domain/leadership/term.js';
 import { decorateCloudProvider } from '../cloudprovider/decorate.js';
 import type { ApiCallKinds, ApiGuard, CloudProvider, CloudProviderNodeClaim } from '../cloudprovider/types.js';
-import type { CoreV1Event, KubernetesObject } from '@kubernetes/client-node';
+import type { CoreV1Event, KubeConfig, KubernetesObject } from '@kubernetes/client-node';
+import { createKube } from '../kube/client.js';
 import type { ResourceKind } from '../kube/resources.js';
 import type { DeleteOptions, EvictOptions, Kube, ListOptions, ObjectKey, ObjectList, Patch } from '../kube/types.js';
 import type { Clock } from '../util/clock.js';
@@ -56,6 +57,15 @@ export class LeadershipFence {
   refused(): number {
     return this.refusals;
   }
+}
+
+/**
+ * The leader's client: each write is checked when a controller makes it, and again by the client right before its
+ * bytes go on the socket, after authentication, the fetch machinery and a new connection's handshake, all of
+ * which a frozen or starved process can sit in; and again for every attempt the client makes of it.
+ */
+export function fencedKubeClient(kubeConfig: KubeConfig, fence: LeadershipFence): Kube {
+  return fencedKube(createKube(kubeConfig, { writeGate: (method, path) => fence.guard(`sending ${method} ${path}`) }), fence);
 }
 
 /** The Kube port with every write guarded; reads go straight through. */

@@ -42,7 +42,7 @@ import { overlaidCloudProvider } from '../cloudprovider/node-overlays.js';
 import { NewNodeClassNotice, readRegionLists } from './region-lists.js';
 import { CatalogPriceBook } from '../views/price-book.js';
 import { type ControllerSignals, createControllerSignals } from './relay.js';
-import { fencedApiGuard, fencedCloudProvider, fencedKube, LeadershipFence } from './fence.js';
+import { fencedApiGuard, fencedCloudProvider, fencedKubeClient, LeadershipFence } from './fence.js';
 
 export interface OperatorOptions {
   config: OperatorConfig;
@@ -131,7 +131,7 @@ function buildCore(options: OperatorOptions, logger: Logger): Core {
   const kube = createKube(options.kubeConfig);
   const election = config.leaderElection;
   const fence = new LeadershipFence(clock, election.enabled ? election.renewDeadlineMs : undefined);
-  const leaderKube = fencedKube(kube, fence);
+  const leaderKube = fencedKubeClient(options.kubeConfig, fence);
   const state = new ClusterState({ clock, nominationWindowMs: 2 * config.batch.maxMs });
   const nodeClassAppeared = new NewNodeClassNotice();
   const liveCatalogs = new LiveCatalogs(loadCatalogs());

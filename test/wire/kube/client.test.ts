@@ -160,7 +160,7 @@ describe('Kube over client-node against the simulated API server', () => {
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     try {
       const { port } = silent.address() as AddressInfo;
-      const hung = createKube(kubeConfigFor(`http://127.0.0.1:${port}`), 200);
+      const hung = createKube(kubeConfigFor(`http://127.0.0.1:${port}`), { requestTimeoutMs: 200 });
       const failure = await hung.get(Resources.NodeClaim, { name: 'default-abc' }).catch((e: unknown) => e);
       expect(failure).toBeInstanceOf(KubeUnreachable);
       expect(String((failure as Error).message)).toBe('getting nodeclaim default-abc: no answer from the API server within 0.2s');
