@@ -19,8 +19,11 @@ import {
   isUnlinked,
   markGpuPending,
   tagForOwner,
+  TagGpuPending,
+  type GpuClaimDeps,
   type GpuOwner,
 } from './gpu-claims.js';
+import { OutscaleResponseError } from './errors.js';
 import type { LaunchShape } from './instancetypes.js';
 
 type FlexibleGpuShape = NonNullable<LaunchShape['flexibleGpu']>;
@@ -64,27 +67,44 @@ interface GpuRequest {
   owner: GpuOwner;
 }
 
-/** Creates one GPU for the VM and tags it for its NodeClaim at once; a GPU whose tagging failed is given back. */
+/** Its own calls, unretried: inside an attempt of a retried call, a failure is that attempt's. */
+const attemptOnly = (deps: GpuAttachDeps): GpuClaimDeps => ({ api: deps.api, call: (_operation, fn) => fn() });
+
+/**
+ * Creates one GPU for the VM (marked pending) and tags it for its NodeClaim at once; a GPU whose tagging failed
+ * is given back. CreateFlexibleGpu takes no idempotency key: an attempt whose answer was lost, empty or cut short
+ * may have made a GPU, so the next attempt first takes an untagged GPU of the shape, and creates only if none.
+ */
 async function createTagged(deps: GpuAttachDeps, vm: Vm, { gpu, offering, owner }: GpuRequest): Promise<string> {
-  const created = await deps.call(
+  let asked = false;
+  const made = await deps.call(
     `creating flexible gpu ${gpu.modelName} for vm ${vm.VmId}`,
-    () =>
-      deps.api.createFlexibleGpu({
+    async () => {
+      if (asked) {
+        const [lost] = await adoptUntagged(attemptOnly(deps), vm, gpu.modelName, 1, owner);
+        if (lost) return { id: lost.FlexibleGpuId, tagged: true };
+      }
+      asked = true;
+      const answer = await deps.api.createFlexibleGpu({
         ModelName: gpu.modelName,
         SubregionName: vm.Placement.SubregionName,
         Generation: gpu.generation,
         DeleteOnVmDeletion: true,
-      }),
+      });
+      const id = answer?.FlexibleGpu?.FlexibleGpuId;
+      if (!id) throw new OutscaleResponseError('CreateFlexibleGpu', 200, 'the answer names no FlexibleGpu');
+      return { id, tagged: false };
+    },
     offering,
   );
-  const id = created.FlexibleGpu.FlexibleGpuId;
+  if (made.tagged) return made.id;
   try {
-    await tagForOwner(deps, [id], owner);
+    await tagForOwner(deps, [made.id], owner);
   } catch (err) {
-    await deleteGpu(deps, id).catch(() => undefined);
+    await deleteGpu(deps, made.id).catch(() => undefined);
     throw err;
   }
-  return id;
+  return made.id;
 }
 
 /**
@@ -101,7 +121,8 @@ async function gpusToLink(deps: GpuAttachDeps, vm: Vm, request: GpuRequest, miss
   if (ids.length === missing && !hasPendingGpu(vm)) return ids;
   if (ids.length < missing) {
     if (!hasPendingGpu(vm)) await markGpuPending(deps, vm.VmId);
-    while (ids.length < missing) ids.push(await createTagged(deps, vm, request));
+    const pending: Vm = hasPendingGpu(vm) ? vm : { ...vm, Tags: [...vm.Tags, { Key: TagGpuPending, Value: 'true' }] };
+    while (ids.length < missing) ids.push(await createTagged(deps, pending, request));
   }
   await clearGpuPending(deps, vm.VmId);
   return ids;
