@@ -10,6 +10,7 @@ import {
   podsNotRunning,
   unreadyClaims,
   wrongDeletions,
+  wrongGpuRemovals,
 } from './harness/invariants.js';
 
 const instance = (id: string, over: Partial<ObservedInstance> = {}): ObservedInstance => ({
@@ -145,5 +146,29 @@ describe('chaos invariants', () => {
     before.instances.push(instance('leak'));
     const after = { ...before, instances: before.instances.map((i) => ({ ...i, state: 'deleting' as const })) };
     expect(wrongDeletions(before, after)).toEqual([]);
+  });
+
+  it('catch a GPU deleted or detached from the instance of a live NodeClaim', () => {
+    const before = healthy();
+    before.gpus = [
+      { id: 'fgpu-a', vmId: 'a', deleting: false },
+      { id: 'fgpu-b', vmId: 'b', deleting: false },
+    ];
+    const after = { ...before, gpus: [{ id: 'fgpu-b', deleting: false }] };
+    expect(kinds(wrongGpuRemovals(before, after))).toEqual(['wrong-gpu-removal:fgpu-a', 'wrong-gpu-removal:fgpu-b']);
+    expect(wrongGpuRemovals(before, before)).toEqual([]);
+  });
+
+  it('accept GPUs removed with a NodeClaim being deleted, from an instance no NodeClaim names, or already going', () => {
+    const before = healthy();
+    before.claims[0] = { ...before.claims[0], deleting: true } as ObservedWorld['claims'][number];
+    before.instances.push(instance('leak'));
+    before.gpus = [
+      { id: 'fgpu-a', vmId: 'a', deleting: false },
+      { id: 'fgpu-leak', vmId: 'leak', deleting: false },
+      { id: 'fgpu-going', vmId: 'b', deleting: true },
+      { id: 'fgpu-free', deleting: false },
+    ];
+    expect(wrongGpuRemovals(before, { ...before, gpus: [] })).toEqual([]);
   });
 });

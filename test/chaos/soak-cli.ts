@@ -1,7 +1,10 @@
 /**
- * `npm run chaos -- [--cloud C] [--minutes N] [--seed S] [--replicas R]`: the long soak, per cloud (all three at
- * once by default), with R operator replicas (default 2), printing kills made, leaders frozen past their lease,
- * faults injected, GPU nodes replaced, duplicates, leaks, wrong deletions, writes after lease loss and the time for all pods to run
+ * `npm run chaos -- [--cloud C] [--minutes N] [--seed S] [--replicas R] [--watch-delay-ms D] [--throttle on|off]
+ * [--busy-cores K]`: the long soak, per cloud (all three at once by default), with R operator replicas (default 2),
+ * watch events up to D ms late (default 250, 0: none), the replicas throttled by short SIGSTOP bursts (default on)
+ * and K busy processes taking a core each (default 0), printing kills made, leaders frozen past their lease,
+ * faults injected, GPU nodes replaced, duplicates, leaks (GPUs apart), wrong deletions of instances and GPUs,
+ * writes after lease loss, the instances left and how many run the workload, and the time for all pods to run
  * after the last restart. Exit 1 if any invariant broke, 2 on a bad flag.
  */
 import { runSoak, type SoakReport } from './harness/soak.js';
@@ -14,12 +17,23 @@ interface Flags {
   minutes: number;
   seed: number;
   replicas: number;
+  watchDelayMs: number;
+  throttle: boolean;
+  busyCores: number;
 }
 
 class FlagError extends Error {}
 
 function parseFlags(argv: readonly string[]): Flags {
-  const flags: Flags = { clouds: [...Clouds], minutes: 10, seed: Math.floor(Math.random() * 2 ** 31), replicas: 2 };
+  const flags: Flags = {
+    clouds: [...Clouds],
+    minutes: 10,
+    seed: Math.floor(Math.random() * 2 ** 31),
+    replicas: 2,
+    watchDelayMs: 250,
+    throttle: true,
+    busyCores: 0,
+  };
   for (let i = 0; i < argv.length; i++) {
     const [name, inline] = (argv[i] as string).split('=', 2) as [string, string | undefined];
     const value = inline ?? argv[++i];
@@ -40,8 +54,21 @@ function parseFlags(argv: readonly string[]): Flags {
       flags.replicas = Number(value);
       if (!Number.isSafeInteger(flags.replicas) || flags.replicas < 1 || flags.replicas > 3)
         throw new FlagError(`--replicas: "${value}" is not a replica count; accepted: 1, 2 or 3`);
+    } else if (name === '--watch-delay-ms') {
+      flags.watchDelayMs = Number(value);
+      if (!Number.isSafeInteger(flags.watchDelayMs) || flags.watchDelayMs < 0 || flags.watchDelayMs > 10_000)
+        throw new FlagError(`--watch-delay-ms: "${value}" is not a delay; accepted: an integer number of ms from 0 (none) to 10000`);
+    } else if (name === '--throttle') {
+      if (value !== 'on' && value !== 'off') throw new FlagError(`--throttle: "${value}" is not a switch; accepted: on, off`);
+      flags.throttle = value === 'on';
+    } else if (name === '--busy-cores') {
+      flags.busyCores = Number(value);
+      if (!Number.isSafeInteger(flags.busyCores) || flags.busyCores < 0 || flags.busyCores > 64)
+        throw new FlagError(`--busy-cores: "${value}" is not a process count; accepted: an integer from 0 to 64`);
     } else {
-      throw new FlagError(`unknown flag ${name}; accepted: --cloud, --minutes, --seed, --replicas`);
+      throw new FlagError(
+        `unknown flag ${name}; accepted: --cloud, --minutes, --seed, --replicas, --watch-delay-ms, --throttle, --busy-cores`,
+      );
     }
   }
   return flags;
@@ -52,7 +79,9 @@ function line(r: SoakReport): string {
   const kinds = Object.entries(r.faultsByKind)
     .map(([k, n]) => `${k} ${n}`)
     .join(', ');
-  return `${r.cloud.padEnd(9)} seed ${r.seed}, ${r.replicas} replica(s): kills ${r.kills} (${r.killsAtCalls} at a cloud call), leaders frozen ${r.pauses}, faults injected ${r.faultsInjected} (${kinds}), watch drops ${r.watchDrops}, gpu nodes replaced ${r.gpuNodesReplaced}, duplicates ${r.duplicates}, leaks ${r.leaks}, wrong deletions ${r.wrongDeletions}, writes after lease loss ${r.writesAfterLeaseLoss}, all pods running ${converged} after the last restart`;
+  const slow = `watch delay ≤${r.watchDelayMs} ms, throttling bursts ${r.throttles}, busy cores ${r.busyCores}`;
+  const end = `instances at the end ${r.instancesAtEnd} (${r.instancesHostingPods} running the workload)`;
+  return `${r.cloud.padEnd(9)} seed ${r.seed}, ${r.replicas} replica(s): ${slow}, kills ${r.kills} (${r.killsAtCalls} at a cloud call), leaders frozen ${r.pauses}, faults injected ${r.faultsInjected} (${kinds}), watch drops ${r.watchDrops}, gpu nodes replaced ${r.gpuNodesReplaced}, duplicates ${r.duplicates}, leaks ${r.leaks} (gpus ${r.leakedGpus}), wrong deletions ${r.wrongDeletions} (gpus ${r.wrongGpuRemovals}), writes after lease loss ${r.writesAfterLeaseLoss}, ${end}, all pods running ${converged} after the last restart`;
 }
 
 async function main(): Promise<number> {
@@ -65,7 +94,7 @@ async function main(): Promise<number> {
     return 2;
   }
   process.stdout.write(
-    `chaos soak: ${flags.clouds.join(', ')} for ${flags.minutes} min each, ${flags.replicas} replica(s), seed ${flags.seed} (replay with --seed ${flags.seed})\n`,
+    `chaos soak: ${flags.clouds.join(', ')} for ${flags.minutes} min each, ${flags.replicas} replica(s), watch delay ≤${flags.watchDelayMs} ms, throttling ${flags.throttle ? 'on' : 'off'}, busy cores ${flags.busyCores}, seed ${flags.seed} (replay with --seed ${flags.seed})\n`,
   );
   const reports = await Promise.all(
     flags.clouds.map((cloud) =>
@@ -74,6 +103,9 @@ async function main(): Promise<number> {
         durationMs: flags.minutes * 60_000,
         seed: flags.seed,
         replicas: flags.replicas,
+        watchDelayMs: flags.watchDelayMs,
+        throttle: flags.throttle,
+        busyCores: flags.busyCores,
         say: (l) => process.stdout.write(`[${cloud}] ${l}\n`),
       }),
     ),

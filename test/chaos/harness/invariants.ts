@@ -42,6 +42,8 @@ export interface ObservedNode {
 export interface ObservedPod {
   name: string;
   phase: string;
+  /** The node it is bound to, once scheduled. */
+  nodeName?: string;
 }
 
 export interface ObservedWorld {
@@ -58,6 +60,7 @@ export type ViolationKind =
   | 'leaked-instance'
   | 'leaked-gpu'
   | 'wrong-deletion'
+  | 'wrong-gpu-removal'
   | 'claim-not-ready'
   | 'write-after-lease-loss';
 
@@ -178,6 +181,40 @@ export function wrongDeletions(before: ObservedWorld, after: ObservedWorld): Vio
     });
   }
   return out;
+}
+
+/**
+ * GPUs deleted or detached between `before` and `after` (taken as in wrongDeletions) although, in `before`, they
+ * were linked to an instance a live NodeClaim named: the node would lose its accelerator under its pods.
+ */
+export function wrongGpuRemovals(before: ObservedWorld, after: ObservedWorld): Violation[] {
+  const ownerOf = new Map<string, string>();
+  for (const instance of before.instances.filter(live)) {
+    const owner = before.claims.find((c) => !c.deleting && c.providerID !== undefined && c.providerID === instance.providerID);
+    if (owner) ownerOf.set(instance.id, owner.name);
+  }
+  const afterById = new Map(after.gpus.map((g) => [g.id, g]));
+  const out: Violation[] = [];
+  for (const gpu of before.gpus) {
+    const owner = gpu.vmId === undefined ? undefined : ownerOf.get(gpu.vmId);
+    if (gpu.deleting || owner === undefined) continue;
+    const now = afterById.get(gpu.id);
+    if (now && now.vmId === gpu.vmId && !now.deleting) continue;
+    out.push({
+      kind: 'wrong-gpu-removal',
+      subject: gpu.id,
+      detail: `gpu ${gpu.id} was ${now ? 'detached from' : 'deleted from'} ${gpu.vmId} while nodeclaim ${owner} was live`,
+    });
+  }
+  return out;
+}
+
+/** Live instances, and those among them whose Node runs a pod of the workload (the rest are surplus to it). */
+export function instanceUse(world: ObservedWorld): { instances: number; hostingPods: number } {
+  const running = world.instances.filter(live);
+  const nodeProvider = new Map(world.nodes.map((n) => [n.name, n.providerID]));
+  const hosting = new Set(world.pods.map((p) => (p.nodeName === undefined ? undefined : nodeProvider.get(p.nodeName))));
+  return { instances: running.length, hostingPods: running.filter((i) => i.providerID !== undefined && hosting.has(i.providerID)).length };
 }
 
 /** What must hold once the operator has converged: everything. */

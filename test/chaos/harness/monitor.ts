@@ -1,10 +1,11 @@
 /**
  * Watches a chaos world while it runs: a snapshot at the arrival of every request that changes the cloud
  * (before the cloud acts) and every `intervalMs`; duplicates and wrong deletions are checked on each
- * consecutive pair of snapshots, so a deletion is judged on what the cloud and cluster held just before it.
+ * consecutive pair of snapshots, so a deletion (of an instance or a GPU) is judged on what the cloud and cluster
+ * held just before it.
  */
 import type { RequestInfo } from '../../../src/testbed/emulators/faults.js';
-import { duplicates, type ObservedWorld, type Violation, wrongDeletions } from './invariants.js';
+import { duplicates, type ObservedWorld, type Violation, wrongDeletions, wrongGpuRemovals } from './invariants.js';
 import type { ChaosWorld } from './world.js';
 
 function changesTheCloud(req: RequestInfo): boolean {
@@ -34,7 +35,7 @@ export class Monitor {
 
   check(): void {
     const now = this.world.observe();
-    const seen = [...duplicates(now), ...(this.last ? wrongDeletions(this.last, now) : [])];
+    const seen = [...duplicates(now), ...(this.last ? [...wrongDeletions(this.last, now), ...wrongGpuRemovals(this.last, now)] : [])];
     for (const v of seen) this.found.set(`${v.kind}/${v.subject}`, v);
     this.last = now;
   }

@@ -100,7 +100,7 @@ export function ovhcloudSide(emulator: OvhcloudEmulator): CloudSide {
 type Meta = { name: string; namespace?: string; deletionTimestamp?: string };
 type Claim = { metadata: Meta; spec?: { resources?: { requests?: Record<string, string> } }; status?: { providerID?: string } };
 type Node = { metadata: Meta; spec?: { providerID?: string }; status?: { conditions?: { type: string; status: string }[] } };
-type Pod = { metadata: Meta; status?: { phase?: string } };
+type Pod = { metadata: Meta; spec?: { nodeName?: string }; status?: { phase?: string } };
 
 function objects<T>(apiServer: ApiServer, key: string): T[] {
   return [...apiServer.store.values(key)] as unknown as T[];
@@ -125,6 +125,10 @@ export function clusterSide(
   }));
   const pods: ObservedPod[] = objects<Pod>(apiServer, '/pods')
     .filter((p) => p.metadata.namespace === podNamespace && !p.metadata.deletionTimestamp)
-    .map((p) => ({ name: p.metadata.name, phase: p.status?.phase ?? 'Pending' }));
+    .map((p) => ({
+      name: p.metadata.name,
+      phase: p.status?.phase ?? 'Pending',
+      ...(p.spec?.nodeName ? { nodeName: p.spec.nodeName } : {}),
+    }));
   return { claims, nodes, pods };
 }

@@ -3,12 +3,15 @@
  * now and then, so flexible GPUs are created, linked and released) while the cloud answers with 5xx, 429,
  * timeouts, lost replies and empty or truncated 200s, listings lag 0–30 s, the API server drops its watches,
  * the leader is SIGKILLed at random cloud calls, and frozen (SIGSTOP) past its lease just after a rescale and
- * thawed (SIGCONT). Replicas that exit are restarted, as the kubelet would. Invariants are watched throughout,
+ * thawed (SIGCONT). The world is slow throughout: every watch event arrives late (random, with bursts), the
+ * replicas are throttled (short SIGSTOP/SIGCONT bursts, as a cgroup CPU quota does) and, if asked, busy
+ * processes take whole cores. Replicas that exit are restarted, as the kubelet would. Invariants are watched throughout,
  * and every write the API server received is judged against the lease (harness/fencing.ts); at the end the
  * faults stop and the world must converge. The same seed replays the same choices.
  */
 import type { Fault, FaultRule } from '../../../src/testbed/emulators/faults.js';
-import { convergedViolations, type Violation } from './invariants.js';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { convergedViolations, instanceUse, type Violation } from './invariants.js';
 import { Monitor } from './monitor.js';
 import type { ChaosCloud } from './observe.js';
 import { CustomObjectsApi } from '@kubernetes/client-node';
@@ -28,6 +31,12 @@ export interface SoakOptions {
   replicas?: number;
   /** Progress lines (the CLI prints them; tests pass nothing). */
   say?: (line: string) => void;
+  /** Most delay of a watch event outside a burst, ms (bursts add up to four times more); 0: none. */
+  watchDelayMs?: number;
+  /** Throttle the replicas: SIGSTOP bursts of 50–500 ms every 1–3 s, one replica at a time. */
+  throttle?: boolean;
+  /** Busy processes started for the run, each taking a core. */
+  busyCores?: number;
 }
 
 export interface SoakReport {
@@ -39,6 +48,10 @@ export interface SoakReport {
   killsAtCalls: number;
   /** Leaders frozen past their lease and thawed. */
   pauses: number;
+  watchDelayMs: number;
+  /** Throttling bursts (short SIGSTOPs) the replicas got. */
+  throttles: number;
+  busyCores: number;
   /** Writes the API server received from a replica that did not hold the lease. */
   writesAfterLeaseLoss: number;
   faultsInjected: number;
@@ -48,7 +61,14 @@ export interface SoakReport {
   gpuNodesReplaced: number;
   duplicates: number;
   leaks: number;
+  /** GPUs allocated and linked to no live instance at the end (among the leaks). */
+  leakedGpus: number;
   wrongDeletions: number;
+  /** GPUs deleted or detached while their NodeClaim was live. */
+  wrongGpuRemovals: number;
+  /** Live instances at the end, and those whose node runs a workload pod. */
+  instancesAtEnd: number;
+  instancesHostingPods: number;
   /** From the restart after the last kill to every invariant holding; undefined if it never converged. */
   convergedAfterLastKillMs?: number;
   violations: Violation[];
@@ -84,6 +104,7 @@ class Chaos {
   pauses = 0;
   watchDrops = 0;
   gpuNodesReplaced = 0;
+  throttles = 0;
   lastRestartAt = Date.now();
   private readonly ruleIds: number[] = [];
   private supervisor: NodeJS.Timeout | undefined;
@@ -211,6 +232,26 @@ class Chaos {
   }
 }
 
+/** Until `until`: every 1–3 s one running replica is stopped for 50–500 ms (below the renew deadline). */
+async function throttleLoop(world: ChaosWorld, chaos: Chaos, random: () => number, until: number): Promise<void> {
+  while (Date.now() < until) {
+    await sleep(1_000 + Math.floor(random() * 2_000));
+    if (world.throttleOperator(Math.floor(random() * world.replicas), 50 + Math.floor(random() * 450))) chaos.throttles += 1;
+  }
+}
+
+/** Watch events of every resource arrive 0–maxMs late; now and then a burst of up to 3 s adds up to 4 × maxMs. */
+function delayWatches(world: ChaosWorld, maxMs: number, seed: number): void {
+  if (maxMs <= 0) return;
+  world.cluster.apiServer.watchDelays.reseed(seed);
+  world.cluster.apiServer.watchDelays.set('*', { minMs: 0, maxMs, burstChance: 0.01, burstMs: 3_000, burstDelayMs: 4 * maxMs });
+}
+
+/** `count` processes spinning on a core each, until stopped. */
+function busyCores(count: number): ChildProcess[] {
+  return Array.from({ length: count }, () => spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }));
+}
+
 function faultCounts(world: ChaosWorld): Record<string, number> {
   const emulator = world.emulators[world.cloud];
   const counts: Record<string, number> = {};
@@ -241,6 +282,10 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   const chaos = new Chaos(world, random, say);
   let convergedAfterLastKillMs: number | undefined;
   let final: Violation[] = [];
+  let use = { instances: 0, hostingPods: 0 };
+  const watchDelayMs = options.watchDelayMs ?? 0;
+  delayWatches(world, watchDelayMs, options.seed);
+  const busy = busyCores(options.busyCores ?? 0);
   try {
     await bringUp(world);
     chaos.superviseReplicas();
@@ -250,7 +295,11 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     // keeps them launched, released and garbage-collected under the chaos.
     if (options.cloud === 'outscale') await createPod(world, gpuPod(options.cloud, 'gpu'));
     chaos.startFaults();
-    await chaosLoop(world, chaos, random, Date.now() + options.durationMs);
+    const until = Date.now() + options.durationMs;
+    await Promise.all([
+      chaosLoop(world, chaos, random, until),
+      options.throttle ? throttleLoop(world, chaos, seededRandom(options.seed + 1), until) : undefined,
+    ]);
     chaos.stopFaults();
     await scaleDeployment(world, 'web', 3);
     try {
@@ -263,11 +312,13 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
         options.convergeTimeoutMs ?? 180_000,
       );
       convergedAfterLastKillMs = Date.now() - chaos.lastRestartAt;
+      use = instanceUse(world.observe());
     } catch {
       say(`  not converged (operator logs in ${world.logDir})`);
     }
     monitor.check();
   } finally {
+    for (const p of busy) p.kill('SIGKILL');
     chaos.stopSupervising();
     monitor.stop();
     await world.close();
@@ -282,6 +333,9 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     kills: chaos.kills,
     killsAtCalls: chaos.killsAtCalls,
     pauses: chaos.pauses,
+    watchDelayMs,
+    throttles: chaos.throttles,
+    busyCores: options.busyCores ?? 0,
     writesAfterLeaseLoss: fenced.length,
     faultsInjected: Object.values(byKind).reduce((a, b) => a + b, 0),
     faultsByKind: byKind,
@@ -289,7 +343,11 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     gpuNodesReplaced: chaos.gpuNodesReplaced,
     duplicates: violations.filter((v) => v.kind === 'duplicate-instance').length,
     leaks: violations.filter((v) => v.kind === 'leaked-instance' || v.kind === 'leaked-gpu').length,
+    leakedGpus: violations.filter((v) => v.kind === 'leaked-gpu').length,
     wrongDeletions: violations.filter((v) => v.kind === 'wrong-deletion').length,
+    wrongGpuRemovals: violations.filter((v) => v.kind === 'wrong-gpu-removal').length,
+    instancesAtEnd: use.instances,
+    instancesHostingPods: use.hostingPods,
     ...(convergedAfterLastKillMs !== undefined ? { convergedAfterLastKillMs } : {}),
     violations,
   };

@@ -77,6 +77,12 @@ export interface ChaosWorld {
   pauseOperator(replica?: number): void;
   /** SIGCONT. */
   resumeOperator(replica?: number): void;
+  /**
+   * SIGSTOP for `ms`, then SIGCONT: a CPU-throttled container (its cgroup quota spent) or a starved process. The
+   * replica keeps its Service traffic, as a throttled pod does; one paused (pauseOperator) meanwhile stays paused.
+   * False when the replica is not running or is paused.
+   */
+  throttleOperator(replica: number, ms: number): boolean;
   /** The user each replica's writes carry in the API server's audit log. */
   replicaUser(replica: number): string;
   /** Whether a replica answers its readiness probe (its caches synced). */
@@ -294,6 +300,16 @@ export async function startChaosWorld(input: ChaosWorldOptions): Promise<ChaosWo
       const r = replica(i);
       r.process?.resume();
       r.paused = false;
+    },
+    throttleOperator(i, ms) {
+      const r = replica(i);
+      const running = r.process;
+      if (!running || r.paused) return false;
+      running.pause();
+      setTimeout(() => {
+        if (!r.paused && r.process === running) running.resume();
+      }, ms);
+      return true;
     },
     replicaUser: replicaUserName,
     async replicaReady(i) {
