@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import {
   convergedViolations,
   duplicates,
+  instanceUse,
   leaks,
   type ObservedInstance,
   type ObservedWorld,
@@ -170,5 +171,17 @@ describe('chaos invariants', () => {
       { id: 'fgpu-free', deleting: false },
     ];
     expect(wrongGpuRemovals(before, { ...before, gpus: [] })).toEqual([]);
+  });
+
+  it('count the live instances and those whose node runs a workload pod', () => {
+    const world = healthy();
+    world.instances.push(instance('idle'), instance('gone', { state: 'gone' }));
+    world.nodes.push({ name: 'node-idle', providerID: 'cloud:///idle', ready: true });
+    world.pods = [
+      { name: 'web-1', phase: 'Running', nodeName: 'node-a' },
+      { name: 'web-2', phase: 'Running', nodeName: 'node-a' },
+      { name: 'web-3', phase: 'Pending' },
+    ];
+    expect(instanceUse(world)).toEqual({ instances: 3, hostingPods: 1 });
   });
 });
