@@ -1,6 +1,6 @@
 /**
- * Helm 3 as a user types it against the demo cluster: a separate process with its own home (no user's
- * repositories, plugins or kubeconfig leak in), pointed at the demo's kubeconfig file.
+ * Helm 3 as a user types it against the demo cluster: a separate process with its own home and nothing else of this
+ * process's environment (no user's repositories, plugins or kubeconfig leak in), pointed at the demo's kubeconfig.
  */
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -9,10 +9,9 @@ import { join } from 'node:path';
 import { projectFile } from '../install.js';
 import { ChartDemoError } from './errors.js';
 
-/** The Helm `npm ci` unpacks (scripts/real-binaries.ts), else the one on PATH. */
+/** The Helm 3.17 scripts/real-binaries.ts unpacks from a devDependency. */
 export function defaultHelm(): string {
-  const unpacked = projectFile('node_modules/.bin-real/helm');
-  return existsSync(unpacked) ? unpacked : 'helm';
+  return projectFile('node_modules/.bin-real/helm');
 }
 
 export interface HelmRun {
@@ -28,9 +27,10 @@ export interface HelmOutput {
 
 /** Runs helm; a non-zero exit is a ChartDemoError carrying Helm's own message. */
 export async function runHelm(run: HelmRun): Promise<HelmOutput> {
+  if (!existsSync(run.helm))
+    throw new ChartDemoError(`no helm at ${run.helm}: run \`npx tsx scripts/real-binaries.ts\` or pass --helm PATH`);
   const home = mkdtempSync(join(tmpdir(), 'karpenter-eu-helm-'));
   const env = {
-    PATH: process.env.PATH ?? '',
     HOME: home,
     HELM_CACHE_HOME: join(home, 'cache'),
     HELM_CONFIG_HOME: join(home, 'config'),

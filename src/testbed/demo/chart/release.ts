@@ -65,24 +65,29 @@ async function releaseDeployment(kubeConfig: KubeConfig, release: ChartRelease):
   return list.items[0] as V1Deployment;
 }
 
-/** The pod the Deployment controller made for it (its name is what POD_NAME reads), or the one it would make. */
-async function podOf(kubeConfig: KubeConfig, deployment: V1Deployment): Promise<PodIdentity> {
+/** The pod the Deployment controller made for it: its name and uid are what POD_NAME and fieldRefs read. */
+async function podOf(kubeConfig: KubeConfig, deployment: V1Deployment, timeoutMs = 15_000): Promise<PodIdentity> {
   const namespace = deployment.metadata?.namespace ?? 'default';
-  const template = deployment.spec?.template;
-  const labels = template?.metadata?.labels ?? {};
   const selector = Object.entries(deployment.spec?.selector.matchLabels ?? {})
     .map(([k, v]) => `${k}=${v}`)
     .join(',');
-  const pods = await kubeConfig.makeApiClient(CoreV1Api).listNamespacedPod({ namespace, labelSelector: selector });
-  const pod = pods.items[0];
-  return {
-    name: pod?.metadata?.name ?? `${deployment.metadata?.name}-0`,
-    namespace,
-    uid: pod?.metadata?.uid ?? '00000000-0000-4000-8000-000000000000',
-    serviceAccountName: template?.spec?.serviceAccountName ?? 'default',
-    labels: pod?.metadata?.labels ?? labels,
-    annotations: pod?.metadata?.annotations ?? template?.metadata?.annotations ?? {},
-  };
+  const api = kubeConfig.makeApiClient(CoreV1Api);
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const pod = (await api.listNamespacedPod({ namespace, labelSelector: selector })).items[0];
+    if (pod?.metadata?.name)
+      return {
+        name: pod.metadata.name,
+        namespace,
+        uid: pod.metadata.uid ?? '',
+        serviceAccountName: pod.spec?.serviceAccountName ?? 'default',
+        labels: pod.metadata.labels ?? {},
+        annotations: pod.metadata.annotations ?? {},
+      };
+    if (Date.now() > deadline)
+      throw new ChartDemoError(`Deployment ${namespace}/${deployment.metadata?.name} made no pod in ${timeoutMs / 1000}s`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 /** The image runs `karpenter-eu <args>`; its `run` command parses exactly this. */

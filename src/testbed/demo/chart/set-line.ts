@@ -1,9 +1,11 @@
 /**
  * The `--set` line the demo installs the chart with: each guide's own values for its cloud (OVHcloud's project,
  * MKS cluster and region; the cloud switched on for Scaleway and Outscale), the emulators as the clouds' endpoints
- * (the chart's ovh.endpoint, scaleway.endpoint, outscale.endpoint), and the demo's short windows.
+ * (the chart's ovh.endpoint, scaleway.endpoint, outscale.endpoint), one replica tolerating the cluster's system node, and
+ * the demo's short windows.
  */
 import type { DemoTimings, Emulators } from '../environment.js';
+import { systemTolerationSet } from './system-node.js';
 
 export function demoSetLine(
   emulators: Emulators,
@@ -23,6 +25,8 @@ export function demoSetLine(
   if (emulators.scaleway) set.push('cloud.scaleway.enabled=true', 'scaleway.region=fr-par', `scaleway.endpoint=${emulators.scaleway.url}`);
   if (emulators.outscale)
     set.push('cloud.outscale.enabled=true', `outscale.region=${emulators.outscale.region}`, `outscale.endpoint=${emulators.outscale.url}`);
+  // One replica, the one the demo runs, on the cluster's own node (system-node.ts).
+  set.push('replicas=1', ...systemTolerationSet);
   set.push(
     `controller.batchIdleDuration=${timings.batchIdle}`,
     `controller.batchMaxDuration=${timings.batchMax}`,

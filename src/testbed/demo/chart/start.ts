@@ -1,6 +1,6 @@
 /** The from-chart steps of the demo's start: install the release, read it back, then wire the cluster to the service. */
 import { rmSync } from 'node:fs';
-import type { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
 import type { SimulatedCluster } from '../../cluster/index.js';
 import type { DemoTimings, Emulators } from '../environment.js';
 import { applyObjects, projectFile } from '../install.js';
@@ -9,6 +9,7 @@ import { ChartDemoError } from './errors.js';
 import { defaultHelm } from './helm.js';
 import { type ChartRelease, helmInstall, type InstalledRelease, readRelease, schedulerExtenders, secondSchedulerFile } from './release.js';
 import { demoSetLine } from './set-line.js';
+import { registerSystemNode, reportPodRunning } from './system-node.js';
 import { checkWebhooks, serviceKey, waitForCaBundles } from './webhooks.js';
 
 export interface FromChartOptions {
@@ -17,6 +18,8 @@ export interface FromChartOptions {
   /** More `--set` assignments after the demo's own (a later one wins, as in Helm). */
   set?: readonly string[];
   helm?: string;
+  /** What an administrator creates before `helm install` besides the credentials (a provided certificate's Secret). */
+  objects?: readonly KubernetesObject[];
 }
 
 export { ChartDemoError };
@@ -36,7 +39,8 @@ export async function installChart(
     namespace: 'karpenter',
     set: [...demoSetLine(emulators, context.timings, context.ovhCluster), ...(options.set ?? [])],
   };
-  await applyObjects(cluster.kubeConfig, operatorCredentialSecrets(emulators, release.namespace));
+  await applyObjects(cluster.kubeConfig, [...operatorCredentialSecrets(emulators, release.namespace), ...(options.objects ?? [])]);
+  await registerSystemNode(cluster.kubeConfig, new Date());
   const notes = await helmInstall(release, kubeconfigPath);
   return readRelease(cluster.kubeConfig, release, notes);
 }
@@ -51,6 +55,7 @@ export async function connectChartService(
   services: Map<string, string>,
 ): Promise<void> {
   const kubeConfig: KubeConfig = cluster.kubeConfig;
+  await reportPodRunning(kubeConfig, installed.pod, 15_000);
   await waitForCaBundles(kubeConfig, 15_000);
   for (const [key, url] of await checkWebhooks(kubeConfig, installed.network)) services.set(key, url);
   cluster.scheduler.useExtenders(await schedulerExtenders(kubeConfig, installed.network, secondSchedulerFile()));
