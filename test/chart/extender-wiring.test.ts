@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { X509Certificate } from 'node:crypto';
+import { globalAgent } from 'node:https';
 import * as k8s from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
@@ -155,6 +156,17 @@ describe.each([
     const client = new ExtenderClient(config);
     expect((await client.filter(pod, nodes)).feasible).toEqual(['worker-1']);
     expect([...(await client.prioritize(pod, nodes)).keys()]).toEqual(['worker-1']);
+  });
+
+  it('a CA another component of the process trusts process-wide (the OVH emulator in the demo) does not replace the configured one', async () => {
+    const config = extenderFromConfiguration(entry(), { readFile: secondSchedulerFile, resolve: resolveChartService });
+    const before = globalAgent.options.ca;
+    globalAgent.options.ca = [(await createCertificateAuthority('process-wide-ca')).certPem];
+    try {
+      expect((await new ExtenderClient(config).filter(pod, nodes)).feasible).toEqual(['worker-1']);
+    } finally {
+      globalAgent.options.ca = before;
+    }
   });
 
   it('a scheduler trusting another CA is refused: the CA in the configuration is what is checked', async () => {

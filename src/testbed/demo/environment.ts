@@ -27,6 +27,8 @@ import { type OvhcloudEmulator, startOvhcloudEmulator } from '../emulators/ovhcl
 import { type ScalewayEmulator, startScalewayEmulator } from '../emulators/scaleway/index.js';
 import { freeLoopbackPort } from './free-port.js';
 import { applyObjects, installCrds, installWebhookConfigurations, projectFile } from './install.js';
+import type { InstalledRelease } from './chart/release.js';
+import { connectChartService, type FromChartOptions, installChart, removePodFiles, resolveChartService } from './chart/start.js';
 
 /** The project of `manifests/examples/scaleway/nodeclass.yaml`, so the example applies unchanged. */
 export const ExampleScalewayProject = '5b8a2c1e-7f3d-4e9a-b6c0-1d2e3f4a5b6c';
@@ -61,6 +63,8 @@ export interface DemoEnvironmentOptions {
   featureGates?: string;
   /** Device plugins on the simulated nodes (the kubelet simulator's `devicePlugins`). */
   devicePlugins?: KubeletSimulatorOptions['devicePlugins'];
+  /** Install manifests/chart with Helm and run the service from the Deployment it renders (demo --from-chart). */
+  fromChart?: FromChartOptions;
 }
 
 export interface DemoTimings {
@@ -100,6 +104,8 @@ export interface DemoEnvironment {
   /** The environment `run` was configured from (credentials + endpoint overrides). */
   operatorEnv: Env;
   kubeconfigPath?: string;
+  /** With `fromChart`: the release read back (its NOTES, the container as prepared, the ports mapped). */
+  chart?: InstalledRelease;
   close(): Promise<void>;
 }
 
@@ -270,21 +276,31 @@ export async function startDemoEnvironment(options: DemoEnvironmentOptions): Pro
     const certificate = await createLoopbackCertificate();
     const extenderPort = await freeLoopbackPort();
     const webhook: { url?: string } = {};
+    const chartServices = new Map<string, string>();
+    const fromChart = options.fromChart;
     const cluster = await startSimulatedCluster({
       clock: options.clock,
       cloudSources: cloudSources(emulators),
-      extender: {
-        urlPrefix: `http://127.0.0.1:${extenderPort}/scheduler`,
-        filterVerb: 'filter',
-        prioritizeVerb: 'prioritize',
-        weight: 1,
-        nodeCacheCapable: true,
-        ignorable: true,
-      },
+      // From the chart, the extender is the second scheduler's, set once the service has made its CA.
+      ...(fromChart
+        ? {}
+        : {
+            extender: {
+              urlPrefix: `http://127.0.0.1:${extenderPort}/scheduler`,
+              filterVerb: 'filter',
+              prioritizeVerb: 'prioritize',
+              weight: 1,
+              nodeCacheCapable: true,
+              ignorable: true,
+            },
+          }),
       // The API server reaches the webhook Service through the operator's loopback port, once it listens.
       apiServer: {
-        resolveService: (svc) => (webhook.url && svc.name === 'karpenter-eu' ? `${webhook.url}${svc.path ?? '/'}` : undefined),
-        kubeconfig: options.kubeconfig ?? false,
+        resolveService: fromChart
+          ? (svc) => resolveChartService(chartServices, svc)
+          : (svc) => (webhook.url && svc.name === 'karpenter-eu' ? `${webhook.url}${svc.path ?? '/'}` : undefined),
+        verifyServiceNames: Boolean(fromChart),
+        kubeconfig: Boolean(options.kubeconfig) || Boolean(fromChart),
       },
       kubelet: {
         readyDelayMs: timings.readyMs,
@@ -295,10 +311,13 @@ export async function startDemoEnvironment(options: DemoEnvironmentOptions): Pro
       },
     });
     closers.push(() => cluster.close());
-    await installCrds(cluster.kubeConfig);
+    // From the chart, Helm installs the CRDs of its crds/ directory.
+    if (!fromChart) await installCrds(cluster.kubeConfig);
     await seedSecrets(cluster, emulators);
-    const operatorEnv = operatorEnvFor(emulators);
-    const config = parseOperatorOptions(operatorArgs(extenderPort, timings, options.featureGates), operatorEnv);
+    const chart = fromChart ? await installChart(cluster, emulators, { timings, ovhCluster: ExampleOvhCluster }, fromChart) : undefined;
+    if (chart) closers.push(async () => removePodFiles(chart));
+    const operatorEnv = chart?.run.env ?? operatorEnvFor(emulators);
+    const config = chart?.config ?? parseOperatorOptions(operatorArgs(extenderPort, timings, options.featureGates), operatorEnv);
     const start = (logger: Logger) =>
       startOperator({
         config,
@@ -306,7 +325,8 @@ export async function startDemoEnvironment(options: DemoEnvironmentOptions): Pro
         clock: options.clock,
         logger,
         controllers: options.controllers,
-        webhookTls: certificate,
+        // From the chart, the service serves the certificates its configuration makes it make (or read).
+        ...(chart ? {} : { webhookTls: certificate }),
       });
     let operator = await start(options.logger);
     closers.push(() => operator.stop());
@@ -317,12 +337,15 @@ export async function startDemoEnvironment(options: DemoEnvironmentOptions): Pro
       webhook.url = operator.webhookUrl;
       return operator;
     };
-    await installWebhookConfigurations(
-      cluster.kubeConfig,
-      options.webhookConfigurationsFile ?? projectFile('manifests/webhooks/webhook-configurations.yaml'),
-      certificate.caPem,
-    );
+    if (chart) await connectChartService(cluster, chart, chartServices);
+    else
+      await installWebhookConfigurations(
+        cluster.kubeConfig,
+        options.webhookConfigurationsFile ?? projectFile('manifests/webhooks/webhook-configurations.yaml'),
+        certificate.caPem,
+      );
     return {
+      ...(chart ? { chart } : {}),
       cluster,
       ...emulators,
       get operator() {

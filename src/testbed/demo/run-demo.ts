@@ -14,6 +14,8 @@ import { type DemoCloud, DemoClouds, type DemoEnvironment, startDemoEnvironment 
 import { NodeLedger } from './ledger.js';
 import { createDemoContext, type DemoStep, type DemoSummary, runScenario } from './scenario.js';
 import { demoSteps } from './steps/index.js';
+import { describeRelease } from './chart/release.js';
+import type { FromChartOptions } from './chart/start.js';
 import { formatSummary } from './summary.js';
 import { Timeline } from './timeline.js';
 
@@ -30,6 +32,8 @@ export interface DemoOptions {
   waitTimeoutMs?: number;
   /** Keep everything running after the scenario; resolves `keepRunning.until` to stop. */
   keepRunning?: { until: Promise<void> };
+  /** `helm install` the chart into the demo cluster and run the service from the Deployment it renders. */
+  fromChart?: FromChartOptions;
 }
 
 export interface DemoResult {
@@ -64,10 +68,17 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     logger: options.logger,
     controllers: options.controllers,
     kubeconfig: Boolean(options.keepRunning),
+    ...(options.fromChart ? { fromChart: options.fromChart } : {}),
   });
   const kubeConfig: KubeConfig = env.cluster.kubeConfig;
   const ledger = new NodeLedger(kubeConfig, createKube(kubeConfig), options.clock, priceBook());
   try {
+    if (env.chart) {
+      timeline.say(
+        `helm install ${env.chart.release.release} ${env.chart.release.chartDir} --namespace ${env.chart.release.namespace} ${env.chart.release.set.map((s) => `--set ${s}`).join(' ')}`,
+      );
+      for (const line of describeRelease(env.chart)) timeline.say(line);
+    }
     timeline.say(
       `service up: webhooks ${env.operator.webhookUrl}, extender ${env.operator.extenderUrl}, metrics ${env.operator.metricsUrl}`,
     );

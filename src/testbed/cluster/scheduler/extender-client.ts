@@ -33,7 +33,23 @@ function field(object: unknown, name: string): unknown {
 }
 
 export class ExtenderClient {
-  constructor(readonly config: ExtenderConfig) {}
+  /**
+   * Its own transport, as kube-scheduler builds one per extender: Node's shared agent lets its own options (a CA
+   * another component trusts process-wide) override the request's, so the configured CA would not be the one checked.
+   */
+  private readonly agent: https.Agent | undefined;
+
+  constructor(readonly config: ExtenderConfig) {
+    const tls = config.tlsConfig;
+    this.agent = config.urlPrefix.startsWith('https:')
+      ? new https.Agent({
+          keepAlive: true,
+          ...(tls?.caData ? { ca: tls.caData } : {}),
+          rejectUnauthorized: tls?.insecure !== true,
+          ...(tls?.serverName ? { servername: tls.serverName } : {}),
+        })
+      : undefined;
+  }
 
   /** IsInterested: with managedResources, only pods that request or limit one of them. */
   isInterested(pod: V1Pod): boolean {
@@ -107,8 +123,9 @@ export class ExtenderClient {
           headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) },
           timeout: timeoutMs,
           // Go's transport: the given CA (else the system roots), verified unless explicitly insecure.
-          ...(url.protocol === 'https:'
+          ...(url.protocol === 'https:' && this.agent
             ? {
+                agent: this.agent,
                 ...(tls?.caData ? { ca: tls.caData } : {}),
                 rejectUnauthorized: tls?.insecure !== true,
                 ...(tls?.serverName ? { servername: tls.serverName } : {}),

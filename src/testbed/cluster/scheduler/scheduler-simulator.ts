@@ -51,7 +51,7 @@ export class SchedulerSimulator {
   };
   readonly errors: unknown[] = [];
   private readonly api: CoreV1Api;
-  private readonly extenders: ExtenderClient[];
+  private extenders: ExtenderClient[];
   private readonly queue: SchedulingQueue;
   private readonly assumed = new Map<string, string>();
   private readonly abort = new AbortController();
@@ -76,6 +76,15 @@ export class SchedulerSimulator {
       if (event === 'delete' || (event === 'add' && pod.spec?.nodeName)) this.onClusterEvent();
       else this.kick();
     });
+  }
+  /**
+   * Replaces the extenders, as restarting kube-scheduler with a new configuration does: a second scheduler whose
+   * extender's CA lives in a Secret only starts once the service has written that Secret.
+   */
+  useExtenders(extenders: readonly ExtenderConfig[]): void {
+    for (const e of extenders) validateExtenderConfig(e);
+    this.extenders = extenders.map((e) => new ExtenderClient(e));
+    this.kick();
   }
 
   async start(): Promise<void> {
