@@ -13,13 +13,12 @@ import { type StoreEvent } from '../object-store.js';
 import { type ResourceRegistry } from '../resource-registry.js';
 import { type ResourceType } from '../resource-type.js';
 import { systemContext } from '../write-context.js';
+import { FinalizerDeleteProtection } from '../../scheduler/dra/types.js';
 import { type Controller } from './controller.js';
 import { controllerOf, controllerRef } from './workload-helpers.js';
 import { WorkQueue } from './work-queue.js';
 
 export const AnnotationPodClaimName = 'resource.kubernetes.io/pod-claim-name';
-/** Set by the scheduler with the allocation; only this controller removes it, with the allocation. */
-export const FinalizerDeleteProtection = 'resource.kubernetes.io/delete-protection';
 const claimsKey = 'resource.k8s.io/resourceclaims';
 /** Leaves room for `-` and the five random characters in a 63-character name. */
 const maxBaseLength = 57;
@@ -199,7 +198,10 @@ export class ResourceClaimController implements Controller {
     const reservedFor = status.reservedFor ?? [];
     const kept = reservedFor.filter((r) => r.resource !== 'pods' || this.podStillUses(namespace, r));
     const finalizers = claim.metadata.finalizers ?? [];
-    const deallocate = kept.length === 0 && finalizers.includes(FinalizerDeleteProtection);
+    // Between the scheduler's finalizer write and its status write the claim is neither allocated nor reserved:
+    // only an allocation nobody reserves, or a claim being deleted, is let go.
+    const unused = status.allocation !== undefined || Boolean(claim.metadata.deletionTimestamp);
+    const deallocate = kept.length === 0 && unused && finalizers.includes(FinalizerDeleteProtection);
     if (kept.length === reservedFor.length && !deallocate) return;
     const type = this.type('resource.k8s.io', 'resourceclaims');
     const nextStatus: ClaimStatus = { ...status, reservedFor: kept };

@@ -88,3 +88,6 @@ export type DeviceSelectorMatcher = (device: CandidateDevice, selectors: readonl
 export function deviceId(d: { driver: string; pool: string; device: string }): string {
   return `${d.driver}/${d.pool}/${d.device}`;
 }
+
+/** Set by the scheduler with the allocation; the resourceclaim controller removes it when it deallocates. */
+export const FinalizerDeleteProtection = 'resource.kubernetes.io/delete-protection';
