@@ -151,6 +151,18 @@ export const builtinTypes: readonly ResourceType[] = [
     namespaced: false,
     subresources: ['status'],
   }),
+  // Dynamic Resource Allocation (GA in 1.34): what DRA drivers publish and what pods claim.
+  builtin({ group: 'resource.k8s.io', version: 'v1', kind: 'DeviceClass', plural: 'deviceclasses', namespaced: false }),
+  builtin({
+    group: 'resource.k8s.io',
+    version: 'v1',
+    kind: 'ResourceClaim',
+    plural: 'resourceclaims',
+    namespaced: true,
+    subresources: ['status'],
+  }),
+  builtin({ group: 'resource.k8s.io', version: 'v1', kind: 'ResourceClaimTemplate', plural: 'resourceclaimtemplates', namespaced: true }),
+  builtin({ group: 'resource.k8s.io', version: 'v1', kind: 'ResourceSlice', plural: 'resourceslices', namespaced: false }),
   builtin({ group: 'coordination.k8s.io', version: 'v1', kind: 'Lease', plural: 'leases', namespaced: true }),
   // RBAC is stored and served (charts install it) but not enforced: every request acts as an administrator.
   builtin({ group: 'rbac.authorization.k8s.io', version: 'v1', kind: 'ClusterRole', plural: 'clusterroles', namespaced: false }),

@@ -1,4 +1,5 @@
 /** Per-kind preparation on create/update, mirroring the built-in registry strategies the service relies on. */
+import { defaultDraObject } from './dra-objects.js';
 import { type KubeObject } from './kube-object.js';
 import { type ResourceType, hasStatusSubresource } from './resource-type.js';
 
@@ -43,6 +44,7 @@ export function prepareForCreate(type: ResourceType, obj: KubeObject): void {
   const status = initialStatus(type, obj);
   if (status === undefined) delete obj.status;
   else obj.status = status;
+  defaultDraObject(type, obj);
   const id = `${type.group}/${type.plural}`;
   if (id === '/secrets') {
     encodeStringData(obj);
@@ -61,4 +63,5 @@ export function prepareForCreate(type: ResourceType, obj: KubeObject): void {
 
 export function prepareForUpdate(type: ResourceType, obj: KubeObject): void {
   if (type.group === '' && type.plural === 'secrets') encodeStringData(obj);
+  defaultDraObject(type, obj);
 }

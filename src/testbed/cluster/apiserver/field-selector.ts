@@ -54,6 +54,7 @@ const perResource: Record<string, Record<string, FieldGetter>> = {
   },
   '/secrets': { type: path('type') },
   '/namespaces': { 'status.phase': path('status', 'phase') },
+  'resource.k8s.io/resourceslices': { 'spec.nodeName': path('spec', 'nodeName'), 'spec.driver': path('spec', 'driver') },
 };
 
 function gettersFor(type: ResourceType): Record<string, FieldGetter> {

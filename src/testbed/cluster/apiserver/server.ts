@@ -15,6 +15,7 @@ import { GarbageCollector } from './controllers/garbage-collector.js';
 import { NamespaceController } from './controllers/namespace-controller.js';
 import { PdbController } from './controllers/pdb-controller.js';
 import { ReplicaSetController } from './controllers/replica-set-controller.js';
+import { ResourceClaimController } from './controllers/resource-claim-controller.js';
 import { StatefulSetController } from './controllers/stateful-set-controller.js';
 import { Deleter } from './deletion.js';
 import { FaultInjector } from '../../emulators/faults.js';
@@ -103,6 +104,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ap
     new DeploymentController(objects, registry),
     new ReplicaSetController(objects, deleter, registry),
     new StatefulSetController(objects, deleter, registry),
+    new ResourceClaimController(objects, deleter, registry),
   ];
   const unsubscribe = store.subscribe('*', (event) => {
     for (const c of controllers) c.observe(event);

@@ -4,6 +4,7 @@
  * adapted to this shape; sources are polled, like a kubelet that only exists once its machine is up.
  */
 import { type CloudName } from '../../../apis/v1/labels.js';
+import { type GpuInfo } from '../../../domain/instancetypes/types.js';
 import { type Taint } from '../../../domain/requirements/index.js';
 
 export interface CloudInstance {
@@ -26,6 +27,8 @@ export interface CloudInstance {
   /** Epoch ms the machine started. */
   bootedAt: number;
   internalIP?: string;
+  /** The GPUs the machine has, as its flavor's catalog entry states them: what its DRA driver publishes. */
+  gpu?: GpuInfo;
 }
 
 export interface CloudInstanceSource {

@@ -3,11 +3,13 @@
  * `node.kubernetes.io/not-ready` taint, Ready after `readyDelayMs`), pods bound to its Nodes start after
  * `podStartDelayMs`, pods being deleted go once their grace period is over, and an instance that left the cloud
  * takes its Node NotReady, then away (the cloud-node-lifecycle controller's part), with its pods (pod GC).
+ * A Ready node of a GPU flavor gets its DRA driver's ResourceSlice (dra-driver.ts).
  * All time is the injected Clock's; everything goes through the Kubernetes API.
  */
 import { CoreV1Api, type KubeConfig, PatchStrategy, setHeaderOptions, type V1Node, type V1Pod } from '@kubernetes/client-node';
 import { type Clock } from '../../../util/clock.js';
 import { ObjectCache } from '../scheduler/object-cache.js';
+import { type DriverNode, SimulatedDraDriver } from './dra-driver.js';
 import { type CloudInstance, type CloudInstanceSource } from './instance-source.js';
 import { DefaultReserved, nodeFor, readyCondition, TaintNotReady, withoutTaint, withTaint } from './node-manifest.js';
 import { PodIpAllocator, runningStatus } from './pod-status.js';
@@ -47,6 +49,7 @@ interface ManagedNode {
 export class KubeletSimulator {
   readonly nodes: ObjectCache<V1Node>;
   readonly pods: ObjectCache<V1Pod>;
+  readonly draDriver: SimulatedDraDriver;
   /** Write failures kept for inspection (the simulator never throws on them). */
   readonly errors: unknown[] = [];
   private readonly api: CoreV1Api;
@@ -61,10 +64,11 @@ export class KubeletSimulator {
     this.api = options.kubeConfig.makeApiClient(CoreV1Api);
     this.nodes = new ObjectCache<V1Node>(options.kubeConfig, '/api/v1/nodes', () => this.api.listNode());
     this.pods = new ObjectCache<V1Pod>(options.kubeConfig, '/api/v1/pods', () => this.api.listPodForAllNamespaces());
+    this.draDriver = new SimulatedDraDriver(options.kubeConfig);
   }
 
   async start(): Promise<void> {
-    await Promise.all([this.nodes.start(), this.pods.start()]);
+    await Promise.all([this.nodes.start(), this.pods.start(), this.draDriver.start()]);
     this.loop = this.runLoop();
   }
 
@@ -72,7 +76,7 @@ export class KubeletSimulator {
     this.abort.abort(new Error('stopping kubelet simulator'));
     await this.loop;
     await this.syncing;
-    await Promise.all([this.nodes.stop(), this.pods.stop()]);
+    await Promise.all([this.nodes.stop(), this.pods.stop(), this.draDriver.stop()]);
   }
 
   /**
@@ -114,7 +118,18 @@ export class KubeletSimulator {
     this.adoptExistingNodes(running, now);
     await this.registerNewInstances(running, now);
     await this.progressNodes(running, now);
+    await this.draDriver.publish(this.driverNodes()).catch((error: unknown) => this.errors.push(error));
     await this.progressPods(now);
+  }
+
+  /** Nodes whose kubelet runs and is Ready, with the Node as the watch shows it (its uid owns the slice). */
+  private driverNodes(): DriverNode[] {
+    const out: DriverNode[] = [];
+    for (const [name, state] of this.managed) {
+      const node = this.nodes.get(name);
+      if (node && state.ready && !state.stalled && state.goneAt === undefined) out.push({ node, instance: state.instance });
+    }
+    return out;
   }
 
   /** Nodes this simulator registered before a restart are managed again. */

@@ -1,9 +1,11 @@
 /**
- * One scheduling cycle for one pod, as kube-scheduler's schedulePod: in-tree filters (first failing plugin
- * gives the node's reasons), extender filters over the feasible nodes, then LeastAllocated + extender scores.
+ * One scheduling cycle for one pod, as kube-scheduler's schedulePod: PreFilter (DynamicResources), in-tree
+ * filters (first failing plugin gives the node's reasons), extender filters over the feasible nodes, then
+ * LeastAllocated + extender scores.
  */
 import { type V1Pod } from '@kubernetes/client-node';
 import { podSchedulingRequests } from '../../../domain/pods/index.js';
+import { type DraCycle } from './dra/dra-cycle.js';
 import { type ExtenderClient } from './extender-client.js';
 import { nodeAffinity, nodePorts, nodeResourcesFit, nodeUnschedulable, taintToleration } from './filters.js';
 import { addReasons, fitErrorMessage, NoNodesAvailableMessage, type ReasonHistogram } from './fit-error.js';
@@ -15,6 +17,8 @@ export interface Snapshot {
   infos: Map<string, NodeInfo>;
   ordered: NodeInfo[];
   antiAffinityHolders: PlacedPod[];
+  /** The DynamicResources plugin's view of claims, slices and classes for this cycle. */
+  dra?: DraCycle;
 }
 
 export type ScheduleOutcome =
@@ -37,7 +41,9 @@ export function filterNode(pod: V1Pod, info: NodeInfo, snapshot: Snapshot, reque
   if (fit.length > 0) return fit;
   const spread = podTopologySpread(pod, info, snapshot.infos);
   if (spread.length > 0) return spread;
-  return interPodAffinity(pod, info, snapshot.infos, snapshot.antiAffinityHolders);
+  const affinity = interPodAffinity(pod, info, snapshot.infos, snapshot.antiAffinityHolders);
+  if (affinity.length > 0 || !snapshot.dra) return affinity;
+  return snapshot.dra.filter(snapshot.dra.prepare(pod), info.node);
 }
 
 export async function schedulePod(
@@ -49,6 +55,8 @@ export async function schedulePod(
 ): Promise<ScheduleOutcome> {
   const total = snapshot.ordered.length;
   if (total === 0) return { kind: 'unschedulable', message: NoNodesAvailableMessage };
+  const gate = snapshot.dra?.prepare(pod).gate;
+  if (gate) return { kind: 'unschedulable', message: fitErrorMessage(total, new Map([[gate.message, total]])) };
   const requests = podSchedulingRequests(pod);
   const histogram: ReasonHistogram = new Map();
   let feasible: NodeInfo[] = [];

@@ -2,10 +2,25 @@
  * The scheduler simulator: watches pods and nodes through the Kubernetes API, schedules pending pods of the
  * default scheduler (schedule-one.ts), binds them with `pods/binding`, and marks those that fit nowhere
  * `PodScheduled=False` (reason Unschedulable, or SchedulerError when a non-ignorable extender failed), retrying
- * with backoff and on cluster events. Time is the injected Clock's.
+ * with backoff and on cluster events. Pods with ResourceClaims are placed only where their claims can be
+ * allocated (dra/), and each failure is also a `FailedScheduling` Event, as kube-scheduler records it.
+ * Time is the injected Clock's.
  */
-import { CoreV1Api, type KubeConfig, PatchStrategy, setHeaderOptions, type V1Node, type V1Pod } from '@kubernetes/client-node';
+import {
+  CoreV1Api,
+  type CoreV1Event,
+  type KubeConfig,
+  PatchStrategy,
+  setHeaderOptions,
+  type V1Node,
+  type V1Pod,
+} from '@kubernetes/client-node';
 import { type Clock } from '../../../util/clock.js';
+import { celDeviceMatcher } from './dra/cel-device-matcher.js';
+import { ClaimWriter } from './dra/claim-writer.js';
+import { podClaimEntries } from './dra/dra-cycle.js';
+import { DynamicResources } from './dra/dynamic-resources.js';
+import { type DeviceSelectorMatcher, type WireResourceClaim } from './dra/types.js';
 import { ExtenderClient } from './extender-client.js';
 import { type ExtenderConfig, validateExtenderConfig } from './extender-config.js';
 import { addPod, buildNodeInfos } from './node-info.js';
@@ -26,6 +41,8 @@ export interface SchedulerSimulatorOptions {
   queueTimings?: Partial<QueueTimings>;
   /** Bindings in flight at once (kube-scheduler binds asynchronously). */
   bindConcurrency?: number;
+  /** Evaluates DRA device selectors (default: the test bed's CEL evaluator). */
+  deviceSelectorMatcher?: DeviceSelectorMatcher;
 }
 
 export interface SchedulerStats extends ScheduleCounters {
@@ -39,6 +56,7 @@ export interface SchedulerStats extends ScheduleCounters {
 export class SchedulerSimulator {
   readonly nodes: ObjectCache<V1Node>;
   readonly pods: ObjectCache<V1Pod>;
+  readonly dra: DynamicResources;
   readonly stats: SchedulerStats = {
     cycles: 0,
     scheduled: 0,
@@ -53,6 +71,7 @@ export class SchedulerSimulator {
   private readonly api: CoreV1Api;
   private extenders: ExtenderClient[];
   private readonly queue: SchedulingQueue;
+  private readonly claimWriter: ClaimWriter;
   private readonly assumed = new Map<string, string>();
   private readonly abort = new AbortController();
   private dirty = true;
@@ -68,7 +87,10 @@ export class SchedulerSimulator {
     this.queue = new SchedulingQueue({ ...DefaultQueueTimings, ...options.queueTimings });
     this.nodes = new ObjectCache<V1Node>(options.kubeConfig, '/api/v1/nodes', () => this.api.listNode());
     this.pods = new ObjectCache<V1Pod>(options.kubeConfig, '/api/v1/pods', () => this.api.listPodForAllNamespaces());
+    this.dra = new DynamicResources(options.kubeConfig, options.deviceSelectorMatcher ?? celDeviceMatcher());
+    this.claimWriter = new ClaimWriter(options.kubeConfig, this.dra);
     this.nodes.onChange(() => this.onClusterEvent());
+    this.dra.onChange(() => this.onClusterEvent());
     this.pods.onChange((event, pod) => {
       const key = cacheKey(pod);
       if (event === 'delete' || pod.spec?.nodeName) this.assumed.delete(key);
@@ -88,7 +110,7 @@ export class SchedulerSimulator {
   }
 
   async start(): Promise<void> {
-    await Promise.all([this.nodes.start(), this.pods.start()]);
+    await Promise.all([this.nodes.start(), this.pods.start(), this.dra.start()]);
     this.loop = this.runLoop();
   }
 
@@ -97,7 +119,7 @@ export class SchedulerSimulator {
     this.wake?.();
     await this.loop;
     await this.cycling;
-    await Promise.all([this.nodes.stop(), this.pods.stop()]);
+    await Promise.all([this.nodes.stop(), this.pods.stop(), this.dra.stop()]);
   }
 
   /** Asks for a scheduling pass soon. */
@@ -163,7 +185,7 @@ export class SchedulerSimulator {
       pods.push(assumedNode ? { ...pod, spec: { ...pod.spec, containers: pod.spec?.containers ?? [], nodeName: assumedNode } } : pod);
     }
     const infos = buildNodeInfos(this.nodes.values(), pods);
-    return { infos, ordered: [...infos.values()], antiAffinityHolders: antiAffinityHolders(infos) };
+    return { infos, ordered: [...infos.values()], antiAffinityHolders: antiAffinityHolders(infos), dra: this.dra.cycle() };
   }
 
   private async cycleOnce(): Promise<void> {
@@ -178,6 +200,9 @@ export class SchedulerSimulator {
     const binds = new Set<Promise<void>>();
     for (const pod of pending) {
       const key = cacheKey(pod);
+      const hasClaims = podClaimEntries(pod).length > 0;
+      // PreEnqueue: a pod whose claims do not all exist yet is not tried; a claim event brings it back.
+      if (hasClaims && snapshot.dra?.prepare(pod).gate?.stage === 'preEnqueue') continue;
       const outcome = await schedulePod(pod, snapshot, this.extenders, this.nextStartIndex, this.stats);
       this.nextStartIndex = snapshot.ordered.length > 0 ? (this.nextStartIndex + 1) % snapshot.ordered.length : 0;
       if (outcome.kind === 'scheduled') {
@@ -187,9 +212,10 @@ export class SchedulerSimulator {
           addPod(info, bound);
           if (hasRequiredAntiAffinity(bound)) snapshot.antiAffinityHolders.push({ pod: bound, info });
         }
+        const claims = hasClaims && snapshot.dra ? snapshot.dra.reserve(pod, snapshot.dra.prepare(pod), outcome.nodeName) : [];
         this.assumed.set(key, outcome.nodeName);
         this.queue.forget(key);
-        const bind = this.bind(pod, outcome.nodeName, now, mark).finally(() => binds.delete(bind));
+        const bind = this.bind(pod, outcome.nodeName, claims, now, mark).finally(() => binds.delete(bind));
         binds.add(bind);
         if (binds.size >= (this.options.bindConcurrency ?? 32)) await Promise.race(binds);
       } else {
@@ -202,10 +228,11 @@ export class SchedulerSimulator {
     await Promise.all(binds);
   }
 
-  private async bind(pod: V1Pod, nodeName: string, now: number, mark: number): Promise<void> {
+  private async bind(pod: V1Pod, nodeName: string, claims: WireResourceClaim[], now: number, mark: number): Promise<void> {
     const namespace = pod.metadata?.namespace ?? '';
     const name = pod.metadata?.name ?? '';
     try {
+      for (const claim of claims) await this.claimWriter.write(claim, pod);
       await this.api.createNamespacedPodBinding({
         namespace,
         name,
@@ -220,6 +247,7 @@ export class SchedulerSimulator {
     } catch (error) {
       this.stats.bindFailures++;
       this.errors.push(error);
+      for (const claim of claims) this.dra.forget(claim);
       this.assumed.delete(cacheKey(pod));
       this.queue.markFailed(cacheKey(pod), now, mark);
     }
@@ -242,6 +270,9 @@ export class SchedulerSimulator {
         strategicMerge,
       )
       .catch((error: unknown) => this.errors.push(error));
+    await this.api
+      .createNamespacedEvent({ namespace: pod.metadata?.namespace ?? '', body: failedSchedulingEvent(pod, message, now) })
+      .catch((error: unknown) => this.errors.push(error));
   }
 }
 
@@ -255,4 +286,30 @@ function byPriorityThenAge(a: V1Pod, b: V1Pod): number {
 function createdAt(pod: V1Pod): number {
   const at = pod.metadata?.creationTimestamp;
   return at ? new Date(at).getTime() : 0;
+}
+
+/** What kube-scheduler's event recorder writes for a pod it could not place (shown by `kubectl describe pod`). */
+function failedSchedulingEvent(pod: V1Pod, message: string, now: number): CoreV1Event {
+  const at = new Date(Math.floor(now / 1000) * 1000);
+  return {
+    metadata: { generateName: `${pod.metadata?.name ?? ''}.`, namespace: pod.metadata?.namespace ?? '' },
+    involvedObject: {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      namespace: pod.metadata?.namespace ?? '',
+      name: pod.metadata?.name ?? '',
+      uid: pod.metadata?.uid ?? '',
+      ...(pod.metadata?.resourceVersion ? { resourceVersion: pod.metadata.resourceVersion } : {}),
+    },
+    reason: 'FailedScheduling',
+    message,
+    type: 'Warning',
+    action: 'Scheduling',
+    source: { component: DefaultSchedulerName },
+    reportingComponent: DefaultSchedulerName,
+    reportingInstance: DefaultSchedulerName,
+    firstTimestamp: at,
+    lastTimestamp: at,
+    count: 1,
+  };
 }

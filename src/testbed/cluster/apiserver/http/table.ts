@@ -11,11 +11,12 @@ import { type PrinterColumnSpec, type ResourceType, storageKey } from '../resour
 import { corePrinters } from './core-printers.js';
 import { evaluateJsonPath } from './printer-jsonpath.js';
 import { ageColumn, type Column, humanDuration, nameColumn, type Printer } from './printer-format.js';
+import { resourcePrinters } from './resource-printers.js';
 import { workloadPrinters } from './workload-printers.js';
 
 export type IncludeObject = 'None' | 'Metadata' | 'Object';
 
-const builtinPrinters: Record<string, Printer> = { ...workloadPrinters, ...corePrinters };
+const builtinPrinters: Record<string, Printer> = { ...workloadPrinters, ...corePrinters, ...resourcePrinters };
 
 /** How the request wants its answer: undefined for plain JSON, else the Table's includeObject. */
 export function tableRequest(accept: string | undefined, query: URLSearchParams): IncludeObject | undefined {

@@ -7,7 +7,7 @@
 import { type CloudName } from '../../../../apis/v1/labels.js';
 import { type CatalogFile, type CatalogFlavor } from '../../../../catalog/index.js';
 import { nodeAllocatable, type NodeShape } from '../../../../domain/instancetypes/allocatable.js';
-import type { ResourceList } from '../../../../domain/instancetypes/types.js';
+import type { GpuInfo, ResourceList } from '../../../../domain/instancetypes/types.js';
 
 export interface KubeletResources {
   capacity: Record<string, string>;
@@ -49,4 +49,10 @@ export function flavorResources(
 /** Looks flavors up by name; an unknown flavor gets no capacity rather than an invented one. */
 export function flavorIndex(catalog: CatalogFile): Map<string, CatalogFlavor> {
   return new Map(catalog.flavors.map((f) => [f.name, f]));
+}
+
+/** The flavor's GPUs as the catalog's instance types carry them (domain/instancetypes/build.ts), when it has any. */
+export function flavorGpu(flavor: Pick<CatalogFlavor, 'gpu'> | undefined): { gpu: GpuInfo } | Record<string, never> {
+  const gpu = flavor?.gpu;
+  return gpu ? { gpu: { count: gpu.count, name: gpu.name, memoryMiB: gpu.memoryMiB, manufacturer: gpu.manufacturer } } : {};
 }

@@ -4,7 +4,7 @@ import { type OutscaleEmulator } from '../../../emulators/outscale/index.js';
 import { type CloudInstance, type CloudInstanceSource } from '../instance-source.js';
 import { nodeLabelsFromUserData, taintsFromUserData } from '../user-data.js';
 import { ResourceNvidiaGPU } from '../../../../apis/v1/labels.js';
-import { flavorIndex, flavorResources, kubeletResources } from './flavor-capacity.js';
+import { flavorGpu, flavorIndex, flavorResources, kubeletResources } from './flavor-capacity.js';
 
 export function outscaleInstanceSource(
   emulator: Pick<OutscaleEmulator, 'state' | 'region'>,
@@ -34,6 +34,7 @@ export function outscaleInstanceSource(
             region: emulator.region,
             zone: vm.zone,
             arch: flavor?.arch ?? 'amd64',
+            ...flavorGpu(flavor),
             capacity,
             allocatable,
             labels: nodeLabelsFromUserData(vm.userData),

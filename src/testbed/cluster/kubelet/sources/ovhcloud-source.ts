@@ -7,7 +7,7 @@ import { loadCatalog, type CatalogFile } from '../../../../catalog/index.js';
 import { TaintEffects, type TaintEffect } from '../../../../domain/requirements/index.js';
 import { type OvhcloudEmulator } from '../../../emulators/ovhcloud/index.js';
 import { type CloudInstance, type CloudInstanceSource } from '../instance-source.js';
-import { flavorIndex, flavorResources } from './flavor-capacity.js';
+import { flavorGpu, flavorIndex, flavorResources } from './flavor-capacity.js';
 
 export function ovhcloudInstanceSource(
   emulator: Pick<OvhcloudEmulator, 'state'>,
@@ -30,6 +30,7 @@ export function ovhcloudInstanceSource(
             region: n.region,
             zone: n.zone,
             arch: flavor?.arch ?? 'amd64',
+            ...flavorGpu(flavor),
             ...(flavor ? flavorResources(flavor, 'ovhcloud') : { capacity: {} }),
             labels: { ...n.labels },
             taints: n.taints

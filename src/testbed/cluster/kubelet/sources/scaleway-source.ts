@@ -3,7 +3,7 @@ import { loadCatalog, type CatalogFile } from '../../../../catalog/index.js';
 import { type ScalewayEmulator } from '../../../emulators/scaleway/index.js';
 import { type CloudInstance, type CloudInstanceSource } from '../instance-source.js';
 import { nodeLabelsFromUserData, taintsFromUserData } from '../user-data.js';
-import { flavorIndex, flavorResources } from './flavor-capacity.js';
+import { flavorGpu, flavorIndex, flavorResources } from './flavor-capacity.js';
 
 /** `fr-par-1` → `fr-par`. */
 export function scalewayRegionOf(zone: string): string {
@@ -31,6 +31,7 @@ export function scalewayInstanceSource(
             region: scalewayRegionOf(s.zone),
             zone: s.zone,
             arch: flavor?.arch ?? 'amd64',
+            ...flavorGpu(flavor),
             ...(flavor ? flavorResources(flavor, 'scaleway') : { capacity: {} }),
             labels: nodeLabelsFromUserData(s.userData),
             taints: taintsFromUserData(s.userData),
