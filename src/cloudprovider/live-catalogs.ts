@@ -10,7 +10,7 @@ import type { CatalogFile } from '../catalog/types.js';
 import { decorateCloudProvider } from './decorate.js';
 import type { CloudProvider } from './types.js';
 import type { LiveCatalogScope } from '../domain/admission/index.js';
-import { type LiveRegion, mergeLiveInstanceTypes, mergeLiveRegions } from '../domain/instancetypes/live-catalog.js';
+import { type LiveRegion, mergeLiveInstanceTypes, mergeLiveRegions, wholeRegionListOf } from '../domain/instancetypes/live-catalog.js';
 import type { InstanceType } from '../domain/instancetypes/types.js';
 
 type Catalogs = Readonly<Partial<Record<CloudName, CatalogFile>>>;
@@ -62,10 +62,8 @@ export class LiveCatalogs {
     return decorateCloudProvider(inner, {
       getInstanceTypes: (next) => async (nodePool) => {
         const types = await next(nodePool);
-        const first = types[0];
-        // One NodeClass is one cloud and one region; an empty answer proves nothing (a NodeClass not ready).
-        if (first && types.every((t) => t.cloud === first.cloud && t.region === first.region))
-          this.record(first.cloud, first.region, types);
+        const whole = wholeRegionListOf(types);
+        if (whole) this.record(whole.cloud, whole.region, types);
         return types;
       },
     });

@@ -10,7 +10,19 @@ export interface AdmissionHandlerDeps {
   onError(error: unknown): void;
 }
 
-/** When the same object is under review, the copy in the context is the stored one: leave it out. */
+/** The context list that can hold an object of this kind (the others are shared as they are). */
+const listOfKind: ReadonlyMap<unknown, 'nodePools' | 'nodeClasses' | 'nodeClaims'> = new Map([
+  ['NodePool', 'nodePools'],
+  ['NodeClaim', 'nodeClaims'],
+  ['OVHNodeClass', 'nodeClasses'],
+  ['ScalewayNodeClass', 'nodeClasses'],
+  ['OutscaleNodeClass', 'nodeClasses'],
+]);
+
+/**
+ * When the same object is under review, the copy in the context is the stored one: leave it out. Only the list
+ * of the object's own kind is scanned: the NodeClaims run to thousands, and most reviews are of other kinds.
+ */
 function withoutSelf(
   deps: AdmissionHandlerDeps,
   operation: Parameters<AdmissionContextProvider['contextFor']>[0],
@@ -18,16 +30,12 @@ function withoutSelf(
   oldObject?: KubeObject,
 ): AdmissionContext {
   const context = deps.contextProvider.contextFor(operation, oldObject);
+  const list = listOfKind.get(object.kind);
+  if (!list) return context;
   const name = (object.metadata as { name?: unknown } | undefined)?.name;
   const isSelf = (o: KubeObject): boolean => o.kind === object.kind && (o.metadata as { name?: unknown } | undefined)?.name === name;
-  // Only the list of the object's own kind can hold it; the others are shared as they are.
-  const without = (list: readonly KubeObject[]): readonly KubeObject[] => (list.some(isSelf) ? list.filter((o) => !isSelf(o)) : list);
-  return {
-    ...context,
-    nodePools: without(context.nodePools),
-    nodeClasses: without(context.nodeClasses),
-    nodeClaims: without(context.nodeClaims),
-  };
+  const objects = context[list];
+  return objects.some(isSelf) ? { ...context, [list]: objects.filter((o) => !isSelf(o)) } : context;
 }
 
 export function validateHandler(deps: AdmissionHandlerDeps) {

@@ -7,12 +7,33 @@ import type { OpenApiSchema } from '../schema/openapi-schema.js';
 
 export type CompiledRule = (context: Record<string, unknown>) => unknown;
 
-function regexFind(value: string, pattern: string): string {
-  return new RegExp(pattern, 'u').exec(value)?.[0] ?? '';
+/**
+ * Compiled patterns by source and flags. The rules' patterns are literals of the CRDs (a fixed set), so this stays
+ * small; it is cleared past a bound should a rule ever build patterns from the object.
+ */
+class PatternCache {
+  private readonly compiled = new Map<string, RegExp>();
+
+  get(pattern: string, flags: string): RegExp {
+    const key = `${flags}/${pattern}`;
+    let regex = this.compiled.get(key);
+    if (!regex) {
+      if (this.compiled.size >= 256) this.compiled.clear();
+      regex = new RegExp(pattern, flags);
+      this.compiled.set(key, regex);
+    }
+    // Global patterns carry their position between calls: each call starts from the beginning.
+    regex.lastIndex = 0;
+    return regex;
+  }
 }
 
-function regexFindAll(value: string, pattern: string, limit: bigint = -1n): string[] {
-  const matches = [...value.matchAll(new RegExp(pattern, 'gu'))].map((m) => m[0]);
+function regexFind(patterns: PatternCache, value: string, pattern: string): string {
+  return patterns.get(pattern, 'u').exec(value)?.[0] ?? '';
+}
+
+function regexFindAll(patterns: PatternCache, value: string, pattern: string, limit: bigint = -1n): string[] {
+  const matches = [...value.matchAll(patterns.get(pattern, 'gu'))].map((m) => m[0]);
   return limit < 0n ? matches : matches.slice(0, Number(limit));
 }
 
@@ -33,10 +54,13 @@ function listIndexOf(list: unknown[], value: unknown): bigint {
 }
 
 function kubernetesEnvironment(): Environment {
+  const patterns = new PatternCache();
   return new Environment({ unlistedVariablesAreDyn: true, homogeneousAggregateLiterals: false })
-    .registerFunction('string.find(string): string', regexFind)
-    .registerFunction('string.findAll(string): list<string>', (value: string, pattern: string) => regexFindAll(value, pattern))
-    .registerFunction('string.findAll(string, int): list<string>', regexFindAll)
+    .registerFunction('string.find(string): string', (value: string, pattern: string) => regexFind(patterns, value, pattern))
+    .registerFunction('string.findAll(string): list<string>', (value: string, pattern: string) => regexFindAll(patterns, value, pattern))
+    .registerFunction('string.findAll(string, int): list<string>', (value: string, pattern: string, limit: bigint) =>
+      regexFindAll(patterns, value, pattern, limit),
+    )
     .registerFunction('list.indexOf(dyn): int', listIndexOf);
 }
 
@@ -44,6 +68,7 @@ function kubernetesEnvironment(): Environment {
 export class CelRuleCompiler {
   private readonly environment = kubernetesEnvironment();
   private readonly compiled = new Map<string, CompiledRule>();
+  private readonly transition = new Map<string, boolean>();
   private readonly ruleBearing = new WeakMap<OpenApiSchema, boolean>();
 
   /** Whether the schema or anything below it has x-kubernetes-validations (else its values need no visit). */
@@ -59,6 +84,16 @@ export class CelRuleCompiler {
       ];
       known = (schema['x-kubernetes-validations']?.length ?? 0) > 0 || children.some((child) => this.hasRulesWithin(child));
       this.ruleBearing.set(schema, known);
+    }
+    return known;
+  }
+
+  /** isTransitionRule, decided once per rule text. */
+  isTransitionRule(rule: string): boolean {
+    let known = this.transition.get(rule);
+    if (known === undefined) {
+      known = isTransitionRule(rule);
+      this.transition.set(rule, known);
     }
     return known;
   }

@@ -4,7 +4,7 @@
  * (through properties, map keys and map-/set-list items; atomic lists do not correlate).
  */
 import type { CelValidationRule, OpenApiSchema } from '../schema/openapi-schema.js';
-import { type CelRuleCompiler, isTransitionRule } from './cel-environment.js';
+import type { CelRuleCompiler } from './cel-environment.js';
 import { toCelValue } from './cel-values.js';
 import { type FieldError, type FieldErrorType, childPath, indexPath, invalid } from './field-error.js';
 import { isObject, jsonEqual } from './json-value.js';
@@ -94,21 +94,32 @@ function correlateItem(schema: OpenApiSchema, item: unknown, oldValue: OldValue)
 }
 
 function evaluateRule(compiler: CelRuleCompiler, rule: CelValidationRule, site: Site): FieldError | undefined {
-  const { schema, value, cel, oldValue, path } = site;
-  const transition = isTransitionRule(rule.rule);
-  if (transition && oldValue === NoOldValue) return undefined;
-  const context: Record<string, unknown> = { self: cel };
-  if (transition) context.oldSelf = toCelValue(schema, oldValue);
+  const transition = compiler.isTransitionRule(rule.rule);
+  if (transition && site.oldValue === NoOldValue) return undefined;
+  const context: Record<string, unknown> = transition
+    ? { self: site.cel, oldSelf: toCelValue(site.schema, site.oldValue) }
+    : { self: site.cel };
+  try {
+    if (compiler.compile(rule.rule)(context) === true) return undefined;
+    return ruleFailure(compiler, rule, site, context);
+  } catch (err) {
+    return ruleFailure(compiler, rule, site, context, err instanceof Error ? (err.message.split('\n')[0] ?? err.message) : String(err));
+  }
+}
+
+/** The error of a failing rule (`detail`: why it could not be evaluated); built only then, as most rules pass. */
+function ruleFailure(
+  compiler: CelRuleCompiler,
+  rule: CelValidationRule,
+  { schema, value, path }: Site,
+  context: Record<string, unknown>,
+  detail?: string,
+): FieldError {
   const errorPath = rule.fieldPath ? `${path}${rule.fieldPath}` : path;
   const typeName = schema.type ?? (typeof value === 'string' ? 'string' : 'integer');
   const message = rule.message ?? `failed rule: ${rule.rule}`;
-  try {
-    if (compiler.compile(rule.rule)(context) === true) return undefined;
-    return { ...invalid(errorPath, typeName, messageOf(compiler, rule, context) ?? message, reasonType(rule.reason)), value };
-  } catch (err) {
-    const detail = err instanceof Error ? (err.message.split('\n')[0] ?? err.message) : String(err);
-    return { ...invalid(errorPath, typeName, `${message}: evaluating rule: ${detail}`), value };
-  }
+  if (detail !== undefined) return { ...invalid(errorPath, typeName, `${message}: evaluating rule: ${detail}`), value };
+  return { ...invalid(errorPath, typeName, messageOf(compiler, rule, context) ?? message, reasonType(rule.reason)), value };
 }
 
 /** The messageExpression's text; undefined (so `message` is used) when it fails or is empty, as the API server does. */

@@ -18,7 +18,8 @@ export const NodeClassGroups: Readonly<Record<string, { cloud: CloudName; kind: 
   'karpenter.outscale.sh': { cloud: 'outscale', kind: 'OutscaleNodeClass' },
 };
 
-export interface PoolScope {
+/** Where a NodePool launches: everything of its scope that its requirements do not change. */
+export interface PoolTarget {
   ref?: NodeClassRef;
   cloud?: CloudName;
   nodeClass?: KubeObject;
@@ -28,6 +29,9 @@ export interface PoolScope {
   region?: CatalogRegion;
   /** Instance types of the region (or of the whole cloud when the region is unknown). */
   instanceTypes: readonly InstanceType[];
+}
+
+export interface PoolScope extends PoolTarget {
   /** Those the requirements allow (zone and capacity type aside). */
   allowed: readonly InstanceType[];
 }
@@ -111,16 +115,54 @@ export function allowsInstanceType(specs: readonly RequirementSpec[], instanceTy
   return satisfies(compile(specs), instanceType);
 }
 
-export function resolvePoolScope(pool: KubeObject, context: AdmissionContext): PoolScope {
+/** The NodePool's cloud, class, catalog, region and the region's instance types, its requirements aside. */
+export function resolvePoolTarget(pool: KubeObject, context: AdmissionContext): PoolTarget {
   const ref = nodeClassRefOf(pool);
   const cloud = ref ? NodeClassGroups[ref.group]?.cloud : undefined;
   const nodeClass = ref ? findNodeClass(context, ref) : undefined;
   const catalog = cloud ? context.catalogs[cloud] : undefined;
-  if (!catalog) return { ref, cloud, nodeClass, live: false, instanceTypes: [], allowed: [] };
+  if (!catalog) return { ref, cloud, nodeClass, live: false, instanceTypes: [] };
   const regionName = nodeClass ? nodeClassRegion(nodeClass, context) : undefined;
   const region = regionName ? catalog.regions.find((r) => r.name.toLowerCase() === regionName.toLowerCase()) : undefined;
   const instanceTypes = instanceTypesOf(catalog, region);
   const live = region !== undefined && isLiveCatalog(context, cloud, region.name);
+  return { ref, cloud, nodeClass, catalog, live, region, instanceTypes };
+}
+
+/** The target's instance types the pool's requirements allow (the target resolved for the same nodeClassRef). */
+export function scopeOf(pool: KubeObject, target: PoolTarget): PoolScope {
+  if (target.instanceTypes.length === 0) return { ...target, allowed: [] };
   const compiled = compile(requirementsOf(pool).map((r) => r.spec));
-  return { ref, cloud, nodeClass, catalog, live, region, instanceTypes, allowed: instanceTypes.filter((t) => satisfies(compiled, t)) };
+  return { ...target, allowed: target.instanceTypes.filter((t) => satisfies(compiled, t)) };
+}
+
+export function resolvePoolScope(pool: KubeObject, context: AdmissionContext): PoolScope {
+  return scopeOf(pool, resolvePoolTarget(pool, context));
+}
+
+interface NameIndex {
+  names: readonly string[];
+  set: ReadonlySet<string>;
+}
+
+// Name lists of catalogs and instance-type lists are derived data: memoised per (immutable) list object.
+const flavorNameMemo = new WeakMap<CatalogFile, NameIndex>();
+const typeNameMemo = new WeakMap<readonly InstanceType[], NameIndex>();
+
+function indexOf(names: readonly string[]): NameIndex {
+  return { names, set: new Set(names) };
+}
+
+/** The catalog's flavor names, in catalog order. */
+export function flavorNamesOf(catalog: CatalogFile): NameIndex {
+  let index = flavorNameMemo.get(catalog);
+  if (!index) flavorNameMemo.set(catalog, (index = indexOf(catalog.flavors.map((f) => f.name))));
+  return index;
+}
+
+/** The names of a scope's instance types, in their order. */
+export function instanceTypeNamesOf(types: readonly InstanceType[]): NameIndex {
+  let index = typeNameMemo.get(types);
+  if (!index) typeNameMemo.set(types, (index = indexOf(types.map((t) => t.name))));
+  return index;
 }

@@ -2,10 +2,10 @@
  * validate(object, context): the API server's verdict (schema + CEL, from src/apis) followed by
  * karpenter-eu's own rules for the kind. Kinds it does not own are allowed untouched.
  */
-import { effectiveNodePool } from './rules/defaults.js';
+import { effectiveNodePoolAndScope } from './rules/defaults.js';
 import { applyDefaults, validateObject } from '../../apis/validation/validate-object.js';
 import { kindOf } from './object-access.js';
-import { resolvePoolScope } from './pool-scope.js';
+import type { PoolScope } from './pool-scope.js';
 import { checkAntiAffinity } from './rules/anti-affinity.js';
 import { checkNodeClassBilling, checkPoolBilling } from './rules/billing.js';
 import { checkDisruption } from './rules/disruption.js';
@@ -27,8 +27,7 @@ export function isOwnedKind(kind: string): boolean {
   return (OwnedKinds as readonly string[]).includes(kind);
 }
 
-function nodePoolFindings(pool: KubeObject, context: AdmissionContext): RuleFindings[] {
-  const scope = resolvePoolScope(pool, context);
+function nodePoolFindings(pool: KubeObject, scope: PoolScope, context: AdmissionContext): RuleFindings[] {
   return [
     checkStaticNodePool(pool),
     checkNodeClassRef(pool, context),
@@ -44,9 +43,11 @@ function nodePoolFindings(pool: KubeObject, context: AdmissionContext): RuleFind
 
 function ruleFindings(object: KubeObject, context: AdmissionContext): RuleFindings[] {
   switch (kindOf(object)) {
-    case 'NodePool':
+    case 'NodePool': {
       // The rules judge the pool as the service will read it (the read-time defaults applied).
-      return nodePoolFindings(effectiveNodePool(object, context), context);
+      const effective = effectiveNodePoolAndScope(object, context);
+      return nodePoolFindings(effective.pool, effective.scope, context);
+    }
     case 'NodeClaim':
       return [checkNodeClassRef(object, context)];
     case 'NodeOverlay':

@@ -4,7 +4,15 @@
  * cloud did not list is no longer offered there, one it listed and the file lacks is added, with the
  * cheapest offering's price. Other regions keep the file's facts. Pure: the catalogs are never mutated.
  */
-import { LabelArch, LabelInstanceCPU, LabelInstanceFamily, LabelInstanceGeneration, LabelInstanceMemory } from '../../apis/v1/labels.js';
+import {
+  type CloudName,
+  LabelArch,
+  LabelBilling,
+  LabelInstanceCPU,
+  LabelInstanceFamily,
+  LabelInstanceGeneration,
+  LabelInstanceMemory,
+} from '../../apis/v1/labels.js';
 import type { CatalogFile, CatalogFlavor, CatalogPrice, CatalogRegion } from '../../catalog/types.js';
 import type { InstanceType } from './types.js';
 
@@ -39,6 +47,21 @@ function withRegion(regions: readonly CatalogRegion[], name: string, types: read
   if (regions.some((r) => r.name === name)) return [...regions];
   const zones = [...new Set(types.flatMap((t) => t.offerings.map((o) => o.zone)))].sort();
   return [...regions, { name, zones }];
+}
+
+/**
+ * The cloud and region whose whole flavor list `types` is, or undefined when it is not one: an empty answer
+ * proves nothing (a NodeClass not ready yet), one NodeClass is one cloud and one region, and a list billed
+ * other than by the hour holds only the flavors with that plan (OVH monthly billing: gen2 only), not the
+ * region's — taking it for the region would deny every other flavor and price them at the monthly rate.
+ */
+export function wholeRegionListOf(types: readonly InstanceType[]): { cloud: CloudName; region: string } | undefined {
+  const first = types[0];
+  if (!first) return undefined;
+  const whole = types.every(
+    (t) => t.cloud === first.cloud && t.region === first.region && (t.labels[LabelBilling] ?? 'hourly') === 'hourly',
+  );
+  return whole ? { cloud: first.cloud, region: first.region } : undefined;
 }
 
 /** The catalog with `region`'s flavors as the cloud listed them. */

@@ -44,12 +44,10 @@ const sources = [
   'test/fixtures/seeds/004-ovhcloud-demo-flavors.yaml',
 ];
 /**
- * Left out: once the service has read the flavors of a monthly-billed OVHNodeClass (gen2 only), it takes them as all
- * of the region's flavors, and then refuses the b3 NodePools of the other examples (a separate defect). Seed 004's
- * pool names every flavor of a table, some not sold in EU-WEST-PAR: admitted or refused depending on whether the
- * service has read the region's flavors from the cloud yet, by design.
+ * Left out: seed 004's pool names every flavor of a table, some not sold in EU-WEST-PAR: admitted or refused
+ * depending on whether the service has read the region's flavors from the cloud yet, by design.
  */
-const leftOut = new Set(['NodePool/ex-ovhcloud-monthly', 'NodePool/s004-seed-004-flavors']);
+const leftOut = new Set(['NodePool/s004-seed-004-flavors']);
 /** Objects the webhooks or the API server refuse on purpose (test/fixtures/seeds/README.md says why). */
 const refused = ['NodePool/s001-general-purpose', 'NodePool/s001-production-pool', 'OutscaleNodeClass/s003-default'];
 

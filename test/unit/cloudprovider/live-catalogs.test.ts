@@ -91,6 +91,17 @@ describe('admission on the live catalogs', () => {
     expect(buildInstanceTypes(catalog, 'EU-WEST-PAR').find((t) => t.name === 'b4-16')?.offerings[0]?.pricePerHour).toBe(0.09);
     expect(live.current().liveCatalogs.ovhcloud).toEqual({ regionsListed: false, flavorsOf: ['EU-WEST-PAR'] });
   });
+
+  it('takes a monthly-billed list (gen2 flavors only) for no region: b3 stays admitted at its hourly price', async () => {
+    const { live, admission } = setup();
+    const monthly = buildInstanceTypes(bundled.ovhcloud, 'EU-WEST-PAR', { billing: 'monthly' });
+    expect(monthly.every((t) => !t.name.startsWith('b3-'))).toBe(true);
+    await live
+      .recording(new FakeCloudProvider({ instanceTypes: monthly, clock: new FakeClock() }))
+      .getInstanceTypes({ metadata: { name: 'p' } } as never);
+    expect(live.current()).toEqual({ catalogs: bundled, liveCatalogs: {} });
+    expect(validate(pool('b3-8'), admission.contextFor('CREATE', undefined))).toMatchObject({ allowed: true, warnings: [] });
+  });
 });
 
 describe('admission on the live region lists', () => {

@@ -21,7 +21,7 @@ import { normaliseGpuName, resolveGpuAlias } from '../../instancetypes/gpu-mappi
 import { GpuNodeTaint } from '../../requirements/taints.js';
 import { normalizeLabelKey } from '../../requirements/well-known.js';
 import { asArray, asRecord, field, nameOf } from '../object-access.js';
-import { resolvePoolScope, type PoolScope } from '../pool-scope.js';
+import { flavorNamesOf, resolvePoolScope, resolvePoolTarget, scopeOf, type PoolScope, type PoolTarget } from '../pool-scope.js';
 import type { AdmissionContext, KubeObject } from '../types.js';
 import { isMonthlyBilled, MonthlyBillingFamilies, restrictsInstanceTypes } from './billing.js';
 
@@ -46,8 +46,8 @@ function addRequirementIfAbsent(pool: KubeObject, key: string, values: string[],
 }
 
 /** Flavor names in the catalog's case, GPU aliases (`l4`, `GPU-L4-S`) to the flavor they mean, GPU names normalised. */
-function canonicaliseValues(pool: KubeObject, scope: PoolScope, warnings: string[]): void {
-  const flavors = scope.catalog?.flavors.map((f) => f.name) ?? [];
+function canonicaliseValues(pool: KubeObject, scope: PoolTarget, warnings: string[]): void {
+  const flavors = scope.catalog ? flavorNamesOf(scope.catalog) : { names: [], set: new Set<string>() };
   for (const requirement of requirementList(pool) ?? []) {
     const r = asRecord(requirement);
     if (!r || !Array.isArray(r.values) || typeof r.key !== 'string') continue;
@@ -55,8 +55,8 @@ function canonicaliseValues(pool: KubeObject, scope: PoolScope, warnings: string
     const canonical = (value: unknown): unknown => {
       if (typeof value !== 'string') return value;
       if (key === LabelInstanceGPUName) return normaliseGpuName(value) ?? value;
-      if (key !== LabelInstanceType || flavors.includes(value)) return value;
-      const sameName = flavors.find((f) => f.toLowerCase() === value.toLowerCase());
+      if (key !== LabelInstanceType || flavors.set.has(value)) return value;
+      const sameName = flavors.names.find((f) => f.toLowerCase() === value.toLowerCase());
       return sameName ?? (scope.cloud ? resolveGpuAlias(scope.cloud, value) : undefined) ?? value;
     };
     r.values.forEach((value, i) => {
@@ -91,19 +91,26 @@ function addGpuTaint(pool: KubeObject, scope: PoolScope, context: AdmissionConte
   );
 }
 
-export function defaultNodePool(pool: KubeObject, context: AdmissionContext): string[] {
+/** Applies the defaults to `pool` in place; the scope is the defaulted pool's (undefined without a template). */
+function applyNodePoolDefaults(pool: KubeObject, context: AdmissionContext): { warnings: string[]; scope?: PoolScope } {
   const warnings: string[] = [];
-  if (!templateSpec(pool)) return warnings;
-  const scope = resolvePoolScope(pool, context);
-  canonicaliseValues(pool, scope, warnings);
+  if (!templateSpec(pool)) return { warnings };
+  // What the requirements do not change (class, catalog, region) is resolved once; what they allow, once they are final.
+  const target = resolvePoolTarget(pool, context);
+  canonicaliseValues(pool, target, warnings);
   addRequirementIfAbsent(pool, LabelCapacityType, [CapacityTypeOnDemand], warnings);
   addRequirementIfAbsent(pool, LabelArch, ['amd64'], warnings);
-  if (isMonthlyBilled(scope.nodeClass) && !restrictsInstanceTypes(pool)) {
+  if (isMonthlyBilled(target.nodeClass) && !restrictsInstanceTypes(pool)) {
     addRequirementIfAbsent(pool, 'karpenter-eu.io/instance-family', [...MonthlyBillingFamilies], warnings);
   }
   fillLimits(pool, context, warnings);
-  addGpuTaint(pool, resolvePoolScope(pool, context), context, warnings);
-  return warnings;
+  const scope = scopeOf(pool, target);
+  addGpuTaint(pool, scope, context, warnings);
+  return { warnings, scope };
+}
+
+export function defaultNodePool(pool: KubeObject, context: AdmissionContext): string[] {
+  return applyNodePoolDefaults(pool, context).warnings;
 }
 
 /**
@@ -111,9 +118,14 @@ export function defaultNodePool(pool: KubeObject, context: AdmissionContext): st
  * (stored by an older version that wrote them) read the same, so nothing drifts on upgrade.
  */
 export function effectiveNodePool<T extends NodePool | KubeObject>(pool: T, context: AdmissionContext): T {
-  const copy = deepCopy(pool as KubeObject);
-  defaultNodePool(copy, context);
-  return copy as T;
+  return effectiveNodePoolAndScope(pool as KubeObject, context).pool as T;
+}
+
+/** effectiveNodePool and what that pool can launch (resolvePoolScope of it), resolved once for both. */
+export function effectiveNodePoolAndScope(pool: KubeObject, context: AdmissionContext): { pool: KubeObject; scope: PoolScope } {
+  const copy = deepCopy(pool);
+  const { scope } = applyNodePoolDefaults(copy, context);
+  return { pool: copy, scope: scope ?? resolvePoolScope(copy, context) };
 }
 
 export function defaultOVHNodeClass(nodeClass: KubeObject, context: AdmissionContext): string[] {

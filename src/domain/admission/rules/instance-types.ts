@@ -5,7 +5,7 @@
 import { CapacityTypeOnDemand, LabelCapacityType, LabelInstanceType } from '../../../apis/v1/labels.js';
 import { normalizeLabelKey } from '../../requirements/well-known.js';
 import { quoteList, requirementsOf, requirementsPath } from '../object-access.js';
-import type { PoolScope } from '../pool-scope.js';
+import { flavorNamesOf, instanceTypeNamesOf, type PoolScope } from '../pool-scope.js';
 import { didYouMean } from '../suggest.js';
 import { emptyFindings, type KubeObject, type RuleFindings } from '../types.js';
 import { reportUnknownValue } from './catalog-authority.js';
@@ -15,21 +15,21 @@ function checkFlavorNames(pool: KubeObject, scope: PoolScope, findings: RuleFind
   const catalog = scope.catalog;
   if (!catalog) return 0;
   let unknown = 0;
-  const inRegion = scope.instanceTypes.map((t) => t.name);
-  const inCloud = catalog.flavors.map((f) => f.name);
+  const inRegion = instanceTypeNamesOf(scope.instanceTypes);
+  const inCloud = flavorNamesOf(catalog).set;
   for (const { index, spec } of requirementsOf(pool)) {
     if (normalizeLabelKey(spec.key) !== LabelInstanceType || (spec.operator !== 'In' && spec.operator !== 'NotIn')) continue;
     (spec.values ?? []).forEach((value, i) => {
-      if (inRegion.includes(value)) return;
+      if (inRegion.set.has(value)) return;
       const path = `${requirementsPath(pool)}[${index}].values[${i}]`;
-      const elsewhere = inCloud.includes(value) && scope.region;
+      const elsewhere = inCloud.has(value) && scope.region;
       const detail = elsewhere
         ? `flavor not offered in region ${scope.region?.name}`
-        : `unknown ${catalog.cloud} flavor${didYouMean(value, inRegion)}`;
+        : `unknown ${catalog.cloud} flavor${didYouMean(value, inRegion.names)}`;
       unknown++;
       const violation = {
         path,
-        message: `Unsupported value: ${JSON.stringify(value)}: ${detail}; accepted: ${quoteList(inRegion)} (see karpenter-eu catalog --cloud ${catalog.cloud})`,
+        message: `Unsupported value: ${JSON.stringify(value)}: ${detail}; accepted: ${quoteList(inRegion.names)} (see karpenter-eu catalog --cloud ${catalog.cloud})`,
       };
       reportUnknownValue(findings, violation, catalog, scope.live);
     });
