@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { celDevice, DeviceSelectorCompiler, DraContext, type DraObjects, flavorDevices } from '../../../../src/domain/dra/index.js';
+import {
+  celDevice,
+  DeviceSelectorCompiler,
+  DraContext,
+  type DraObjects,
+  flavorDevices,
+  type PodClaim,
+} from '../../../../src/domain/dra/index.js';
 import type { InstanceType } from '../../../../src/domain/instancetypes/types.js';
 import type { PodLike } from '../../../../src/domain/scheduling/types.js';
 
@@ -150,11 +157,10 @@ describe('DRA allocation feasibility', () => {
     expect(node.devices.map((d) => d.id)).toEqual(['gpu.nvidia.com/node-a/gpu-0', 'gpu.nvidia.com/node-a/gpu-1']);
     expect([...node.taken]).toEqual(['gpu.nvidia.com/node-a/gpu-0']);
     const two = withSlice.podClaims(claimPod('p', { resourceClaimTemplateName: 'two-l4' })) ?? [];
-    const one = withSlice.podClaims(claimPod('q', { resourceClaimTemplateName: 'split' }))?.[0];
+    const split = withSlice.podClaims(claimPod('q', { resourceClaimTemplateName: 'split' }))?.[0] as PodClaim;
+    const one: PodClaim = { ...split, requests: split.requests.slice(0, 1) };
     expect(withSlice.allocateOn(node, node.taken, two)).toBeUndefined();
-    expect(withSlice.allocateOn(node, node.taken, [{ ...(one as never), requests: [(one as { requests: never[] }).requests[0]] }])).toEqual(
-      ['gpu.nvidia.com/node-a/gpu-1'],
-    );
+    expect(withSlice.allocateOn(node, node.taken, [one])).toEqual(['gpu.nvidia.com/node-a/gpu-1']);
     // A node whose driver has not published yet offers what its flavor will publish.
     expect(withSlice.nodeDevices('node-b', [published as never]).devices.map((d) => d.id)).toEqual([
       'gpu.nvidia.com/node-b/gpu-0',
