@@ -88,6 +88,12 @@ export class DraContext {
     return { devices, taken: new Set(devices.filter((d) => this.allocatedIds.has(d.id)).map((d) => d.id)) };
   }
 
+  /** `nodeDevices` per instance type the node may still become (its slices, once published, are the one answer). */
+  nodeDeviceOptions(nodeName: string, options: readonly (readonly DriverDevices[])[] | undefined): NodeDevices[] {
+    if (this.slicesByNode.has(nodeName) || !options || options.length === 0) return [this.nodeDevices(nodeName, undefined)];
+    return options.map((expected) => this.nodeDevices(nodeName, expected));
+  }
+
   /** Whether a new node of this flavor could allocate all these claims (none of them allocated yet). */
   flavorFits(type: InstanceType, claims: readonly PodClaim[]): boolean {
     let memo = this.flavorMemo.get(type);

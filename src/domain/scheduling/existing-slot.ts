@@ -12,23 +12,23 @@ import type { Topology } from './topology.js';
 import type { ExistingNode } from './types.js';
 import type { NodeDevices, PodClaim } from '../dra/index.js';
 
-const noDevices: NodeDevices = { devices: [], taken: new Set() };
+const noDevices: readonly NodeDevices[] = [{ devices: [], taken: new Set() }];
 
 export class ExistingSlot {
   readonly free: Record<string, number>;
   readonly hostPorts: HostPort[] = [];
   readonly placed: PodInfo[] = [];
-  /** DRA device ids allocated on the node: in claim statuses, then to the pods this solve places here. */
-  private readonly taken: Set<string>;
+  /** Per device option, the ids allocated on the node: in claim statuses, then to the pods this solve places here. */
+  private readonly taken: Set<string>[];
   readonly domainOf = (key: string): string | undefined =>
     key === LabelHostname ? (this.node.labels[LabelHostname] ?? this.node.name) : this.node.labels[key];
 
   constructor(
     readonly node: ExistingNode,
     overhead: ResourceList,
-    private readonly devices: NodeDevices = noDevices,
+    private readonly devices: readonly NodeDevices[] = noDevices,
   ) {
-    this.taken = new Set(devices.taken);
+    this.taken = devices.map((d) => new Set(d.taken));
     let free = subtractResources(node.allocatable, overhead);
     for (const pod of node.pods) {
       free = subtractResources(free, podSchedulingRequests(pod));
@@ -54,16 +54,23 @@ export class ExistingSlot {
     if (pod.hostPorts.length > 0 && firstHostPortConflict(pod.hostPorts, this.hostPorts)) return 'host port in use';
     const violation = topology.violation(pod, this.domainOf)?.message;
     if (violation !== undefined || need.length === 0) return violation;
-    return this.allocation(pod, need) ? undefined : "its free devices cannot allocate the pod's resource claims";
+    return this.allocations(pod, need) ? undefined : "its free devices cannot allocate the pod's resource claims";
   }
 
-  private allocation(pod: PodInfo, need: readonly PodClaim[]): string[] | undefined {
-    if (!pod.dra || this.devices.devices.length === 0) return undefined;
-    return pod.dra.context.allocateOn(this.devices, this.taken, need);
+  /** Per device option, the ids the claims would take; undefined when some option cannot allocate them. */
+  private allocations(pod: PodInfo, need: readonly PodClaim[]): string[][] | undefined {
+    const out: string[][] = [];
+    for (let i = 0; i < this.devices.length; i++) {
+      const option = this.devices[i] as NodeDevices;
+      const ids = pod.dra && option.devices.length > 0 ? pod.dra.context.allocateOn(option, this.taken[i] as Set<string>, need) : undefined;
+      if (!ids) return undefined;
+      out.push(ids);
+    }
+    return out;
   }
 
   add(pod: PodInfo, topology: Topology, need: readonly PodClaim[] = pod.dra?.claims ?? []): void {
-    if (need.length > 0) for (const id of this.allocation(pod, need) ?? []) this.taken.add(id);
+    if (need.length > 0) (this.allocations(pod, need) ?? []).forEach((ids, i) => ids.forEach((id) => this.taken[i]?.add(id)));
     for (const name in pod.requests) this.free[name] = (this.free[name] ?? 0) - (pod.requests[name] as number);
     this.hostPorts.push(...pod.hostPorts);
     this.placed.push(pod);

@@ -126,7 +126,7 @@ function registerExistingNode(state: SchedulingState, node: ExistingNode): void 
 /** The node's slot, with the pods already on it counted in the topology. */
 function existingSlotWithPods(state: SchedulingState, node: ExistingNode, input: SchedulingInput, dra: DraContext): ExistingSlot {
   const overhead = node.inFlight ? state.inFlightOverhead(node, input.daemonSets ?? []) : {};
-  const slot = new ExistingSlot(node, overhead, dra.nodeDevices(node.name, node.devices));
+  const slot = new ExistingSlot(node, overhead, dra.nodeDeviceOptions(node.name, node.deviceOptions));
   for (const pod of node.pods) {
     const namespace = pod.metadata?.namespace ?? 'default';
     const key = `${namespace}/${pod.metadata?.name ?? ''}`;

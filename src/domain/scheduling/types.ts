@@ -24,8 +24,11 @@ export interface ExistingNode {
   /** For NodePool `limits.nodes` and cloud caps accounting of in-flight claims. */
   nodePool?: string;
   pricePerHour?: number;
-  /** The DRA devices its flavor publishes: used until a ResourceSlice of the node's is in `SchedulingInput.dra`. */
-  devices?: readonly DriverDevices[];
+  /**
+   * The DRA devices of each instance type it may become (one entry once launched): used until a ResourceSlice of
+   * the node's is in `SchedulingInput.dra`. A pod's claims must be allocatable on every entry, whichever launches.
+   */
+  deviceOptions?: readonly (readonly DriverDevices[])[];
 }
 
 export interface NodeClassRef {

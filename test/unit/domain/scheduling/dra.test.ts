@@ -171,11 +171,20 @@ describe('scheduling pods with DRA resource claims', () => {
       const inFlight: ExistingNode = {
         ...l40sNode('claim-1'),
         inFlight: true,
-        devices: [flavorDevices(types()[3] as InstanceType) as never],
+        deviceOptions: [[flavorDevices(types()[3] as InstanceType) as never]],
       };
       const cpuClaim: ExistingNode = { ...l40sNode('claim-0'), inFlight: true };
       const result = chosen([claimPod('trainer', { resourceClaimTemplateName: 'big-gpu' })], { existingNodes: [cpuClaim, inFlight] });
       expect(result.existingNodeAssignments).toEqual([{ node: 'claim-1', pods: ['default/trainer'] }]);
+    });
+
+    it('an in-flight NodeClaim that may still become an L4 or an L40S takes the pod only if both could allocate it', () => {
+      const [l4, l40s] = [flavorDevices(types()[1] as InstanceType), flavorDevices(types()[3] as InstanceType)];
+      const either: ExistingNode = { ...l40sNode('claim-1'), inFlight: true, deviceOptions: [[l4 as never], [l40s as never]] };
+      const big = chosen([claimPod('trainer', { resourceClaimTemplateName: 'big-gpu' })], { existingNodes: [either] });
+      expect(big.existingNodeAssignments).toEqual([]);
+      const any = chosen([claimPod('infer', { resourceClaimTemplateName: 'any-gpu' })], { existingNodes: [either] });
+      expect(any.existingNodeAssignments).toEqual([{ node: 'claim-1', pods: ['default/infer'] }]);
     });
   });
 });
