@@ -47,7 +47,7 @@ export function objectKey(object: { metadata?: { name?: string; namespace?: stri
   return `${object.metadata?.namespace ?? 'default'}/${object.metadata?.name ?? ''}`;
 }
 
-function compileSelectors(
+export function compileSelectors(
   where: string,
   specs: readonly { cel?: { expression: string } }[] | undefined,
   compiler: DeviceSelectorCompiler,

@@ -4,3 +4,4 @@ export { DraContext, type NodeDevices, type PoolDevice } from './context.js';
 export { type PodClaim, type CompiledRequest, type RequestAlternative } from './claims.js';
 export { allocate, ALLOCATION_STEP_BUDGET } from './allocate.js';
 export { DeviceSelectorCompiler, celDevice } from './cel.js';
+export { draObjectProblems, DraValidatedKinds } from './validate-object.js';
