@@ -26,6 +26,7 @@ export interface Narrowed {
   claims?: readonly PodClaim[];
 }
 
+const noClaims: readonly PodClaim[] = [];
 const noDevices: Rejection = { message: "no instance type's devices can allocate the pods' resource claims", monotone: false };
 const notEnoughResources: Rejection = { message: 'not enough resources', monotone: false };
 const noTypeFits: Rejection = { message: 'no instance type fits the pods', monotone: false };
@@ -93,7 +94,12 @@ export class ClaimSlot {
   /** Why the pod cannot join; on success the narrowed requirements and candidates to commit with `add`. */
   /** The narrowed requirements and candidates to commit with `add`, or why the pod cannot join. */
   /** `need`: the pod's DRA claims the node must allocate (all of them unless the caller knows some are here already). */
-  tryAdd(pod: PodInfo, topology: Topology, maxPrice = Infinity, need: readonly PodClaim[] = pod.dra?.claims ?? []): Narrowed | Rejection {
+  tryAdd(
+    pod: PodInfo,
+    topology: Topology,
+    maxPrice = Infinity,
+    need: readonly PodClaim[] = pod.dra?.claims ?? noClaims,
+  ): Narrowed | Rejection {
     for (const name in pod.requests) {
       if ((this.requests[name] ?? 0) + (pod.requests[name] as number) > (this.maxAllocatable[name] ?? 0)) return notEnoughResources;
     }

@@ -12,6 +12,7 @@ import type { Topology } from './topology.js';
 import type { ExistingNode } from './types.js';
 import type { NodeDevices, PodClaim } from '../dra/index.js';
 
+const noClaims: readonly PodClaim[] = [];
 const noDevices: readonly NodeDevices[] = [{ devices: [], taken: new Set() }];
 
 export class ExistingSlot {
@@ -43,7 +44,7 @@ export class ExistingSlot {
   }
 
   /** Why the pod cannot land here, or undefined. `need`: its DRA claims the node must allocate. */
-  reject(pod: PodInfo, topology: Topology, need: readonly PodClaim[] = pod.dra?.claims ?? []): string | undefined {
+  reject(pod: PodInfo, topology: Topology, need: readonly PodClaim[] = pod.dra?.claims ?? noClaims): string | undefined {
     for (const name in pod.requests) {
       if ((pod.requests[name] as number) > (this.free[name] ?? 0))
         return `not enough ${exceededResources(pod.requests, this.free).join(', ')}`;
@@ -69,7 +70,7 @@ export class ExistingSlot {
     return out;
   }
 
-  add(pod: PodInfo, topology: Topology, need: readonly PodClaim[] = pod.dra?.claims ?? []): void {
+  add(pod: PodInfo, topology: Topology, need: readonly PodClaim[] = pod.dra?.claims ?? noClaims): void {
     if (need.length > 0) (this.allocations(pod, need) ?? []).forEach((ids, i) => ids.forEach((id) => this.taken[i]?.add(id)));
     for (const name in pod.requests) this.free[name] = (this.free[name] ?? 0) - (pod.requests[name] as number);
     this.hostPorts.push(...pod.hostPorts);
