@@ -47,6 +47,11 @@ function custom(kind: string, group: string, version: string, plural: string): R
   return { kind, group, version, plural, namespaced: false, status: true };
 }
 
+/** Dynamic Resource Allocation's kinds (resource.k8s.io/v1, GA in Kubernetes 1.34), read through the generic paths. */
+function dra(kind: string, plural: string, namespaced: boolean): ResourceKind {
+  return { kind, group: 'resource.k8s.io', version: 'v1', plural, namespaced, status: kind === 'ResourceClaim' };
+}
+
 export const Resources = {
   Pod: builtin('Pod', 'CoreV1Api', '', 'pods', true, true),
   Node: builtin('Node', 'CoreV1Api', '', 'nodes', false, true),
@@ -79,6 +84,10 @@ export const Resources = {
   OVHNodeClass: custom('OVHNodeClass', OVHNodeClassGroup, OVHNodeClassVersion, OVHNodeClassPlural),
   ScalewayNodeClass: custom('ScalewayNodeClass', ScalewayNodeClassGroup, ScalewayNodeClassVersion, ScalewayNodeClassPlural),
   OutscaleNodeClass: custom('OutscaleNodeClass', OutscaleNodeClassGroup, OutscaleNodeClassVersion, OutscaleNodeClassPlural),
+  ResourceClaim: dra('ResourceClaim', 'resourceclaims', true),
+  ResourceClaimTemplate: dra('ResourceClaimTemplate', 'resourceclaimtemplates', true),
+  DeviceClass: dra('DeviceClass', 'deviceclasses', false),
+  ResourceSlice: dra('ResourceSlice', 'resourceslices', false),
 } as const satisfies Record<string, ResourceKind>;
 
 export type ResourceName = keyof typeof Resources;

@@ -13,14 +13,25 @@ export interface FeatureGates {
    * and the extender's price score, and their status is kept. Off, as upstream's alpha gate.
    */
   nodeOverlay: boolean;
+  /**
+   * Dynamic Resource Allocation: ResourceClaims, ResourceClaimTemplates, DeviceClasses and ResourceSlices are
+   * watched and pods with resource claims are provisioned for on flavors whose devices satisfy them. Off, pods
+   * with resource claims are ignored by provisioning (upstream's behaviour); the cluster must serve resource.k8s.io/v1
+   * (Kubernetes 1.34+) to turn it on.
+   */
+  dynamicResourceAllocation: boolean;
 }
 
-export const DefaultFeatureGates = 'NodeRepair=false,NodeOverlay=false';
+export const DefaultFeatureGates = 'NodeRepair=false,NodeOverlay=false,DynamicResourceAllocation=false';
 
-const gateNames: Readonly<Record<string, keyof FeatureGates>> = { NodeRepair: 'nodeRepair', NodeOverlay: 'nodeOverlay' };
+const gateNames: Readonly<Record<string, keyof FeatureGates>> = {
+  NodeRepair: 'nodeRepair',
+  NodeOverlay: 'nodeOverlay',
+  DynamicResourceAllocation: 'dynamicResourceAllocation',
+};
 
 export function parseFeatureGates(source: string, value: string): FeatureGates {
-  const gates: FeatureGates = { nodeRepair: false, nodeOverlay: false };
+  const gates: FeatureGates = { nodeRepair: false, nodeOverlay: false, dynamicResourceAllocation: false };
   for (const entry of value
     .split(',')
     .map((e) => e.trim())

@@ -149,6 +149,7 @@ function buildCore(options: OperatorOptions, logger: Logger): Core {
       if (!deleted) nodeClassAppeared.observe(kind, object);
     },
     nodeOverlays: config.featureGates.nodeOverlay,
+    dynamicResources: config.featureGates.dynamicResourceAllocation,
   });
   const recorder = new EventRecorder({ kube: leaderKube, clock, component: 'karpenter', instance: config.leaderElection.identity, logger });
   const unavailableOfferings = new UnavailableOfferings({ clock });

@@ -195,7 +195,8 @@ export const optionTable: readonly OptionSpec[] = [
     default: DefaultFeatureGates,
     help:
       "optional features, Name=true|false comma-separated; NodeRepair: replace nodes unhealthy past their cloud's toleration; " +
-      'NodeOverlay: apply NodeOverlays (karpenter.sh/v1alpha1) to the instance types the simulation sees',
+      'NodeOverlay: apply NodeOverlays (karpenter.sh/v1alpha1) to the instance types the simulation sees; ' +
+      'DynamicResourceAllocation: provision for pods with resource claims (resource.k8s.io/v1) by the devices flavors publish',
   },
   { flag: 'gc-interval', env: 'GC_INTERVAL', kind: 'string', default: '2m', help: 'pause between garbage collection passes' },
   { flag: 'leader-elect', env: 'LEADER_ELECT', kind: 'boolean', default: 'true', help: 'run the controllers only while holding the lease' },

@@ -4,6 +4,8 @@
  * up by, and the marks only this process knows (nodes chosen for deletion, nodes nominated for pending pods).
  * Decisions are made on `snapshot()`, plain data, never on the live maps.
  */
+import type { KubernetesObject } from '@kubernetes/client-node';
+import type { DraObjects } from '../domain/dra/index.js';
 import type { V1DaemonSet, V1Node, V1Pod, V1PodDisruptionBudget } from '@kubernetes/client-node';
 import { LabelNodeInitialized, type NodeClaim, type NodeOverlay, type NodePool } from '../apis/index.js';
 import type { DisruptionOutlook } from '../domain/disruption/outlook.js';
@@ -64,6 +66,10 @@ class SetIndex {
   }
 }
 
+/** The resource.k8s.io kinds state keeps when DRA is on. */
+export const DraKinds = ['ResourceClaim', 'ResourceClaimTemplate', 'DeviceClass', 'ResourceSlice'] as const;
+export type DraKind = (typeof DraKinds)[number];
+
 export class ClusterState {
   private readonly pods = new Map<string, V1Pod>(); // namespace/name -> pod
   private readonly podsByNode = new SetIndex(); // node name -> pod keys
@@ -76,6 +82,8 @@ export class ClusterState {
   private readonly nodeClasses = new Map<string, NodeClassEntry>(); // `<kind>/<name>` -> entry
   private readonly nodeOverlays = new Map<string, NodeOverlay>(); // name -> overlay (fed only with the NodeOverlay gate on)
   private readonly daemonSets = new Map<string, V1DaemonSet>();
+  /** resource.k8s.io kind -> `namespace/name` (or name) -> object; undefined until DRA objects are watched. */
+  private dra: Map<DraKind, Map<string, KubernetesObject>> | undefined;
   private readonly pdbs = new Map<string, V1PodDisruptionBudget>();
   private readonly markedForDeletion = new Set<string>(); // state node keys
   private readonly nominatedUntil = new Map<string, number>(); // state node key -> clock ms
@@ -225,6 +233,31 @@ export class ClusterState {
     this.definitionsRevision++;
     this.nodeOverlays.delete(overlay.metadata?.name ?? '');
     this.everyNodeChanged();
+  }
+
+  /** DRA objects are watched: snapshots carry them (empty lists until their informers list). */
+  watchDynamicResources(): void {
+    this.dra ??= new Map(DraKinds.map((k) => [k, new Map()]));
+  }
+
+  updateDraObject(kind: DraKind, object: KubernetesObject): void {
+    this.watchDynamicResources();
+    this.dra?.get(kind)?.set(objectKey(object), object);
+  }
+
+  deleteDraObject(kind: DraKind, object: KubernetesObject): void {
+    this.dra?.get(kind)?.delete(objectKey(object));
+  }
+
+  private draObjects(): DraObjects | undefined {
+    if (!this.dra) return undefined;
+    const list = <T>(kind: DraKind): T[] => [...(this.dra?.get(kind)?.values() ?? [])] as T[];
+    return {
+      resourceClaims: list('ResourceClaim'),
+      resourceClaimTemplates: list('ResourceClaimTemplate'),
+      deviceClasses: list('DeviceClass'),
+      resourceSlices: list('ResourceSlice'),
+    };
   }
 
   updateDaemonSet(daemonSet: V1DaemonSet): void {
@@ -428,6 +461,7 @@ export class ClusterState {
       daemonSets: [...this.daemonSets.values()],
       podDisruptionBudgets: [...this.pdbs.values()],
       nodePoolUsage: nodePoolUsage(nodes),
+      ...(this.dra ? { dra: this.draObjects() } : {}),
     };
   }
 

@@ -1,6 +1,7 @@
 /**
  * Feeds ClusterState from one informer per kind (pods, nodes, NodePools, NodeClaims, the three NodeClass
- * kinds, DaemonSets, PDBs, and NodeOverlays when their gate is on). State counts as synced once every informer has listed once.
+ * kinds, DaemonSets, PDBs, NodeOverlays when their gate is on, and the resource.k8s.io/v1 kinds when the
+ * DynamicResourceAllocation gate is). State counts as synced once every informer has listed once.
  */
 import type { KubeConfig, KubernetesObject, V1DaemonSet, V1Node, V1Pod, V1PodDisruptionBudget } from '@kubernetes/client-node';
 import type { NodeClaim, NodeOverlay, NodePool } from '../apis/index.js';
@@ -10,7 +11,7 @@ import type { Kube } from '../kube/types.js';
 import type { BackoffPolicy, RandomSource } from '../util/backoff.js';
 import type { Clock } from '../util/clock.js';
 import type { Logger } from '../util/logger.js';
-import type { ClusterState } from './cluster-state.js';
+import { type ClusterState, DraKinds } from './cluster-state.js';
 import type { NodeClassEntry } from './snapshot.js';
 
 export interface ClusterStateInformerOptions {
@@ -27,6 +28,8 @@ export interface ClusterStateInformerOptions {
   onChange?: (kind: string, object: KubernetesObject, deleted: boolean) => void;
   /** Watch NodeOverlays too (the NodeOverlay feature gate: off, their CRD need not be installed). */
   nodeOverlays?: boolean;
+  /** Watch ResourceClaims, ResourceClaimTemplates, DeviceClasses and ResourceSlices (the cluster must serve resource.k8s.io/v1). */
+  dynamicResources?: boolean;
 }
 
 export interface ClusterStateInformers {
@@ -62,9 +65,21 @@ function nodeOverlayFeed(state: ClusterState): Feed {
   );
 }
 
-function feeds(state: ClusterState, nodeOverlays: boolean): Feed[] {
+function draFeeds(state: ClusterState): Feed[] {
+  state.watchDynamicResources();
+  return DraKinds.map((kind) =>
+    feed<KubernetesObject>(
+      Resources[kind],
+      (o) => state.updateDraObject(kind, o),
+      (o) => state.deleteDraObject(kind, o),
+    ),
+  );
+}
+
+function feeds(state: ClusterState, nodeOverlays: boolean, dynamicResources: boolean): Feed[] {
   return [
     ...(nodeOverlays ? [nodeOverlayFeed(state)] : []),
+    ...(dynamicResources ? draFeeds(state) : []),
     feed<V1Pod>(
       Resources.Pod,
       (o) => state.updatePod(o),
@@ -119,7 +134,7 @@ function observed(feed: Feed, onChange: ClusterStateInformerOptions['onChange'])
 }
 
 export function createClusterStateInformers(options: ClusterStateInformerOptions): ClusterStateInformers {
-  const informers = feeds(options.state, options.nodeOverlays ?? false).map((f) => {
+  const informers = feeds(options.state, options.nodeOverlays ?? false, options.dynamicResources ?? false).map((f) => {
     const { resource, handlers } = observed(f, options.onChange);
     const informer = new ResourceInformer<KubernetesObject>({
       kubeConfig: options.kubeConfig,

@@ -2,6 +2,7 @@
  * The plain-data view of the cluster that pure scheduling and disruption code consumes. Objects are the
  * informers' own (shared, not copied): treat everything here as read-only.
  */
+import type { DraObjects } from '../domain/dra/index.js';
 import type { V1DaemonSet, V1Node, V1Pod, V1PodDisruptionBudget } from '@kubernetes/client-node';
 import type { NodeClaim, NodePool } from '../apis/index.js';
 import type { NodePoolUsage } from '../domain/nodepool/limits.js';
@@ -55,4 +56,6 @@ export interface ClusterSnapshot {
   podDisruptionBudgets: V1PodDisruptionBudget[];
   /** nodepool name -> usage, for NodePool limits. */
   nodePoolUsage: Record<string, NodePoolUsage>;
+  /** The resource.k8s.io objects, when they are watched (the DynamicResourceAllocation gate); else undefined. */
+  dra?: DraObjects;
 }

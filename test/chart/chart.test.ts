@@ -105,7 +105,7 @@ describe('the karpenter-eu chart', () => {
       BATCH_MAX_DURATION: '10s',
       LOG_LEVEL: 'info',
       CLUSTER_NAME: 'test-cluster',
-      FEATURE_GATES: 'NodeRepair=false,NodeOverlay=false',
+      FEATURE_GATES: 'NodeRepair=false,NodeOverlay=false,DynamicResourceAllocation=false',
     });
     // The heap cap that keeps the idle RSS under the 512Mi limit (bench:operator).
     expect(env.NODE_OPTIONS).toBe('--max-old-space-size=192');
@@ -175,8 +175,8 @@ describe('the karpenter-eu chart', () => {
       valuesFor('scaleway', 'selfSigned', { controller: { clusterName: 'prod-par', featureGates: { nodeRepair: true } } }),
     );
     const env = Object.fromEntries((containerOf(on).env ?? []).flatMap((e) => (e.value === undefined ? [] : [[e.name, e.value]])));
-    expect(env.FEATURE_GATES).toBe('NodeRepair=true,NodeOverlay=false');
-    expect(parseOperatorOptions([], env).featureGates).toEqual({ nodeRepair: true, nodeOverlay: false });
+    expect(env.FEATURE_GATES).toBe('NodeRepair=true,NodeOverlay=false,DynamicResourceAllocation=false');
+    expect(parseOperatorOptions([], env).featureGates).toEqual({ nodeRepair: true, nodeOverlay: false, dynamicResourceAllocation: false });
   });
 
   it('grants least privilege: no wildcard, exactly the verbs the controller uses', async () => {
@@ -195,6 +195,8 @@ describe('the karpenter-eu chart', () => {
     expect(grants('nodes')).toEqual(['delete', 'get', 'list', 'patch', 'update', 'watch']);
     expect(grants('nodeclaims/status')).toEqual(['get', 'patch', 'update']);
     expect(grants('daemonsets')).toEqual(['get', 'list', 'watch']);
+    for (const kind of ['resourceclaims', 'resourceclaimtemplates', 'deviceclasses', 'resourceslices'])
+      expect(grants(kind)).toEqual(['get', 'list', 'watch']);
     expect(grants('poddisruptionbudgets')).toEqual(['get', 'list', 'watch']);
     expect(grants('volumeattachments')).toEqual(['list']);
     expect(grants('persistentvolumeclaims')).toEqual(['get']);

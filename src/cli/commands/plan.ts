@@ -25,7 +25,9 @@ Plans where the pending pods of the files would run: existing Nodes first, then 
 NodePools (cheapest fitting offering), with the bundled price catalogs. Accepted kinds: Pod, Deployment,
 StatefulSet, ReplicaSet, Job (expanded to <workload>-<i> pods), DaemonSet, Node, NodePool, OVHNodeClass,
 ScalewayNodeClass, OutscaleNodeClass, NodeOverlay (karpenter.sh/v1alpha1: the prices and extended resources
-the plan uses for the instance types it selects; the service applies them with --feature-gates NodeOverlay=true).
+the plan uses for the instance types it selects; the service applies them with --feature-gates NodeOverlay=true),
+and resource.k8s.io/v1 ResourceClaim, ResourceClaimTemplate, DeviceClass, ResourceSlice: a pod with resource
+claims is planned only on a flavor (or a Node's free ResourceSlice devices) that can allocate them.
 
 options:
   -f, --filename  a YAML/JSON file, a directory (recursive) or - for standard input

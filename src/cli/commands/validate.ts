@@ -4,6 +4,7 @@
  * checks see the other objects of the files. Exit 0 all admitted, 1 any denied, 2 usage or parse error.
  */
 import { admitOffline, type AdmissionDefaults, isReviewedOffline, type KubeObject } from '../../domain/admission/index.js';
+import { DeviceSelectorCompiler, draObjectProblems } from '../../domain/dra/index.js';
 import type { JsonPatchOperation } from '../../util/json-patch.js';
 import { type Command, type CommandIO, UsageError } from '../errors.js';
 import { helpFlag, type OutputFormat, outputFlag, outputFormat, parseFlags } from '../flags.js';
@@ -16,7 +17,8 @@ const HELP = `usage: karpenter-eu validate -f PATH... [-o table|json|yaml|name] 
 
 Runs the admission webhooks' mutate + validate offline on every NodePool, NodeClaim, NodeOverlay,
 OVHNodeClass, ScalewayNodeClass and OutscaleNodeClass in the files or directories (and warns about Pods no
-NodePool could place). Exit 0 when all are admitted, 1 when any is denied, 2 on a usage or parse error.
+NodePool could place); DeviceClasses, ResourceClaims and ResourceClaimTemplates (resource.k8s.io/v1) are
+checked as kube-apiserver checks them (requests well formed, CEL selectors compile). Exit 0 when all are admitted, 1 when any is denied, 2 on a usage or parse error.
 
 options:
   -f, --filename      a YAML/JSON file, a directory or - for standard input (repeatable; extra paths may follow)
@@ -96,7 +98,7 @@ const nameOf = (o: KubeObject): string => String((o.metadata as { name?: unknown
 /** Admits every owned object (and Pod) against the others in the set. */
 export function validateObjects(objects: readonly KubeObject[], defaults: AdmissionDefaults): ValidateEntry[] {
   const catalogs = catalogsOfObjects(objects);
-  return admitOffline(objects, bundledCatalogs(), defaults).map(({ original, outcome }) => ({
+  const admitted = admitOffline(objects, bundledCatalogs(), defaults).map(({ original, outcome }) => ({
     kind: String(original.kind),
     name: nameOf(original),
     allowed: outcome.allowed,
@@ -106,6 +108,18 @@ export function validateObjects(objects: readonly KubeObject[], defaults: Admiss
     patch: [],
     catalogs: catalogsOfObject(original, catalogs),
   }));
+  return [...admitted, ...draEntries(objects)];
+}
+
+/** DeviceClasses, ResourceClaims and ResourceClaimTemplates, checked as kube-apiserver checks them (selectors compile). */
+function draEntries(objects: readonly KubeObject[]): ValidateEntry[] {
+  const compiler = new DeviceSelectorCompiler();
+  return objects.flatMap((object) => {
+    const problems = draObjectProblems(object, compiler);
+    if (problems === undefined) return [];
+    const entry = { kind: String(object.kind), name: nameOf(object), allowed: problems.length === 0, message: problems.join('; ') };
+    return [{ ...entry, warnings: [], patch: [], catalogs: [] }];
+  });
 }
 
 /** kubectl's `-o name`: `nodepool.karpenter.sh/default`, `pod/web` (core group). */

@@ -88,7 +88,8 @@ export async function provisionPass(deps: ProvisionPassDeps): Promise<Provisioni
   const snapshot = deps.state.snapshot();
   // Pending pods, and the pods of nodes being deleted: their new capacity launches while the node drains.
   const waiting = [...snapshot.pendingPods, ...displacedPods(snapshot.nodes)];
-  const pods = waiting.filter((p) => ignoredPodReason(p) === undefined);
+  // DRA objects are in the snapshot when they are watched (the DynamicResourceAllocation gate).
+  const pods = waiting.filter((p) => ignoredPodReason(p, snapshot.dra !== undefined) === undefined);
   deps.metrics?.schedulerIgnoredPods.set(waiting.length - pods.length);
   if (pods.length === 0) {
     // Nothing waits: the pods an earlier pass could not place are gone or placed.
@@ -118,6 +119,7 @@ export async function provisionPass(deps: ProvisionPassDeps): Promise<Provisioni
     nodePools: schedulingPools,
     daemonSets: snapshot.daemonSets.map(daemonSetPod),
     nominations: held.forSolve,
+    ...(snapshot.dra ? { dra: snapshot.dra } : {}),
   });
   deps.metrics?.schedulingDuration.observe({ controller: 'provisioner' }, (performance.now() - started) / 1000);
   deps.metrics?.schedulerUnschedulablePods.set({ controller: 'provisioner' }, result.unschedulable.length);

@@ -17,6 +17,7 @@ import type { InstanceType, ResourceList } from '../instancetypes/types.js';
 import { parseResourceList } from '../quantity/index.js';
 import type { Taint } from '../requirements/index.js';
 import type { ExistingNode, PodLike } from '../scheduling/types.js';
+import { flavorDevices } from '../dra/flavor-devices.js';
 import { singleValuedLabels } from './nodeclaim-template.js';
 import { EphemeralTaintKeys } from './node-sync.js';
 
@@ -53,7 +54,15 @@ export function existingCapacity(source: CapacitySource, typeNamed: InstanceType
     ...(inFlight ? { inFlight: true } : {}),
     ...(source.nodePool !== undefined ? { nodePool: source.nodePool } : {}),
     ...(source.pricePerHour !== undefined ? { pricePerHour: source.pricePerHour } : {}),
+    ...deviceOptionsOf(candidates),
   };
+}
+
+/** The DRA devices each type it may become publishes (the simulation reads its ResourceSlices instead once published). */
+function deviceOptionsOf(candidates: readonly InstanceType[]): Pick<ExistingNode, 'deviceOptions'> {
+  const options = candidates.map((t) => flavorDevices(t));
+  if (options.every((o) => o === undefined)) return {};
+  return { deviceOptions: options.map((o) => (o ? [o] : [])) };
 }
 
 function registered(node: V1Node | undefined): boolean {

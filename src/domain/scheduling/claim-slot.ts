@@ -17,12 +17,17 @@ import { resourcesFit } from '../nodepool/limits.js';
 import { type PreparedNodePool, type PreparedType, typeMeets } from './nodepool-template.js';
 import type { PodInfo } from './pod-info.js';
 import type { Rejection, Topology } from './topology.js';
+import type { PodClaim } from '../dra/index.js';
 
 export interface Narrowed {
   requirements: Requirements;
   candidates: PreparedType[];
+  /** The DRA claims the node allocates once the pod is added (unchanged when undefined). */
+  claims?: readonly PodClaim[];
 }
 
+const noClaims: readonly PodClaim[] = [];
+const noDevices: Rejection = { message: "no instance type's devices can allocate the pods' resource claims", monotone: false };
 const notEnoughResources: Rejection = { message: 'not enough resources', monotone: false };
 const noTypeFits: Rejection = { message: 'no instance type fits the pods', monotone: false };
 const growsTooMuch: Rejection = { message: 'growing the claim costs more than a new node', monotone: false };
@@ -34,6 +39,8 @@ export class ClaimSlot {
   readonly requests: Record<string, number>;
   readonly pods: PodInfo[];
   readonly hostPorts: HostPort[];
+  /** The DRA claims of its pods, each once: every candidate type's devices can allocate them together. */
+  claims: readonly PodClaim[];
   /**
    * Per resource, the largest allocatable among the candidates: a cheap first rejection test. It may be computed
    * over an earlier, longer candidate list (an upper bound stays a correct pre-test; `fitting` decides), and is
@@ -52,13 +59,19 @@ export class ClaimSlot {
     readonly zone: string,
     public requirements: Requirements,
     public candidates: PreparedType[],
-    init?: { requests: Record<string, number>; pods: PodInfo[]; hostPorts: HostPort[] },
+    init?: { requests: Record<string, number>; pods: PodInfo[]; hostPorts: HostPort[]; claims: readonly PodClaim[] },
   ) {
+    this.claims = init ? init.claims : [];
     this.requests = init ? { ...init.requests } : {};
     this.pods = init ? [...init.pods] : [];
     this.hostPorts = init ? [...init.hostPorts] : [];
     this.labels = { ...requirements.labels(), [LabelCapacityType]: 'on-demand' };
     this.refreshMax();
+  }
+
+  /** The slot as DRA claim homes name it. */
+  get id(): string {
+    return `claim/${this.hostname}`;
   }
 
   get cheapest(): PreparedType {
@@ -80,7 +93,13 @@ export class ClaimSlot {
 
   /** Why the pod cannot join; on success the narrowed requirements and candidates to commit with `add`. */
   /** The narrowed requirements and candidates to commit with `add`, or why the pod cannot join. */
-  tryAdd(pod: PodInfo, topology: Topology, maxPrice = Infinity): Narrowed | Rejection {
+  /** `need`: the pod's DRA claims the node must allocate (all of them unless the caller knows some are here already). */
+  tryAdd(
+    pod: PodInfo,
+    topology: Topology,
+    maxPrice = Infinity,
+    need: readonly PodClaim[] = pod.dra?.claims ?? noClaims,
+  ): Narrowed | Rejection {
     for (const name in pod.requests) {
       if ((this.requests[name] ?? 0) + (pod.requests[name] as number) > (this.maxAllocatable[name] ?? 0)) return notEnoughResources;
     }
@@ -96,9 +115,11 @@ export class ClaimSlot {
       return { message: 'host port in use', monotone: true };
     const violation = topology.violation(pod, this.domainOf);
     if (violation) return violation;
-    const candidates = this.fitting(pod, requirements, maxPrice);
+    const claims = need.length > 0 ? [...this.claims, ...need] : undefined;
+    const candidates = this.fitting(pod, requirements, maxPrice, claims);
     if (candidates === tooExpensive) return growsTooMuch;
-    return candidates.length > 0 ? { requirements, candidates } : noTypeFits;
+    if (candidates.length === 0) return claims ? noDevices : noTypeFits;
+    return claims ? { requirements, candidates, claims } : { requirements, candidates };
   }
 
   add(pod: PodInfo, narrowed: Narrowed, topology: Topology): void {
@@ -107,6 +128,7 @@ export class ClaimSlot {
     this.pods.push(pod);
     this.hostPorts.push(...pod.hostPorts);
     this.requirements = narrowed.requirements;
+    if (narrowed.claims) this.claims = narrowed.claims;
     if (narrowed.candidates !== this.candidates) {
       this.candidates = narrowed.candidates;
       if (this.candidates.length * 2 <= this.maxComputedFor) this.refreshMax();
@@ -116,7 +138,7 @@ export class ClaimSlot {
   }
 
   /** Candidates that still fit with the pod added, keep within the NodePool limits and meet minValues. */
-  private fitting(pod: PodInfo, requirements: Requirements, maxPrice: number): PreparedType[] {
+  private fitting(pod: PodInfo, requirements: Requirements, maxPrice: number, claims: readonly PodClaim[] | undefined): PreparedType[] {
     const reserved = this.pods.length > 0 ? this.reserved : {};
     const checkLimits = limitsBind(this.pool);
     const candidates = this.candidates;
@@ -128,7 +150,8 @@ export class ClaimSlot {
       const fits =
         fitsWith(this.requests, pod.requests, candidate.allocatable) &&
         (!pod.hasRequirements || typeMeets(requirements, candidate.type, this.zone)) &&
-        (!checkLimits || resourcesFit(this.pool.remaining, candidate.type.capacity, reserved));
+        (!checkLimits || resourcesFit(this.pool.remaining, candidate.type.capacity, reserved)) &&
+        (claims === undefined || (pod.dra?.context.flavorFits(candidate.type, claims) ?? false));
       if (!fits) {
         out ??= candidates.slice(0, i);
         continue;
@@ -202,6 +225,7 @@ function fitsFirstPod(
 ): boolean {
   if (!fitsWith({}, pod.requests, c.allocatable)) return false;
   if (pod.hasRequirements && !typeMeets(requirements, c.type, zone)) return false;
+  if (pod.dra && pod.dra.claims.length > 0 && !pod.dra.context.flavorFits(c.type, pod.dra.claims)) return false;
   return !checkLimits || resourcesFit(pool.remaining, c.type.capacity, {});
 }
 

@@ -23,7 +23,8 @@ export const MaxExactPods = 12;
 type Solve = (input: SchedulingInput) => SchedulingResult;
 
 function isPlain(pod: PodInfo): boolean {
-  return pod.terms.length === 0 && !pod.hasRequirements && pod.hostPorts.length === 0;
+  // The price model knows nothing of devices: pods with resource claims are left to the solver.
+  return pod.terms.length === 0 && !pod.hasRequirements && pod.hostPorts.length === 0 && !pod.pod.spec?.resourceClaims?.length;
 }
 
 function fits(requests: ResourceList, allocatable: ResourceList): boolean {
@@ -114,7 +115,7 @@ export function improveSmallGroups(input: SchedulingInput, result: SchedulingRes
   if (!small) return result; // before compiling every pod of a big batch
   let compiled: PodInfo[];
   try {
-    compiled = input.pods.map(compilePod);
+    compiled = input.pods.map((p) => compilePod(p));
   } catch {
     return result; // a pod the solver could not read either: nothing to improve safely
   }

@@ -1,7 +1,8 @@
 /**
  * Manifest objects (as `plan -f` reads them) → a SchedulingInput: Pods (pending, or bound to a Node of the
  * input), workloads expanded to pods, DaemonSets, Nodes, NodePools with the instance types their NodeClass
- * offers, as the input's NodeOverlays make the simulation see them. Pure: the caller injects how a NodeClass becomes instance types (bundled or live catalogs). Bad
+ * offers, as the input's NodeOverlays make the simulation see them, and the DRA objects (resource.k8s.io/v1)
+ * pods' resource claims are read against. Pure: the caller injects how a NodeClass becomes instance types (bundled or live catalogs). Bad
  * objects become per-object errors and are left out; the rest is still planned.
  */
 import type { V1Node, V1Pod } from '@kubernetes/client-node';
@@ -11,6 +12,7 @@ import { applyNodeOverlays, type NodeOverlayLike } from '../nodeoverlay/apply.js
 import { parseResourceList } from '../quantity/index.js';
 import { type NodePoolUsage, parseLimits, usageAsResourceList, usageByNodePool, usageCapacity } from '../nodepool/limits.js';
 import type { Taint } from '../requirements/index.js';
+import type { DraObjects } from '../dra/index.js';
 import { daemonSetPod, expandWorkload, isWorkloadKind } from '../workloads/index.js';
 import { compilePod } from './pod-info.js';
 import type { ExistingNode, PodLike, SchedulingInput, SchedulingNodePool } from './types.js';
@@ -44,7 +46,16 @@ interface Collected {
   nodePools: { source: string; object: Record<string, unknown> }[];
   nodeClasses: Map<string, NodeClassObject>; // `Kind/name` -> NodeClass
   nodeOverlays: NodeOverlayLike[];
+  dra: Required<{ [K in keyof DraObjects]: NonNullable<DraObjects[K]>[number][] }>;
 }
+
+/** resource.k8s.io kinds → where they are collected. */
+const draKinds: Readonly<Record<string, keyof Collected['dra']>> = {
+  ResourceClaim: 'resourceClaims',
+  ResourceClaimTemplate: 'resourceClaimTemplates',
+  DeviceClass: 'deviceClasses',
+  ResourceSlice: 'resourceSlices',
+};
 
 function nameOf(object: Record<string, unknown>): string {
   return String((object.metadata as { name?: unknown } | undefined)?.name ?? '(unnamed)');
@@ -67,11 +78,13 @@ function collectOne(entry: ManifestEntry, into: Collected): void {
   else if (kind === 'Node') into.nodes.push(object as V1Node);
   else if (kind === 'NodePool') into.nodePools.push(entry);
   else if (kind === 'NodeOverlay') into.nodeOverlays.push(object as unknown as NodeOverlayLike);
+  else if (typeof kind === 'string' && Object.hasOwn(draKinds, kind))
+    (into.dra[draKinds[kind] as keyof Collected['dra']] as unknown[]).push(object);
   else if (typeof kind === 'string' && NodeClassKinds.includes(kind)) {
     into.nodeClasses.set(`${kind}/${nameOf(object)}`, { kind, name: nameOf(object), spec: (object.spec ?? {}) as Record<string, unknown> });
   } else
     throw new Error(
-      `kind ${JSON.stringify(kind)} is not planned; accepted: Pod, Deployment, StatefulSet, ReplicaSet, Job, DaemonSet, Node, NodePool, NodeOverlay, ${NodeClassKinds.join(', ')}`,
+      `kind ${JSON.stringify(kind)} is not planned; accepted: Pod, Deployment, StatefulSet, ReplicaSet, Job, DaemonSet, Node, NodePool, NodeOverlay, ${NodeClassKinds.join(', ')}, ${Object.keys(draKinds).join(', ')}`,
     );
 }
 
@@ -168,6 +181,7 @@ export function schedulingInputFromManifests(
     nodePools: [],
     nodeClasses: new Map(),
     nodeOverlays: [],
+    dra: { resourceClaims: [], resourceClaimTemplates: [], deviceClasses: [], resourceSlices: [] },
   };
   const errors: ObjectError[] = [];
   const guard = (source: string, run: () => void): void => {
@@ -185,5 +199,5 @@ export function schedulingInputFromManifests(
   );
   for (const entry of collected.nodePools) guard(entry.source, () => nodePools.push(schedulingNodePool(entry, collected, resolve, usage)));
   const existingNodes = collected.nodes.map((n) => existingNode(n, collected.bound));
-  return { input: { pods: collected.pods, existingNodes, nodePools, daemonSets: collected.daemonSets }, errors };
+  return { input: { pods: collected.pods, existingNodes, nodePools, daemonSets: collected.daemonSets, dra: collected.dra }, errors };
 }

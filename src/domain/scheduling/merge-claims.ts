@@ -28,7 +28,7 @@ export function mergeClaims(state: SchedulingState, budget = MERGE_ATTEMPT_BUDGE
     if (spent >= budget) break;
     let source = planned;
     while (replaced.has(source)) source = replaced.get(source) as ClaimSlot;
-    if (source.pods.length > MAX_PODS_MOVED) continue;
+    if (source.pods.length > MAX_PODS_MOVED || source.pods.some(holdsSharedClaim)) continue;
     const targets = state.claims.filter((c) => c !== source);
     const attempt = tryEmpty(state, source, targets);
     spent += attempt.checks;
@@ -37,6 +37,11 @@ export function mergeClaims(state: SchedulingState, budget = MERGE_ATTEMPT_BUDGE
       for (const [original, clone] of attempt.clones) replaced.set(original, clone);
     }
   }
+}
+
+/** Pods moved one by one could split a shared DRA claim's pods over several nodes: such claims stay put. */
+function holdsSharedClaim(pod: PodInfo): boolean {
+  return pod.dra !== undefined && (pod.dra.pinned.length > 0 || pod.dra.claims.some((c) => c.shared));
 }
 
 function tryEmpty(state: SchedulingState, source: ClaimSlot, targets: readonly ClaimSlot[]): Attempt & { saving: number } {

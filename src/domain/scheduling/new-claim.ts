@@ -79,6 +79,9 @@ function spreadCount(pod: PodInfo, zone: string, topology: Topology): number {
 function diagnose(pool: PreparedNodePool, pod: PodInfo, requirements: Requirements): string {
   const meeting = pool.types.filter((t) => !pod.hasRequirements || typeMeets(requirements, t.type));
   if (meeting.length === 0) return `no instance type meets the requirements ${requirements.toString()}`;
+  const dra = pod.dra;
+  if (dra && dra.claims.length > 0 && !meeting.some((t) => dra.context.flavorFits(t.type, dra.claims)))
+    return `no instance type publishes devices that satisfy the pod's resource claims (${dra.claims.map((c) => c.key).join(', ')}; ${meeting.length} types meet the requirements)`;
   const fitting = meeting.filter((t) => Object.entries(pod.requests).every(([name, v]) => v <= (t.allocatable[name] ?? 0)));
   const wanted = JSON.stringify(formatResourceList(pod.requests));
   if (fitting.length === 0)

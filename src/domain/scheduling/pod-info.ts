@@ -7,7 +7,17 @@ import type { V1PodAffinityTerm, V1TopologySpreadConstraint } from '@kubernetes/
 import type { ResourceList } from '../instancetypes/types.js';
 import { type HostPort, podHostPorts, podKey, podSchedulingRequests } from '../pods/index.js';
 import { CompiledLabelSelector, podRequirements, type Requirements, type Toleration } from '../requirements/index.js';
+import type { DraContext, PodClaim } from '../dra/index.js';
 import type { PodLike } from './types.js';
+
+/** A pod's DRA claims, split by what placing it must do about them. */
+export interface PodDra {
+  context: DraContext;
+  /** Not allocated yet: the node the pod lands on must allocate them (a shared one once for all its pods). */
+  claims: readonly PodClaim[];
+  /** Allocated on one node already: the pod can only land there. */
+  pinned: readonly PodClaim[];
+}
 
 export type TopologyTermKind = 'spread' | 'affinity' | 'anti-affinity';
 
@@ -39,6 +49,8 @@ export interface PodInfo {
   terms: readonly TopologyTerm[];
   /** Pods with equal keys have the same constraints and labels (they differ only in requests). */
   classKey: string;
+  /** Set when the pod has resource claims and was compiled with a DRA context. */
+  dra?: PodDra;
 }
 
 export class PodCompileError extends Error {
@@ -102,11 +114,13 @@ export function topologyTerms(pod: PodLike): TopologyTerm[] {
 }
 
 /** Compiles a pod; malformed quantities, selectors or requirements become a PodCompileError naming the pod. */
-export function compilePod(pod: PodLike): PodInfo {
+export function compilePod(pod: PodLike, dra?: DraContext): PodInfo {
   const key = podKey(pod);
   try {
     const requirements = podRequirements(pod);
+    const claims = dra?.podClaims(pod);
     return {
+      ...(dra && claims ? { dra: podDra(dra, claims) } : {}),
       key,
       pod,
       namespace: pod.metadata?.namespace ?? 'default',
@@ -122,6 +136,11 @@ export function compilePod(pod: PodLike): PodInfo {
   } catch (error) {
     throw new PodCompileError(key, error);
   }
+}
+
+function podDra(context: DraContext, claims: readonly PodClaim[]): PodDra {
+  // A claim allocated to devices reachable from every node needs nothing of the node.
+  return { context, claims: claims.filter((c) => !c.allocated), pinned: claims.filter((c) => c.allocated?.node !== undefined) };
 }
 
 /** Karpenter's queue order: CPU descending, then memory descending, then name (stable, deterministic). */

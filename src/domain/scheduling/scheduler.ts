@@ -8,7 +8,8 @@
  *      (as upstream); among equal weights, the one whose cheapest fitting offering is cheapest (upstream
  *      takes the first pool and never compares prices).
  * A pod that fits nowhere has its next preference relaxed and goes to the back of the queue; the loop ends
- * when a whole round makes no progress. Unless `optimize: false` (plain FFD, the baseline), a planned claim
+ * when a whole round makes no progress. A pod with DRA resource claims fits only where its devices can be
+ * allocated: an existing node's free devices, or a new node of a flavor whose devices can (dra/). Unless `optimize: false` (plain FFD, the baseline), a planned claim
  * does not grow to a bigger type when a new node for the pod alone costs less than the growth, and the merge
  * pass (merge-claims.ts) empties NodeClaims into others whenever that lowers the total price; small groups of
  * plain pods are then repacked exactly (exact-partition.ts).
@@ -17,6 +18,7 @@ import { LabelCloud, LabelTopologyZone } from '../../apis/v1/labels.js';
 import { AllowUndefinedWellKnownLabels } from '../requirements/index.js';
 import type { ClaimSlot } from './claim-slot.js';
 import { ExistingSlot } from './existing-slot.js';
+import { DraContext } from '../dra/index.js';
 import { improveSmallGroups } from './exact-partition.js';
 import { mergeClaims } from './merge-claims.js';
 import { openClaim } from './new-claim.js';
@@ -45,7 +47,8 @@ export const ORDER_PORTFOLIO_MAX_PODS = 1000;
 type PassMode = { costAware: boolean; merge: boolean; order: (a: PodInfo, b: PodInfo) => number };
 
 export function solve(input: SchedulingInput): SchedulingResult {
-  if (input.options?.optimize === false) return solveOnce(input, { costAware: false, merge: false, order: byCpuAndMemoryDescending });
+  const dra = new DraContext(input.dra);
+  if (input.options?.optimize === false) return solveOnce(input, { costAware: false, merge: false, order: byCpuAndMemoryDescending }, dra);
   const modes: PassMode[] = [{ costAware: false, merge: true, order: byCpuAndMemoryDescending }];
   if (input.pods.length <= COST_AWARE_MAX_PODS) modes.push({ costAware: true, merge: true, order: byCpuAndMemoryDescending });
   const full = input.options?.effort !== 'quick';
@@ -55,9 +58,9 @@ export function solve(input: SchedulingInput): SchedulingResult {
       { costAware: true, merge: true, order: byMemoryAndCpuDescending },
     );
   }
-  let best = solveOnce(input, modes[0] as PassMode);
+  let best = solveOnce(input, modes[0] as PassMode, dra);
   for (const mode of modes.slice(1)) {
-    const result = solveOnce(input, mode);
+    const result = solveOnce(input, mode, dra);
     if (isBetter(result, best)) best = result;
   }
   return full ? improveSmallGroups(input, best, solve) : best;
@@ -69,7 +72,7 @@ function isBetter(a: SchedulingResult, b: SchedulingResult): boolean {
   return a.totalPricePerHour < b.totalPricePerHour - 1e-9;
 }
 
-function solveOnce(input: SchedulingInput, mode: PassMode): SchedulingResult {
+function solveOnce(input: SchedulingInput, mode: PassMode, dra: DraContext): SchedulingResult {
   const options = input.options ?? {};
   const daemonSets = input.daemonSets ?? [];
   const pools = input.nodePools.map((p) => prepareNodePool(p, daemonSets)).sort((a, b) => b.weight - a.weight);
@@ -79,19 +82,26 @@ function solveOnce(input: SchedulingInput, mode: PassMode): SchedulingResult {
   for (const raw of input.pods) {
     const pod = options.preferencePolicy === 'Ignore' ? ignorePreferences(raw) : raw;
     try {
-      queue.push(compilePod(pod));
+      queue.push(compilePod(pod, dra));
     } catch (error) {
       errors.set(`${raw.metadata?.namespace ?? 'default'}/${raw.metadata?.name ?? ''}`, (error as Error).message);
     }
   }
-  initTopology(state, pools, input, queue);
+  initTopology(state, { pools, input, pods: queue, dra });
   queue.sort(mode.order);
-  runQueue(state, placeNominated(state, queue, input.nominations ?? {}), errors);
+  runQueue(state, placeNominated(state, queue, input.nominations ?? {}), { errors, dra });
   if (mode.merge) mergeClaims(state);
   return buildResult(state, errors);
 }
 
-function initTopology(state: SchedulingState, pools: readonly PreparedNodePool[], input: SchedulingInput, pods: readonly PodInfo[]): void {
+interface SolveInputs {
+  pools: readonly PreparedNodePool[];
+  input: SchedulingInput;
+  pods: readonly PodInfo[];
+  dra: DraContext;
+}
+
+function initTopology(state: SchedulingState, { pools, input, pods, dra }: SolveInputs): void {
   const topology = state.topology;
   for (const pool of pools)
     for (const zone of pool.zones) topology.addDomain(LabelTopologyZone, zone, (pod) => poolServesPodInZone(pool, zone, pod));
@@ -101,7 +111,7 @@ function initTopology(state: SchedulingState, pools: readonly PreparedNodePool[]
   const existing = (input.existingNodes ?? []).filter((n) => !n.markedForDeletion);
   existing.sort((a, b) => Number(a.inFlight ?? false) - Number(b.inFlight ?? false));
   for (const node of existing) registerExistingNode(state, node);
-  for (const node of existing) state.existing.push(existingSlotWithPods(state, node, input));
+  for (const node of existing) state.existing.push(existingSlotWithPods(state, node, input, dra));
 }
 
 /** An existing node's labels become topology domains, its pods' terms are registered, its cloud is counted. */
@@ -114,9 +124,9 @@ function registerExistingNode(state: SchedulingState, node: ExistingNode): void 
 }
 
 /** The node's slot, with the pods already on it counted in the topology. */
-function existingSlotWithPods(state: SchedulingState, node: ExistingNode, input: SchedulingInput): ExistingSlot {
+function existingSlotWithPods(state: SchedulingState, node: ExistingNode, input: SchedulingInput, dra: DraContext): ExistingSlot {
   const overhead = node.inFlight ? state.inFlightOverhead(node, input.daemonSets ?? []) : {};
-  const slot = new ExistingSlot(node, overhead);
+  const slot = new ExistingSlot(node, overhead, dra.nodeDeviceOptions(node.name, node.deviceOptions));
   for (const pod of node.pods) {
     const namespace = pod.metadata?.namespace ?? 'default';
     const key = `${namespace}/${pod.metadata?.name ?? ''}`;
@@ -138,14 +148,12 @@ function placeNominated(state: SchedulingState, queue: readonly PodInfo[], nomin
   return queue.filter((pod) => {
     const target = nominations[pod.key];
     const slot = target === undefined ? undefined : slots.get(target);
-    if (!slot || slot.reject(pod, state.topology) !== undefined) return true;
-    slot.add(pod, state.topology);
-    return false;
+    return !slot || !placeOnExisting(state, pod, slot);
   });
 }
 
 /** Karpenter's queue: a pod that fails is relaxed and requeued; stop when a full round places nothing. */
-function runQueue(state: SchedulingState, queue: PodInfo[], errors: Map<string, string>): void {
+function runQueue(state: SchedulingState, queue: PodInfo[], { errors, dra }: { errors: Map<string, string>; dra: DraContext }): void {
   let head = 0;
   let sinceProgress = 0;
   while (head < queue.length && sinceProgress <= queue.length - head) {
@@ -159,30 +167,37 @@ function runQueue(state: SchedulingState, queue: PodInfo[], errors: Map<string, 
     errors.set(pod.key, failure);
     const relaxed = relaxPreferences(pod.pod);
     if (relaxed) sinceProgress = 0;
-    queue.push(relaxed ? compileRelaxed(relaxed, state.topology) : pod);
+    queue.push(relaxed ? compileRelaxed(relaxed, state.topology, dra) : pod);
     sinceProgress++;
   }
 }
 
-function compileRelaxed(pod: PodLike, topology: Topology): PodInfo {
-  const info = compilePod(pod);
+function compileRelaxed(pod: PodLike, topology: Topology, dra: DraContext): PodInfo {
+  const info = compilePod(pod, dra);
   topology.register(info.terms);
   return info;
 }
 
 /** Places the pod (existing nodes, planned claims, a new claim), or returns why it fits nowhere. */
 export function tryPlace(state: SchedulingState, pod: PodInfo): string | undefined {
-  for (const slot of state.existing) {
-    if (slot.reject(pod, state.topology) === undefined) {
-      slot.add(pod, state.topology);
-      return undefined;
-    }
-  }
+  for (const slot of state.existing) if (placeOnExisting(state, pod, slot)) return undefined;
   if (placeInClaims(state, pod)) return undefined;
   return openNewClaim(state, pod);
 }
 
+/** Adds the pod to the existing node when it fits there (its DRA claims included); false otherwise. */
+function placeOnExisting(state: SchedulingState, pod: PodInfo, slot: ExistingSlot): boolean {
+  const need = state.claimsToAllocate(pod, slot.id);
+  if (typeof need === 'string' || slot.reject(pod, state.topology, need) !== undefined) return false;
+  slot.add(pod, state.topology, need);
+  state.homeClaims(need, slot.id);
+  return true;
+}
+
 function openNewClaim(state: SchedulingState, pod: PodInfo): string | undefined {
+  // A claim already allocated somewhere (in the cluster, or to an earlier pod of this solve) cannot be on a new node.
+  const pinned = state.claimsToAllocate(pod, '');
+  if (typeof pinned === 'string') return pinned;
   const reasons: string[] = [];
   let chosen: { claim: ClaimSlot; price: number } | undefined;
   let chosenWeight = -Infinity;

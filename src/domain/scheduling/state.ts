@@ -11,6 +11,9 @@ import type { ExistingSlot } from './existing-slot.js';
 import type { PreparedNodePool } from './nodepool-template.js';
 import type { PodInfo } from './pod-info.js';
 import { Topology } from './topology.js';
+import type { PodClaim } from '../dra/index.js';
+
+const noClaims: readonly PodClaim[] = [];
 import type { ExistingNode, PodLike } from './types.js';
 
 export class SchedulingState {
@@ -21,6 +24,8 @@ export class SchedulingState {
   readonly cloudNodes = new Map<string, number>();
   /** pod shape -> index of the first planned claim that may still accept it (see placeInClaims). */
   readonly cursors = new Map<string, number>();
+  /** Shared ResourceClaim key -> the slot (`ExistingSlot.id` / `ClaimSlot.id`) a pod of this solve allocated it on. */
+  readonly claimHomes = new Map<string, string>();
   private hostnames = 0;
   private readonly standalone = new Map<string, number>(); // pod key -> cheapest new node for it alone
 
@@ -46,6 +51,34 @@ export class SchedulingState {
     return price;
   }
 
+  /**
+   * The pod's claims a slot must allocate for it there, or why the pod cannot land there: a claim allocated in the
+   * cluster, or by an earlier pod of this solve, on another node (its devices are there; a claim is allocated once).
+   */
+  claimsToAllocate(pod: PodInfo, slotId: string): readonly PodClaim[] | string {
+    const dra = pod.dra;
+    if (!dra) return noClaims;
+    for (const claim of dra.pinned)
+      if (`node/${claim.allocated?.node}` !== slotId) return `ResourceClaim ${claim.key} is allocated on node ${claim.allocated?.node}`;
+    let out: PodClaim[] | undefined;
+    for (let i = 0; i < dra.claims.length; i++) {
+      const claim = dra.claims[i] as PodClaim;
+      const home = claim.shared ? this.claimHomes.get(claim.key) : undefined;
+      if (home === undefined) {
+        out?.push(claim);
+        continue;
+      }
+      if (home !== slotId) return `ResourceClaim ${claim.key} is allocated with another pod's on ${home}`;
+      out ??= dra.claims.slice(0, i);
+    }
+    return out ?? dra.claims;
+  }
+
+  /** Records where the pod's shared claims were allocated: their other pods can only go there. */
+  homeClaims(claims: readonly PodClaim[], slotId: string): void {
+    for (const claim of claims) if (claim.shared) this.claimHomes.set(claim.key, slotId);
+  }
+
   /** The placeholder hostname the next new NodeClaim gets (upstream `hostname-placeholder-NNNN`). */
   nextHostname(): string {
     return `hostname-placeholder-${String(this.hostnames).padStart(4, '0')}`;
@@ -59,7 +92,9 @@ export class SchedulingState {
 
   commitNewClaim(claim: ClaimSlot, pod: PodInfo): void {
     this.hostnames++;
-    claim.add(pod, { requirements: claim.requirements, candidates: claim.candidates }, this.topology);
+    const claims = pod.dra?.claims ?? noClaims;
+    claim.add(pod, { requirements: claim.requirements, candidates: claim.candidates, claims }, this.topology);
+    this.homeClaims(claims, claim.id);
     adjustNodeCount(this, claim.pool, 1);
     this.claims.push(claim);
   }
@@ -101,13 +136,15 @@ export function placeInClaims(state: SchedulingState, pod: PodInfo): boolean {
     const claim = claims[i] as ClaimSlot;
     // Growing the claim must cost less than a node for the pod alone (no limit when the claim keeps its type).
     const maxPrice = state.costAware ? Math.max(claim.price + state.standalonePrice(pod), claim.price + 2e-9) : Infinity;
-    const narrowed = claim.tryAdd(pod, state.topology, maxPrice);
+    const need = state.claimsToAllocate(pod, claim.id);
+    const narrowed = typeof need === 'string' ? { message: need, monotone: false } : claim.tryAdd(pod, state.topology, maxPrice, need);
     if ('message' in narrowed) {
       if (advancing && narrowed.monotone) cursor = i + 1;
       else advancing = false;
       continue;
     }
     claim.add(pod, narrowed, state.topology);
+    state.homeClaims(need as readonly PodClaim[], claim.id);
     state.cursors.set(pod.classKey, cursor);
     return true;
   }

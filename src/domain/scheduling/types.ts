@@ -5,6 +5,7 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import type { InstanceType, RequirementSpec, ResourceList } from '../instancetypes/types.js';
 import type { Taint } from '../requirements/index.js';
+import type { DraObjects, DriverDevices } from '../dra/index.js';
 
 export type PodLike = Pick<V1Pod, 'metadata' | 'spec'>;
 
@@ -23,6 +24,11 @@ export interface ExistingNode {
   /** For NodePool `limits.nodes` and cloud caps accounting of in-flight claims. */
   nodePool?: string;
   pricePerHour?: number;
+  /**
+   * The DRA devices of each instance type it may become (one entry once launched): used until a ResourceSlice of
+   * the node's is in `SchedulingInput.dra`. A pod's claims must be allocatable on every entry, whichever launches.
+   */
+  deviceOptions?: readonly (readonly DriverDevices[])[];
 }
 
 export interface NodeClassRef {
@@ -75,6 +81,12 @@ export interface SchedulingInput {
    * others and it is not planned again.
    */
   nominations?: Readonly<Record<string, string>>;
+  /**
+   * The ResourceClaims, ResourceClaimTemplates, DeviceClasses and ResourceSlices pods' `resourceClaims` are read
+   * against: a pod with claims fits only where its devices can be allocated; one whose objects are missing is
+   * unschedulable.
+   */
+  dra?: DraObjects;
   options?: SchedulingOptions;
 }
 

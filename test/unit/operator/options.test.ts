@@ -286,28 +286,44 @@ describe('which Secrets NodeClasses may reference', () => {
 
 describe('feature gates (upstream spelling: Name=true,Other=false)', () => {
   it('turns NodeRepair off by default, on from the flag or FEATURE_GATES', () => {
-    expect(parseOperatorOptions([], cluster).featureGates).toEqual({ nodeRepair: false, nodeOverlay: false });
+    expect(parseOperatorOptions([], cluster).featureGates).toEqual({
+      nodeRepair: false,
+      nodeOverlay: false,
+      dynamicResourceAllocation: false,
+    });
     expect(parseOperatorOptions(['--feature-gates', 'NodeRepair=true'], cluster).featureGates).toEqual({
       nodeRepair: true,
       nodeOverlay: false,
+      dynamicResourceAllocation: false,
     });
     expect(parseOperatorOptions([], { ...cluster, FEATURE_GATES: ' NodeRepair = true ,' }).featureGates).toEqual({
       nodeRepair: true,
       nodeOverlay: false,
+      dynamicResourceAllocation: false,
     });
     expect(
       parseOperatorOptions(['--feature-gates', 'NodeRepair=false'], { ...cluster, FEATURE_GATES: 'NodeRepair=true' }).featureGates,
-    ).toEqual({ nodeRepair: false, nodeOverlay: false });
+    ).toEqual({ nodeRepair: false, nodeOverlay: false, dynamicResourceAllocation: false });
   });
 
   it('turns NodeOverlay off by default (alpha, as upstream), on from the flag or FEATURE_GATES', () => {
     expect(parseOperatorOptions(['--feature-gates', 'NodeOverlay=true'], cluster).featureGates).toEqual({
       nodeRepair: false,
       nodeOverlay: true,
+      dynamicResourceAllocation: false,
     });
     expect(parseOperatorOptions([], { ...cluster, FEATURE_GATES: 'NodeRepair=true,NodeOverlay=true' }).featureGates).toEqual({
       nodeRepair: true,
       nodeOverlay: true,
+      dynamicResourceAllocation: false,
+    });
+  });
+
+  it('turns DynamicResourceAllocation off by default (pods with resource claims ignored, as upstream), on from the flag', () => {
+    expect(parseOperatorOptions(['--feature-gates', 'DynamicResourceAllocation=true'], cluster).featureGates).toEqual({
+      nodeRepair: false,
+      nodeOverlay: false,
+      dynamicResourceAllocation: true,
     });
   });
 

@@ -161,4 +161,18 @@ describe('ClusterState snapshot', () => {
     state.setSyncedSource(() => true);
     expect(state.synced()).toBe(true);
   });
+
+  it('carries the DRA objects in snapshots only once they are watched', () => {
+    const { state } = setup();
+    expect(state.snapshot().dra).toBeUndefined();
+    state.watchDynamicResources();
+    expect(state.snapshot().dra).toEqual({ resourceClaims: [], resourceClaimTemplates: [], deviceClasses: [], resourceSlices: [] });
+    state.updateDraObject('ResourceClaim', { metadata: { name: 'gpu', namespace: 'a' } });
+    state.updateDraObject('ResourceClaim', { metadata: { name: 'gpu', namespace: 'b' } });
+    state.updateDraObject('DeviceClass', { metadata: { name: 'gpu.nvidia.com' } });
+    state.deleteDraObject('ResourceClaim', { metadata: { name: 'gpu', namespace: 'a' } });
+    const dra = state.snapshot().dra;
+    expect(dra?.resourceClaims?.map((c) => `${c.metadata?.namespace}/${c.metadata?.name}`)).toEqual(['b/gpu']);
+    expect(dra?.deviceClasses?.map((c) => c.metadata?.name)).toEqual(['gpu.nvidia.com']);
+  });
 });

@@ -28,4 +28,13 @@ describe('pods provisioning ignores', () => {
   ])('%s: considered', (_name, pod) => {
     expect(ignoredPodReason(pod)).toBeUndefined();
   });
+
+  it('a pod with resource claims unless DRA-aware provisioning is on (upstream does not provision for them)', () => {
+    const claiming: V1Pod = {
+      metadata: { name: 'p' },
+      spec: { containers: [{ name: 'c' }], resourceClaims: [{ name: 'gpu', resourceClaimTemplateName: 't' }] },
+    };
+    expect(ignoredPodReason(claiming)).toBe('dynamic-resource-allocation-off');
+    expect(ignoredPodReason(claiming, true)).toBeUndefined();
+  });
 });
