@@ -44,7 +44,7 @@ export interface ProvisionPassDeps {
   events?: EventRecorder;
   ledger: LimitLedger;
   inFlight: Map<string, InFlightClaim>;
-  /** Pod key → the in-flight NodeClaim a pass placed it on (held while it is in flight: domain/provisioning/nominations.ts). */
+  /** Pod key → the NodeClaim a pass placed it on (held while the pod waits and the claim stays: domain/provisioning/nominations.ts). */
   nominations: Map<string, string>;
   createConcurrency: number;
   onNodeClaimCreated?: (nodeClaim: NodeClaim) => void;
@@ -165,13 +165,11 @@ async function instanceTypesByPool(deps: ProvisionPassDeps, nodePools: readonly 
 /** The NodeClaims this pass may place pods on, by the name the simulation knows them under. */
 function nominationTargets(deps: ProvisionPassDeps, snapshot: ClusterSnapshot, seen: ReadonlySet<string>): NominationTarget[] {
   const shown = snapshot.nodes.flatMap((n) =>
-    n.nodeClaim
-      ? [{ name: n.name, nodeClaim: n.nodeClaim.metadata?.name ?? '', initialized: n.initialized, markedForDeletion: n.markedForDeletion }]
-      : [],
+    n.nodeClaim ? [{ name: n.name, nodeClaim: n.nodeClaim.metadata?.name ?? '', markedForDeletion: n.markedForDeletion }] : [],
   );
   const unseen = [...deps.inFlight.keys()]
     .filter((name) => !seen.has(name))
-    .map((name) => ({ name, nodeClaim: name, initialized: false, markedForDeletion: false }));
+    .map((name) => ({ name, nodeClaim: name, markedForDeletion: false }));
   return [...shown, ...unseen];
 }
 

@@ -245,9 +245,9 @@ function operatorArgs(extenderPort: number, timings: DemoTimings, featureGates: 
     `--gc-interval=${timings.gcInterval}`,
     '--leader-election-namespace=karpenter',
     '--leader-election-identity=karpenter-eu-demo',
-    '--leader-election-lease-duration=3s',
-    '--leader-election-renew-deadline=2s',
-    '--leader-election-retry-period=500ms',
+    // The lease keeps the product's timings (15 s / 10 s / 2 s), as a user's install runs: this one process also
+    // runs the simulated API server, kubelets and clouds, and on a busy machine a renewal round trip here takes
+    // longer than a 2 s renew deadline allows, so the fence would refuse the leader's own writes for seconds.
     '--log-level=warn',
     // The chart's default names of the controller's own credentials Secrets.
     '--operator-credentials-secrets=ovh-credentials,scaleway-credentials,outscale-credentials',

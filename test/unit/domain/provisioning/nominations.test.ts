@@ -4,7 +4,6 @@ import { heldNominations, nominationsOf, type NominationTarget } from '../../../
 const target = (name: string, nodeClaim: string, extra: Partial<NominationTarget> = {}): NominationTarget => ({
   name,
   nodeClaim,
-  initialized: false,
   markedForDeletion: false,
   ...extra,
 });
@@ -16,34 +15,34 @@ describe('heldNominations', () => {
     expect([...held.kept]).toEqual([['ns/a', 'claim-a']]);
   });
 
-  it('drops nominations of pods no longer waiting and of claims initialized, deleting or gone', () => {
+  it('drops nominations of pods no longer waiting and of claims deleting or gone', () => {
     const nominations = new Map([
       ['ns/bound', 'claim-a'],
-      ['ns/ready', 'claim-b'],
       ['ns/deleting', 'claim-c'],
       ['ns/gone', 'claim-d'],
     ]);
-    const waiting = new Set(['ns/ready', 'ns/deleting', 'ns/gone']);
-    const targets = [
-      target('claim-a', 'claim-a'),
-      target('node-b', 'claim-b', { initialized: true }),
-      target('claim-c', 'claim-c', { markedForDeletion: true }),
-    ];
+    const waiting = new Set(['ns/deleting', 'ns/gone']);
+    const targets = [target('claim-a', 'claim-a'), target('claim-c', 'claim-c', { markedForDeletion: true })];
     const held = heldNominations(nominations, waiting, targets);
     expect(held.forSolve).toEqual({});
     expect(held.kept.size).toBe(0);
   });
+
+  it('keeps a waiting pod on a claim whose Node is initialized: kube-scheduler has not bound it yet', () => {
+    const held = heldNominations(new Map([['ns/a', 'claim-b']]), new Set(['ns/a']), [target('node-b', 'claim-b')]);
+    expect(held.forSolve).toEqual({ 'ns/a': 'node-b' });
+  });
 });
 
 describe('nominationsOf', () => {
-  it('records the NodeClaim behind each in-flight node a pass placed pods on, not initialized nodes', () => {
+  it('records the NodeClaim behind each node a pass placed pods on, not nodes without one or being deleted', () => {
     const out = nominationsOf(
       [
         { node: 'node-1', pods: ['ns/a', 'ns/b'] },
         { node: 'node-2', pods: ['ns/c'] },
         { node: 'plain', pods: ['ns/d'] },
       ],
-      [target('node-1', 'claim-1'), target('node-2', 'claim-2', { initialized: true })],
+      [target('node-1', 'claim-1'), target('node-2', 'claim-2', { markedForDeletion: true })],
     );
     expect([...out]).toEqual([
       ['ns/a', 'claim-1'],
