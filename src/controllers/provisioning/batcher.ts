@@ -1,15 +1,14 @@
 /**
  * Karpenter's provisioning Batcher on the injected clock: triggers (pod keys) collect in a window that closes
- * after `idleMs` without a new trigger or `maxMs` after the first, whichever is first; `wait` returns the
- * window's de-duplicated keys.
+ * after `idleMs` without a trigger for a new key or `maxMs` after the first, whichever is first; `wait` returns
+ * the window's de-duplicated keys.
  */
 import {
   type BatchWindow,
   type BatchWindowOptions,
   DefaultBatchWindow,
-  extendWindow,
   isWindowClosed,
-  openWindow,
+  triggerWindow,
   validateBatchWindow,
   windowDeadline,
 } from '../../domain/provisioning/batch-window.js';
@@ -31,7 +30,7 @@ export class Batcher {
 
   trigger(key: string): void {
     const now = this.clock.now();
-    this.window = this.window ? extendWindow(this.window, now) : openWindow(now);
+    this.window = triggerWindow(this.window, this.keys.has(key), now);
     this.keys.add(key);
     const wake = this.wakeWaiter;
     this.wakeWaiter = undefined;

@@ -48,6 +48,17 @@ export function extendWindow(window: BatchWindow, now: number): BatchWindow {
   return { openedAt: window.openedAt, lastTriggerAt: Math.max(window.lastTriggerAt, now) };
 }
 
+/**
+ * A trigger's effect on the window: none open, it opens one; a key not in the window yet extends it; a key the
+ * window already holds leaves it as it is. Upstream's Batcher ignores a repeat trigger for a pod in the batch, so
+ * a pending pod whose status keeps being rewritten cannot hold the window open until its max while other pods
+ * arrive: the batch closes idle after the last new pod, on a whole burst.
+ */
+export function triggerWindow(window: BatchWindow | undefined, alreadyInWindow: boolean, now: number): BatchWindow {
+  if (!window) return openWindow(now);
+  return alreadyInWindow ? window : extendWindow(window, now);
+}
+
 /** When the window closes if no other trigger comes. */
 export function windowDeadline(window: BatchWindow, options: BatchWindowOptions): number {
   return Math.min(window.lastTriggerAt + options.idleMs, window.openedAt + options.maxMs);

@@ -6,6 +6,7 @@ import {
   InvalidBatchWindowError,
   isWindowClosed,
   openWindow,
+  triggerWindow,
   validateBatchWindow,
   windowDeadline,
 } from '../../../../src/domain/provisioning/index.js';
@@ -23,6 +24,14 @@ describe('batch window', () => {
     expect(windowDeadline(w, DefaultBatchWindow)).toBe(closesAt);
     expect(isWindowClosed(w, closesAt - 1, DefaultBatchWindow)).toBe(false);
     expect(isWindowClosed(w, closesAt, DefaultBatchWindow)).toBe(true);
+  });
+
+  it('a repeat trigger for a key the window holds moves no deadline; a new key extends, no window opens one', () => {
+    const opened = triggerWindow(undefined, false, 100);
+    expect(opened).toEqual({ openedAt: 100, lastTriggerAt: 100 });
+    expect(triggerWindow(opened, true, 700)).toEqual(opened);
+    expect(triggerWindow(opened, false, 700)).toEqual({ openedAt: 100, lastTriggerAt: 700 });
+    expect(triggerWindow(undefined, true, 900), 'no window: a trigger opens one').toEqual({ openedAt: 900, lastTriggerAt: 900 });
   });
 
   it('never closes later than max after the first trigger, nor earlier than idle after it', () => {
