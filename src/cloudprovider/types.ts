@@ -140,8 +140,8 @@ export interface CloudProvider {
   deleteClaimResource?(resource: ClaimResource): Promise<void>;
 
   /**
-   * Optional: what the provider detected for a NodeClass that leaves its cluster unnamed (OVH's kubeId), or
-   * why it could not; undefined when there was nothing to detect. For the NodeClass's status.
+   * Optional: the cluster a NodeClass runs in (OVH's kubeId): the one it or the service names, else what the
+   * provider detected, or why it could not; undefined when the kind has no cluster. For the NodeClass's status.
    */
   detectedCluster?(kind: string, name: string): Promise<DetectedCluster | undefined>;
 
@@ -169,6 +169,8 @@ export interface CloudRegions {
 
 export interface DetectedCluster {
   detected?: { kubeId: string; region: string };
+  /** The cluster the class or the service names (spec.kubeId, else the service's kubeId), for status.kubeId. */
+  named?: { kubeId: string };
   notDetected?: string;
 }
 

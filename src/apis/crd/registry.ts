@@ -89,7 +89,7 @@ export const OVHNodeClassDefinition: CrdDefinition = {
     readyColumn,
     ageColumn,
     { name: 'Project', type: 'string', jsonPath: '.spec.serviceName', priority: 1 },
-    { name: 'Cluster', type: 'string', jsonPath: '.spec.kubeId', priority: 1 },
+    { name: 'Cluster', type: 'string', jsonPath: '.status.kubeId', priority: 1 },
   ],
 };
 

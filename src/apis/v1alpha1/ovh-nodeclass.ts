@@ -62,7 +62,8 @@ export const OVHNodeClassStatusSchema = Type.Object(
     ...NodeClassStatusSchema.properties,
     kubeId: Type.Optional(
       Type.String({
-        description: "The MKS cluster detected from this cluster's nodes when neither spec.kubeId nor the operator names one.",
+        description:
+          "The MKS cluster id in use: spec.kubeId, else the service's (Helm ovh.kubeId), else the one detected from this cluster's nodes.",
         maxLength: 64,
       }),
     ),

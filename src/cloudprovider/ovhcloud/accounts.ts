@@ -104,11 +104,12 @@ export class OvhAccounts {
   }
 
   /**
-   * For the NodeClass's status: the cluster detected for a class that names none, or why none could be;
-   * undefined when the class or the operator names it, or its credentials are unusable. A cloud outage is thrown.
+   * For the NodeClass's status: the cluster the class or the operator names, else the one detected for it, or
+   * why none could be; undefined when its credentials are unusable. A cloud outage is thrown.
    */
   async detectedCluster(nodeClass: OVHNodeClass): Promise<DetectedCluster | undefined> {
-    if (nodeClass.spec.kubeId ?? this.options.kubeId) return undefined;
+    const named = nodeClass.spec.kubeId ?? this.options.kubeId;
+    if (named) return { named: { kubeId: named } };
     if (!this.options.clusterProviderIDs) return undefined;
     try {
       const account = await this.forNodeClass(nodeClass);

@@ -93,5 +93,6 @@ export function bundledOvhInstanceTypes(catalog: CatalogFile, region: string, bi
   return catalog.flavors
     .filter((f) => f.regions.includes(regionEntry.name))
     .flatMap((f) => buildInstanceType(catalog, f, regionEntry, { billing }) ?? [])
+    .map((t): InstanceType => ({ ...t, fromBundledCatalog: true }))
     .sort((a, b) => a.name.localeCompare(b.name));
 }

@@ -49,7 +49,7 @@ export interface NodeClassStatusControllerDeps {
   /** Which Secrets NodeClasses may have read: a reference launches would refuse is not Ready either. */
   secretAccess: SecretAccessPolicy;
   /**
-   * Reports the cluster a class that names none runs in (OVH's kubeId), for Ready and status.kubeId/region,
+   * Reports the cluster a class runs in (OVH's kubeId: named, or detected when none is), for status.kubeId/region and Ready,
    * and what the cloud says of the resources the class names (image, subnets…), for Ready and the status.
    */
   cloudProvider?: Pick<CloudProvider, 'detectedCluster' | 'nodeClassFacts' | 'getInstanceTypes'>;
@@ -150,6 +150,9 @@ function sameDetection(status: NodeClassObject['status'], detected: DetectedClus
   return status?.kubeId === detected?.kubeId && status?.region === detected?.region;
 }
 
+/** The cluster the class runs in, as its status reports it: the one named, else the one detected. */
+const clusterInUse = (cluster: DetectedCluster | undefined): Record<string, unknown> => ({ ...cluster?.named, ...cluster?.detected });
+
 export function createNodeClassStatusController(deps: NodeClassStatusControllerDeps): NodeClassStatusController {
   const logger = (deps.logger ?? silentLogger).child({ controller: 'nodeclass.status' });
   const options = deps.options ?? {};
@@ -233,7 +236,7 @@ export function createNodeClassStatusController(deps: NodeClassStatusControllerD
       : undefined;
     const detected = input.cluster?.detected;
     // null removes what no longer holds (the class now names the cluster; a subnet was deleted).
-    const fields = statusFields(kind, { ...detected, ...resolvedStatusFields(said) });
+    const fields = statusFields(kind, { ...clusterInUse(input.cluster), ...resolvedStatusFields(said) });
     if (sameFields(fields, object.status) && sameConditions(input.previous, ready, pinned)) return false;
     if (ready.status === 'False') logger.warn('nodeclass not ready', { kind, name, reason: ready.reason, detail: ready.message });
     if (detected && !sameDetection(object.status, detected))

@@ -53,13 +53,18 @@ function withRegion(regions: readonly CatalogRegion[], name: string, types: read
  * The cloud and region whose whole flavor list `types` is, or undefined when it is not one: an empty answer
  * proves nothing (a NodeClass not ready yet), one NodeClass is one cloud and one region, and a list billed
  * other than by the hour holds only the flavors with that plan (OVH monthly billing: gen2 only), not the
- * region's — taking it for the region would deny every other flavor and price them at the monthly rate.
+ * region's — taking it for the region would deny every other flavor and price them at the monthly rate. The
+ * bundled catalog standing in for an unreadable cloud is no answer of the cloud's: the file may be behind it.
  */
 export function wholeRegionListOf(types: readonly InstanceType[]): { cloud: CloudName; region: string } | undefined {
   const first = types[0];
   if (!first) return undefined;
   const whole = types.every(
-    (t) => t.cloud === first.cloud && t.region === first.region && (t.labels[LabelBilling] ?? 'hourly') === 'hourly',
+    (t) =>
+      t.cloud === first.cloud &&
+      t.region === first.region &&
+      (t.labels[LabelBilling] ?? 'hourly') === 'hourly' &&
+      t.fromBundledCatalog !== true,
   );
   return whole ? { cloud: first.cloud, region: first.region } : undefined;
 }

@@ -48,4 +48,6 @@ export interface InstanceType {
   gpu?: GpuInfo;
   /** Set when the offering prices are estimates or unknown (then `offerings` is empty): says which and why. */
   priceNote?: string;
+  /** Set when the cloud could not be read and the bundled catalog answered in its place: not the cloud's list. */
+  fromBundledCatalog?: true;
 }

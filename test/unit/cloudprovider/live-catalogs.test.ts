@@ -8,6 +8,7 @@ import { buildInstanceTypes } from '../../../src/domain/instancetypes/build.js';
 import type { InstanceType } from '../../../src/domain/instancetypes/types.js';
 import { stateAdmissionContext } from '../../../src/views/admission-context.js';
 import { LiveCatalogs } from '../../../src/cloudprovider/live-catalogs.js';
+import { bundledOvhInstanceTypes } from '../../../src/cloudprovider/ovhcloud/instancetypes.js';
 import { ClusterState } from '../../../src/state/index.js';
 import { FakeClock } from '../../../src/util/clock.js';
 
@@ -101,6 +102,17 @@ describe('admission on the live catalogs', () => {
       .getInstanceTypes({ metadata: { name: 'p' } } as never);
     expect(live.current()).toEqual({ catalogs: bundled, liveCatalogs: {} });
     expect(validate(pool('b3-8'), admission.contextFor('CREATE', undefined))).toMatchObject({ allowed: true, warnings: [] });
+  });
+  it("takes the bundled list a provider answers with when the cloud cannot be read for no cloud's answer: b4-16 stays a warning", async () => {
+    const { live, admission } = setup();
+    const fallback = bundledOvhInstanceTypes(bundled.ovhcloud, 'EU-WEST-PAR', 'hourly');
+    await live
+      .recording(new FakeCloudProvider({ instanceTypes: fallback, clock: new FakeClock() }))
+      .getInstanceTypes({ metadata: { name: 'p' } } as never);
+    expect(live.current()).toEqual({ catalogs: bundled, liveCatalogs: {} });
+    const result = validate(pool('b4-16'), admission.contextFor('CREATE', undefined));
+    expect(result.allowed).toBe(true);
+    expect(result.warnings.join('\n')).toContain('"b4-16": unknown ovhcloud flavor');
   });
 });
 

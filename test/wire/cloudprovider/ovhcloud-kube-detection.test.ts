@@ -57,9 +57,9 @@ describe('OVH kubeId detection', () => {
 
     expect(await instancesOf(bed, B)).toContain(launched.providerID);
     expect(await instancesOf(bed, A)).not.toContain(launched.providerID);
-    // What the NodeClass's status reports; a class naming its cluster has nothing detected.
+    // What the NodeClass's status reports; a class naming its cluster reports that one, nothing detected.
     expect(await bed.provider.detectedCluster('OVHNodeClass', 'default')).toEqual({ detected: { kubeId: B, region: 'EU-WEST-PAR' } });
-    expect(await bed.provider.detectedCluster('OVHNodeClass', `in-${A}`)).toBeUndefined();
+    expect(await bed.provider.detectedCluster('OVHNodeClass', `in-${A}`)).toEqual({ named: { kubeId: A } });
   });
 
   it('refuses to guess when several project clusters hold nodes of this cluster, naming them', async () => {
