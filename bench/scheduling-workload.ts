@@ -106,3 +106,85 @@ export function makeDiversePods(count: number, seed = 42): V1Pod[] {
   for (let i = pods.length; i < count; i++) pods.push(makePod('plain', `plain-extra-${i}`, random));
   return pods;
 }
+
+/** How a GPU pod of the GPU variant asks for its GPU. */
+export type GpuRequest = 'extended-resource' | 'resource-claim';
+
+const gpuModels = [
+  { name: 'l4', memoryMiB: 24576, price: 0.75 },
+  { name: 'l40s', memoryMiB: 49152, price: 1.4 },
+];
+
+/** benchInstanceTypes plus GPU flavors (1, 2, 4, 8 × L4 or L40S), which publish `nvidia.com/gpu` and DRA devices. */
+export function benchGpuInstanceTypes(): InstanceType[] {
+  const types = benchInstanceTypes();
+  for (const model of gpuModels) {
+    for (const count of [1, 2, 4, 8]) {
+      const name = `fake-${model.name}-${count}`;
+      const capacity = { cpu: 8000 * count, memory: 64 * count * GiB, pods: 110, 'nvidia.com/gpu': count };
+      types.push({
+        name,
+        cloud: 'ovhcloud',
+        region: 'test',
+        labels: { 'node.kubernetes.io/instance-type': name, 'kubernetes.io/arch': 'amd64', 'karpenter.sh/capacity-type': 'on-demand' },
+        capacity,
+        allocatable: { ...capacity, cpu: capacity.cpu - 100, memory: capacity.memory - 10 * MiB },
+        gpu: { count, name: model.name, memoryMiB: model.memoryMiB, manufacturer: 'nvidia' },
+        offerings: BENCH_ZONES.map((zone) => ({ zone, capacityType: 'on-demand', pricePerHour: model.price * count, available: true })),
+      });
+    }
+  }
+  return types;
+}
+
+/** The DRA objects the claim variant's pods read: NVIDIA's DeviceClass and one template asking ≥ 20 GiB of GPU memory. */
+export const benchDraObjects = {
+  deviceClasses: [
+    { metadata: { name: 'gpu.nvidia.com' }, spec: { selectors: [{ cel: { expression: 'device.driver == "gpu.nvidia.com"' } }] } },
+  ],
+  resourceClaimTemplates: [
+    {
+      metadata: { name: 'one-gpu', namespace: 'default' },
+      spec: {
+        spec: {
+          devices: {
+            requests: [
+              {
+                name: 'gpu',
+                exactly: {
+                  deviceClassName: 'gpu.nvidia.com',
+                  count: 1,
+                  selectors: [{ cel: { expression: 'device.capacity["gpu.nvidia.com"].memory.compareTo(quantity("20Gi")) >= 0' } }],
+                },
+              },
+            ],
+          },
+        },
+      },
+    },
+  ],
+  resourceClaims: [],
+  resourceSlices: [],
+};
+
+/** makeDiversePods with every tenth pod a plain one asking one GPU, by extended resource or through a claim. */
+export function makeGpuPods(count: number, request: GpuRequest, seed = 42): V1Pod[] {
+  return makeDiversePods(count, seed).map((p, i) => {
+    if (i % 10 !== 0) return p;
+    const container = { ...(p.spec?.containers[0] as NonNullable<V1Pod['spec']>['containers'][number]) };
+    const requests = { ...container.resources?.requests };
+    if (request === 'extended-resource') {
+      return {
+        metadata: { ...p.metadata, name: `gpu-${i}` },
+        spec: { containers: [{ ...container, resources: { requests: { ...requests, 'nvidia.com/gpu': '1' } } }] },
+      };
+    }
+    return {
+      metadata: { ...p.metadata, name: `gpu-${i}` },
+      spec: {
+        resourceClaims: [{ name: 'gpu', resourceClaimTemplateName: 'one-gpu' }],
+        containers: [{ ...container, resources: { requests, claims: [{ name: 'gpu' }] } }],
+      },
+    };
+  });
+}

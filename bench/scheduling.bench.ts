@@ -9,7 +9,15 @@ import type { InstanceType } from '../src/domain/instancetypes/types.js';
 import { solve } from '../src/domain/scheduling/index.js';
 import { optimumPrice, type SmallPod } from './scheduling-optimum.js';
 import { seededRandom } from '../src/util/seeded-random.js';
-import { benchInstanceTypes, benchNodePool, makeDiversePods } from './scheduling-workload.js';
+import {
+  benchDraObjects,
+  benchGpuInstanceTypes,
+  benchInstanceTypes,
+  benchNodePool,
+  type GpuRequest,
+  makeDiversePods,
+  makeGpuPods,
+} from './scheduling-workload.js';
 
 const SIZES = [100, 500, 1000, 2000, 5000, 10000, 20000];
 const RUNS = 3;
@@ -114,5 +122,42 @@ function optimumBench(): void {
   );
 }
 
-workloadBench();
-optimumBench();
+/** The same workload with 10 % of the pods asking one GPU, by `nvidia.com/gpu` or through a ResourceClaimTemplate. */
+function gpuBench(): void {
+  const types = benchGpuInstanceTypes();
+  console.log('\nGPU variant: the workload above + 8 GPU flavors, every tenth pod asks one GPU (best of RUNS, ms wall)');
+  console.log('pods    nvidia.com/gpu  resource claim  ratio   unplaced (ext/claim)  GPU nodes (ext/claim)');
+  for (const n of SIZES.filter((s) => s <= 5000)) {
+    const timed = (request: GpuRequest): { ms: number; unplaced: number; gpuNodes: number } => {
+      const pods = makeGpuPods(n, request);
+      const input = { pods, nodePools: [benchNodePool(types)], ...(request === 'resource-claim' ? { dra: benchDraObjects } : {}) };
+      solve(input);
+      let best = { ms: Infinity, unplaced: 0, gpuNodes: 0 };
+      for (let i = 0; i < RUNS; i++) {
+        const t0 = performance.now();
+        const result = solve(input);
+        const ms = performance.now() - t0;
+        const gpuNodes = result.newNodeClaims.filter((c) => types.find((t) => t.name === c.instanceType)?.gpu).length;
+        if (ms < best.ms) best = { ms, unplaced: result.unschedulable.length, gpuNodes };
+      }
+      return best;
+    };
+    const ext = timed('extended-resource');
+    const claim = timed('resource-claim');
+    console.log(
+      [
+        String(n).padEnd(7),
+        ext.ms.toFixed(0).padStart(14),
+        claim.ms.toFixed(0).padStart(14),
+        (claim.ms / ext.ms).toFixed(2).padStart(5) + 'x',
+        `${ext.unplaced}/${claim.unplaced}`.padStart(10),
+        `${ext.gpuNodes}/${claim.gpuNodes}`.padStart(21),
+      ].join('  '),
+    );
+  }
+}
+
+const only = process.argv[2];
+if (!only || only === 'workload') workloadBench();
+if (!only || only === 'optimum') optimumBench();
+if (!only || only === 'gpu') gpuBench();

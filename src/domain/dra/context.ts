@@ -40,7 +40,7 @@ export class DraContext {
   private readonly objects: ClaimObjects;
   private readonly slicesByNode = new Map<string, PoolDevice[]>();
   private readonly allocatedIds = new Set<string>();
-  private readonly matchMemo = new Map<string, boolean>();
+  private readonly matchMemo = new Map<string, Map<string, boolean>>();
   private readonly flavorMemo = new WeakMap<InstanceType, { devices: PoolDevice[]; fits: Map<string, boolean> }>();
 
   constructor(objects: DraObjects = {}) {
@@ -68,12 +68,17 @@ export class DraContext {
   }
 
   matches(alternative: RequestAlternative, device: PoolDevice): boolean {
-    const key = `${alternative.signature}\u0000${device.signature}`;
-    let result = this.matchMemo.get(key);
+    // Two levels rather than one joined key: signatures are long and this runs for every device tried.
+    let byDevice = this.matchMemo.get(alternative.signature);
+    if (!byDevice) {
+      byDevice = new Map();
+      this.matchMemo.set(alternative.signature, byDevice);
+    }
+    let result = byDevice.get(device.signature);
     if (result === undefined) {
       const cel = device.cel;
       result = !(cel instanceof Error) && alternative.selectors.every((selector) => selector(cel) === true);
-      this.matchMemo.set(key, result);
+      byDevice.set(device.signature, result);
     }
     return result;
   }

@@ -67,7 +67,7 @@ function nvidiaDevice(index: number, facts: NvidiaModelFacts, memoryMiB: number)
  * The devices a node of this instance type publishes, or undefined when it publishes none (no GPU, or a
  * model whose driver facts are unknown).
  */
-export function flavorDevices(instanceType: InstanceType): DriverDevices | undefined {
+export function flavorDevices(instanceType: Pick<InstanceType, 'gpu'>): DriverDevices | undefined {
   const gpu = instanceType.gpu;
   if (!gpu || gpu.manufacturer !== 'nvidia' || gpu.count < 1) return undefined;
   const facts = nvidiaFacts[gpu.name as GpuName] as NvidiaModelFacts | undefined;

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { flavorDevices } from '../../../src/domain/dra/flavor-devices.js';
 import type { InstanceType } from '../../../src/domain/instancetypes/types.js';
 import { allocateOnNode } from '../../../src/testbed/cluster/scheduler/dra/allocator.js';
-import { celDeviceMatcher } from '../../../src/testbed/cluster/scheduler/dra/cel-device-matcher.js';
+import { deviceSelectorMatcher } from '../../../src/testbed/cluster/scheduler/dra/device-matcher.js';
 import type { DeviceRequest, WireResourceClaim } from '../../../src/testbed/cluster/scheduler/dra/types.js';
 
 const driver = 'gpu.nvidia.com';
@@ -19,7 +19,7 @@ function claim(requests: DeviceRequest[], constraints: WireResourceClaim['spec']
 }
 
 function allocate(claims: WireResourceClaim[], inUse: string[] = []) {
-  return allocateOnNode({ nodeName: 'node-a', claims, devices: fourL4, inUse: new Set(inUse), classes, matches: celDeviceMatcher() });
+  return allocateOnNode({ nodeName: 'node-a', claims, devices: fourL4, inUse: new Set(inUse), classes, matches: deviceSelectorMatcher() });
 }
 
 const exactly = (count: number, expression?: string) => ({

@@ -7,7 +7,6 @@
  */
 import { type KubeConfig, ResourceV1Api, type V1Node, type V1ObjectMeta, type V1ResourceSlice } from '@kubernetes/client-node';
 import { type Device, flavorDevices } from '../../../domain/dra/flavor-devices.js';
-import { type InstanceType } from '../../../domain/instancetypes/types.js';
 import { ObjectCache } from '../scheduler/object-cache.js';
 import { modelForm, wireForm } from '../wire-form.js';
 import { type CloudInstance } from './instance-source.js';
@@ -30,10 +29,9 @@ export interface DriverNode {
   instance: CloudInstance;
 }
 
-/** What the driver publishes for a machine: flavorDevices reads only the instance type's GPUs. */
-/** The slice in wire form (attributes as `{int: 0}`, not client-node's `{_int: 0}`). */
+/** What the driver publishes for a machine, in wire form (attributes as `{int: 0}`, not client-node's `{_int: 0}`). */
 export function sliceFor(node: V1Node, instance: CloudInstance): WireResourceSlice | undefined {
-  const published = instance.gpu ? flavorDevices({ gpu: instance.gpu } as InstanceType) : undefined;
+  const published = instance.gpu ? flavorDevices({ gpu: instance.gpu }) : undefined;
   const nodeName = node.metadata?.name ?? '';
   if (!published || !node.metadata?.uid) return undefined;
   return {

@@ -16,7 +16,7 @@ import {
   type V1Pod,
 } from '@kubernetes/client-node';
 import { type Clock } from '../../../util/clock.js';
-import { celDeviceMatcher } from './dra/cel-device-matcher.js';
+import { deviceSelectorMatcher } from './dra/device-matcher.js';
 import { ClaimWriter } from './dra/claim-writer.js';
 import { podClaimEntries } from './dra/dra-cycle.js';
 import { DynamicResources } from './dra/dynamic-resources.js';
@@ -87,7 +87,7 @@ export class SchedulerSimulator {
     this.queue = new SchedulingQueue({ ...DefaultQueueTimings, ...options.queueTimings });
     this.nodes = new ObjectCache<V1Node>(options.kubeConfig, '/api/v1/nodes', () => this.api.listNode());
     this.pods = new ObjectCache<V1Pod>(options.kubeConfig, '/api/v1/pods', () => this.api.listPodForAllNamespaces());
-    this.dra = new DynamicResources(options.kubeConfig, options.deviceSelectorMatcher ?? celDeviceMatcher());
+    this.dra = new DynamicResources(options.kubeConfig, options.deviceSelectorMatcher ?? deviceSelectorMatcher());
     this.claimWriter = new ClaimWriter(options.kubeConfig, this.dra);
     this.nodes.onChange(() => this.onClusterEvent());
     this.dra.onChange(() => this.onClusterEvent());

@@ -80,8 +80,8 @@ export interface CandidateDevice {
 
 /**
  * Whether a device satisfies every selector (a DeviceClass's, then a request's): CEL expressions over
- * `device.driver`, `device.attributes[domain]`, `device.capacity[domain]`. Injected so that the product's
- * evaluator can take the place of the test bed's.
+ * `device.driver`, `device.attributes[domain]`, `device.capacity[domain]`. Injected so that tests can replace
+ * the product's evaluator, the default.
  */
 export type DeviceSelectorMatcher = (device: CandidateDevice, selectors: readonly DeviceSelector[]) => boolean;
 
