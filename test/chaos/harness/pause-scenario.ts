@@ -22,7 +22,7 @@ export interface FrozenLeaderOptions {
 export interface FrozenLeaderOutcome {
   /** Writes a replica sent while it did not hold the lease. */
   writesAfterLeaseLoss: Violation[];
-  /** NodeClaims the frozen leader created after it was frozen. */
+  /** NodeClaims the frozen leader created once thawed. */
   claimsByOldLeader: string[];
   /** NodeClaims the replica that took over created. */
   claimsByNewLeader: string[];
@@ -63,10 +63,9 @@ function claimsCreatedBy(world: ChaosWorld, replica: number, since: number): str
 }
 
 /** Waits until replica 1 leads and every NodeClaim it made has an instance, with replica 0 frozen meanwhile. */
-async function freezeThroughTakeover(world: ChaosWorld, options: FrozenLeaderOptions): Promise<number> {
+async function freezeThroughTakeover(world: ChaosWorld, options: FrozenLeaderOptions): Promise<void> {
   await eventually('the pods created', () => world.observe().pods.length >= options.pods, TimeoutMs);
   await new Promise((resolve) => setTimeout(resolve, options.freezeAfterMs));
-  const frozenAt = Date.now();
   world.pauseOperator(0);
   await eventually('replica 1 took the lease', async () => (await leaseHolder(world)) === 1, TimeoutMs);
   await eventually(
@@ -80,7 +79,6 @@ async function freezeThroughTakeover(world: ChaosWorld, options: FrozenLeaderOpt
     },
     TimeoutMs,
   );
-  return frozenAt;
 }
 
 export async function runFrozenLeader(options: FrozenLeaderOptions): Promise<FrozenLeaderOutcome> {
@@ -93,8 +91,11 @@ export async function runFrozenLeader(options: FrozenLeaderOptions): Promise<Fro
     await eventually('replica 1 serving', () => world.replicaReady(1), TimeoutMs);
     monitor.start();
     await createDeployment(world, deployment(options.cloud, 'web', options.pods));
-    const frozenAt = await freezeThroughTakeover(world, options);
+    await freezeThroughTakeover(world, options);
     const oldLeader = world.operator(0);
+    // A frozen process sends nothing: what the API server receives from it between the freeze and the thaw was on
+    // the wire before the freeze (the test process, starved, may read it late), written while it still led.
+    const thawedAt = Date.now();
     world.resumeOperator(0);
     const oldLeaderExit = oldLeader ? await oldLeader.exited : 'not running';
     const convergence = await converged(world, TimeoutMs).then(
@@ -104,7 +105,7 @@ export async function runFrozenLeader(options: FrozenLeaderOptions): Promise<Fro
     monitor.check();
     return {
       writesAfterLeaseLoss: writesAfterLeaseLoss(auditedWrites(world), fencingRules(world)),
-      claimsByOldLeader: claimsCreatedBy(world, 0, frozenAt),
+      claimsByOldLeader: claimsCreatedBy(world, 0, thawedAt),
       claimsByNewLeader: claimsCreatedBy(world, 1, 0),
       oldLeaderExit,
       invariantViolations: [...monitor.violations(), ...convergence],
