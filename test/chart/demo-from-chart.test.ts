@@ -98,6 +98,18 @@ describe('demo --from-chart --cloud ovhcloud', () => {
       const stats = seen.stats as { extenderFilterCalls: number; extenderErrors: number };
       expect(stats.extenderFilterCalls).toBeGreaterThan(0);
       expect(stats.extenderErrors).toBe(0);
+      // The OVH scenario's own outcomes, as `demo --cloud ovhcloud` plays them (test/e2e/demo-ovhcloud.slow.ts).
+      expect(
+        summary.nodes.every((n) => n.cloud === 'ovhcloud' && n.instanceType && n.zone && n.pricePerHour !== undefined),
+        output,
+      ).toBe(true);
+      expect(
+        summary.nodes.filter((n) => n.nodePool === 'gpu').map((n) => n.instanceType),
+        output,
+      ).toEqual(['l4-90']);
+      expect(summary.nodes.filter((n) => n.terminatedInStep === 'drift' && n.reason === 'drifted').length, output).toBeGreaterThan(0);
+      expect(output).toContain('kubectl patch OVHNodeClass/default {"spec":{"antiAffinity":true}}');
+      expect(summary.finalHourlyCost).toBeLessThan(summary.peakHourlyCost);
     },
   );
 });

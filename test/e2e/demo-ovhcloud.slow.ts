@@ -1,3 +1,5 @@
+// Behind `npm run test:demo-ovhcloud`: `make test` plays the same OVH scenario, with the same checks, from the chart
+// (test/chart/demo-from-chart.test.ts), and the classic path on all clouds (test/e2e/demo.test.ts).
 // The demo scenario on OVHcloud alone (`karpenter-eu demo --cloud ovhcloud`): the real operator against the
 // simulated cluster and the OVH emulator — MKS node pools scaled through the signed API. Every step runs on
 // OVH: the GPU pod lands on an OVH L4 flavor and drift replaces nodes whose pool's immutable settings
