@@ -18,6 +18,7 @@ import fc from 'fast-check';
 import type { V1DaemonSet, V1Pod } from '@kubernetes/client-node';
 import type { NodePool } from '../../../src/apis/index.js';
 import { fakeInstanceType } from '../../../src/cloudprovider/fake/index.js';
+import { nodePool as buildNodePool } from '../../builders.js';
 import { schedulingNodePool } from '../../../src/controllers/provisioning/scheduling-input.js';
 import { solve } from '../../../src/domain/scheduling/index.js';
 import { daemonSetPod } from '../../../src/domain/workloads/index.js';
@@ -37,21 +38,7 @@ const instanceTypes = [
   }),
 ];
 
-const pool: NodePool = {
-  apiVersion: 'karpenter.sh/v1',
-  kind: 'NodePool',
-  metadata: { name: 'default' },
-  spec: {
-    disruption: { consolidationPolicy: 'WhenEmpty', consolidateAfter: '30s' },
-    template: {
-      spec: {
-        nodeClassRef: { group: 'karpenter.test.sh', kind: 'TestNodeClass', name: 'default' },
-        requirements: [],
-        expireAfter: 'Never',
-      },
-    },
-  },
-} as NodePool;
+const pool = buildNodePool({ disruption: { consolidationPolicy: 'WhenEmpty', consolidateAfter: '30s' }, expireAfter: 'Never' });
 
 type Kind = 'plain' | 'zone-spread' | 'hostname-spread' | 'zone-affinity' | 'hostname-anti-affinity' | 'gpu';
 

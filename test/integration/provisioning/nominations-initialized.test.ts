@@ -6,8 +6,9 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { V1Pod } from '@kubernetes/client-node';
-import type { NodeClaim, NodePool } from '../../../src/apis/index.js';
+import type { NodeClaim } from '../../../src/apis/index.js';
 import { fakeInstanceType } from '../../../src/cloudprovider/fake/index.js';
+import { nodePool } from '../../builders.js';
 import { isProvisionable } from '../../../src/domain/provisioning/index.js';
 import { Resources } from '../../../src/kube/index.js';
 import { type FakeClockBed, startFakeClockBed } from './fake-clock-bed.js';
@@ -15,21 +16,7 @@ import { type FakeClockBed, startFakeClockBed } from './fake-clock-bed.js';
 const instanceTypes = [fakeInstanceType({ name: 'm-2', cpu: 2, memoryMiB: 8192, pricePerHour: 0.04 })];
 const zone = 'topology.kubernetes.io/zone';
 
-const pool = {
-  apiVersion: 'karpenter.sh/v1',
-  kind: 'NodePool',
-  metadata: { name: 'default' },
-  spec: {
-    disruption: { consolidationPolicy: 'WhenEmpty', consolidateAfter: 'Never' },
-    template: {
-      spec: {
-        nodeClassRef: { group: 'karpenter.test.sh', kind: 'TestNodeClass', name: 'default' },
-        requirements: [],
-        expireAfter: 'Never',
-      },
-    },
-  },
-} as NodePool;
+const pool = nodePool({ disruption: { consolidationPolicy: 'WhenEmpty', consolidateAfter: 'Never' }, expireAfter: 'Never' });
 
 /** A NodeClaim made by hand (named, so the simulation's name order is known), in zone b. */
 function claimInZoneB(name: string): NodeClaim {

@@ -7,8 +7,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { V1Pod } from '@kubernetes/client-node';
-import type { NodePool } from '../../../src/apis/index.js';
 import { fakeInstanceType } from '../../../src/cloudprovider/fake/index.js';
+import { nodePool } from '../../builders.js';
 import { isProvisionable } from '../../../src/domain/provisioning/index.js';
 import { Resources } from '../../../src/kube/index.js';
 import { type FakeClockBed, startFakeClockBed } from './fake-clock-bed.js';
@@ -18,21 +18,7 @@ const instanceTypes = [
   fakeInstanceType({ name: 'm-4', cpu: 4, memoryMiB: 16384, pricePerHour: 0.08 }),
 ];
 
-const pool = {
-  apiVersion: 'karpenter.sh/v1',
-  kind: 'NodePool',
-  metadata: { name: 'default' },
-  spec: {
-    disruption: { consolidationPolicy: 'WhenEmpty', consolidateAfter: '30s' },
-    template: {
-      spec: {
-        nodeClassRef: { group: 'karpenter.test.sh', kind: 'TestNodeClass', name: 'default' },
-        requirements: [],
-        expireAfter: 'Never',
-      },
-    },
-  },
-} as NodePool;
+const pool = nodePool({ disruption: { consolidationPolicy: 'WhenEmpty', consolidateAfter: '30s' }, expireAfter: 'Never' });
 
 function pod(name: string, cpu: string): V1Pod {
   return {
